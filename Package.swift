@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Vocab",
+    products: [
+        .executable(name: "vocab", targets: ["vocab"]),
+        .library(name: "VocabCore", targets: ["VocabCore"]),
+        .library(name: "VocabStore", targets: ["VocabStore"]),
+    ],
+    targets: [
+        // Debian's libsqlite3, reached through a system-library target.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Models, validation, errors and text rules: pure Swift, no C, no I/O.
+        .target(name: "VocabCore"),
+        // The SQLite store: schema, migrations, queries, change observation.
+        .target(name: "VocabStore", dependencies: ["VocabCore", "CSQLite"]),
+        // Commands, prompts and output of the terminal application.
+        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore"]),
+        .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
+
+        .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"]),
+        .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
+        // End-to-end: runs the built `vocab` binary as a separate process.
+        .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore"]),
+    ]
+)

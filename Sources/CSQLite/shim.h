@@ -1,0 +1,16 @@
+#ifndef VOCAB_CSQLITE_SHIM_H
+#define VOCAB_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// Binds text that SQLite copies at once (SQLITE_TRANSIENT), so Swift's buffer may go away.
+static inline int vocab_sqlite3_bind_text(sqlite3_stmt *stmt, int index, const char *text, int byteCount) {
+    return sqlite3_bind_text(stmt, index, text, byteCount, SQLITE_TRANSIENT);
+}
+
+/// Binds a blob that SQLite copies at once (SQLITE_TRANSIENT).
+static inline int vocab_sqlite3_bind_blob(sqlite3_stmt *stmt, int index, const void *bytes, int byteCount) {
+    return sqlite3_bind_blob(stmt, index, bytes, byteCount, SQLITE_TRANSIENT);
+}
+
+#endif

@@ -1,0 +1,197 @@
+import VocabCore
+import VocabStore
+
+/// `vocab word ...`: add, list, show, edit, delete, (un)memorise and search words.
+enum WordCommands {
+    static let group = CommandGroup(name: "word", abstract: "Words:", commands: [
+        add, list, show, edit, delete, memorize, unmemorize, search,
+    ])
+
+    private static let textFieldOptions = [
+        OptionSpec("definition", short: "d", value: "TEXT", help: "What the word means."),
+        OptionSpec("detail", value: "TEXT", help: "Notes, example sentences."),
+        OptionSpec("pronunciation", value: "TEXT", help: "How to say it (e.g. IPA)."),
+        OptionSpec("synonym", value: "TEXT", help: "Words with the same meaning."),
+        OptionSpec("antonym", value: "TEXT", help: "Words with the opposite meaning."),
+        OptionSpec("date", value: "DATE", help: "The date it was added (ISO 8601; default: now)."),
+    ]
+
+    static let add = Command(spec: CommandSpec(
+        name: "word add", abstract: "Add a word to a book.",
+        arguments: [ArgumentSpec("WORD", help: "The word, stored exactly as typed (trimmed).")],
+        options: [.book] + textFieldOptions + [OptionSpec("memorized", help: "Mark it memorised at once."), .json],
+        discussion: "--book may be left out when there is exactly one book.",
+        examples: ["vocab word add abandon --book TOEIC --definition \"to leave behind\" --synonym desert --antonym keep"]
+    )) { arguments, context in
+        let store = try context.store()
+        let book = try resolveBookForAdding(arguments.value("book"), store: store)
+        var draft = WordDraft(word: arguments.positionals[0])
+        draft.definition = arguments.value("definition") ?? ""
+        draft.detail = arguments.value("detail") ?? ""
+        draft.pronunciation = arguments.value("pronunciation") ?? ""
+        draft.synonym = arguments.value("synonym") ?? ""
+        draft.antonym = arguments.value("antonym") ?? ""
+        draft.date = try arguments.value("date").map(FieldRules.date)
+        draft.memorized = arguments.flag("memorized")
+        let word = try store.addWord(draft, toBook: book.id, now: try context.now())
+        if arguments.flag("json") {
+            context.console.print(word.json(bookName: book.name).pretty)
+        } else {
+            let count = try store.wordCount(WordFilter(bookId: book.id))
+            context.console.print("Added \"\(word.word)\" to \"\(book.name)\" (\(plural(count, "word")) now).")
+        }
+    }
+
+    static let list = Command(spec: CommandSpec(
+        name: "word list", abstract: "List words, of one book or of all.",
+        options: [
+            .book, OptionSpec("memorized", help: "Only memorised words."),
+            OptionSpec("not-memorized", help: "Only words not yet memorised."), .json,
+        ]
+    )) { arguments, context in
+        if arguments.flag("memorized") && arguments.flag("not-memorized") {
+            throw UsageError.conflictingOptions("--memorized", "--not-memorized")
+        }
+        let store = try context.store()
+        let book = try arguments.value("book").map { try store.book($0) }
+        var filter = WordFilter(bookId: book?.id)
+        if arguments.flag("memorized") { filter.memorized = true }
+        if arguments.flag("not-memorized") { filter.memorized = false }
+        try printWords(try store.words(filter), showingBook: book == nil, json: arguments.flag("json"),
+                       emptyMessage: book.map { "No words in \"\($0.name)\" yet. Add one: vocab word add WORD --book \(ShellQuote.quote($0.name))" }
+                           ?? "No words yet.",
+                       store: store, context: context)
+    }
+
+    static let show = Command(spec: CommandSpec(
+        name: "word show", abstract: "Show every field of a word.",
+        arguments: [ArgumentSpec("WORD", help: "The word's text or id.")],
+        options: [.book, .json]
+    )) { arguments, context in
+        let store = try context.store()
+        let word = try resolveWord(arguments, store: store)
+        let bookName = try store.book(id: word.bookId)?.name ?? ""
+        if arguments.flag("json") {
+            context.console.print(word.json(bookName: bookName).pretty)
+            return
+        }
+        var rows: [(String, String)] = [("Word", word.word), ("Book", bookName)]
+        let optional: [(String, String)] = [
+            ("Definition", word.definition), ("Detail", word.detail), ("Pronunciation", word.pronunciation),
+            ("Synonym", word.synonym), ("Antonym", word.antonym),
+        ]
+        rows += optional.filter { !$0.1.isEmpty }
+        rows += [("Added", word.date.iso8601), ("Memorised", word.memorized ? "yes" : "no"),
+                 ("Id", word.id.uuidString.lowercased())]
+        FieldList.render(rows).forEach(context.console.print)
+    }
+
+    static let edit = Command(spec: CommandSpec(
+        name: "word edit", abstract: "Change a word's fields, its text, or its book.",
+        arguments: [ArgumentSpec("WORD", help: "The word's text or id.")],
+        options: [.book, OptionSpec("word", value: "TEXT", help: "New text for the word.")] + textFieldOptions
+            + [OptionSpec("move-to", value: "BOOK", help: "Move the word to another book."), .json],
+        discussion: "Fields not given stay as they are; give an empty value (--detail \"\") to clear one."
+    )) { arguments, context in
+        let store = try context.store()
+        let word = try resolveWord(arguments, store: store)
+        var changes = WordChanges(word: arguments.value("word"), definition: arguments.value("definition"),
+                                  detail: arguments.value("detail"), pronunciation: arguments.value("pronunciation"),
+                                  synonym: arguments.value("synonym"), antonym: arguments.value("antonym"))
+        changes.date = try arguments.value("date").map(FieldRules.date)
+        changes.bookId = try arguments.value("move-to").map { try store.book($0).id }
+        guard !changes.isEmpty else {
+            throw UsageError.missingArgument(name: "a field to change (e.g. --definition TEXT)", command: "word edit")
+        }
+        let updated = try store.updateWord(id: word.id, changes, now: try context.now())
+        let bookName = try store.book(id: updated.bookId)?.name ?? ""
+        if arguments.flag("json") {
+            context.console.print(updated.json(bookName: bookName).pretty)
+        } else {
+            context.console.print(updated == word ? "\"\(word.word)\" already had those values." : "Updated \"\(updated.word)\" in \"\(bookName)\".")
+        }
+    }
+
+    static let delete = Command(spec: CommandSpec(
+        name: "word delete", abstract: "Delete a word.",
+        arguments: [ArgumentSpec("WORD", help: "The word's text or id.")],
+        options: [.book]
+    )) { arguments, context in
+        let store = try context.store()
+        let word = try resolveWord(arguments, store: store)
+        let bookName = try store.book(id: word.bookId)?.name ?? ""
+        try store.deleteWord(id: word.id, now: try context.now())
+        context.console.print("Deleted \"\(word.word)\" from \"\(bookName)\".")
+    }
+
+    static let memorize = memorizeCommand(name: "memorize", memorized: true, abstract: "Mark words as memorised.")
+    static let unmemorize = memorizeCommand(name: "unmemorize", memorized: false, abstract: "Mark words as not memorised.")
+
+    private static func memorizeCommand(name: String, memorized: Bool, abstract: String) -> Command {
+        Command(spec: CommandSpec(
+            name: "word \(name)", abstract: abstract,
+            arguments: [ArgumentSpec("WORD", variadic: true, help: "One or more words (text or id).")],
+            options: [.book]
+        )) { arguments, context in
+            let store = try context.store()
+            let bookId = try arguments.value("book").map { try store.book($0).id }
+            let words = try arguments.positionals.map { try store.word($0, inBook: bookId) }
+            let now = try context.now()
+            try store.transaction {
+                for word in words { try store.updateWord(id: word.id, WordChanges(memorized: memorized), now: now) }
+            }
+            let list = words.map { "\"\($0.word)\"" }.joined(separator: ", ")
+            context.console.print("Marked \(list) as \(memorized ? "memorised" : "not memorised").")
+        }
+    }
+
+    static let search = Command(spec: CommandSpec(
+        name: "word search", abstract: "Find words whose text or fields contain TEXT (ignoring case).",
+        arguments: [ArgumentSpec("TEXT", help: "What to look for.")],
+        options: [.book, .json]
+    )) { arguments, context in
+        let store = try context.store()
+        let book = try arguments.value("book").map { try store.book($0) }
+        let found = try store.searchWords(arguments.positionals[0], inBook: book?.id)
+        try printWords(found, showingBook: book == nil, json: arguments.flag("json"),
+                       emptyMessage: "Nothing matches \"\(arguments.positionals[0])\".", store: store, context: context)
+    }
+
+    // MARK: Shared pieces
+
+    private static func resolveWord(_ arguments: ParsedArguments, store: Store) throws -> Word {
+        let bookId = try arguments.value("book").map { try store.book($0).id }
+        return try store.word(arguments.positionals[0], inBook: bookId)
+    }
+
+    private static func resolveBookForAdding(_ reference: String?, store: Store) throws -> Book {
+        if let reference { return try store.book(reference) }
+        let books = try store.bookSummaries()
+        if books.count == 1, let only = books.first { return only.book }
+        throw UsageError.missingArgument(
+            name: books.isEmpty ? "--book (there are no books yet: vocab book add NAME)" : "--book BOOK (there are \(books.count) books)",
+            command: "word add")
+    }
+
+    private static func printWords(_ words: [Word], showingBook: Bool, json: Bool, emptyMessage: String,
+                                   store: Store, context: AppContext) throws {
+        let names = try store.bookNames()
+        let console = context.console
+        if json {
+            console.print(JSONValue.array(words.map { $0.json(bookName: names[$0.bookId]) }).pretty)
+            return
+        }
+        guard !words.isEmpty else {
+            console.print(emptyMessage)
+            return
+        }
+        var table = TextTable(header: (showingBook ? ["BOOK"] : []) + ["WORD", "DEFINITION", "MEMORISED"])
+        for word in words {
+            let book = showingBook ? [TextWidth.fit(names[word.bookId] ?? "", width: 20)] : []
+            table.rows.append(book + [TextWidth.fit(word.word, width: 30), TextWidth.fit(word.definition, width: 50),
+                                      word.memorized ? "yes" : ""])
+        }
+        table.render().forEach(console.print)
+        console.print("(\(plural(words.count, "word")))")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process's standard streams, with buffered output and line input.
+final class Console {
+    private var outputBuffer: [UInt8] = []
+    let stdinIsTerminal: Bool
+    let stdoutIsTerminal: Bool
+
+    init() {
+        stdinIsTerminal = isatty(STDIN_FILENO) == 1
+        stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+    }
+
+    /// Writes a line to standard output (buffered).
+    func print(_ text: String = "") {
+        outputBuffer.append(contentsOf: text.utf8)
+        outputBuffer.append(UInt8(ascii: "\n"))
+        if outputBuffer.count >= 64 * 1024 { flush() }
+    }
+
+    /// Writes text without a newline and flushes (for prompts).
+    func prompt(_ text: String) {
+        outputBuffer.append(contentsOf: text.utf8)
+        flush()
+    }
+
+    /// Writes a line to standard error at once.
+    func error(_ text: String) {
+        flush()
+        let line = Array((text + "\n").utf8)
+        line.withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
+    }
+
+    func flush() {
+        guard !outputBuffer.isEmpty else { return }
+        outputBuffer.withUnsafeBytes { writeAll(STDOUT_FILENO, $0) }
+        outputBuffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads one line from standard input, without its newline; nil at end of input.
+    func readLine() -> String? {
+        flush()
+        return Swift.readLine(strippingNewline: true)
+    }
+
+    /// Asks a yes/no question; anything but y/yes (or end of input) is no.
+    func confirm(_ question: String) -> Bool {
+        prompt("\(question) [y/N] ")
+        guard let answer = readLine() else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+        guard var base = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = write(descriptor, base, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            remaining -= written
+            base += written
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// Terminal column widths of text: wide (Hangul, CJK, full-width) characters take two
+/// columns, combining marks none.
+enum TextWidth {
+    static func columns(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + columns($1) }
+    }
+
+    static func columns(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if value < 0x20 { return 0 }
+        let wideRanges: [ClosedRange<UInt32>] = [
+            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+        ]
+        return wideRanges.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// `text` on one line, cut to at most `width` columns with "…" when cut.
+    static func fit(_ text: String, width: Int) -> String {
+        let oneLine = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard columns(oneLine) > width else { return oneLine }
+        var result = ""
+        var used = 0
+        for character in oneLine {
+            let size = columns(String(character))
+            if used + size > width - 1 { break }
+            result.append(character)
+            used += size
+        }
+        return result + "…"
+    }
+
+    /// `text` padded with spaces to `width` columns.
+    static func pad(_ text: String, to width: Int) -> String {
+        let size = columns(text)
+        return size >= width ? text : text + String(repeating: " ", count: width - size)
+    }
+}
+
+/// A plain text table with aligned columns; the last column is not padded.
+struct TextTable {
+    var header: [String]
+    var rows: [[String]] = []
+
+    func render() -> [String] {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { TextWidth.columns($0[column]) }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { column in
+                column == row.count - 1 ? row[column] : TextWidth.pad(row[column], to: widths[column])
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

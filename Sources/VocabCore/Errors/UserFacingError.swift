@@ -1,0 +1,32 @@
+/// What kind of failure an error is, which decides the exit code the user sees (DESIGN.md §8).
+public enum ErrorCategory: Sendable, Equatable {
+    /// Bad input from the user; nothing was changed. Exit code 1.
+    case userInput
+    /// The command line itself was malformed. Exit code 2.
+    case usage
+    /// The cloud or the account is not available. Exit code 3.
+    case cloudUnavailable
+    /// A data conflict or a corrupt / foreign database was detected. Exit code 4.
+    case conflictOrCorruption
+
+    /// The process exit code for this category.
+    public var exitCode: Int32 {
+        switch self {
+        case .userInput: return 1
+        case .usage: return 2
+        case .cloudUnavailable: return 3
+        case .conflictOrCorruption: return 4
+        }
+    }
+}
+
+/// An error that knows the one-line message a user should read.
+///
+/// Every layer's error enum conforms, so the command line maps any error to a message and an
+/// exit code in one place.
+public protocol UserFacingError: Error {
+    /// One line, written for the person at the terminal: what went wrong and, where possible,
+    /// what to do about it. Never contains secrets.
+    var message: String { get }
+    var category: ErrorCategory { get }
+}

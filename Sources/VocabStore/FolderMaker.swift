@@ -1,0 +1,24 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Creates the data folder (and its parents) with permissions private to the user.
+enum FolderMaker {
+    static func makeFolder(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StoreError.cannotCreateFolder(path: path, reason: "a file with that name is in the way")
+            }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path {
+            try makeFolder(parent)
+        }
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw StoreError.cannotCreateFolder(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+}

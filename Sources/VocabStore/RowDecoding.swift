@@ -1,0 +1,44 @@
+import Foundation
+import VocabCore
+
+/// Column lists and row decoders shared by the store's queries.
+enum Columns {
+    static let book = "b.id, b.name, b.explain, b.meaning, b.image, b.cover_word, b.created_at, b.modified_at"
+    static let word = """
+        w.id, w.book_id, w.word, w.definition, w.detail, w.pronunciation, w.synonym, w.antonym, \
+        w.date, w.memorized, w.created_at, w.modified_at
+        """
+    /// How many columns `word` has, for queries that select more after it.
+    static let wordCount: Int32 = 12
+}
+
+extension Row {
+    func uuid(_ column: Int32, table: String, name: String) throws -> UUID {
+        guard let id = UUID(uuidString: text(column)) else {
+            throw StoreError.malformedRow(table: table, column: name)
+        }
+        return id
+    }
+
+    func timestamp(_ column: Int32) -> Timestamp { Timestamp(milliseconds: int(column)) }
+
+    func decodeBook(from start: Int32 = 0) throws -> Book {
+        Book(id: try uuid(start, table: "books", name: "id"), name: text(start + 1), explain: text(start + 2),
+             meaning: text(start + 3), image: blob(start + 4), coverWord: text(start + 5),
+             createdAt: timestamp(start + 6), modifiedAt: timestamp(start + 7))
+    }
+
+    func decodeWord(from start: Int32 = 0) throws -> Word {
+        Word(id: try uuid(start, table: "words", name: "id"),
+             bookId: try uuid(start + 1, table: "words", name: "book_id"),
+             word: text(start + 2), definition: text(start + 3), detail: text(start + 4),
+             pronunciation: text(start + 5), synonym: text(start + 6), antonym: text(start + 7),
+             date: timestamp(start + 8), memorized: bool(start + 9),
+             createdAt: timestamp(start + 10), modifiedAt: timestamp(start + 11))
+    }
+}
+
+extension UUID {
+    /// The form ids are stored and printed in.
+    var storageText: String { uuidString.lowercased() }
+}

@@ -1,0 +1,167 @@
+import CSQLite
+
+/// One SQLite connection with a cache of prepared statements, scoped transactions and
+/// notification of the tables each commit changed.
+///
+/// Not thread-safe: a connection belongs to the code that opened it.
+public final class Database {
+    let handle: OpaquePointer
+    public let path: String
+    private var statements: [String: Statement] = [:]
+    private let changeCollector = ChangeCollector()
+
+    /// Called after each commit that changed rows, with the names of the tables it changed.
+    public var didCommit: ((Set<String>) -> Void)?
+
+    /// Opens (and with `create`, creates) the database at `path`; `":memory:"` is a private
+    /// in-memory database.
+    public init(path: String, create: Bool = true, readOnly: Bool = false) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if readOnly {
+            flags |= SQLITE_OPEN_READONLY
+        } else {
+            flags |= SQLITE_OPEN_READWRITE
+            if create { flags |= SQLITE_OPEN_CREATE }
+        }
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        guard code == SQLITE_OK, let opened else {
+            let error = SQLiteError(code: code, handle: opened)
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        self.handle = opened
+        self.path = path
+        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_extended_result_codes(handle, 1)
+        installChangeHooks()
+    }
+
+    deinit {
+        sqlite3_update_hook(handle, nil, nil)
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Running SQL
+
+    /// Runs one or more statements that take no arguments (schema, pragmas).
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if code != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+        notifyIfAutocommitted()
+    }
+
+    /// The prepared statement for `sql`, from the cache when it was prepared before.
+    public func statement(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] { return cached }
+        let statement = try Statement(database: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs a statement that returns no rows.
+    public func run(_ sql: String, _ arguments: [SQLValue] = []) throws {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+        notifyIfAutocommitted()
+    }
+
+    /// Calls `body` for each row the query returns.
+    public func forEachRow(_ sql: String, _ arguments: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        while try statement.step() {
+            try body(statement.row)
+        }
+    }
+
+    /// The rows of a query, each decoded by `decode`.
+    public func query<T>(_ sql: String, _ arguments: [SQLValue] = [], _ decode: (Row) throws -> T) throws -> [T] {
+        var results: [T] = []
+        try forEachRow(sql, arguments) { results.append(try decode($0)) }
+        return results
+    }
+
+    /// The first row of a query, decoded, or nil when there is none.
+    public func first<T>(_ sql: String, _ arguments: [SQLValue] = [], _ decode: (Row) throws -> T) throws -> T? {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        return try statement.step() ? decode(statement.row) : nil
+    }
+
+    /// The integer in the first column of the first row (0 when there is no row).
+    public func integer(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64 {
+        try first(sql, arguments) { $0.int(0) } ?? 0
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction (a savepoint when one is already open): committed when
+    /// `body` returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction {
+            let name = "vocab_savepoint"
+            try execute("SAVEPOINT \(name)")
+            do {
+                let result = try body()
+                try execute("RELEASE \(name)")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO \(name); RELEASE \(name)")
+                throw error
+            }
+        }
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            changeCollector.tables.removeAll()
+            throw error
+        }
+    }
+
+    // MARK: Change hooks
+
+    private func installChangeHooks() {
+        let context = Unmanaged.passUnretained(changeCollector).toOpaque()
+        sqlite3_update_hook(handle, { context, _, _, table, _ in
+            guard let context, let table else { return }
+            let collector = Unmanaged<ChangeCollector>.fromOpaque(context).takeUnretainedValue()
+            collector.tables.insert(String(cString: table))
+        }, context)
+        sqlite3_rollback_hook(handle, { context in
+            guard let context else { return }
+            Unmanaged<ChangeCollector>.fromOpaque(context).takeUnretainedValue().tables.removeAll()
+        }, context)
+    }
+
+    /// After a statement outside any transaction, or the outermost COMMIT, tells `didCommit`.
+    private func notifyIfAutocommitted() {
+        guard !isInTransaction, !changeCollector.tables.isEmpty else { return }
+        let tables = changeCollector.tables
+        changeCollector.tables.removeAll()
+        didCommit?(tables)
+    }
+}
+
+/// Gathers the tables touched since the last commit (filled by SQLite's update hook).
+private final class ChangeCollector {
+    var tables: Set<String> = []
+}

@@ -1,0 +1,37 @@
+/// Brings a database to the latest schema, or refuses it when it is not a Vocab store or was
+/// written by a newer version of Vocab (never touching it in either case).
+struct Migrator {
+    let steps: [Migration]
+    let applicationID: Int64
+
+    init(steps: [Migration] = Migrations.steps, applicationID: Int64 = Migrations.applicationID) {
+        self.steps = steps
+        self.applicationID = applicationID
+    }
+
+    var latestVersion: Int64 { steps.last?.version ?? 0 }
+
+    /// Checks the database's identity and applies every missing step, each in its own
+    /// transaction. Returns the version the database had before.
+    @discardableResult
+    func migrate(_ database: Database, path: String, upTo target: Int64? = nil) throws -> Int64 {
+        let found = try database.integer("PRAGMA application_id")
+        let version = try database.integer("PRAGMA user_version")
+        let objects = try database.integer("SELECT count(*) FROM sqlite_master")
+        if found != applicationID {
+            guard found == 0, version == 0, objects == 0 else { throw StoreError.notAVocabDatabase(path: path) }
+        }
+        guard version <= latestVersion else {
+            throw StoreError.newerSchema(path: path, found: version, supported: latestVersion)
+        }
+        let goal = target ?? latestVersion
+        for step in steps where step.version > version && step.version <= goal {
+            try database.transaction {
+                try database.execute(step.sql)
+                try database.execute("PRAGMA application_id = \(applicationID)")
+                try database.execute("PRAGMA user_version = \(step.version)")
+            }
+        }
+        return version
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import VocabCore
+
+/// Which words a listing includes.
+public struct WordFilter: Sendable {
+    public var bookId: UUID?
+    /// nil: all words; true: only memorised; false: only not memorised.
+    public var memorized: Bool?
+
+    public init(bookId: UUID? = nil, memorized: Bool? = nil) {
+        self.bookId = bookId
+        self.memorized = memorized
+    }
+}
+
+extension Store {
+    // MARK: Reading words
+
+    /// Words matching `filter`, oldest first (by date added, then text).
+    public func words(_ filter: WordFilter = WordFilter()) throws -> [Word] {
+        var words: [Word] = []
+        try forEachWord(filter) { words.append($0) }
+        return words
+    }
+
+    /// Streams the words matching `filter`, oldest first, without holding them all in memory.
+    public func forEachWord(_ filter: WordFilter = WordFilter(), _ body: (Word) throws -> Void) throws {
+        let (whereClause, arguments) = sqlCondition(filter)
+        try guarded {
+            try database.forEachRow("""
+                SELECT \(Columns.word) FROM words w \(whereClause) ORDER BY w.date, w.word, w.id
+                """, arguments) { try body(try $0.decodeWord()) }
+        }
+    }
+
+    /// How many words match `filter`.
+    public func wordCount(_ filter: WordFilter = WordFilter()) throws -> Int {
+        let (whereClause, arguments) = sqlCondition(filter)
+        return try guarded { Int(try database.integer("SELECT count(*) FROM words w \(whereClause)", arguments)) }
+    }
+
+    private func sqlCondition(_ filter: WordFilter) -> (String, [SQLValue]) {
+        var conditions: [String] = []
+        var arguments: [SQLValue] = []
+        if let bookId = filter.bookId {
+            conditions.append("w.book_id = ?")
+            arguments.append(.text(bookId.storageText))
+        }
+        if let memorized = filter.memorized {
+            conditions.append("w.memorized = ?")
+            arguments.append(memorized.sqlValue)
+        }
+        return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
+    }
+
+    /// The word with this id, or nil.
+    public func word(id: UUID) throws -> Word? {
+        try guarded {
+            try database.first("SELECT \(Columns.word) FROM words w WHERE w.id = ?", [.text(id.storageText)]) {
+                try $0.decodeWord()
+            }
+        }
+    }
+
+    /// The word whose id is `reference`, or whose text is `reference` (exactly, after cleaning;
+    /// else ignoring case) in `bookId` or, when nil, in the only book that holds it.
+    public func word(_ reference: String, inBook bookId: UUID?) throws -> Word {
+        let cleaned = TextRules.clean(reference)
+        if let id = UUID(uuidString: cleaned), let word = try word(id: id),
+           bookId == nil || word.bookId == bookId {
+            return word
+        }
+        var candidates = try wordsWithText(cleaned, inBook: bookId, exact: true)
+        if candidates.isEmpty {
+            candidates = try wordsWithText(cleaned, inBook: bookId, exact: false)
+        }
+        if candidates.count == 1, let only = candidates.first { return only }
+        if candidates.isEmpty {
+            throw VocabError.wordNotFound(cleaned, book: try bookId.flatMap { try book(id: $0)?.name })
+        }
+        let names = try bookNames()
+        if bookId == nil, Set(candidates.map(\.bookId)).count > 1 {
+            throw VocabError.ambiguousWord(cleaned, books: candidates.compactMap { names[$0.bookId] }.sorted())
+        }
+        // Several spellings differing only in case within one book: name the exact one.
+        throw VocabError.ambiguousWord(cleaned, books: candidates.map { "\(names[$0.bookId] ?? "?"): \($0.word)" })
+    }
+
+    private func wordsWithText(_ text: String, inBook bookId: UUID?, exact: Bool) throws -> [Word] {
+        let comparison = exact ? "w.word = ?1" : "lower(w.word) = lower(?1)"
+        let bookClause = bookId == nil ? "" : " AND w.book_id = ?2"
+        var arguments: [SQLValue] = [.text(text)]
+        if let bookId { arguments.append(.text(bookId.storageText)) }
+        let found = try guarded {
+            try database.query("SELECT \(Columns.word) FROM words w WHERE \(comparison)\(bookClause)", arguments) {
+                try $0.decodeWord()
+            }
+        }
+        if exact { return found }
+        // SQLite's lower() folds ASCII only; finish the comparison with Unicode case folding.
+        return found.isEmpty ? try words(WordFilter(bookId: bookId)).filter {
+            $0.word.compare(text, options: .caseInsensitive) == .orderedSame
+        } : found
+    }
+
+    /// Words whose text, definition, detail, synonym or antonym contains `query`, ignoring case.
+    public func searchWords(_ query: String, inBook bookId: UUID? = nil) throws -> [Word] {
+        let needle = TextRules.clean(query)
+        guard !needle.isEmpty else { throw VocabError.emptyField(field: "search text") }
+        return try words(WordFilter(bookId: bookId)).filter { word in
+            [word.word, word.definition, word.detail, word.synonym, word.antonym, word.pronunciation]
+                .contains { TextRules.contains($0, needle) }
+        }
+    }
+
+    // MARK: Changing words
+
+    /// Adds a word to a book; the word's text must not already be in that book.
+    @discardableResult
+    public func addWord(_ draft: WordDraft, toBook bookId: UUID, now: Timestamp = .now()) throws -> Word {
+        let clean = try draft.validated()
+        let word = Word(bookId: bookId, word: clean.word, definition: clean.definition, detail: clean.detail,
+                        pronunciation: clean.pronunciation, synonym: clean.synonym, antonym: clean.antonym,
+                        date: clean.date ?? now, memorized: clean.memorized, createdAt: now, modifiedAt: now)
+        try write {
+            guard let book = try book(id: bookId) else { throw VocabError.bookNotFound(bookId.storageText) }
+            try ensureWordIsFree(word.word, in: book, except: nil)
+            try insert(word)
+        }
+        return word
+    }
+
+    /// Changes some fields of a word (its text and its book included).
+    @discardableResult
+    public func updateWord(id: UUID, _ changes: WordChanges, now: Timestamp = .now()) throws -> Word {
+        try write {
+            guard let current = try word(id: id) else { throw VocabError.wordNotFound(id.storageText, book: nil) }
+            var updated = try changes.applied(to: current)
+            guard updated != current else { return current }
+            if updated.word != current.word || updated.bookId != current.bookId {
+                guard let book = try book(id: updated.bookId) else {
+                    throw VocabError.bookNotFound(updated.bookId.storageText)
+                }
+                try ensureWordIsFree(updated.word, in: book, except: id)
+            }
+            updated.modifiedAt = max(now, current.modifiedAt)
+            try database.run("""
+                UPDATE words SET book_id = ?2, word = ?3, definition = ?4, detail = ?5, pronunciation = ?6,
+                    synonym = ?7, antonym = ?8, date = ?9, memorized = ?10, created_at = ?11, modified_at = ?12
+                WHERE id = ?1
+                """, wordValues(updated))
+            return updated
+        }
+    }
+
+    /// Deletes a word, remembering the deletion.
+    public func deleteWord(id: UUID, now: Timestamp = .now()) throws {
+        try write {
+            guard try word(id: id) != nil else { throw VocabError.wordNotFound(id.storageText, book: nil) }
+            try database.run("DELETE FROM words WHERE id = ?", [.text(id.storageText)])
+            try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) VALUES (?, 'word', ?)",
+                             [.text(id.storageText), .integer(now.milliseconds)])
+        }
+    }
+
+    func insert(_ word: Word) throws {
+        try database.run("""
+            INSERT INTO words (id, book_id, word, definition, detail, pronunciation, synonym, antonym, date,
+                memorized, created_at, modified_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, wordValues(word))
+        try database.run("DELETE FROM tombstones WHERE id = ?", [.text(word.id.storageText)])
+    }
+
+    private func ensureWordIsFree(_ text: String, in book: Book, except id: UUID?) throws {
+        let taken = try database.first("SELECT id FROM words WHERE book_id = ? AND word = ? AND id != ?",
+                                        [.text(book.id.storageText), .text(text), .text(id?.storageText ?? "")]) {
+            $0.text(0)
+        }
+        if taken != nil { throw VocabError.duplicateWord(text, book: book.name) }
+    }
+
+    func wordValues(_ word: Word) -> [SQLValue] {
+        [.text(word.id.storageText), .text(word.bookId.storageText), .text(word.word), .text(word.definition),
+         .text(word.detail), .text(word.pronunciation), .text(word.synonym), .text(word.antonym),
+         .integer(word.date.milliseconds), word.memorized.sqlValue, .integer(word.createdAt.milliseconds),
+         .integer(word.modifiedAt.milliseconds)]
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import VocabCore
+
+/// The Vocab store: books and words in one SQLite file, with the operations that keep the
+/// app's invariants (unique names, words tied to their book by id, deletions remembered).
+///
+/// Every write runs in one transaction; observers hear about it only after it committed.
+/// A `Store` belongs to the thread that opened it.
+public final class Store {
+    /// The database file, or `:memory:`.
+    public let path: String
+    let database: Database
+    private var observers: [Int: (StoreChange) -> Void] = [:]
+    private var nextObserverKey = 0
+
+    /// The file name of the store inside its data folder.
+    public static let fileName = "vocab.sqlite"
+
+    /// Opens the store in `folder` (created when missing, private to the user), creating or
+    /// upgrading the database as needed.
+    public static func open(folder: String) throws -> Store {
+        try FolderMaker.makeFolder(folder)
+        return try Store(path: (folder as NSString).appendingPathComponent(fileName))
+    }
+
+    /// Opens the database at `path` (`":memory:"` for a private in-memory store).
+    public convenience init(path: String) throws {
+        try self.init(path: path, migrator: Migrator())
+    }
+
+    init(path: String, migrator: Migrator) throws {
+        self.path = path
+        do {
+            database = try Database(path: path)
+        } catch let error as SQLiteError {
+            throw StoreError.cannotOpen(path: path, reason: error.message)
+        }
+        do {
+            try migrator.migrate(database, path: path)
+            if path != ":memory:" {
+                try database.execute("PRAGMA journal_mode = WAL")
+                try database.execute("PRAGMA synchronous = NORMAL")
+            }
+            try database.execute("PRAGMA foreign_keys = ON")
+        } catch let error as SQLiteError {
+            throw StoreError.from(error, path: path)
+        }
+        database.didCommit = { [unowned self] tables in self.notifyObservers(tables) }
+    }
+
+    /// The schema version of this store.
+    public func schemaVersion() throws -> Int64 {
+        try guarded { try database.integer("PRAGMA user_version") }
+    }
+
+    // MARK: Observation
+
+    /// Calls `handler` after every commit that changed books or words, including the first
+    /// data to arrive in an empty store. Keep the token: observation stops when it is cancelled
+    /// or released.
+    public func observe(_ handler: @escaping (StoreChange) -> Void) -> ObservationToken {
+        let key = nextObserverKey
+        nextObserverKey += 1
+        observers[key] = handler
+        return ObservationToken { [weak self] in self?.observers[key] = nil }
+    }
+
+    private func notifyObservers(_ tables: Set<String>) {
+        let change = StoreChange(tables: tables)
+        guard !change.isEmpty else { return }
+        for key in observers.keys.sorted() {
+            observers[key]?(change)
+        }
+    }
+
+    // MARK: Helpers for the extensions
+
+    /// Runs `body`, turning SQLite errors into store errors.
+    func guarded<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw StoreError.from(error, path: path)
+        }
+    }
+
+    /// Runs `body` in one transaction, turning SQLite errors into store errors.
+    func write<T>(_ body: () throws -> T) throws -> T {
+        try guarded { try database.transaction(body) }
+    }
+}
+
+/// What a commit changed.
+public struct StoreChange: Equatable, Sendable {
+    public var books: Bool
+    public var words: Bool
+
+    public init(books: Bool, words: Bool) {
+        self.books = books
+        self.words = words
+    }
+
+    init(tables: Set<String>) {
+        self.init(books: tables.contains("books"), words: tables.contains("words"))
+    }
+
+    public var isEmpty: Bool { !books && !words }
+}
+
+/// Keeps an observation alive; cancelling or releasing it stops the notifications.
+public final class ObservationToken {
+    private var onCancel: (() -> Void)?
+
+    init(onCancel: @escaping () -> Void) {
+        self.onCancel = onCancel
+    }
+
+    public func cancel() {
+        onCancel?()
+        onCancel = nil
+    }
+
+    deinit { cancel() }
+}
+
+extension Store {
+    /// Runs several store operations as one transaction: all of them happen, or none.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try write(body)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import XCTest
+
+/// What one run of the `vocab` binary did.
+struct RunResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// Runs the built `vocab` binary as a separate process against its own temporary VOCAB_HOME.
+final class VocabRunner {
+    let root: String
+    var home: String { root + "/home" }
+
+    init() throws {
+        root = NSTemporaryDirectory() + "vocab-e2e-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["VOCAB_TEST_BINARY"], !path.isEmpty { return path }
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return packageRoot.appendingPathComponent(".build/debug/vocab").path
+    }
+
+    func file(_ name: String) -> String { root + "/" + name }
+
+    /// Runs `vocab arguments...` with `input` on standard input (empty when nil).
+    @discardableResult
+    func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:],
+             file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: VocabRunner.binary)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["VOCAB_HOME"] = home
+        environment["NO_COLOR"] = "1"
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+
+        let id = UUID().uuidString
+        let inPath = root + "/stdin-" + id, outPath = root + "/stdout-" + id, errPath = root + "/stderr-" + id
+        try Data(input.utf8).write(to: URL(fileURLWithPath: inPath))
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        let stdin = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+        let stdout = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        process.waitUntilExit()
+        try stdin.close(); try stdout.close(); try stderr.close()
+        let result = RunResult(status: process.terminationStatus,
+                               stdout: try String(contentsOfFile: outPath, encoding: .utf8),
+                               stderr: try String(contentsOfFile: errPath, encoding: .utf8))
+        for path in [inPath, outPath, errPath] { try? FileManager.default.removeItem(atPath: path) }
+        return result
+    }
+
+    /// Runs a command that must succeed; returns its standard output.
+    @discardableResult
+    func ok(_ arguments: [String], input: String = "", file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let result = try run(arguments, input: input)
+        XCTAssertEqual(result.status, 0, "vocab \(arguments.joined(separator: " ")) failed: \(result.stderr)", file: file, line: line)
+        XCTAssertEqual(result.stderr, "", file: file, line: line)
+        return result.stdout
+    }
+
+    /// Runs a command that must fail with `status`, one line on stderr and nothing on stdout.
+    @discardableResult
+    func fails(_ arguments: [String], status: Int32, input: String = "", file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let result = try run(arguments, input: input)
+        XCTAssertEqual(result.status, status, "vocab \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one clear line: \(result.stderr)", file: file, line: line)
+        XCTAssertTrue(result.stderr.hasPrefix("vocab: "), result.stderr, file: file, line: line)
+        return result.stderr
+    }
+
+    /// The JSON that a command printed.
+    func json(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Any {
+        let output = try ok(arguments, file: file, line: line)
+        return try JSONSerialization.jsonObject(with: Data(output.utf8))
+    }
+
+    /// A fingerprint of the store file, to prove a failed command changed nothing.
+    func storeSnapshot() throws -> String {
+        try ok(["word", "list", "--json"]) + (try ok(["book", "list", "--json"]))
+    }
+}

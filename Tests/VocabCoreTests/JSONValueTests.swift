@@ -1,0 +1,27 @@
+import XCTest
+@testable import VocabCore
+
+final class JSONValueTests: XCTestCase {
+    func testEscapesEverythingJSONRequiresAndParsesBack() throws {
+        let tricky = "quote \" backslash \\ newline \n tab \t bell \u{7} 한국어 😀 \u{2028}"
+        let text = JSONValue.object([("text", .string(tricky)), ("n", .int(-3)), ("ok", .bool(true)), ("none", .null)]).compact
+        let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        XCTAssertEqual(parsed?["text"] as? String, tricky)
+        XCTAssertEqual(parsed?["n"] as? Int, -3)
+        XCTAssertFalse(text.contains("\n"), "compact JSON stays on one line")
+    }
+
+    func testKeepsKeysInTheOrderGiven() {
+        let value = JSONValue.object([("b", .int(1)), ("a", .array([.int(1), .int(2)])), ("c", .object([]))])
+        XCTAssertEqual(value.compact, #"{"b":1,"a":[1,2],"c":{}}"#)
+        XCTAssertEqual(value.pretty, "{\n  \"b\": 1,\n  \"a\": [\n    1,\n    2\n  ],\n  \"c\": {}\n}")
+    }
+
+    func testWordJSONUsesTheDesignFieldNames() {
+        let stamp = Timestamp(milliseconds: 0)
+        let word = Word(bookId: UUID(), word: "apple", date: stamp, createdAt: stamp, modifiedAt: stamp)
+        guard case .object(let members) = word.json(bookName: "Fruit") else { return XCTFail("not an object") }
+        XCTAssertEqual(members.map(\.0), ["id", "bookId", "book", "word", "definition", "detail", "pronunciation",
+                                          "synonym", "antonym", "date", "memorized", "createdAt", "modifiedAt"])
+    }
+}

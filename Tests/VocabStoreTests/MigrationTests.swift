@@ -1,0 +1,79 @@
+import XCTest
+import CSQLite
+import VocabCore
+@testable import VocabStore
+
+final class MigrationTests: XCTestCase {
+    var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder()
+    }
+
+    func testANewStoreGetsTheLatestSchemaAndOurApplicationID() throws {
+        let store = try Store(path: folder.file("new.sqlite"))
+        XCTAssertEqual(try store.schemaVersion(), Migrations.latestVersion)
+        XCTAssertEqual(try store.database.integer("PRAGMA application_id"), Migrations.applicationID)
+    }
+
+    func testAStoreOfThePreviousVersionIsUpgradedKeepingItsData() throws {
+        // Version 0 is the empty file; each later step is checked against its predecessor here.
+        let path = folder.file("old.sqlite")
+        for step in Migrations.steps {
+            let previous = step.version - 1
+            try? FileManager.default.removeItem(atPath: path)
+            let database = try Database(path: path)
+            try Migrator().migrate(database, path: path, upTo: previous)
+            XCTAssertEqual(try database.integer("PRAGMA user_version"), previous)
+            let before = try database.integer("SELECT count(*) FROM sqlite_master")
+            try Migrator().migrate(database, path: path)
+            XCTAssertEqual(try database.integer("PRAGMA user_version"), Migrations.latestVersion)
+            XCTAssertGreaterThan(try database.integer("SELECT count(*) FROM sqlite_master"), before)
+        }
+    }
+
+    func testAStoreFromANewerVocabIsRefusedAndLeftUntouched() throws {
+        let path = folder.file("future.sqlite")
+        do {
+            let store = try Store(path: path)
+            try store.database.execute("PRAGMA user_version = 99")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try Store(path: path)) { error in
+            guard case .newerSchema(_, 99, Migrations.latestVersion) = error as? StoreError else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? StoreError)?.category.exitCode, 4)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+    }
+
+    func testAnotherAppsDatabaseIsRefusedAndLeftUntouched() throws {
+        let path = folder.file("other.sqlite")
+        do {
+            let database = try Database(path: path)
+            try database.execute("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try Store(path: path)) { error in
+            guard case .notAVocabDatabase = error as? StoreError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+    }
+
+    func testAFileThatIsNotADatabaseIsRefusedAndLeftUntouched() throws {
+        let path = folder.file("garbage.sqlite")
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try Store(path: path)) { error in
+            XCTAssertEqual((error as? StoreError)?.category, .conflictOrCorruption, "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), garbage)
+    }
+
+    func testADataFolderThatCannotBeCreatedGivesAClearError() throws {
+        let blocker = folder.file("file")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+        XCTAssertThrowsError(try Store.open(folder: blocker + "/data")) { error in
+            guard case .cannotCreateFolder = error as? StoreError else { return XCTFail("\(error)") }
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import XCTest
+import VocabCore
+@testable import VocabStore
+
+/// The store's behaviour, run on `:memory:` here and on a real file by `FileStoreBehaviourTests`.
+class StoreBehaviourTests: XCTestCase {
+    var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder()
+    }
+
+    func makeStore() throws -> Store { try Store(path: ":memory:") }
+
+    let t0 = Timestamp(milliseconds: 1_700_000_000_000)
+
+    func testABookKeepsEveryFieldOfTheOriginalApp() throws {
+        let store = try makeStore()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+        let book = try store.addBook(BookDraft(name: " TOEIC ", explain: "exam", meaning: "my goal", image: png, coverWord: "abandon"), now: t0)
+        let loaded = try store.book("toeic")
+        XCTAssertEqual(loaded, book)
+        XCTAssertEqual(loaded.name, "TOEIC")
+        XCTAssertEqual(loaded.image, png)
+        XCTAssertEqual(loaded.imageKind, .png)
+        XCTAssertEqual(try store.book(book.id.uuidString), book, "a book can be named by its id")
+    }
+
+    func testBookNamesAreUniqueIgnoringCase() throws {
+        let store = try makeStore()
+        try store.addBook(BookDraft(name: "Äpfel"), now: t0)
+        XCTAssertThrowsError(try store.addBook(BookDraft(name: "äPFEL"), now: t0)) { error in
+            XCTAssertEqual(error as? VocabError, .duplicateBookName("äPFEL"))
+        }
+        let other = try store.addBook(BookDraft(name: "Birnen"), now: t0)
+        XCTAssertThrowsError(try store.updateBook(id: other.id, BookChanges(name: "ÄPFEL"), now: t0))
+        XCTAssertEqual(try store.bookSummaries().map(\.book.name), ["Äpfel", "Birnen"])
+    }
+
+    func testRenamingABookKeepsAllItsWords() throws {
+        let store = try makeStore()
+        let book = try store.addBook(BookDraft(name: "TOEIC"), now: t0)
+        for text in ["abandon", "abide", "abolish"] {
+            try store.addWord(WordDraft(word: text), toBook: book.id, now: t0)
+        }
+        try store.updateBook(id: book.id, BookChanges(name: "TOEIC 900"), now: t0)
+        XCTAssertEqual(try store.words(WordFilter(bookId: try store.book("toeic 900").id)).map(\.word), ["abandon", "abide", "abolish"])
+        XCTAssertThrowsError(try store.book("TOEIC"))
+    }
+
+    func testRenamingOnlyTheCaseOfABookIsAllowed() throws {
+        let store = try makeStore()
+        let book = try store.addBook(BookDraft(name: "toeic"), now: t0)
+        XCTAssertEqual(try store.updateBook(id: book.id, BookChanges(name: "TOEIC"), now: t0).name, "TOEIC")
+    }
+
+    func testAWordKeepsEveryField() throws {
+        let store = try makeStore()
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let date = Timestamp(iso8601: "2024-03-01")!
+        let draft = WordDraft(word: "happy", definition: "feeling joy", detail: "I am happy.\nSecond line",
+                              pronunciation: "ˈhæpi", synonym: "glad", antonym: "unhappy", date: date, memorized: true)
+        let word = try store.addWord(draft, toBook: book.id, now: t0)
+        let loaded = try store.word("happy", inBook: nil)
+        XCTAssertEqual(loaded, word)
+        XCTAssertEqual(loaded.date, date)
+        XCTAssertEqual(loaded.createdAt, t0)
+        XCTAssertTrue(loaded.memorized)
+        XCTAssertEqual(loaded.detail, "I am happy.\nSecond line")
+    }
+
+    func testAWordIsUniqueInItsBookByExactText() throws {
+        let store = try makeStore()
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        try store.addWord(WordDraft(word: "Polish"), toBook: book.id, now: t0)
+        try store.addWord(WordDraft(word: "polish"), toBook: book.id, now: t0)
+        XCTAssertThrowsError(try store.addWord(WordDraft(word: " polish "), toBook: book.id, now: t0)) { error in
+            XCTAssertEqual(error as? VocabError, .duplicateWord("polish", book: "B"))
+        }
+        XCTAssertEqual(try store.word("Polish", inBook: book.id).word, "Polish", "exact text wins")
+    }
+
+    func testAWordInSeveralBooksMustBeNamedWithItsBook() throws {
+        let store = try makeStore()
+        let a = try store.addBook(BookDraft(name: "A"), now: t0)
+        let b = try store.addBook(BookDraft(name: "B"), now: t0)
+        try store.addWord(WordDraft(word: "run"), toBook: a.id, now: t0)
+        try store.addWord(WordDraft(word: "run"), toBook: b.id, now: t0)
+        XCTAssertThrowsError(try store.word("run", inBook: nil)) { error in
+            XCTAssertEqual(error as? VocabError, .ambiguousWord("run", books: ["A", "B"]))
+        }
+        XCTAssertEqual(try store.word("run", inBook: b.id).bookId, b.id)
+        XCTAssertThrowsError(try store.word("walk", inBook: nil)) { error in
+            XCTAssertEqual(error as? VocabError, .wordNotFound("walk", book: nil))
+        }
+    }
+
+    func testEditingAndMovingAWordChecksItsNewBook() throws {
+        let store = try makeStore()
+        let a = try store.addBook(BookDraft(name: "A"), now: t0)
+        let b = try store.addBook(BookDraft(name: "B"), now: t0)
+        let word = try store.addWord(WordDraft(word: "run"), toBook: a.id, now: t0)
+        try store.addWord(WordDraft(word: "run"), toBook: b.id, now: t0)
+        XCTAssertThrowsError(try store.updateWord(id: word.id, WordChanges(bookId: b.id), now: t0))
+        let later = t0.adding(seconds: 60)
+        let edited = try store.updateWord(id: word.id, WordChanges(word: "ran", definition: "past of run", bookId: b.id), now: later)
+        XCTAssertEqual(edited.bookId, b.id)
+        XCTAssertEqual(edited.modifiedAt, later)
+        XCTAssertEqual(try store.wordCount(WordFilter(bookId: a.id)), 0)
+        XCTAssertEqual(try store.wordCount(WordFilter(bookId: b.id)), 2)
+    }
+
+    func testDeletingABookTakesItsWordsAndRemembersTheDeletions() throws {
+        let store = try makeStore()
+        let book = try store.addBook(BookDraft(name: "Gone"), now: t0)
+        let kept = try store.addBook(BookDraft(name: "Kept"), now: t0)
+        let words = try (0..<5).map { try store.addWord(WordDraft(word: "w\($0)"), toBook: book.id, now: t0) }
+        try store.addWord(WordDraft(word: "stay"), toBook: kept.id, now: t0)
+        XCTAssertEqual(try store.deleteBook(id: book.id, now: t0), 5)
+        XCTAssertEqual(try store.wordCount(), 1)
+        let graves = try store.database.integer("SELECT count(*) FROM tombstones WHERE id IN (\(words.map { "'\($0.id.storageText)'" }.joined(separator: ",")), '\(book.id.storageText)')")
+        XCTAssertEqual(graves, 6)
+    }
+
+    func testSearchIgnoresCaseAcrossFields() throws {
+        let store = try makeStore()
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        try store.addWord(WordDraft(word: "Straße", definition: "street"), toBook: book.id, now: t0)
+        try store.addWord(WordDraft(word: "happy", synonym: "GLAD"), toBook: book.id, now: t0)
+        XCTAssertEqual(try store.searchWords("STRASSE").map(\.word), ["Straße"], "full case folding")
+        XCTAssertEqual(try store.searchWords("STREET").map(\.word), ["Straße"])
+        XCTAssertEqual(try store.searchWords("glad").map(\.word), ["happy"])
+        XCTAssertThrowsError(try store.searchWords("  "))
+    }
+
+    func testMemorizedFilter() throws {
+        let store = try makeStore()
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        try store.addWord(WordDraft(word: "a", memorized: true), toBook: book.id, now: t0)
+        try store.addWord(WordDraft(word: "b"), toBook: book.id, now: t0)
+        XCTAssertEqual(try store.words(WordFilter(memorized: true)).map(\.word), ["a"])
+        XCTAssertEqual(try store.words(WordFilter(memorized: false)).map(\.word), ["b"])
+        XCTAssertEqual(try store.bookSummaries().first?.memorizedCount, 1)
+    }
+
+    func testAFailedMultiStepChangeLeavesNothingBehind() throws {
+        let store = try makeStore()
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        XCTAssertThrowsError(try store.transaction {
+            try store.addWord(WordDraft(word: "first"), toBook: book.id, now: t0)
+            try store.addWord(WordDraft(word: "first"), toBook: book.id, now: t0)
+        })
+        XCTAssertEqual(try store.wordCount(), 0)
+    }
+
+    // MARK: Observation
+
+    func testObserversHearOfTheFirstDataInAnEmptyStoreAfterItCommits() throws {
+        let store = try makeStore()
+        var changes: [StoreChange] = []
+        let token = store.observe { changes.append($0) }
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        try store.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
+        XCTAssertEqual(changes, [StoreChange(books: true, words: false), StoreChange(books: false, words: true)])
+        token.cancel()
+        try store.addWord(WordDraft(word: "x"), toBook: book.id, now: t0)
+        XCTAssertEqual(changes.count, 2, "a cancelled observation hears nothing")
+    }
+
+    func testObserversHearNothingOfARolledBackChange() throws {
+        let store = try makeStore()
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        var heard = 0
+        let token = store.observe { _ in heard += 1 }
+        _ = try? store.transaction {
+            try store.addWord(WordDraft(word: "first"), toBook: book.id, now: t0)
+            throw VocabError.emptyField(field: "test")
+        }
+        XCTAssertEqual(heard, 0)
+        withExtendedLifetime(token) {}
+    }
+
+    func testObserversAreToldOnceForAWholeTransaction() throws {
+        let store = try makeStore()
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        var heard = 0
+        let token = store.observe { _ in heard += 1 }
+        try store.transaction {
+            for index in 0..<10 { try store.addWord(WordDraft(word: "w\(index)"), toBook: book.id, now: t0) }
+            XCTAssertEqual(heard, 0, "nothing is told before the commit")
+        }
+        XCTAssertEqual(heard, 1)
+        withExtendedLifetime(token) {}
+    }
+
+    /// The original app's bug: a game set up while the store was empty never saw the words
+    /// that arrived afterwards, because it held a stale snapshot and had lost its observer.
+    func testAGameSetUpOnAnEmptyStoreSeesWordsAddedAfterwards() throws {
+        let store = try makeStore()
+        let deck = try LiveWords(store: store)
+        var refreshed = 0
+        deck.onChange = { _ in refreshed += 1 }
+        XCTAssertTrue(deck.words.isEmpty)
+
+        let book = try store.addBook(BookDraft(name: "Arrived later"), now: t0)
+        try store.transaction {
+            for text in ["one", "two", "three"] { try store.addWord(WordDraft(word: text), toBook: book.id, now: t0) }
+        }
+        XCTAssertEqual(Set(deck.words.map(\.word)), ["one", "two", "three"])
+        XCTAssertGreaterThanOrEqual(refreshed, 1)
+
+        try store.deleteWord(id: try store.word("two", inBook: nil).id, now: t0)
+        XCTAssertEqual(Set(deck.words.map(\.word)), ["one", "three"])
+    }
+}
+
+final class FileStoreBehaviourTests: StoreBehaviourTests {
+    override func makeStore() throws -> Store {
+        try Store.open(folder: folder.file("data"))
+    }
+
+    func testTheStoreFileUsesWALAndForeignKeys() throws {
+        let store = try makeStore()
+        XCTAssertEqual(try store.database.first("PRAGMA journal_mode") { $0.text(0) }, "wal")
+        XCTAssertEqual(try store.database.integer("PRAGMA foreign_keys"), 1)
+    }
+
+    func testDataSurvivesReopening() throws {
+        do {
+            let store = try makeStore()
+            let book = try store.addBook(BookDraft(name: "Persisted"), now: t0)
+            try store.addWord(WordDraft(word: "kept"), toBook: book.id, now: t0)
+        }
+        let reopened = try makeStore()
+        XCTAssertEqual(try reopened.word("kept", inBook: nil).word, "kept")
+    }
+}
