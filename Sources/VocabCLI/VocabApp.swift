@@ -24,7 +24,7 @@ public enum VocabApp {
     }
 
     static let groups: [CommandGroup] = [BookCommands.group, WordCommands.group]
-    static let topLevel: [Command] = [HomeCommand.command]
+    static let topLevel: [Command] = [HomeCommand.command, TransferCommands.importWords, TransferCommands.export]
 
     private static func dispatch(_ arguments: [String], context: AppContext) throws {
         guard let first = arguments.first else {

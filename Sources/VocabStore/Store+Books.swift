@@ -36,12 +36,17 @@ extension Store {
     public func book(_ reference: String) throws -> Book {
         let cleaned = TextRules.clean(reference)
         if let id = UUID(uuidString: cleaned), let book = try book(id: id) { return book }
-        let found = try guarded {
-            try database.first("SELECT \(Columns.book) FROM books b WHERE b.name_key = ?",
-                               [.text(TextRules.nameKey(cleaned))]) { try $0.decodeBook() }
-        }
-        guard let found else { throw VocabError.bookNotFound(cleaned) }
+        guard let found = try book(nameKey: TextRules.nameKey(cleaned)) else { throw VocabError.bookNotFound(cleaned) }
         return found
+    }
+
+    /// The book whose name has this key (`TextRules.nameKey`), or nil.
+    func book(nameKey: String) throws -> Book? {
+        try guarded {
+            try database.first("SELECT \(Columns.book) FROM books b WHERE b.name_key = ?", [.text(nameKey)]) {
+                try $0.decodeBook()
+            }
+        }
     }
 
     /// The book with this id, or nil.
@@ -74,13 +79,18 @@ extension Store {
                         coverWord: clean.coverWord, createdAt: now, modifiedAt: now)
         try write {
             try ensureNameIsFree(book.name, except: nil)
-            try database.run("""
-                INSERT INTO books (id, name, name_key, explain, meaning, image, cover_word, created_at, modified_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, bookValues(book))
-            try database.run("DELETE FROM tombstones WHERE id = ?", [.text(book.id.storageText)])
+            try insert(book)
         }
         return book
+    }
+
+    /// Inserts a book as it is, reviving its id if it was deleted before.
+    func insert(_ book: Book) throws {
+        try database.run("""
+            INSERT INTO books (id, name, name_key, explain, meaning, image, cover_word, created_at, modified_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, bookValues(book))
+        try database.run("DELETE FROM tombstones WHERE id = ?", [.text(book.id.storageText)])
     }
 
     /// Changes some fields of a book (renaming included); its words stay with it.

@@ -144,11 +144,7 @@ extension Store {
                 try ensureWordIsFree(updated.word, in: book, except: id)
             }
             updated.modifiedAt = max(now, current.modifiedAt)
-            try database.run("""
-                UPDATE words SET book_id = ?2, word = ?3, definition = ?4, detail = ?5, pronunciation = ?6,
-                    synonym = ?7, antonym = ?8, date = ?9, memorized = ?10, created_at = ?11, modified_at = ?12
-                WHERE id = ?1
-                """, wordValues(updated))
+            try replace(updated)
             return updated
         }
     }
@@ -163,13 +159,31 @@ extension Store {
         }
     }
 
-    func insert(_ word: Word) throws {
+    /// Inserts a word as it is; `clearingTombstone` revives an id that was deleted before.
+    func insert(_ word: Word, clearingTombstone: Bool = true) throws {
         try database.run("""
             INSERT INTO words (id, book_id, word, definition, detail, pronunciation, synonym, antonym, date,
                 memorized, created_at, modified_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, wordValues(word))
-        try database.run("DELETE FROM tombstones WHERE id = ?", [.text(word.id.storageText)])
+        if clearingTombstone {
+            try database.run("DELETE FROM tombstones WHERE id = ?", [.text(word.id.storageText)])
+        }
+    }
+
+    /// Writes every field of an existing word as it is.
+    func replace(_ word: Word) throws {
+        try database.run("""
+            UPDATE words SET book_id = ?2, word = ?3, definition = ?4, detail = ?5, pronunciation = ?6,
+                synonym = ?7, antonym = ?8, date = ?9, memorized = ?10, created_at = ?11, modified_at = ?12
+            WHERE id = ?1
+            """, wordValues(word))
+    }
+
+    /// The word with exactly this text in this book, if any.
+    func wordWithExactText(_ text: String, inBook bookId: UUID) throws -> Word? {
+        try database.first("SELECT \(Columns.word) FROM words w WHERE w.book_id = ? AND w.word = ?",
+                           [.text(bookId.storageText), .text(text)]) { try $0.decodeWord() }
     }
 
     private func ensureWordIsFree(_ text: String, in book: Book, except id: UUID?) throws {

@@ -8,16 +8,24 @@ final class Console {
     private var outputBuffer: [UInt8] = []
     let stdinIsTerminal: Bool
     let stdoutIsTerminal: Bool
+    let stderrIsTerminal: Bool
 
     init() {
         stdinIsTerminal = isatty(STDIN_FILENO) == 1
         stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        stderrIsTerminal = isatty(STDERR_FILENO) == 1
     }
 
     /// Writes a line to standard output (buffered).
     func print(_ text: String = "") {
         outputBuffer.append(contentsOf: text.utf8)
         outputBuffer.append(UInt8(ascii: "\n"))
+        if outputBuffer.count >= 64 * 1024 { flush() }
+    }
+
+    /// Writes text as it is to standard output (buffered).
+    func write(_ text: String) {
+        outputBuffer.append(contentsOf: text.utf8)
         if outputBuffer.count >= 64 * 1024 { flush() }
     }
 
@@ -31,6 +39,12 @@ final class Console {
     func error(_ text: String) {
         flush()
         let line = Array((text + "\n").utf8)
+        line.withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
+    }
+
+    /// Redraws one status line on standard error (a terminal): carriage return, text, clear.
+    func errorInPlace(_ text: String) {
+        let line = Array(("\r" + text + "\u{1B}[K").utf8)
         line.withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
     }
 
@@ -57,7 +71,7 @@ final class Console {
         guard var base = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
-            let written = write(descriptor, base, remaining)
+            let written = Glibc.write(descriptor, base, remaining)
             if written < 0 {
                 if errno == EINTR { continue }
                 return

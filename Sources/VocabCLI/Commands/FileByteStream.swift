@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import VocabCore
+
+/// Reads a file (or standard input) in 256 KiB chunks.
+struct FileByteStream: ByteStream {
+    private let descriptor: Int32
+    private let path: String
+    private var buffer = [UInt8](repeating: 0, count: 262_144)
+
+    /// Opens `path` for reading; "-" is standard input.
+    init(path: String) throws {
+        self.path = path
+        if path == "-" {
+            descriptor = STDIN_FILENO
+            return
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError.cannotReadFile(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw CLIError.cannotReadFile(path: path, reason: "it is a folder") }
+        descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw CLIError.cannotReadFile(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    mutating func nextChunk() throws -> [UInt8]? {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.cannotReadFile(path: path, reason: String(cString: strerror(errno)))
+            }
+            return count == 0 ? nil : Array(buffer[0..<count])
+        }
+    }
+
+    /// Closes the file (standard input is left open).
+    func close() {
+        if descriptor != STDIN_FILENO { _ = Glibc.close(descriptor) }
+    }
+}
+
+/// Writes text to a file through a buffer; the file appears under its name only when
+/// `commit()` is called, so a failed export never leaves half a file behind.
+final class AtomicFileWriter {
+    private let path: String
+    private let temporaryPath: String
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        temporaryPath = (folder.isEmpty ? "." : folder) + "/.vocab-export-\(UUID().uuidString).tmp"
+        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard descriptor >= 0 else {
+            throw CLIError.cannotWriteFile(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    deinit {
+        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        unlink(temporaryPath)
+    }
+
+    func write(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 262_144 { try flush() }
+    }
+
+    private func flush() throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes { bytes -> Int in
+                guard let base = bytes.baseAddress else { return 0 }
+                return Glibc.write(descriptor, base + offset, bytes.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.cannotWriteFile(path: path, reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes, syncs and moves the file into place.
+    func commit() throws {
+        try flush()
+        guard fsync(descriptor) == 0, rename(temporaryPath, path) == 0 else {
+            throw CLIError.cannotWriteFile(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Errors of reading an import file. `invalidLine` concerns one record and can be skipped
+/// with `--skip-invalid`; the others stop the import.
+public enum ImportError: UserFacingError, Equatable {
+    case invalidLine(line: Int, reason: String)
+    case missingHeader(found: [String])
+    case noBook(line: Int)
+    case unknownFormat(String)
+    case emptyFile
+
+    public var category: ErrorCategory { .userInput }
+
+    public var message: String {
+        switch self {
+        case .invalidLine(let line, let reason):
+            return "Line \(line): \(reason). Nothing was imported (use --skip-invalid to import the other lines)."
+        case .missingHeader(let found):
+            let shown = found.prefix(6).map { "\"\($0)\"" }.joined(separator: ", ")
+            return "The first line must be a header naming the columns, with at least \"word\" (found \(shown))."
+        case .noBook(let line):
+            return "Line \(line) names no book: add a \"book\" column or give --book BOOK."
+        case .unknownFormat(let name):
+            return "Cannot tell the format of \"\(name)\": give --format csv, tsv or jsonl."
+        case .emptyFile:
+            return "The file is empty: nothing to import."
+        }
+    }
+
+    /// The line and reason of a skippable error, for `--skip-invalid` reports.
+    public var skippable: (line: Int, reason: String)? {
+        if case .invalidLine(let line, let reason) = self { return (line, reason) }
+        if case .noBook(let line) = self { return (line, "it names no book") }
+        return nil
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import VocabCore
+
+/// What an import did.
+public struct ImportSummary: Sendable, Equatable {
+    public var added = 0
+    public var updated = 0
+    public var unchanged = 0
+    /// Books the import created, by name, in the order it created them.
+    public var createdBooks: [String] = []
+    /// Lines left out with `skipInvalid`, with the reason.
+    public var rejected: [RejectedLine] = []
+
+    public var rowsRead: Int { added + updated + unchanged + rejected.count }
+}
+
+public struct RejectedLine: Sendable, Equatable {
+    public var line: Int
+    public var reason: String
+}
+
+/// Imports words into the store as an upsert: by id when the row has one, else by
+/// (book, exact word text). Everything happens in one transaction: with `skipInvalid` off, the
+/// first bad row rolls the whole import back.
+public struct WordImporter {
+    public var defaultBook: String?
+    public var skipInvalid: Bool
+    public var now: Timestamp
+
+    public init(defaultBook: String? = nil, skipInvalid: Bool = false, now: Timestamp = .now()) {
+        self.defaultBook = defaultBook
+        self.skipInvalid = skipInvalid
+        self.now = now
+    }
+
+    /// Reads every row of `reader` into `store`. `progress` is called with the number of rows
+    /// read so far, every 1,000 rows.
+    public func run<Stream: ByteStream>(_ reader: inout WordFileReader<Stream>, into store: Store,
+                                        progress: (Int) -> Void = { _ in }) throws -> ImportSummary {
+        var summary = ImportSummary()
+        var books = BookCache()
+        try store.transaction {
+            while true {
+                let row: ImportRow
+                do {
+                    guard let next = try reader.nextRow() else { break }
+                    row = next
+                    let word = try ImportedWord(row: row, defaultBook: defaultBook)
+                    try upsert(word, store: store, books: &books, summary: &summary)
+                } catch let error as ImportError {
+                    guard skipInvalid, let (line, reason) = error.skippable else { throw error }
+                    summary.rejected.append(RejectedLine(line: line, reason: reason))
+                }
+                if summary.rowsRead % 1000 == 0 { progress(summary.rowsRead) }
+            }
+        }
+        return summary
+    }
+
+    private func upsert(_ imported: ImportedWord, store: Store, books: inout BookCache, summary: inout ImportSummary) throws {
+        let book = try books.book(for: imported, store: store, now: now, created: &summary.createdBooks)
+        var existing: Word?
+        if let id = imported.id { existing = try store.word(id: id) }
+        if existing == nil { existing = try store.wordWithExactText(imported.draft.word, inBook: book.id) }
+
+        guard let current = existing else {
+            let word = Word(id: imported.id ?? UUID(), bookId: book.id, word: imported.draft.word,
+                            definition: imported.draft.definition, detail: imported.draft.detail,
+                            pronunciation: imported.draft.pronunciation, synonym: imported.draft.synonym,
+                            antonym: imported.draft.antonym, date: imported.draft.date ?? imported.createdAt ?? now,
+                            memorized: imported.draft.memorized, createdAt: imported.createdAt ?? now,
+                            modifiedAt: imported.modifiedAt ?? imported.createdAt ?? now)
+            try store.insert(word, clearingTombstone: imported.id != nil)
+            summary.added += 1
+            return
+        }
+        var updated = current
+        let present = imported.present
+        let draft = imported.draft
+        updated.bookId = book.id
+        if present.contains(.word) { updated.word = draft.word }
+        if present.contains(.definition) { updated.definition = draft.definition }
+        if present.contains(.detail) { updated.detail = draft.detail }
+        if present.contains(.pronunciation) { updated.pronunciation = draft.pronunciation }
+        if present.contains(.synonym) { updated.synonym = draft.synonym }
+        if present.contains(.antonym) { updated.antonym = draft.antonym }
+        if present.contains(.date), let date = draft.date { updated.date = date }
+        if present.contains(.memorized) { updated.memorized = draft.memorized }
+        guard updated != current else {
+            summary.unchanged += 1
+            return
+        }
+        if updated.word != current.word || updated.bookId != current.bookId,
+           let clash = try store.wordWithExactText(updated.word, inBook: updated.bookId), clash.id != current.id {
+            throw ImportError.invalidLine(line: imported.line,
+                reason: "\"\(updated.word)\" is already in book \"\(book.name)\" under another id")
+        }
+        updated.modifiedAt = max(now, current.modifiedAt)
+        try store.replace(updated)
+        summary.updated += 1
+    }
+}
+
+/// Books met during one import, by name key and id, created when missing.
+private struct BookCache {
+    private var byKey: [String: Book] = [:]
+    private var byId: [UUID: Book] = [:]
+
+    mutating func book(for word: ImportedWord, store: Store, now: Timestamp, created: inout [String]) throws -> Book {
+        if let id = word.bookId {
+            if let known = byId[id] { return known }
+            if let found = try store.book(id: id) { return remember(found) }
+        }
+        guard let name = word.bookName else { throw ImportError.noBook(line: word.line) }
+        let key = TextRules.nameKey(name)
+        if let known = byKey[key] { return known }
+        if let found = try store.book(nameKey: key) { return remember(found) }
+        var draft: BookDraft
+        do {
+            draft = try BookDraft(name: name).validated()
+        } catch let error as VocabError {
+            throw ImportError.invalidLine(line: word.line, reason: error.message.trimmingCharacters(in: ["."]))
+        }
+        let book = Book(id: word.bookId ?? UUID(), name: draft.name, createdAt: now, modifiedAt: now)
+        try store.insert(book)
+        created.append(book.name)
+        return remember(book)
+    }
+
+    private mutating func remember(_ book: Book) -> Book {
+        byKey[TextRules.nameKey(book.name)] = book
+        byId[book.id] = book
+        return book
+    }
+}

@@ -1,0 +1,104 @@
+import XCTest
+import VocabCore
+@testable import VocabStore
+
+final class WordImporterTests: XCTestCase {
+    let t0 = Timestamp(milliseconds: 1_700_000_000_000)
+
+    private func importText(_ text: String, into store: Store, format: WordFileFormat = .csv, book: String? = "B",
+                            skipInvalid: Bool = false) throws -> ImportSummary {
+        var reader = try WordFileReader(ArrayByteStream(text), format: format)
+        return try WordImporter(defaultBook: book, skipInvalid: skipInvalid, now: t0).run(&reader, into: store)
+    }
+
+    func testImportingTheSameFileTwiceChangesNothingTheSecondTime() throws {
+        let store = try Store(path: ":memory:")
+        let text = "word,definition,memorized\napple,사과,yes\nbanana,바나나,no\n"
+        XCTAssertEqual(try importText(text, into: store), ImportSummary(added: 2, createdBooks: ["B"]))
+        XCTAssertEqual(try importText(text, into: store), ImportSummary(unchanged: 2))
+        XCTAssertEqual(try store.wordCount(), 2)
+        XCTAssertTrue(try store.word("apple", inBook: nil).memorized)
+    }
+
+    func testUpsertUpdatesOnlyTheColumnsTheFileHas() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        try store.addWord(WordDraft(word: "apple", definition: "old", detail: "keep me"), toBook: book.id, now: t0)
+        XCTAssertEqual(try importText("word,definition\napple,new\n", into: store), ImportSummary(updated: 1))
+        let apple = try store.word("apple", inBook: nil)
+        XCTAssertEqual(apple.definition, "new")
+        XCTAssertEqual(apple.detail, "keep me")
+    }
+
+    func testUpsertByIdRenamesAndMovesTheWord() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let word = try store.addWord(WordDraft(word: "colour"), toBook: book.id, now: t0)
+        let summary = try importText("id,word,book\n\(word.id.uuidString),color,American\n", into: store)
+        XCTAssertEqual(summary, ImportSummary(updated: 1, createdBooks: ["American"]))
+        let moved = try XCTUnwrap(try store.word(id: word.id))
+        XCTAssertEqual(moved.word, "color")
+        XCTAssertEqual(moved.bookId, try store.book("american").id)
+    }
+
+    func testOneBadRowRejectsTheWholeFileAndChangesNothing() throws {
+        let store = try Store(path: ":memory:")
+        _ = try importText("word\nexisting\n", into: store)
+        let before = try store.words()
+        XCTAssertThrowsError(try importText("word,date\nnew,2026-01-01\nbad,not-a-date\n", into: store)) { error in
+            XCTAssertEqual((error as? ImportError)?.skippable?.line, 3)
+        }
+        XCTAssertEqual(try store.words(), before)
+        XCTAssertEqual(try store.bookSummaries().count, 1)
+    }
+
+    func testSkipInvalidImportsTheRestAndListsEveryRejectedLine() throws {
+        let store = try Store(path: ":memory:")
+        let summary = try importText("word,memorized\nok,no\n,no\nfine,maybe\nbroken\"quote,no\nlast,1\n", into: store, skipInvalid: true)
+        XCTAssertEqual(summary.added, 2)
+        XCTAssertEqual(summary.rejected.map(\.line), [3, 4, 5])
+        XCTAssertEqual(Set(try store.words().map(\.word)), ["ok", "last"])
+    }
+
+    func testRowsNameTheirOwnBooksAndMissingBooksAreCreatedOnce() throws {
+        let store = try Store(path: ":memory:")
+        let summary = try importText("word,book\na,Verbs\nb,verbs\nc,Nouns\n", into: store, book: nil)
+        XCTAssertEqual(summary.createdBooks, ["Verbs", "Nouns"])
+        XCTAssertEqual(try store.bookSummaries().map(\.wordCount), [1, 2])
+        XCTAssertThrowsError(try importText("word\nlonely\n", into: store, book: nil)) { error in
+            XCTAssertEqual(error as? ImportError, .noBook(line: 2))
+        }
+    }
+
+    func testAnImportIsOneCommitForObservers() throws {
+        let store = try Store(path: ":memory:")
+        var commits = 0
+        let token = store.observe { _ in commits += 1 }
+        _ = try importText("word\n" + (0..<500).map { "w\($0)" }.joined(separator: "\n"), into: store)
+        XCTAssertEqual(commits, 1)
+        withExtendedLifetime(token) {}
+    }
+
+    func testExportedFilesImportBackToTheSameWords() throws {
+        let source = try Store(path: ":memory:")
+        let book = try source.addBook(BookDraft(name: "Mixed 혼합"), now: t0)
+        let tricky = ["comma, here", "quote \"here\"", "new\nline", "탭\t and 🍎", "  "]
+        for (index, text) in tricky.enumerated() {
+            try source.addWord(WordDraft(word: "word \(index) 단어 🍎,\"q\"", definition: text, detail: text, pronunciation: "ˈp\(index)",
+                                         synonym: text, antonym: text, date: t0.adding(seconds: Double(index)), memorized: index % 2 == 0),
+                               toBook: book.id, now: t0.adding(seconds: Double(index * 60)))
+        }
+        let names = try source.bookNames()
+        for format in WordFileFormat.allCases {
+            let writer = WordFileWriter(format: format)
+            var text = writer.header
+            try source.forEachWord { text += writer.line(for: $0, bookName: names[$0.bookId] ?? "") }
+            let target = try Store(path: ":memory:")
+            var reader = try WordFileReader(ArrayByteStream(text), format: format)
+            let summary = try WordImporter(now: t0.adding(seconds: 99_999)).run(&reader, into: target)
+            XCTAssertEqual(summary.added, tricky.count, "\(format)")
+            XCTAssertEqual(try target.words(), try source.words(), "\(format)")
+            XCTAssertEqual(try target.bookSummaries().map(\.book.id), [book.id])
+        }
+    }
+}
