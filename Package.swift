@@ -5,6 +5,7 @@ let package = Package(
     name: "Vocab",
     products: [
         .executable(name: "vocab", targets: ["vocab"]),
+        .executable(name: "vocab-bench", targets: ["vocab-bench"]),
         .library(name: "VocabCore", targets: ["VocabCore"]),
         .library(name: "VocabStore", targets: ["VocabStore"]),
     ],
@@ -22,6 +23,8 @@ let package = Package(
         // Commands, prompts and output of the terminal application.
         .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
+        // Speed and memory figures against references measured in the same run (DESIGN.md §10).
+        .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabStore", "VocabCore"]),
 
         .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),

@@ -40,5 +40,5 @@ extension Row {
 
 extension UUID {
     /// The form ids are stored and printed in.
-    var storageText: String { uuidString.lowercased() }
+    var storageText: String { lowercaseText }
 }

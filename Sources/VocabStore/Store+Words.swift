@@ -171,6 +171,21 @@ extension Store {
         }
     }
 
+    /// Inserts a word unless its book already holds its text (or its id exists); returns
+    /// whether it was inserted.
+    func insertIfNew(_ word: Word, clearingTombstone: Bool) throws -> Bool {
+        try database.run("""
+            INSERT INTO words (id, book_id, word, definition, detail, pronunciation, synonym, antonym, date,
+                memorized, created_at, modified_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """, wordValues(word))
+        guard database.changes == 1 else { return false }
+        if clearingTombstone {
+            try database.run("DELETE FROM tombstones WHERE id = ?", [.text(word.id.storageText)])
+        }
+        return true
+    }
+
     /// Writes every field of an existing word as it is.
     func replace(_ word: Word) throws {
         try database.run("""

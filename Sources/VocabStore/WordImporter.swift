@@ -35,10 +35,12 @@ public struct WordImporter {
 
     /// Reads every row of `reader` into `store`. `progress` is called with the number of rows
     /// read so far, every 1,000 rows.
-    public func run<Stream: ByteStream>(_ reader: inout WordFileReader<Stream>, into store: Store,
+    public func run(_ reader: inout WordFileReader, into store: Store,
                                         progress: (Int) -> Void = { _ in }) throws -> ImportSummary {
         var summary = ImportSummary()
         var books = BookCache()
+        var ids = TimeOrderedIDs()
+        try store.withImportCache {
         try store.transaction {
             while true {
                 let row: ImportRow
@@ -46,7 +48,7 @@ public struct WordImporter {
                     guard let next = try reader.nextRow() else { break }
                     row = next
                     let word = try ImportedWord(row: row, defaultBook: defaultBook)
-                    try upsert(word, store: store, books: &books, summary: &summary)
+                    try upsert(word, store: store, books: &books, ids: &ids, summary: &summary)
                 } catch let error as ImportError {
                     guard skipInvalid, let (line, reason) = error.skippable else { throw error }
                     summary.rejected.append(RejectedLine(line: line, reason: reason))
@@ -54,25 +56,32 @@ public struct WordImporter {
                 if summary.rowsRead % 1000 == 0 { progress(summary.rowsRead) }
             }
         }
+        }
         return summary
     }
 
-    private func upsert(_ imported: ImportedWord, store: Store, books: inout BookCache, summary: inout ImportSummary) throws {
+    private func upsert(_ imported: ImportedWord, store: Store, books: inout BookCache, ids: inout TimeOrderedIDs,
+                        summary: inout ImportSummary) throws {
         let book = try books.book(for: imported, store: store, now: now, created: &summary.createdBooks)
         var existing: Word?
         if let id = imported.id { existing = try store.word(id: id) }
-        if existing == nil { existing = try store.wordWithExactText(imported.draft.word, inBook: book.id) }
-
+        if existing == nil {
+            // Most rows of a big import are new: try the insert first and look the word up only
+            // when its (book, word) is already taken.
+            let word = Word(id: imported.id ?? ids.next(milliseconds: now.milliseconds), bookId: book.id,
+                            word: imported.draft.word, definition: imported.draft.definition,
+                            detail: imported.draft.detail, pronunciation: imported.draft.pronunciation,
+                            synonym: imported.draft.synonym, antonym: imported.draft.antonym,
+                            date: imported.draft.date ?? imported.createdAt ?? now, memorized: imported.draft.memorized,
+                            createdAt: imported.createdAt ?? now, modifiedAt: imported.modifiedAt ?? imported.createdAt ?? now)
+            if try store.insertIfNew(word, clearingTombstone: imported.id != nil) {
+                summary.added += 1
+                return
+            }
+            existing = try store.wordWithExactText(imported.draft.word, inBook: book.id)
+        }
         guard let current = existing else {
-            let word = Word(id: imported.id ?? UUID(), bookId: book.id, word: imported.draft.word,
-                            definition: imported.draft.definition, detail: imported.draft.detail,
-                            pronunciation: imported.draft.pronunciation, synonym: imported.draft.synonym,
-                            antonym: imported.draft.antonym, date: imported.draft.date ?? imported.createdAt ?? now,
-                            memorized: imported.draft.memorized, createdAt: imported.createdAt ?? now,
-                            modifiedAt: imported.modifiedAt ?? imported.createdAt ?? now)
-            try store.insert(word, clearingTombstone: imported.id != nil)
-            summary.added += 1
-            return
+            throw ImportError.invalidLine(line: imported.line, reason: "its id is already used by another word")
         }
         var updated = current
         let present = imported.present
@@ -105,8 +114,17 @@ public struct WordImporter {
 private struct BookCache {
     private var byKey: [String: Book] = [:]
     private var byId: [UUID: Book] = [:]
+    /// The book of the previous row: most files put every row in one book.
+    private var last: (name: String, book: Book)?
 
     mutating func book(for word: ImportedWord, store: Store, now: Timestamp, created: inout [String]) throws -> Book {
+        if word.bookId == nil, let last, last.name == word.bookName { return last.book }
+        let found = try lookUp(word, store: store, now: now, created: &created)
+        if word.bookId == nil, let name = word.bookName { last = (name, found) }
+        return found
+    }
+
+    private mutating func lookUp(_ word: ImportedWord, store: Store, now: Timestamp, created: inout [String]) throws -> Book {
         if let id = word.bookId {
             if let known = byId[id] { return known }
             if let found = try store.book(id: id) { return remember(found) }
@@ -121,7 +139,7 @@ private struct BookCache {
         } catch let error as VocabError {
             throw ImportError.invalidLine(line: word.line, reason: error.message.trimmingCharacters(in: ["."]))
         }
-        let book = Book(id: word.bookId ?? UUID(), name: draft.name, createdAt: now, modifiedAt: now)
+        let book = Book(id: word.bookId ?? UUID.timeOrdered(milliseconds: now.milliseconds), name: draft.name, createdAt: now, modifiedAt: now)
         try store.insert(book)
         created.append(book.name)
         return remember(book)

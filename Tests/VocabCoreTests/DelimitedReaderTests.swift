@@ -2,7 +2,7 @@ import XCTest
 @testable import VocabCore
 
 final class DelimitedReaderTests: XCTestCase {
-    private func records(_ text: String, dialect: DelimitedReader<ArrayByteStream>.Dialect = .csv, chunkSize: Int = 65_536) throws -> [[String]] {
+    private func records(_ text: String, dialect: DelimitedReader.Dialect = .csv, chunkSize: Int = 65_536) throws -> [[String]] {
         var reader = DelimitedReader(ArrayByteStream(text, chunkSize: chunkSize), dialect: dialect)
         var out: [[String]] = []
         while let record = try reader.nextRecord() { out.append(record.fields) }
@@ -127,7 +127,7 @@ final class WordFileReaderTests: XCTestCase {
     }
 
     func testImportedWordsAreValidatedWithTheirLine() {
-        func check(_ values: [ImportColumn: String], _ fragment: String) {
+        func check(_ values: ImportValues, _ fragment: String) {
             XCTAssertThrowsError(try ImportedWord(row: ImportRow(line: 7, values: values), defaultBook: "B")) { error in
                 guard case .invalidLine(7, let reason) = error as? ImportError else { return XCTFail("\(error)") }
                 XCTAssertTrue(reason.contains(fragment), reason)

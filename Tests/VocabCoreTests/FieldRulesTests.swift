@@ -71,3 +71,39 @@ final class FieldRulesTests: XCTestCase {
         XCTAssertEqual(ErrorCategory.conflictOrCorruption.exitCode, 4)
     }
 }
+
+final class IdentifierTests: XCTestCase {
+    func testRandomIdsAreVersion4AndPrintLikeFoundationInLowercase() {
+        var seen = Set<UUID>()
+        for _ in 0..<1000 {
+            let id = UUID.random()
+            XCTAssertEqual(id.lowercaseText, id.uuidString.lowercased())
+            XCTAssertEqual(Array(id.lowercaseText)[14], "4")
+            XCTAssertTrue("89ab".contains(Array(id.lowercaseText)[19]))
+            seen.insert(id)
+        }
+        XCTAssertEqual(seen.count, 1000)
+    }
+
+    func testTheNFCFastPathAgreesWithFoundation() {
+        for text in ["plain", "café", "cafe\u{301}", "사과", "\u{1100}\u{1161}", "Å", "A\u{30A}", "漢字", "🍎", "ﬁ", "\u{F900}", "e\u{301}\u{301}"] {
+            XCTAssertEqual(TextRules.clean(text), text.precomposedStringWithCanonicalMapping, text)
+        }
+        XCTAssertEqual(TextRules.clean(" \u{3000}text\u{A0}\n"), "text")
+    }
+}
+
+final class TimeOrderedIDTests: XCTestCase {
+    func testIdsMadeInOneMillisecondOrAfterSortInTheOrderMade() {
+        var ids = TimeOrderedIDs()
+        var previous = ""
+        for index in 0..<5000 {
+            let id = ids.next(milliseconds: 1_700_000_000_000 + Int64(index / 1000))
+            let text = id.lowercaseText
+            XCTAssertGreaterThan(text, previous)
+            XCTAssertEqual(Array(text)[14], "7", "version 7")
+            XCTAssertTrue("89ab".contains(Array(text)[19]), "RFC variant")
+            previous = text
+        }
+    }
+}

@@ -70,7 +70,7 @@ enum BookCommands {
             console.print(book.json(wordCount: summary.wordCount, memorizedCount: summary.memorizedCount, includeImage: true).pretty)
             return
         }
-        var rows: [(String, String)] = [("Name", book.name), ("Id", book.id.uuidString.lowercased())]
+        var rows: [(String, String)] = [("Name", book.name), ("Id", book.id.lowercaseText)]
         if !book.explain.isEmpty { rows.append(("Explain", book.explain)) }
         if !book.meaning.isEmpty { rows.append(("Meaning", book.meaning)) }
         if !book.coverWord.isEmpty { rows.append(("Cover word", book.coverWord)) }

@@ -82,7 +82,7 @@ enum WordCommands {
         ]
         rows += optional.filter { !$0.1.isEmpty }
         rows += [("Added", word.date.iso8601), ("Memorised", word.memorized ? "yes" : "no"),
-                 ("Id", word.id.uuidString.lowercased())]
+                 ("Id", word.id.lowercaseText)]
         FieldList.render(rows).forEach(context.console.print)
     }
 

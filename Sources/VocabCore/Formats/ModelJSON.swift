@@ -5,8 +5,8 @@ extension Word {
     /// `book` is the book's name, included for people reading the output.
     public func json(bookName: String?) -> JSONValue {
         var members: [(String, JSONValue)] = [
-            ("id", .string(id.uuidString.lowercased())),
-            ("bookId", .string(bookId.uuidString.lowercased())),
+            ("id", .string(id.lowercaseText)),
+            ("bookId", .string(bookId.lowercaseText)),
         ]
         if let bookName { members.append(("book", .string(bookName))) }
         members += [
@@ -30,7 +30,7 @@ extension Book {
     /// type and size are given.
     public func json(wordCount: Int? = nil, memorizedCount: Int? = nil, includeImage: Bool = false) -> JSONValue {
         var members: [(String, JSONValue)] = [
-            ("id", .string(id.uuidString.lowercased())),
+            ("id", .string(id.lowercaseText)),
             ("name", .string(name)),
             ("explain", .string(explain)),
             ("meaning", .string(meaning)),

@@ -30,11 +30,11 @@ public struct ArrayByteStream: ByteStream {
 
 /// Drops a UTF-8 byte-order mark from the start of a stream, even when the stream's first
 /// chunks are shorter than the mark.
-public struct BOMSkippingStream<Base: ByteStream>: ByteStream {
-    private var base: Base
+public struct BOMSkippingStream: ByteStream {
+    private var base: any ByteStream
     private var started = false
 
-    public init(_ base: Base) { self.base = base }
+    public init(_ base: any ByteStream) { self.base = base }
 
     public mutating func nextChunk() throws -> [UInt8]? {
         guard !started else { return try base.nextChunk() }

@@ -5,19 +5,20 @@
 /// Streaming: holds one chunk and one record at a time, whatever the file's size. A malformed
 /// record throws `ImportError.invalidLine` and the reader moves on to the next line, so a
 /// caller may skip it and keep reading.
-public struct DelimitedReader<Stream: ByteStream> {
+public struct DelimitedReader {
     public enum Dialect: Sendable { case csv, tsv }
 
-    private var stream: BOMSkippingStream<Stream>
+    private var stream: BOMSkippingStream
     private let dialect: Dialect
     private let separator: UInt8
-    private var chunk: [UInt8] = []
-    private var index = 0
-    private var finished = false
-    /// The physical line the reader is on (1-based).
+    /// Bytes read but not yet consumed; the next record starts at `position`.
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var endOfInput = false
+    /// The physical line the next record starts on (1-based).
     private var line = 1
 
-    public init(_ stream: Stream, dialect: Dialect) {
+    public init(_ stream: any ByteStream, dialect: Dialect) {
         self.stream = BOMSkippingStream(stream)
         self.dialect = dialect
         self.separator = dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t")
@@ -26,128 +27,172 @@ public struct DelimitedReader<Stream: ByteStream> {
     /// The next non-blank record with the line it starts on, or nil at the end of input.
     public mutating func nextRecord() throws -> (line: Int, fields: [String])? {
         while true {
-            guard let (startLine, rawFields) = try readRawRecord() else { return nil }
-            if rawFields.count == 1 && rawFields[0].isEmpty { continue }  // a blank line
-            var fields: [String] = []
-            fields.reserveCapacity(rawFields.count)
-            for (column, raw) in rawFields.enumerated() {
-                guard let text = String(validating: raw, as: UTF8.self) else {
-                    throw ImportError.invalidLine(line: startLine, reason: "field \(column + 1) is not valid UTF-8 text")
-                }
-                fields.append(dialect == .tsv ? TSVEscapes.unescape(text) : text)
-            }
-            return (startLine, fields)
-        }
-    }
-
-    private mutating func nextByte() throws -> UInt8? {
-        if index == chunk.count {
-            guard !finished, let next = try stream.nextChunk() else {
-                finished = true
+            let startLine = line
+            let outcome = buffer.withUnsafeBufferPointer { scanRecord(in: $0, from: position) }
+            switch outcome {
+            case .needMore:
+                guard try readMore() else { continue }
+                // The end of input ends the record; scan it once more knowing that.
+                continue
+            case .endOfInput:
                 return nil
-            }
-            chunk = next
-            index = 0
-        }
-        let byte = chunk[index]
-        index += 1
-        return byte
-    }
-
-    private mutating func peekByte() throws -> UInt8? {
-        guard let byte = try nextByte() else { return nil }
-        index -= 1
-        return byte
-    }
-
-    /// Skips the rest of the current physical line after a malformed record.
-    private mutating func skipRestOfLine() throws {
-        while let byte = try nextByte() {
-            if byte == UInt8(ascii: "\n") { line += 1; return }
-        }
-    }
-
-    private mutating func readRawRecord() throws -> (Int, [[UInt8]])? {
-        let quote = UInt8(ascii: "\""), newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
-        let startLine = line
-        var fields: [[UInt8]] = []
-        var field: [UInt8] = []
-        var sawAnything = false
-        let quoting = dialect == .csv
-
-        func fail(_ reason: String) throws -> Never {
-            throw ImportError.invalidLine(line: startLine, reason: reason)
-        }
-
-        fieldLoop: while true {
-            // At the start of a field.
-            guard let first = try nextByte() else {
-                if !sawAnything { return nil }
-                fields.append(field)
+            case .malformed(let reason, let resumeAt, let newlines):
+                position = resumeAt
+                line += newlines
+                throw ImportError.invalidLine(line: startLine, reason: reason)
+            case .record(let spans, let resumeAt, let newlines):
+                let fields = try buffer.withUnsafeBufferPointer { try makeFields(spans, in: $0, line: startLine) }
+                position = resumeAt
+                line += newlines
+                if fields.count == 1 && fields[0].isEmpty { continue }  // a blank line
                 return (startLine, fields)
             }
-            sawAnything = true
-            if quoting && first == quote {
-                // A quoted field: runs to the closing quote; "" is a quote.
-                while true {
-                    guard let byte = try nextByte() else {
-                        try fail("a quoted field is never closed (missing \")")
-                    }
+        }
+    }
+
+    /// Appends the next chunk after the unconsumed bytes; false at the end of input.
+    private mutating func readMore() throws -> Bool {
+        if position > 0 {
+            buffer.removeSubrange(0..<position)
+            position = 0
+        }
+        guard let chunk = try stream.nextChunk() else {
+            endOfInput = true
+            return false
+        }
+        buffer.append(contentsOf: chunk)
+        return true
+    }
+
+    /// Where one field lies in the buffer; `quoted` fields may hold doubled quotes.
+    private struct FieldSpan {
+        var start: Int
+        var end: Int
+        var hasDoubledQuotes: Bool
+    }
+
+    private enum ScanOutcome {
+        case record([FieldSpan], resumeAt: Int, newlines: Int)
+        case malformed(String, resumeAt: Int, newlines: Int)
+        case needMore
+        case endOfInput
+    }
+
+    /// Finds the fields of the record starting at `start`, without copying anything.
+    private func scanRecord(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> ScanOutcome {
+        let quote = UInt8(ascii: "\""), newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
+        let count = bytes.count
+        if start >= count { return endOfInput ? .endOfInput : .needMore }
+        let quoting = dialect == .csv
+        var spans: [FieldSpan] = []
+        var index = start
+        var newlines = 0
+
+        /// After an error: resume after the end of the physical line.
+        func malformed(_ reason: String, at errorIndex: Int) -> ScanOutcome {
+            var scan = errorIndex
+            while scan < count && bytes[scan] != newline { scan += 1 }
+            if scan == count && !endOfInput { return .needMore }
+            return .malformed(reason, resumeAt: min(scan + 1, count), newlines: newlines + (scan < count ? 1 : 0))
+        }
+
+        while true {
+            // At the start of a field.
+            if quoting && index < count && bytes[index] == quote {
+                let fieldStart = index + 1
+                var scan = fieldStart
+                var doubled = false
+                var closed = false
+                while scan < count {
+                    let byte = bytes[scan]
                     if byte == quote {
-                        if try peekByte() == quote {
-                            index += 1
-                            field.append(quote)
+                        if scan + 1 < count && bytes[scan + 1] == quote {
+                            doubled = true
+                            scan += 2
                             continue
                         }
+                        if scan + 1 == count && !endOfInput { return .needMore }
+                        closed = true
                         break
                     }
-                    if byte == newline { line += 1 }
-                    field.append(byte)
+                    if byte == newline { newlines += 1 }
+                    scan += 1
                 }
-                // After the closing quote: a separator, the end of the record, or an error.
-                guard let after = try nextByte() else {
-                    fields.append(field)
-                    return (startLine, fields)
+                guard closed else {
+                    if !endOfInput { return .needMore }
+                    return .malformed("a quoted field is never closed (missing \")", resumeAt: count, newlines: newlines)
                 }
-                if after == separator {
-                    fields.append(field); field = []
-                    continue fieldLoop
+                spans.append(FieldSpan(start: fieldStart, end: scan, hasDoubledQuotes: doubled))
+                index = scan + 1
+                if index == count {
+                    if !endOfInput { return .needMore }
+                    return .record(spans, resumeAt: index, newlines: newlines)
                 }
-                if after == newline || after == carriageReturn {
-                    if after == carriageReturn, try peekByte() == newline { index += 1 }
-                    line += 1
-                    fields.append(field)
-                    return (startLine, fields)
+                let after = bytes[index]
+                if after == separator { index += 1; continue }
+                if after == newline { return .record(spans, resumeAt: index + 1, newlines: newlines + 1) }
+                if after == carriageReturn {
+                    if index + 1 == count && !endOfInput { return .needMore }
+                    let skip = index + 1 < count && bytes[index + 1] == newline ? 2 : 1
+                    return .record(spans, resumeAt: index + skip, newlines: newlines + 1)
                 }
-                try skipRestOfLine()
-                try fail("unexpected text after a closing quote (a quote inside a field must be doubled: \"\")")
+                return malformed("unexpected text after a closing quote (a quote inside a field must be doubled: \"\")", at: index)
             }
             // An unquoted field: runs to the separator or the end of the line.
-            var byte = first
-            while true {
-                if byte == separator {
-                    fields.append(field); field = []
-                    continue fieldLoop
-                }
-                if byte == newline {
-                    if field.last == carriageReturn { field.removeLast() }
-                    line += 1
-                    fields.append(field)
-                    return (startLine, fields)
-                }
+            let fieldStart = index
+            while index < count {
+                let byte = bytes[index]
+                if byte == separator || byte == newline { break }
                 if quoting && byte == quote {
-                    try skipRestOfLine()
-                    try fail("a quote inside an unquoted field (quote the whole field and double the quote: \"\")")
+                    return malformed("a quote inside an unquoted field (quote the whole field and double the quote: \"\")", at: index)
                 }
-                field.append(byte)
-                guard let next = try nextByte() else {
-                    if field.last == carriageReturn { field.removeLast() }
-                    fields.append(field)
-                    return (startLine, fields)
-                }
-                byte = next
+                index += 1
             }
+            if index == count && !endOfInput { return .needMore }
+            var fieldEnd = index
+            if index == count || bytes[index] == newline {
+                if fieldEnd > fieldStart && bytes[fieldEnd - 1] == carriageReturn { fieldEnd -= 1 }
+                spans.append(FieldSpan(start: fieldStart, end: fieldEnd, hasDoubledQuotes: false))
+                let atEnd = index == count
+                return .record(spans, resumeAt: atEnd ? count : index + 1, newlines: newlines + (atEnd ? 0 : 1))
+            }
+            spans.append(FieldSpan(start: fieldStart, end: fieldEnd, hasDoubledQuotes: false))
+            index += 1  // past the separator
         }
+    }
+
+    private func makeFields(_ spans: [FieldSpan], in bytes: UnsafeBufferPointer<UInt8>, line: Int) throws -> [String] {
+        var fields: [String] = []
+        fields.reserveCapacity(spans.count)
+        for (column, span) in spans.enumerated() {
+            let slice = UnsafeBufferPointer(rebasing: bytes[span.start..<span.end])
+            var text: String?
+            if span.hasDoubledQuotes {
+                var unescaped: [UInt8] = []
+                unescaped.reserveCapacity(slice.count)
+                var index = 0
+                while index < slice.count {
+                    unescaped.append(slice[index])
+                    index += slice[index] == UInt8(ascii: "\"") ? 2 : 1
+                }
+                text = unescaped.withUnsafeBufferPointer(DelimitedReader.utf8String)
+            } else {
+                text = DelimitedReader.utf8String(slice)
+            }
+            guard let text else {
+                throw ImportError.invalidLine(line: line, reason: "field \(column + 1) is not valid UTF-8 text")
+            }
+            fields.append(dialect == .tsv ? TSVEscapes.unescape(text) : text)
+        }
+        return fields
+    }
+
+    /// The text of valid UTF-8 bytes, or nil (decoding repairs invalid bytes, so a repaired
+    /// result differs from its input).
+    static func utf8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if bytes.allSatisfy({ $0 < 0x80 }) { return text }
+        return text.utf8.elementsEqual(bytes) ? text : nil
     }
 }
 

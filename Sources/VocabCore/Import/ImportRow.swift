@@ -28,12 +28,68 @@ public enum ImportColumn: String, CaseIterable, Sendable {
     }
 }
 
+extension ImportColumn {
+    /// The column's position in `allCases`, for array-backed lookups on the import hot path.
+    var ordinal: Int {
+        switch self {
+        case .id: return 0
+        case .bookId: return 1
+        case .book: return 2
+        case .word: return 3
+        case .definition: return 4
+        case .detail: return 5
+        case .pronunciation: return 6
+        case .synonym: return 7
+        case .antonym: return 8
+        case .date: return 9
+        case .memorized: return 10
+        case .createdAt: return 11
+        case .modifiedAt: return 12
+        }
+    }
+}
+
+/// A row's values by column: a small fixed array rather than a dictionary, since an import
+/// builds one per line.
+public struct ImportValues: Sendable, ExpressibleByDictionaryLiteral {
+    private var slots = [String?](repeating: nil, count: 13)
+
+    public init() {}
+
+    public init(dictionaryLiteral elements: (ImportColumn, String)...) {
+        for (column, value) in elements { self[column] = value }
+    }
+
+    public subscript(column: ImportColumn) -> String? {
+        get { slots[column.ordinal] }
+        set { slots[column.ordinal] = newValue }
+    }
+
+    /// The columns that have a value.
+    public var columns: ColumnSet {
+        var set = ColumnSet()
+        for column in ImportColumn.allCases where slots[column.ordinal] != nil { set.insert(column) }
+        return set
+    }
+}
+
+/// A set of columns as bits.
+public struct ColumnSet: Sendable, Equatable {
+    private var bits: UInt16 = 0
+
+    public init() {}
+
+    public func contains(_ column: ImportColumn) -> Bool { bits & (1 << column.ordinal) != 0 }
+
+    public mutating func insert(_ column: ImportColumn) { bits |= 1 << column.ordinal }
+}
+
 /// One record of an import file: the line it starts on and its values by column.
 public struct ImportRow: Sendable {
     public var line: Int
-    public var values: [ImportColumn: String]
+    public var values: ImportValues
 
-    public init(line: Int, values: [ImportColumn: String]) {
+    public init(line: Int, values: ImportValues) {
         self.line = line
         self.values = values
     }
@@ -50,7 +106,7 @@ public struct ImportedWord: Sendable {
     public var createdAt: Timestamp?
     public var modifiedAt: Timestamp?
     /// The columns the file has: on update, only these fields change.
-    public var present: Set<ImportColumn>
+    public var present: ColumnSet
 
     /// Validates a row's values; throws `ImportError.invalidLine` naming the first problem.
     public init(row: ImportRow, defaultBook: String?) throws {
@@ -72,7 +128,7 @@ public struct ImportedWord: Sendable {
         }
 
         line = row.line
-        present = Set(row.values.keys)
+        present = row.values.columns
         id = try uuid(.id)
         bookId = try uuid(.bookId)
         let named = TextRules.clean(value(.book))

@@ -17,10 +17,10 @@ public enum WordFileFormat: String, CaseIterable, Sendable {
 
 /// Reads import rows from any of the formats: a header maps columns for CSV and TSV; JSON
 /// Lines objects use the field names directly.
-public struct WordFileReader<Stream: ByteStream> {
+public struct WordFileReader {
     private enum Source {
-        case delimited(DelimitedReader<Stream>)
-        case jsonLines(JSONLinesReader<Stream>)
+        case delimited(DelimitedReader)
+        case jsonLines(JSONLinesReader)
     }
 
     private var source: Source
@@ -30,7 +30,7 @@ public struct WordFileReader<Stream: ByteStream> {
     public private(set) var unknownColumns: [String] = []
 
     /// Reads the header (for CSV and TSV) at once; throws when it is missing.
-    public init(_ stream: Stream, format: WordFileFormat) throws {
+    public init(_ stream: any ByteStream, format: WordFileFormat) throws {
         switch format {
         case .csv, .tsv:
             var reader = DelimitedReader(stream, dialect: format == .csv ? .csv : .tsv)
@@ -60,7 +60,7 @@ public struct WordFileReader<Stream: ByteStream> {
                 throw ImportError.invalidLine(line: record.line,
                     reason: "it has \(record.fields.count) fields but the header has \(headerCount)")
             }
-            var values: [ImportColumn: String] = [:]
+            var values = ImportValues()
             for (column, field) in zip(columns, record.fields) {
                 if let column { values[column] = field }
             }
@@ -75,11 +75,11 @@ public struct WordFileReader<Stream: ByteStream> {
 }
 
 /// JSON Lines: one object per line with the field names of DESIGN.md §9.
-struct JSONLinesReader<Stream: ByteStream> {
-    private var lines: LineReader<Stream>
+struct JSONLinesReader {
+    private var lines: LineReader
     private(set) var newUnknownKeys: [String] = []
 
-    init(_ stream: Stream) { lines = LineReader(stream) }
+    init(_ stream: any ByteStream) { lines = LineReader(stream) }
 
     mutating func nextRow() throws -> ImportRow? {
         newUnknownKeys = []
@@ -88,7 +88,7 @@ struct JSONLinesReader<Stream: ByteStream> {
             guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
                 throw ImportError.invalidLine(line: number, reason: "it is not a JSON object")
             }
-            var values: [ImportColumn: String] = [:]
+            var values = ImportValues()
             for (key, value) in object {
                 guard let column = ImportColumn(header: key) else {
                     if !["type", "imageType", "imageBytes", "wordCount", "memorizedCount"].contains(key) { newUnknownKeys.append(key) }
@@ -113,15 +113,15 @@ struct JSONLinesReader<Stream: ByteStream> {
 }
 
 /// Splits a byte stream into lines (LF or CRLF), numbering them from 1.
-struct LineReader<Stream: ByteStream> {
-    private var stream: BOMSkippingStream<Stream>
+struct LineReader {
+    private var stream: BOMSkippingStream
     private var pending: [UInt8] = []
     private var chunk: [UInt8] = []
     private var index = 0
     private var number = 0
     private var finished = false
 
-    init(_ stream: Stream) { self.stream = BOMSkippingStream(stream) }
+    init(_ stream: any ByteStream) { self.stream = BOMSkippingStream(stream) }
 
     mutating func nextLine() throws -> (Int, [UInt8])? {
         pending.removeAll(keepingCapacity: true)

@@ -37,7 +37,7 @@ public struct WordFileWriter: Sendable {
     }
 
     private func fields(_ word: Word, _ bookName: String) -> [String] {
-        [word.id.uuidString.lowercased(), word.bookId.uuidString.lowercased(), bookName, word.word, word.definition,
+        [word.id.lowercaseText, word.bookId.lowercaseText, bookName, word.word, word.definition,
          word.detail, word.pronunciation, word.synonym, word.antonym, word.date.iso8601,
          word.memorized ? "true" : "false", word.createdAt.iso8601, word.modifiedAt.iso8601]
     }

@@ -16,7 +16,7 @@ public struct Book: Identifiable, Hashable, Sendable {
     public var createdAt: Timestamp
     public var modifiedAt: Timestamp
 
-    public init(id: UUID = UUID(), name: String, explain: String = "", meaning: String = "",
+    public init(id: UUID = .timeOrdered(), name: String, explain: String = "", meaning: String = "",
                 image: [UInt8]? = nil, coverWord: String = "",
                 createdAt: Timestamp, modifiedAt: Timestamp) {
         self.id = id

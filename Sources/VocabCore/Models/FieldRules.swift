@@ -11,9 +11,8 @@ public enum FieldRules {
     public static func requiredLine(_ text: String, field: String, limit: Int) throws -> String {
         let cleaned = TextRules.clean(text)
         guard !cleaned.isEmpty else { throw VocabError.emptyField(field: field) }
-        guard cleaned.count <= limit else { throw VocabError.fieldTooLong(field: field, limit: limit) }
-        guard !cleaned.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else { throw VocabError.invalidCharacters(field: field) }
+        guard fits(cleaned, limit) else { throw VocabError.fieldTooLong(field: field, limit: limit) }
+        guard !TextRules.containsControlCharacter(cleaned) else { throw VocabError.invalidCharacters(field: field) }
         return cleaned
     }
 
@@ -21,10 +20,15 @@ public enum FieldRules {
     /// and may span lines.
     public static func optionalText(_ text: String, field: String) throws -> String {
         let cleaned = TextRules.clean(text)
-        guard cleaned.count <= maxTextLength else {
+        guard fits(cleaned, maxTextLength) else {
             throw VocabError.fieldTooLong(field: field, limit: maxTextLength)
         }
         return cleaned
+    }
+
+    /// Whether `text` has at most `limit` characters (counting bytes first, which is cheaper).
+    private static func fits(_ text: String, _ limit: Int) -> Bool {
+        text.utf8.count <= limit || text.count <= limit
     }
 
     /// Checks a cover image's size and type.

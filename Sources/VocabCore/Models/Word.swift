@@ -19,7 +19,7 @@ public struct Word: Identifiable, Hashable, Sendable {
     public var createdAt: Timestamp
     public var modifiedAt: Timestamp
 
-    public init(id: UUID = UUID(), bookId: UUID, word: String, definition: String = "", detail: String = "",
+    public init(id: UUID = .timeOrdered(), bookId: UUID, word: String, definition: String = "", detail: String = "",
                 pronunciation: String = "", synonym: String = "", antonym: String = "",
                 date: Timestamp, memorized: Bool = false, createdAt: Timestamp, modifiedAt: Timestamp) {
         self.id = id

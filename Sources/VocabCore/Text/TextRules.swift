@@ -4,9 +4,54 @@ import Foundation
 /// never capitalised or "corrected"; matched case-insensitively (DESIGN.md §3).
 public enum TextRules {
     /// Trims surrounding white space and newlines and normalises to NFC.
+    ///
+    /// Hot path of every import: plain text (ASCII, Hangul syllables, CJK, emoji) is already in
+    /// NFC and skips Foundation's normaliser.
     public static func clean(_ text: String) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.precomposedStringWithCanonicalMapping
+        let trimmed = trimmingWhiteSpace(text)
+        return isKnownNFC(trimmed) ? trimmed : trimmed.precomposedStringWithCanonicalMapping
+    }
+
+    /// `text` without leading and trailing Unicode white space (newlines included).
+    public static func trimmingWhiteSpace(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text }
+        if first > 0x20 && first < 0x7F && last > 0x20 && last < 0x7F { return text }  // nothing to trim
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex, end = scalars.endIndex
+        while start < end, scalars[start].properties.isWhitespace { start = scalars.index(after: start) }
+        while end > start, scalars[scalars.index(before: end)].properties.isWhitespace { end = scalars.index(before: end) }
+        if start == scalars.startIndex && end == scalars.endIndex { return text }
+        return String(scalars[start..<end])
+    }
+
+    /// True when every scalar is one that NFC leaves alone and that cannot combine with its
+    /// neighbours; false means "maybe not NFC" (then the real normaliser runs).
+    static func isKnownNFC(_ text: String) -> Bool {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return true }
+        return text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0..<0x300,             // Latin: no combining marks below U+0300
+                 0x2000..<0x2070,       // general punctuation
+                 0x3000..<0x3099,       // CJK punctuation, hiragana without voicing marks
+                 0x4E00...0x9FFF,       // CJK unified ideographs
+                 0xAC00...0xD7A3,       // precomposed Hangul syllables
+                 0x1F300...0x1FAFF:     // emoji
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// Whether `text` holds a control character (C0 or C1), checked on its UTF-8 bytes.
+    static func containsControlCharacter(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// The key under which book names are unique: cleaned and case-folded.

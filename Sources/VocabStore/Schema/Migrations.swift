@@ -30,9 +30,9 @@ enum Migrations {
                 memorized     INTEGER NOT NULL DEFAULT 0,
                 created_at    INTEGER NOT NULL,
                 modified_at   INTEGER NOT NULL,
-                UNIQUE (book_id, word)
+                -- Word first: comparisons settle on the text, and a word is found by its text in any book.
+                UNIQUE (word, book_id)
             );
-            CREATE INDEX words_by_text ON words(word);
             -- Deletions are remembered so that they can travel to other devices.
             CREATE TABLE tombstones (
                 id         TEXT PRIMARY KEY NOT NULL,

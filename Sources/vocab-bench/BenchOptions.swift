@@ -1,0 +1,38 @@
+import Foundation
+
+/// The benchmark's settings, from its command line.
+struct BenchOptions {
+    var rows = 100_000
+    var memoryRows = 1_000_000
+    var runs = 3
+    var skipMemory = false
+    /// Keep the generated files (their folder is printed).
+    var keep = false
+
+    init() {}
+
+    init(_ arguments: [String]) throws {
+        var index = 0
+        func number() throws -> Int {
+            index += 1
+            guard index < arguments.count, let value = Int(arguments[index]), value > 0 else {
+                throw BenchError.message("\(arguments[index - 1]) needs a positive number")
+            }
+            return value
+        }
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--rows": rows = try number()
+            case "--memory-rows": memoryRows = try number()
+            case "--runs": runs = try number()
+            case "--skip-memory": skipMemory = true
+            case "--keep": keep = true
+            case "--help", "-h":
+                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--keep]")
+                exit(0)
+            default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
+            }
+            index += 1
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import VocabCLI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// vocab-bench: one line per figure, each beside a reference measured in the same run.
+//
+//   swift run -c release vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory]
+//
+// `vocab-bench vocab ARGS...` runs the vocab command line in this process; the benchmark uses
+// it to run `vocab import` as a child whose time and peak memory are its own.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "vocab" {
+    exit(VocabApp.main(arguments: Array(arguments.dropFirst())))
+}
+
+var options = BenchOptions()
+do {
+    options = try BenchOptions(arguments)
+    try ImportBenchmark(options: options).run()
+} catch {
+    FileHandle.standardError.write(Data("vocab-bench: \(error)\n".utf8))
+    exit(1)
+}
