@@ -26,7 +26,7 @@ let package = Package(
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
         .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabStore", "VocabCore"]),
 
-        .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"]),
+        .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"], exclude: ["Data"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         // End-to-end: runs the built `vocab` binary as a separate process.
         .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore"]),
