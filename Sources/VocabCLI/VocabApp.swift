@@ -24,7 +24,10 @@ public enum VocabApp {
     }
 
     static let groups: [CommandGroup] = [BookCommands.group, WordCommands.group]
-    static let topLevel: [Command] = [HomeCommand.command, TransferCommands.importWords, TransferCommands.export]
+    static let topLevel: [Command] = [
+        HomeCommand.command, TransferCommands.importWords, TransferCommands.export, GameCommand.command,
+        StudyCommands.study, StudyCommands.due, StudyCommands.review, StatsCommand.command, StarterCommand.command,
+    ]
 
     private static func dispatch(_ arguments: [String], context: AppContext) throws {
         guard let first = arguments.first else {

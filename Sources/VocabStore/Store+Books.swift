@@ -126,6 +126,7 @@ extension Store {
             let wordCount = database.changes
             try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) VALUES (?, 'book', ?)",
                              [idText, .integer(now.milliseconds)])
+            try database.run("DELETE FROM reviews WHERE word_id IN (SELECT id FROM words WHERE book_id = ?)", [idText])
             try database.run("DELETE FROM words WHERE book_id = ?", [idText])
             try database.run("DELETE FROM books WHERE id = ?", [idText])
             return wordCount

@@ -153,6 +153,7 @@ extension Store {
     public func deleteWord(id: UUID, now: Timestamp = .now()) throws {
         try write {
             guard try word(id: id) != nil else { throw VocabError.wordNotFound(id.storageText, book: nil) }
+            try database.run("DELETE FROM reviews WHERE word_id = ?", [.text(id.storageText)])
             try database.run("DELETE FROM words WHERE id = ?", [.text(id.storageText)])
             try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) VALUES (?, 'word', ?)",
                              [.text(id.storageText), .integer(now.milliseconds)])

@@ -7,20 +7,31 @@ enum HomeCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: AppContext) throws {
         let store = try context.store()
-        let summaries = try store.bookSummaries()
+        var summaries = try store.bookSummaries()
         let console = context.console
-        guard !summaries.isEmpty else {
+        if summaries.isEmpty {
             console.print("Welcome to Vocab, a home for your word books (단어장).")
             console.print("Your books will be kept in \(store.path).")
             console.print("")
-            console.print("Start with a book:   vocab book add TOEIC --explain \"words for the exam\"")
-            console.print("Then add words:      vocab word add abandon --book TOEIC --definition \"to leave behind\"")
-            console.print("See every command:   vocab help")
-            return
+            if console.stdinIsTerminal,
+               console.confirm("Add a starter book of \(StarterWords.words.count) common English words to play with right away?"),
+               try StarterCommand.addStarterBook(to: store, now: try context.now()) {
+                console.print("Added \"\(StarterCommand.bookName)\".")
+                console.print("")
+                summaries = try store.bookSummaries()
+            } else {
+                console.print("Try it at once:      vocab starter   (300 common English words, then `vocab game`)")
+                console.print("Start your own book: vocab book add TOEIC --explain \"words for the exam\"")
+                console.print("Then add words:      vocab word add abandon --book TOEIC --definition \"to leave behind\"")
+                console.print("See every command:   vocab help")
+                return
+            }
         }
         let words = summaries.reduce(0) { $0 + $1.wordCount }
         let memorized = summaries.reduce(0) { $0 + $1.memorizedCount }
-        console.print("Vocab: \(plural(summaries.count, "book")), \(plural(words, "word")) (\(memorized) memorised)")
+        let now = try context.now()
+        let due = try store.dueCount(inBooks: nil, at: now)
+        console.print("Vocab: \(plural(summaries.count, "book")), \(plural(words, "word")) (\(memorized) memorised), \(due) due for review")
         console.print("")
         var table = TextTable(header: ["BOOK", "WORDS", "MEMORISED", "ABOUT"])
         for summary in summaries {
@@ -35,7 +46,8 @@ enum HomeCommand {
         if example.wordCount == 0 {
             next = [("vocab word add WORD --book \(name) --definition \"...\"", "fill your empty book")]
         } else {
-            next = [("vocab word list --book \(name)", "see a book's words"),
+            next = [("vocab game --book \(name)", "play a test game"),
+                    ("vocab study", due > 0 ? "review the \(plural(due, "word")) due" : "learn new words"),
                     ("vocab word add WORD --book \(name) --definition \"...\"", "add a word")]
         }
         next.append(("vocab help", "every command"))

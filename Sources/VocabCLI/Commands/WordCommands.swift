@@ -1,3 +1,4 @@
+import Foundation
 import VocabCore
 import VocabStore
 
@@ -71,8 +72,11 @@ enum WordCommands {
         let store = try context.store()
         let word = try resolveWord(arguments, store: store)
         let bookName = try store.book(id: word.bookId)?.name ?? ""
+        let schedule = try store.schedule(wordId: word.id)
         if arguments.flag("json") {
-            context.console.print(word.json(bookName: bookName).pretty)
+            guard case .object(var members) = word.json(bookName: bookName) else { return }
+            members.append(("schedule", ScheduleJSON.value(schedule)))
+            context.console.print(JSONValue.object(members).pretty)
             return
         }
         var rows: [(String, String)] = [("Word", word.word), ("Book", bookName)]
@@ -81,8 +85,14 @@ enum WordCommands {
             ("Synonym", word.synonym), ("Antonym", word.antonym),
         ]
         rows += optional.filter { !$0.1.isEmpty }
-        rows += [("Added", word.date.iso8601), ("Memorised", word.memorized ? "yes" : "no"),
-                 ("Id", word.id.lowercaseText)]
+        rows += [("Added", word.date.iso8601), ("Memorised", word.memorized ? "yes" : "no")]
+        if let schedule {
+            rows.append(("Study", "\(schedule.state.name), due \(schedule.due.iso8601), \(plural(schedule.reviews, "review")), "
+                + "stability \(String(format: "%.2f", schedule.stability)) d, difficulty \(String(format: "%.2f", schedule.difficulty))"))
+        } else {
+            rows.append(("Study", "new (never reviewed)"))
+        }
+        rows.append(("Id", word.id.lowercaseText))
         FieldList.render(rows).forEach(context.console.print)
     }
 

@@ -55,9 +55,15 @@ final class Console {
     }
 
     /// Reads one line from standard input, without its newline; nil at end of input.
+    /// When input comes from a pipe, the line read is echoed after the prompt, so that the
+    /// output reads like the session it was.
     func readLine() -> String? {
         flush()
-        return Swift.readLine(strippingNewline: true)
+        let line = Swift.readLine(strippingNewline: true)
+        if !stdinIsTerminal {
+            print(line ?? "")
+        }
+        return line
     }
 
     /// Asks a yes/no question; anything but y/yes (or end of input) is no.

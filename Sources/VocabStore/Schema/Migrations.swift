@@ -40,6 +40,56 @@ enum Migrations {
                 deleted_at INTEGER NOT NULL
             );
             """),
+        Migration(version: 2, sql: """
+            -- A book's words in the order they were added (per-book listing, study, games).
+            CREATE INDEX words_by_book ON words(book_id, date);
+            -- Every graded answer, append-only; two devices' logs merge by union.
+            CREATE TABLE reviews (
+                id          TEXT PRIMARY KEY NOT NULL,
+                word_id     TEXT NOT NULL,
+                reviewed_at INTEGER NOT NULL,
+                rating      INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 4),
+                duration_ms INTEGER,
+                game_id     TEXT,
+                source      TEXT NOT NULL CHECK (source IN ('study', 'game', 'review'))
+            );
+            CREATE INDEX reviews_by_word ON reviews(word_id, reviewed_at);
+            -- Derived from reviews (FSRS replay of each word's log); rebuilt whenever logs merge.
+            CREATE TABLE schedules (
+                word_id     TEXT PRIMARY KEY NOT NULL REFERENCES words(id) ON DELETE CASCADE,
+                state       INTEGER NOT NULL,
+                step        INTEGER,
+                stability   REAL NOT NULL,
+                difficulty  REAL NOT NULL,
+                due         INTEGER NOT NULL,
+                last_review INTEGER NOT NULL,
+                reviews     INTEGER NOT NULL,
+                lapses      INTEGER NOT NULL,
+                first_review INTEGER NOT NULL
+            );
+            CREATE INDEX schedules_by_due ON schedules(due);
+            CREATE TABLE games (
+                id          TEXT PRIMARY KEY NOT NULL,
+                started_at  INTEGER NOT NULL,
+                finished_at INTEGER,
+                mode        TEXT NOT NULL,
+                books       TEXT NOT NULL,   -- book names, joined by newlines, as played
+                planned     INTEGER NOT NULL,
+                answered    INTEGER NOT NULL DEFAULT 0,
+                correct     INTEGER NOT NULL DEFAULT 0,
+                config      TEXT NOT NULL    -- JSON of the options the game ran with
+            );
+            CREATE TABLE game_answers (
+                game_id  TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                word_id  TEXT NOT NULL,
+                word     TEXT NOT NULL,
+                expected TEXT NOT NULL,
+                given    TEXT NOT NULL,
+                correct  INTEGER NOT NULL,
+                PRIMARY KEY (game_id, position)
+            );
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }

@@ -1,0 +1,51 @@
+import VocabCore
+import VocabStore
+
+/// `vocab stats`: totals, study state and game history.
+enum StatsCommand {
+    static let command = Command(spec: CommandSpec(
+        name: "stats", abstract: "Show totals, what is due and your game history.",
+        options: [OptionSpec("games", value: "N", help: "How many recent games to list (default 10)."),
+                  OptionSpec("now", value: "TIME", help: "The time to count due words at (ISO 8601)."), .json]
+    )) { arguments, context in
+        let store = try context.store()
+        let time = try context.now(arguments)
+        let limit = try number(arguments, "games", default: 10)
+        let summaries = try store.bookSummaries()
+        let words = summaries.reduce(0) { $0 + $1.wordCount }
+        let memorized = summaries.reduce(0) { $0 + $1.memorizedCount }
+        let reviews = try store.reviewCount()
+        let due = try store.dueCount(inBooks: nil, at: time)
+        let totals = try store.gameTotals()
+        let games = try store.recentGames(limit: limit)
+        let console = context.console
+        if arguments.flag("json") {
+            console.print(JSONValue.object([
+                ("books", .int(Int64(summaries.count))), ("words", .int(Int64(words))),
+                ("memorized", .int(Int64(memorized))), ("reviews", .int(Int64(reviews))), ("due", .int(Int64(due))),
+                ("games", .int(Int64(totals.games))), ("answered", .int(Int64(totals.answered))),
+                ("correct", .int(Int64(totals.correct))),
+                ("recentGames", .array(games.map { game in
+                    .object([("id", .string(game.id.lowercaseText)), ("startedAt", .string(game.startedAt.iso8601)),
+                             ("mode", .string(game.mode)), ("books", .array(game.books.map { .string($0) })),
+                             ("planned", .int(Int64(game.planned))), ("answered", .int(Int64(game.answered))),
+                             ("correct", .int(Int64(game.correct))), ("wrong", .array(game.wrongWords.map { .string($0) }))])
+                })),
+            ]).pretty)
+            return
+        }
+        console.print("\(plural(summaries.count, "book")), \(plural(words, "word")) (\(memorized) memorised)")
+        console.print("\(plural(reviews, "review")) logged; \(plural(due, "word")) due now")
+        let accuracy = totals.answered == 0 ? 0 : totals.correct * 100 / totals.answered
+        console.print("\(plural(totals.games, "game")) played: \(totals.correct)/\(totals.answered) right (\(accuracy)%)")
+        guard !games.isEmpty else { return }
+        console.print("")
+        var table = TextTable(header: ["WHEN", "MODE", "BOOKS", "SCORE", "WRONG"])
+        for game in games {
+            table.rows.append([game.startedAt.iso8601, game.mode, TextWidth.fit(game.books.joined(separator: ", "), width: 24),
+                               "\(game.correct)/\(game.answered)" + (game.answered < game.planned ? " of \(game.planned)" : ""),
+                               TextWidth.fit(game.wrongWords.joined(separator: ", "), width: 40)])
+        }
+        table.render().forEach(console.print)
+    }
+}

@@ -1,0 +1,37 @@
+import VocabCore
+import VocabStore
+
+/// `vocab starter`: adds a ready-made book of common English words, so a new user can play at once.
+enum StarterCommand {
+    static let bookName = "English Starter"
+
+    static let command = Command(spec: CommandSpec(
+        name: "starter", abstract: "Add a starter book of 300 common English words (from WordNet 3.0).",
+        options: [OptionSpec("licence", help: "Show WordNet's licence notice.")],
+        discussion: "Definitions, examples, synonyms and antonyms come from WordNet 3.0 (Princeton University); see --licence."
+    )) { arguments, context in
+        if arguments.flag("licence") {
+            context.console.print("The starter book is made from WordNet 3.0.\n\n" + StarterWords.licence)
+            return
+        }
+        let store = try context.store()
+        let added = try addStarterBook(to: store, now: try context.now())
+        context.console.print(added
+            ? "Added the book \"\(bookName)\" with \(StarterWords.words.count) words. Play: vocab game --book '\(bookName)'"
+            : "The book \"\(bookName)\" is already here. Play: vocab game --book '\(bookName)'")
+    }
+
+    /// Adds the starter book in one transaction; false when a book of that name exists.
+    static func addStarterBook(to store: Store, now: Timestamp) throws -> Bool {
+        if (try? store.book(bookName)) != nil { return false }
+        try store.transaction {
+            let book = try store.addBook(BookDraft(name: bookName, explain: "300 common English words with meanings, synonyms and antonyms",
+                                                   meaning: "WordNet 3.0 Copyright 2006 by Princeton University"), now: now)
+            for (word, definition, detail, synonym, antonym) in StarterWords.words {
+                try store.addWord(WordDraft(word: word, definition: definition, detail: detail, synonym: synonym, antonym: antonym),
+                                  toBook: book.id, now: now)
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,181 @@
+/// How questions are asked.
+public enum GameMode: String, CaseIterable, Sendable {
+    /// Show the word, pick its meaning.
+    case choice
+    /// Show the meaning, pick the word.
+    case reverse
+    /// Show the meaning (and pronunciation), type the word.
+    case spelling
+    /// Show the word, reveal the meaning, grade yourself.
+    case flashcard
+}
+
+/// Which words come first.
+public enum GameOrder: String, CaseIterable, Sendable {
+    case random, oldest, due
+}
+
+/// One question of a game.
+public struct Question: Sendable, Equatable {
+    public var word: Word
+    /// What the player sees.
+    public var prompt: String
+    /// Extra help shown with the prompt (pronunciation in spelling mode).
+    public var hint: String?
+    /// The numbered options of choice and reverse modes.
+    public var options: [String]
+    /// The expected answer's text.
+    public var expected: String
+    /// The index of the right option, in choice and reverse modes.
+    public var correctOption: Int?
+}
+
+/// Why a game cannot start (each says what to do instead).
+public enum GameSetupError: UserFacingError, Equatable {
+    case noBooks
+    case emptyBooks([String])
+    case allMemorized([String])
+    case noDefinitions(mode: GameMode)
+    case tooFewMeanings(found: Int, mode: GameMode)
+
+    public var category: ErrorCategory { .userInput }
+
+    public var message: String {
+        switch self {
+        case .noBooks:
+            return "You have no books yet. Create one with `vocab book add NAME`, or add the starter book with `vocab starter`."
+        case .emptyBooks(let names):
+            return "\(Self.list(names)) has no words yet: add some with `vocab word add WORD --book \(names.first ?? "BOOK")` or `vocab import FILE`."
+        case .allMemorized(let names):
+            return "Every word in \(Self.list(names)) is marked memorised. Play them anyway with --include-memorized."
+        case .noDefinitions(let mode):
+            return "No word here has a definition, which \(mode.rawValue) mode needs. Try --mode flashcard, or add definitions."
+        case .tooFewMeanings(let found, let mode):
+            return "\(mode.rawValue.capitalized) mode needs at least 2 different definitions to choose from (found \(found)). Try --mode spelling."
+        }
+    }
+
+    private static func list(_ names: [String]) -> String {
+        names.count == 1 ? "Book \"\(names[0])\"" : "Books " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}
+
+/// Builds a game's questions from the words as they are now. Pure: the same words, options and
+/// seed always give the same questions.
+public struct GamePlanner: Sendable {
+    public var mode: GameMode
+    public var count: Int
+    public var order: GameOrder
+    public var includeMemorized: Bool
+    public var seed: UInt64
+
+    public init(mode: GameMode = .choice, count: Int = 10, order: GameOrder = .random, includeMemorized: Bool = false, seed: UInt64) {
+        self.mode = mode
+        self.count = count
+        self.order = order
+        self.includeMemorized = includeMemorized
+        self.seed = seed
+    }
+
+    /// The questions, and a note when fewer words than asked could be played.
+    /// - Parameters:
+    ///   - words: every word of the chosen books, with each word's due time when it has one.
+    ///   - bookNames: the chosen books' names, for messages.
+    public func plan(words: [(word: Word, due: Timestamp?)], bookNames: [String]) throws -> (questions: [Question], note: String?) {
+        guard !bookNames.isEmpty else { throw GameSetupError.noBooks }
+        guard !words.isEmpty else { throw GameSetupError.emptyBooks(bookNames) }
+        var candidates = includeMemorized ? words : words.filter { !$0.word.memorized }
+        guard !candidates.isEmpty else { throw GameSetupError.allMemorized(bookNames) }
+        if mode != .flashcard {
+            candidates = candidates.filter { !$0.word.definition.isEmpty }
+            guard !candidates.isEmpty else { throw GameSetupError.noDefinitions(mode: mode) }
+        }
+        let meanings = distinctTexts(words.map { optionText(of: $0.word) })
+        if mode == .choice || mode == .reverse {
+            guard meanings.count >= 2 else { throw GameSetupError.tooFewMeanings(found: meanings.count, mode: mode) }
+        }
+
+        var random = SeededRandom(seed: seed)
+        switch order {
+        case .random:
+            random.shuffle(&candidates)
+        case .oldest:
+            candidates.sort { ($0.word.date, $0.word.word) < ($1.word.date, $1.word.word) }
+        case .due:
+            // Due (or overdue) first by due time, then never-reviewed words by age.
+            candidates.sort { a, b in
+                switch (a.due, b.due) {
+                case let (x?, y?): return x < y
+                case (.some, nil): return true
+                case (nil, .some): return false
+                case (nil, nil): return (a.word.date, a.word.word) < (b.word.date, b.word.word)
+                }
+            }
+        }
+        let chosen = candidates.prefix(max(count, 0))
+        let note = chosen.count < count
+            ? "Only \(chosen.count) word\(chosen.count == 1 ? " is" : "s are") available; playing \(chosen.count)." : nil
+        let pool = words.map(\.word)
+        let questions = chosen.map { question(for: $0.word, pool: pool, random: &random) }
+        return (questions, note)
+    }
+
+    private func question(for word: Word, pool: [Word], random: inout SeededRandom) -> Question {
+        switch mode {
+        case .choice:
+            let (options, correct) = makeOptions(right: optionText(of: word), from: pool.map(optionText), random: &random)
+            return Question(word: word, prompt: word.word, hint: nil, options: options, expected: optionText(of: word), correctOption: correct)
+        case .reverse:
+            let (options, correct) = makeOptions(right: word.word, from: pool.map(\.word), random: &random)
+            return Question(word: word, prompt: word.definition, hint: nil, options: options, expected: word.word, correctOption: correct)
+        case .spelling:
+            return Question(word: word, prompt: word.definition, hint: word.pronunciation.isEmpty ? nil : word.pronunciation,
+                            options: [], expected: word.word, correctOption: nil)
+        case .flashcard:
+            return Question(word: word, prompt: word.word, hint: word.pronunciation.isEmpty ? nil : word.pronunciation,
+                            options: [], expected: word.definition, correctOption: nil)
+        }
+    }
+
+    /// Up to four options: the right one and distinct distractors whose text differs from it.
+    private func makeOptions(right: String, from texts: [String], random: inout SeededRandom) -> ([String], Int) {
+        var distractors = distinctTexts(texts).filter { !TextRules.answersMatch($0, right) }
+        random.shuffle(&distractors)
+        var options = Array(distractors.prefix(3)) + [right]
+        random.shuffle(&options)
+        let correct = options.firstIndex(of: right) ?? 0
+        return (options, correct)
+    }
+
+    private func optionText(of word: Word) -> String {
+        word.definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? word.definition
+    }
+
+    /// Non-empty texts without repeats (ignoring case), in first-seen order.
+    private func distinctTexts(_ texts: [String]) -> [String] {
+        var seen = Set<String>()
+        return texts.filter { !$0.isEmpty && seen.insert(TextRules.clean($0).lowercased()).inserted }
+    }
+}
+
+/// Judging an answer.
+public enum AnswerJudge {
+    /// Whether `input` answers `question`: an option's number (or its text) in choice and
+    /// reverse modes, the word itself in spelling mode (trimmed, case-insensitive, NFC).
+    public static func isCorrect(_ input: String, for question: Question) -> Bool {
+        let cleaned = TextRules.clean(input)
+        if let correct = question.correctOption {
+            if let number = Int(cleaned) { return number == correct + 1 }
+            return TextRules.answersMatch(cleaned, question.options[correct])
+        }
+        return TextRules.answersMatch(cleaned, question.expected)
+    }
+
+    /// Whether `input` is a valid reply at all (an option number in range, or any text).
+    public static func isWellFormed(_ input: String, for question: Question) -> Bool {
+        let cleaned = TextRules.clean(input)
+        guard !cleaned.isEmpty else { return false }
+        if !question.options.isEmpty, let number = Int(cleaned) { return (1...question.options.count).contains(number) }
+        return true
+    }
+}

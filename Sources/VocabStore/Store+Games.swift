@@ -1,0 +1,84 @@
+import Foundation
+import VocabCore
+
+/// A saved game, for `vocab stats`.
+public struct GameRecord: Sendable {
+    public var id: UUID
+    public var startedAt: Timestamp
+    public var finishedAt: Timestamp?
+    public var mode: String
+    public var books: [String]
+    public var planned: Int
+    public var answered: Int
+    public var correct: Int
+    public var wrongWords: [String]
+}
+
+extension Store {
+    /// Saves the start of a game; answers are added one by one, so quitting keeps them.
+    public func startGame(id: UUID, mode: GameMode, books: [String], planned: Int, configJSON: String,
+                          at time: Timestamp) throws {
+        try write {
+            try database.run("""
+                INSERT INTO games (id, started_at, mode, books, planned, config) VALUES (?, ?, ?, ?, ?, ?)
+                """, [.text(id.storageText), .integer(time.milliseconds), .text(mode.rawValue),
+                      .text(books.joined(separator: "\n")), .integer(Int64(planned)), .text(configJSON)])
+        }
+    }
+
+    /// Saves one answer of a game and its review (right = good, wrong = again, or the
+    /// flashcard's own grade), in one transaction; returns the word's new schedule.
+    @discardableResult
+    public func recordGameAnswer(gameId: UUID, position: Int, question: Question, given: String, rating: Rating,
+                                 at time: Timestamp, ids: inout TimeOrderedIDs) throws -> Schedule {
+        let correct = rating.rawValue >= Rating.good.rawValue
+        return try write {
+            try database.run("""
+                INSERT INTO game_answers (game_id, position, word_id, word, expected, given, correct)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [.text(gameId.storageText), .integer(Int64(position)), .text(question.word.id.storageText),
+                      .text(question.word.word), .text(question.expected), .text(given), correct.sqlValue])
+            try database.run("UPDATE games SET answered = answered + 1, correct = correct + ? WHERE id = ?",
+                             [.integer(correct ? 1 : 0), .text(gameId.storageText)])
+            return try recordReview(wordId: question.word.id, rating: rating, at: time, gameId: gameId, source: .game, ids: &ids)
+        }
+    }
+
+    /// Marks a game finished.
+    public func finishGame(id: UUID, at time: Timestamp) throws {
+        try write {
+            try database.run("UPDATE games SET finished_at = ? WHERE id = ?", [.integer(time.milliseconds), .text(id.storageText)])
+        }
+    }
+
+    /// The latest games, newest first.
+    public func recentGames(limit: Int) throws -> [GameRecord] {
+        try guarded {
+            let games = try database.query("""
+                SELECT id, started_at, finished_at, mode, books, planned, answered, correct
+                FROM games ORDER BY started_at DESC, id DESC LIMIT ?
+                """, [.integer(Int64(limit))]) { row in
+                GameRecord(id: try row.uuid(0, table: "games", name: "id"), startedAt: row.timestamp(1),
+                           finishedAt: row.isNull(2) ? nil : row.timestamp(2), mode: row.text(3),
+                           books: row.text(4).split(separator: "\n").map(String.init), planned: Int(row.int(5)),
+                           answered: Int(row.int(6)), correct: Int(row.int(7)), wrongWords: [])
+            }
+            return try games.map { game in
+                var game = game
+                game.wrongWords = try database.query("""
+                    SELECT word FROM game_answers WHERE game_id = ? AND correct = 0 ORDER BY position
+                    """, [.text(game.id.storageText)]) { $0.text(0) }
+                return game
+            }
+        }
+    }
+
+    /// Totals across every game.
+    public func gameTotals() throws -> (games: Int, answered: Int, correct: Int) {
+        try guarded {
+            try database.first("SELECT count(*), coalesce(sum(answered), 0), coalesce(sum(correct), 0) FROM games") {
+                (Int($0.int(0)), Int($0.int(1)), Int($0.int(2)))
+            } ?? (0, 0, 0)
+        }
+    }
+}

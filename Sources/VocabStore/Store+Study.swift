@@ -1,0 +1,168 @@
+import Foundation
+import VocabCore
+
+/// Where a review came from.
+public enum ReviewSource: String, Sendable {
+    case study, game, review
+}
+
+/// A word with its scheduling state (nil when never reviewed).
+public struct ScheduledWord: Sendable {
+    public var word: Word
+    public var schedule: Schedule?
+}
+
+extension Store {
+    // MARK: Reviews and schedules
+
+    /// Appends a review to the log and re-derives the word's schedule from its whole log.
+    @discardableResult
+    public func recordReview(wordId: UUID, rating: Rating, at time: Timestamp, durationMs: Int64? = nil,
+                             gameId: UUID? = nil, source: ReviewSource, scheduler: FSRSScheduler = FSRSScheduler(),
+                             ids: inout TimeOrderedIDs) throws -> Schedule {
+        try write {
+            guard try word(id: wordId) != nil else { throw VocabError.wordNotFound(wordId.storageText, book: nil) }
+            try database.run("""
+                INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, game_id, source)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [.text(ids.next(milliseconds: time.milliseconds).storageText), .text(wordId.storageText),
+                      .integer(time.milliseconds), .integer(Int64(rating.rawValue)),
+                      durationMs.map { .integer($0) } ?? .null, gameId.map { .text($0.storageText) } ?? .null,
+                      .text(source.rawValue)])
+            guard let schedule = try rebuildSchedule(wordId: wordId, scheduler: scheduler) else {
+                throw StoreError.malformedRow(table: "reviews", column: "rating")
+            }
+            return schedule
+        }
+    }
+
+    /// Replays a word's review log and stores the resulting schedule (removing it when the log
+    /// is empty); returns it.
+    @discardableResult
+    public func rebuildSchedule(wordId: UUID, scheduler: FSRSScheduler = FSRSScheduler()) throws -> Schedule? {
+        try write {
+            let log = try database.query("""
+                SELECT rating, reviewed_at FROM reviews WHERE word_id = ? ORDER BY reviewed_at, id
+                """, [.text(wordId.storageText)]) { row -> (rating: Rating, at: Timestamp)? in
+                Rating(rawValue: Int(row.int(0))).map { ($0, row.timestamp(1)) }
+            }.compactMap { $0 }
+            guard let schedule = scheduler.replay(log), let first = log.first else {
+                try database.run("DELETE FROM schedules WHERE word_id = ?", [.text(wordId.storageText)])
+                return nil
+            }
+            try database.run("""
+                INSERT OR REPLACE INTO schedules (word_id, state, step, stability, difficulty, due, last_review,
+                    reviews, lapses, first_review)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(wordId.storageText), .integer(Int64(schedule.state.rawValue)),
+                      schedule.step.map { .integer(Int64($0)) } ?? .null, .real(schedule.stability),
+                      .real(schedule.difficulty), .integer(schedule.due.milliseconds),
+                      .integer(schedule.lastReview.milliseconds), .integer(Int64(schedule.reviews)),
+                      .integer(Int64(schedule.lapses)), .integer(first.at.milliseconds)])
+            return schedule
+        }
+    }
+
+    /// The word's current schedule, or nil when it was never reviewed.
+    public func schedule(wordId: UUID) throws -> Schedule? {
+        try guarded {
+            try database.first("SELECT \(Columns.schedule) FROM schedules s WHERE s.word_id = ?",
+                                [.text(wordId.storageText)]) { try $0.decodeSchedule() }
+        }
+    }
+
+    /// Reviewed words due at `time`, most overdue first.
+    public func dueWords(inBooks bookIds: [UUID]?, at time: Timestamp, limit: Int) throws -> [ScheduledWord] {
+        let (bookClause, arguments) = bookCondition(bookIds)
+        return try guarded {
+            try database.query("""
+                SELECT \(Columns.word), \(Columns.schedule) FROM schedules s JOIN words w ON w.id = s.word_id
+                WHERE s.due <= ?\(bookClause) ORDER BY s.due, w.id LIMIT ?
+                """, [.integer(time.milliseconds)] + arguments + [.integer(Int64(limit))]) { row in
+                ScheduledWord(word: try row.decodeWord(), schedule: try row.decodeSchedule(from: Columns.wordCount))
+            }
+        }
+    }
+
+    /// How many reviewed words are due at `time`.
+    public func dueCount(inBooks bookIds: [UUID]?, at time: Timestamp) throws -> Int {
+        let (bookClause, arguments) = bookCondition(bookIds)
+        return try guarded {
+            Int(try database.integer("""
+                SELECT count(*) FROM schedules s JOIN words w ON w.id = s.word_id WHERE s.due <= ?\(bookClause)
+                """, [.integer(time.milliseconds)] + arguments))
+        }
+    }
+
+    /// Words never reviewed and not memorised, oldest first.
+    public func newWords(inBooks bookIds: [UUID]?, limit: Int) throws -> [Word] {
+        let (bookClause, arguments) = bookCondition(bookIds)
+        return try guarded {
+            try database.query("""
+                SELECT \(Columns.word) FROM words w
+                WHERE w.memorized = 0 AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.word_id = w.id)\(bookClause)
+                ORDER BY w.date, w.id LIMIT ?
+                """, arguments + [.integer(Int64(limit))]) { try $0.decodeWord() }
+        }
+    }
+
+    /// How many words had their first review at or after `time` (new words studied today).
+    public func wordsFirstReviewed(since time: Timestamp, inBooks bookIds: [UUID]?) throws -> Int {
+        let (bookClause, arguments) = bookCondition(bookIds)
+        return try guarded {
+            Int(try database.integer("""
+                SELECT count(*) FROM schedules s JOIN words w ON w.id = s.word_id WHERE s.first_review >= ?\(bookClause)
+                """, [.integer(time.milliseconds)] + arguments))
+        }
+    }
+
+    /// How many of the word's latest reviews in a row were right (good or easy), up to 100.
+    public func rightStreak(wordId: UUID) throws -> Int {
+        let ratings = try guarded {
+            try database.query("SELECT rating FROM reviews WHERE word_id = ? ORDER BY reviewed_at DESC, id DESC LIMIT 100",
+                               [.text(wordId.storageText)]) { $0.int(0) }
+        }
+        return ratings.prefix { $0 >= Int64(Rating.good.rawValue) }.count
+    }
+
+    /// How many reviews the log holds.
+    public func reviewCount() throws -> Int {
+        try guarded { Int(try database.integer("SELECT count(*) FROM reviews")) }
+    }
+
+    private func bookCondition(_ bookIds: [UUID]?) -> (String, [SQLValue]) {
+        guard let bookIds, !bookIds.isEmpty else { return ("", []) }
+        let marks = Array(repeating: "?", count: bookIds.count).joined(separator: ", ")
+        return (" AND w.book_id IN (\(marks))", bookIds.map { .text($0.storageText) })
+    }
+}
+
+extension Columns {
+    static let schedule = "s.state, s.step, s.stability, s.difficulty, s.due, s.last_review, s.reviews, s.lapses"
+}
+
+extension Row {
+    func decodeSchedule(from start: Int32 = 0) throws -> Schedule {
+        guard let state = MemoryState(rawValue: Int(int(start))) else {
+            throw StoreError.malformedRow(table: "schedules", column: "state")
+        }
+        return Schedule(state: state, step: isNull(start + 1) ? nil : Int(int(start + 1)), stability: double(start + 2),
+                        difficulty: double(start + 3), due: timestamp(start + 4), lastReview: timestamp(start + 5),
+                        reviews: Int(int(start + 6)), lapses: Int(int(start + 7)))
+    }
+}
+
+extension Store {
+    /// Every word of the given books with its due time (nil when never reviewed).
+    public func wordsWithDue(inBooks bookIds: [UUID]) throws -> [(word: Word, due: Timestamp?)] {
+        let marks = Array(repeating: "?", count: max(bookIds.count, 1)).joined(separator: ", ")
+        return try guarded {
+            try database.query("""
+                SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id
+                WHERE w.book_id IN (\(marks)) ORDER BY w.date, w.word, w.id
+                """, bookIds.map { .text($0.storageText) }) { row in
+                (try row.decodeWord(), row.isNull(Columns.wordCount) ? nil : row.timestamp(Columns.wordCount))
+            }
+        }
+    }
+}
