@@ -14,7 +14,7 @@ enum Columns {
 
 extension Row {
     func uuid(_ column: Int32, table: String, name: String) throws -> UUID {
-        guard let id = UUID(uuidString: text(column)) else {
+        guard let id = UUID(text: text(column)) else {
             throw StoreError.malformedRow(table: table, column: name)
         }
         return id

@@ -71,13 +71,15 @@ extension Store {
         }
     }
 
-    /// Reviewed words due at `time`, most overdue first.
+    /// Reviewed words due at `time`, most overdue first. Walks `schedules_by_due` in order (the
+    /// CROSS JOIN keeps SQLite from starting at the book's words and sorting them all), so the
+    /// first pick costs the same in a book of any size.
     public func dueWords(inBooks bookIds: [UUID]?, at time: Timestamp, limit: Int) throws -> [ScheduledWord] {
         let (bookClause, arguments) = bookCondition(bookIds)
         return try guarded {
             try database.query("""
-                SELECT \(Columns.word), \(Columns.schedule) FROM schedules s JOIN words w ON w.id = s.word_id
-                WHERE s.due <= ?\(bookClause) ORDER BY s.due, w.id LIMIT ?
+                SELECT \(Columns.word), \(Columns.schedule) FROM schedules s CROSS JOIN words w ON w.id = s.word_id
+                WHERE s.due <= ?\(bookClause) ORDER BY s.due, s.word_id LIMIT ?
                 """, [.integer(time.milliseconds)] + arguments + [.integer(Int64(limit))]) { row in
                 ScheduledWord(word: try row.decodeWord(), schedule: try row.decodeSchedule(from: Columns.wordCount))
             }
@@ -163,6 +165,56 @@ extension Store {
                 """, bookIds.map { .text($0.storageText) }) { row in
                 (try row.decodeWord(), row.isNull(Columns.wordCount) ? nil : row.timestamp(Columns.wordCount))
             }
+        }
+    }
+}
+
+/// One entry of the review log, as it travels between devices.
+public struct ReviewRecord: Sendable, Equatable {
+    public var id: UUID
+    public var wordId: UUID
+    public var reviewedAt: Timestamp
+    public var rating: Rating
+    public var durationMs: Int64?
+    public var gameId: UUID?
+    public var source: ReviewSource
+
+    public init(id: UUID, wordId: UUID, reviewedAt: Timestamp, rating: Rating, durationMs: Int64? = nil,
+                gameId: UUID? = nil, source: ReviewSource) {
+        self.id = id
+        self.wordId = wordId
+        self.reviewedAt = reviewedAt
+        self.rating = rating
+        self.durationMs = durationMs
+        self.gameId = gameId
+        self.source = source
+    }
+}
+
+extension Store {
+    /// Adds review records that are not in the log yet (the union of two logs) and re-derives
+    /// the schedules of the words they touch, in one transaction. Returns how many were new.
+    @discardableResult
+    public func mergeReviews(_ records: [ReviewRecord], scheduler: FSRSScheduler = FSRSScheduler()) throws -> Int {
+        try write {
+            var touched = Set<UUID>()
+            var inserted = 0
+            for record in records {
+                try database.run("""
+                    INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, game_id, source)
+                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                    """, [.text(record.id.storageText), .text(record.wordId.storageText), .integer(record.reviewedAt.milliseconds),
+                          .integer(Int64(record.rating.rawValue)), record.durationMs.map { .integer($0) } ?? .null,
+                          record.gameId.map { .text($0.storageText) } ?? .null, .text(record.source.rawValue)])
+                if database.changes == 1 {
+                    inserted += 1
+                    touched.insert(record.wordId)
+                }
+            }
+            for wordId in touched where try word(id: wordId) != nil {
+                try rebuildSchedule(wordId: wordId, scheduler: scheduler)
+            }
+            return inserted
         }
     }
 }

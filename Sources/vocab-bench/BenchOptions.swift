@@ -6,6 +6,8 @@ struct BenchOptions {
     var memoryRows = 1_000_000
     var runs = 3
     var skipMemory = false
+    var skipImport = false
+    var skipStudy = false
     /// Keep the generated files (their folder is printed).
     var keep = false
 
@@ -27,8 +29,10 @@ struct BenchOptions {
             case "--runs": runs = try number()
             case "--skip-memory": skipMemory = true
             case "--keep": keep = true
+            case "--skip-import": skipImport = true
+            case "--skip-study": skipStudy = true
             case "--help", "-h":
-                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--keep]")
+                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--keep]")
                 exit(0)
             default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
             }

@@ -19,7 +19,8 @@ if arguments.first == "vocab" {
 var options = BenchOptions()
 do {
     options = try BenchOptions(arguments)
-    try ImportBenchmark(options: options).run()
+    if !options.skipImport { try ImportBenchmark(options: options).run() }
+    if !options.skipStudy { try StudyBenchmark(options: options).run() }
 } catch {
     FileHandle.standardError.write(Data("vocab-bench: \(error)\n".utf8))
     exit(1)

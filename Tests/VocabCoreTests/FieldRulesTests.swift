@@ -107,3 +107,17 @@ final class TimeOrderedIDTests: XCTestCase {
         }
     }
 }
+
+final class UUIDTextTests: XCTestCase {
+    func testParsesWhatFoundationParsesAndRefusesTheRest() {
+        for _ in 0..<200 {
+            let id = UUID()
+            XCTAssertEqual(UUID(text: id.uuidString), id)
+            XCTAssertEqual(UUID(text: id.lowercaseText), id)
+        }
+        for bad in ["", "not-a-uuid", "0000000-0000-4000-8000-0000000000001", "00000000-0000-4000-8000-00000000000g",
+                    "00000000x0000-4000-8000-000000000001", "00000000-0000-4000-8000-0000000000011"] {
+            XCTAssertNil(UUID(text: bad), bad)
+        }
+    }
+}

@@ -32,6 +32,25 @@ final class MigrationTests: XCTestCase {
         }
     }
 
+    func testAVersion1StoreWithWordsUpgradesToStudyAndGames() throws {
+        let path = folder.file("v1.sqlite")
+        do {
+            let database = try Database(path: path)
+            try Migrator().migrate(database, path: path, upTo: 1)
+            try database.execute("""
+                INSERT INTO books (id, name, name_key, created_at, modified_at) VALUES ('00000000-0000-4000-8000-000000000001', 'Old', 'old', 0, 0);
+                INSERT INTO words (id, book_id, word, date, created_at, modified_at)
+                VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'kept', 0, 0, 0);
+                """)
+        }
+        let store = try Store(path: path)
+        XCTAssertEqual(try store.schemaVersion(), Migrations.latestVersion)
+        let word = try store.word("kept", inBook: nil)
+        var ids = TimeOrderedIDs()
+        try store.recordReview(wordId: word.id, rating: .good, at: Timestamp(milliseconds: 0), source: .review, ids: &ids)
+        XCTAssertNotNil(try store.schedule(wordId: word.id))
+    }
+
     func testAStoreFromANewerVocabIsRefusedAndLeftUntouched() throws {
         let path = folder.file("future.sqlite")
         do {

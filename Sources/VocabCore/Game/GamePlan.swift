@@ -28,6 +28,15 @@ public struct Question: Sendable, Equatable {
     public var expected: String
     /// The index of the right option, in choice and reverse modes.
     public var correctOption: Int?
+
+    public init(word: Word, prompt: String, hint: String?, options: [String], expected: String, correctOption: Int?) {
+        self.word = word
+        self.prompt = prompt
+        self.hint = hint
+        self.options = options
+        self.expected = expected
+        self.correctOption = correctOption
+    }
 }
 
 /// Why a game cannot start (each says what to do instead).
@@ -90,15 +99,21 @@ public struct GamePlanner: Sendable {
             candidates = candidates.filter { !$0.word.definition.isEmpty }
             guard !candidates.isEmpty else { throw GameSetupError.noDefinitions(mode: mode) }
         }
-        let meanings = distinctTexts(words.map { optionText(of: $0.word) })
+        let pool: [String]
+        switch mode {
+        case .choice: pool = words.map { optionText(of: $0.word) }
+        case .reverse: pool = words.map(\.word.word)
+        case .spelling, .flashcard: pool = []
+        }
         if mode == .choice || mode == .reverse {
-            guard meanings.count >= 2 else { throw GameSetupError.tooFewMeanings(found: meanings.count, mode: mode) }
+            let distinct = distinctCount(pool, atMost: 2)
+            guard distinct >= 2 else { throw GameSetupError.tooFewMeanings(found: distinct, mode: mode) }
         }
 
         var random = SeededRandom(seed: seed)
         switch order {
         case .random:
-            random.shuffle(&candidates)
+            random.shuffleFront(&candidates, count: count)
         case .oldest:
             candidates.sort { ($0.word.date, $0.word.word) < ($1.word.date, $1.word.word) }
         case .due:
@@ -115,18 +130,17 @@ public struct GamePlanner: Sendable {
         let chosen = candidates.prefix(max(count, 0))
         let note = chosen.count < count
             ? "Only \(chosen.count) word\(chosen.count == 1 ? " is" : "s are") available; playing \(chosen.count)." : nil
-        let pool = words.map(\.word)
         let questions = chosen.map { question(for: $0.word, pool: pool, random: &random) }
         return (questions, note)
     }
 
-    private func question(for word: Word, pool: [Word], random: inout SeededRandom) -> Question {
+    private func question(for word: Word, pool: [String], random: inout SeededRandom) -> Question {
         switch mode {
         case .choice:
-            let (options, correct) = makeOptions(right: optionText(of: word), from: pool.map(optionText), random: &random)
+            let (options, correct) = makeOptions(right: optionText(of: word), from: pool, random: &random)
             return Question(word: word, prompt: word.word, hint: nil, options: options, expected: optionText(of: word), correctOption: correct)
         case .reverse:
-            let (options, correct) = makeOptions(right: word.word, from: pool.map(\.word), random: &random)
+            let (options, correct) = makeOptions(right: word.word, from: pool, random: &random)
             return Question(word: word, prompt: word.definition, hint: nil, options: options, expected: word.word, correctOption: correct)
         case .spelling:
             return Question(word: word, prompt: word.definition, hint: word.pronunciation.isEmpty ? nil : word.pronunciation,
@@ -137,11 +151,21 @@ public struct GamePlanner: Sendable {
         }
     }
 
-    /// Up to four options: the right one and distinct distractors whose text differs from it.
-    private func makeOptions(right: String, from texts: [String], random: inout SeededRandom) -> ([String], Int) {
-        var distractors = distinctTexts(texts).filter { !TextRules.answersMatch($0, right) }
-        random.shuffle(&distractors)
-        var options = Array(distractors.prefix(3)) + [right]
+    /// Up to four options: the right one and distinct distractors whose text differs from it,
+    /// drawn at random from `pool`: a few draws, whatever the pool's size.
+    private func makeOptions(right: String, from pool: [String], random: inout SeededRandom) -> ([String], Int) {
+        var distractors: [String] = []
+        var tried = Set<Int>()
+        while distractors.count < 3 && tried.count < pool.count {
+            let index = random.below(pool.count)
+            guard tried.insert(index).inserted else { continue }
+            let candidate = pool[index]
+            if !candidate.isEmpty && !TextRules.answersMatch(candidate, right)
+                && !distractors.contains(where: { TextRules.answersMatch($0, candidate) }) {
+                distractors.append(candidate)
+            }
+        }
+        var options = distractors + [right]
         random.shuffle(&options)
         let correct = options.firstIndex(of: right) ?? 0
         return (options, correct)
@@ -151,10 +175,14 @@ public struct GamePlanner: Sendable {
         word.definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? word.definition
     }
 
-    /// Non-empty texts without repeats (ignoring case), in first-seen order.
-    private func distinctTexts(_ texts: [String]) -> [String] {
+    /// How many different non-empty texts (ignoring case) `texts` holds, counting up to `limit`.
+    private func distinctCount(_ texts: [String], atMost limit: Int) -> Int {
         var seen = Set<String>()
-        return texts.filter { !$0.isEmpty && seen.insert(TextRules.clean($0).lowercased()).inserted }
+        for text in texts where !text.isEmpty {
+            seen.insert(TextRules.clean(text).lowercased())
+            if seen.count >= limit { break }
+        }
+        return seen.count
     }
 }
 

@@ -23,6 +23,16 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         }
     }
 
+    /// Shuffles only the first `count` places (a forward Fisher–Yates): a random sample of
+    /// `count` items in random order, in time proportional to `count`.
+    public mutating func shuffleFront<T>(_ items: inout [T], count: Int) {
+        let end = min(count, items.count - 1)
+        guard end > 0 else { return }
+        for index in 0..<end {
+            items.swapAt(index, index + below(items.count - index))
+        }
+    }
+
     /// A Fisher–Yates shuffle defined here, so results never depend on the standard library.
     public mutating func shuffle<T>(_ items: inout [T]) {
         guard items.count > 1 else { return }

@@ -26,6 +26,32 @@ extension UUID {
         return ids.next(milliseconds: milliseconds)
     }
 
+    /// Parses the 36-character text form (either case) without Foundation's slower parser.
+    public init?(text: String) {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        var count = 0
+        for (offset, character) in text.utf8.enumerated() {
+            count += 1
+            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                guard character == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let nibble: UInt8
+            switch character {
+            case 48...57: nibble = character - 48
+            case 97...102: nibble = character - 87
+            case 65...70: nibble = character - 55
+            default: return nil
+            }
+            if let pending = high { bytes.append(pending << 4 | nibble); high = nil } else { high = nibble }
+        }
+        guard count == 36, bytes.count == 16 else { return nil }
+        self.init(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
     /// The lowercase text form ids are stored, printed and exported in.
     public var lowercaseText: String {
         let hex: [UInt8] = Array("0123456789abcdef".utf8)

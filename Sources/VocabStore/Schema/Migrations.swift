@@ -67,7 +67,7 @@ enum Migrations {
                 lapses      INTEGER NOT NULL,
                 first_review INTEGER NOT NULL
             );
-            CREATE INDEX schedules_by_due ON schedules(due);
+            CREATE INDEX schedules_by_due ON schedules(due, word_id);
             CREATE TABLE games (
                 id          TEXT PRIMARY KEY NOT NULL,
                 started_at  INTEGER NOT NULL,

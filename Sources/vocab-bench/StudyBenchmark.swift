@@ -1,0 +1,95 @@
+import Foundation
+import VocabCore
+import VocabStore
+
+/// Picking the next due card, and setting up a game, in books of 10,000 and 100,000 words
+/// with ten review-log rows per word (1,000,000 for the large book).
+struct StudyBenchmark {
+    let options: BenchOptions
+
+    func run() throws {
+        let work = NSTemporaryDirectory() + "vocab-bench-study-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        var results: [(Int, Double, Double, Double)] = []
+        for size in [options.rows / 10, options.rows] {
+            let store = try Store.open(folder: work + "/store-\(size)")
+            let csv = work + "/words-\(size).csv"
+            try DataSet.writeCSV(rows: size, to: csv, seed: UInt64(size))
+            var reader = try WordFileReader(try FileStream(path: csv), format: .csv)
+            let start = Timestamp(iso8601: "2026-01-01T00:00:00Z") ?? Timestamp(milliseconds: 0)
+            _ = try WordImporter(defaultBook: "Bench", now: start).run(&reader, into: store)
+            let book = try store.book("Bench")
+            let words = try store.words(WordFilter(bookId: book.id))
+            var random = SeededRandom(seed: 99)
+            var ids = TimeOrderedIDs()
+            var batch: [ReviewRecord] = []
+            for word in words {
+                var time = start
+                for _ in 0..<10 {
+                    time = time.adding(seconds: Double(3600 + random.below(86_400 * 5)))
+                    batch.append(ReviewRecord(id: ids.next(milliseconds: time.milliseconds), wordId: word.id, reviewedAt: time,
+                                              rating: Rating(rawValue: 1 + random.below(4)) ?? .good, source: .study))
+                }
+                if batch.count >= 50_000 { try store.mergeReviews(batch); batch.removeAll() }
+            }
+            try store.mergeReviews(batch)
+            let now = Timestamp(iso8601: "2026-03-01T00:00:00Z") ?? start
+
+            let picks = 2000
+            let clock = ContinuousClock()
+            var picked = 0
+            let dueTime = try clock.measure {
+                for index in 0..<picks {
+                    picked += try store.dueWords(inBooks: [book.id], at: now.adding(seconds: Double(index)), limit: 1).count
+                }
+            }
+            guard picked == picks else { throw BenchError.message("expected a due word on every pick, got \(picked)") }
+            let games = 20
+            let gameTime = try clock.measure {
+                for seed in 0..<games {
+                    let planner = GamePlanner(mode: .choice, count: 10, order: .random, seed: UInt64(seed))
+                    _ = try planner.plan(words: store.wordsWithDue(inBooks: [book.id]), bookNames: [book.name])
+                }
+            }
+            let answerTime = try clock.measure {
+                var ids = TimeOrderedIDs()
+                for index in 0..<200 {
+                    try store.recordReview(wordId: words[index % words.count].id, rating: .good,
+                                           at: now.adding(seconds: Double(index)), source: .game, ids: &ids)
+                }
+            }
+            results.append((size, dueTime.milliseconds / Double(picks), gameTime.milliseconds / Double(games),
+                            answerTime.milliseconds / 200))
+        }
+        for (size, due, game, answer) in results {
+            print(String(format: "book of %d words, %d review rows: next due card %.3f ms, game setup (10 questions) %.1f ms, recording an answer %.3f ms",
+                         size, size * 10, due, game, answer))
+        }
+        if results.count == 2 {
+            print(String(format: "growth 10x book: next due card %.2fx, game setup %.2fx, recording an answer %.2fx (target: next pick < 1 ms, flat)",
+                         results[1].1 / results[0].1, results[1].2 / results[0].2, results[1].3 / results[0].3))
+        }
+    }
+}
+
+/// Reads a file in chunks for the benchmark's imports.
+struct FileStream: ByteStream {
+    private let handle: FileHandle
+
+    init(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw BenchError.message("cannot read \(path)") }
+        self.handle = handle
+    }
+
+    mutating func nextChunk() throws -> [UInt8]? {
+        let data = try handle.read(upToCount: 262_144) ?? Data()
+        return data.isEmpty ? nil : [UInt8](data)
+    }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,73 @@
+import XCTest
+import VocabCore
+@testable import VocabStore
+
+final class StudyStoreTests: XCTestCase {
+    let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    func testTheScheduleIsDerivedFromTheWholeLogInTimeOrder() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let word = try store.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
+        var ids = TimeOrderedIDs()
+        // Recorded out of order, as logs merged from two devices would be.
+        try store.recordReview(wordId: word.id, rating: .good, at: t0.adding(seconds: 600), source: .study, ids: &ids)
+        let schedule = try store.recordReview(wordId: word.id, rating: .good, at: t0, source: .study, ids: &ids)
+        let expected = FSRSScheduler().replay([(.good, t0), (.good, t0.adding(seconds: 600))])
+        XCTAssertEqual(schedule, expected)
+        XCTAssertEqual(try store.schedule(wordId: word.id), expected)
+    }
+
+    func testDueAndNewWordsComeFromTheStoreAsItIsNow() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let words = try (0..<5).map { try store.addWord(WordDraft(word: "w\($0)", date: t0.adding(seconds: Double($0))), toBook: book.id, now: t0) }
+        var ids = TimeOrderedIDs()
+        try store.recordReview(wordId: words[0].id, rating: .again, at: t0, source: .study, ids: &ids)
+        XCTAssertEqual(try store.dueWords(inBooks: [book.id], at: t0.adding(seconds: 59), limit: 10).count, 0)
+        XCTAssertEqual(try store.dueWords(inBooks: [book.id], at: t0.adding(seconds: 60), limit: 10).map(\.word.id), [words[0].id])
+        XCTAssertEqual(try store.newWords(inBooks: [book.id], limit: 2).map(\.word), ["w1", "w2"])
+        XCTAssertEqual(try store.wordsFirstReviewed(since: t0, inBooks: nil), 1)
+        try store.updateWord(id: words[1].id, WordChanges(memorized: true), now: t0)
+        XCTAssertEqual(try store.newWords(inBooks: nil, limit: 2).map(\.word), ["w2", "w3"], "memorised words are not new")
+    }
+
+    func testRightStreakCountsTheLatestRightAnswers() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let word = try store.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
+        var ids = TimeOrderedIDs()
+        for (offset, rating) in [Rating.good, .again, .good, .easy, .good].enumerated() {
+            try store.recordReview(wordId: word.id, rating: rating, at: t0.adding(seconds: Double(offset * 60)), source: .game, ids: &ids)
+        }
+        XCTAssertEqual(try store.rightStreak(wordId: word.id), 3)
+    }
+
+    func testDeletingAWordTakesItsReviewsAndSchedule() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let word = try store.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
+        var ids = TimeOrderedIDs()
+        try store.recordReview(wordId: word.id, rating: .good, at: t0, source: .study, ids: &ids)
+        try store.deleteWord(id: word.id, now: t0)
+        XCTAssertEqual(try store.reviewCount(), 0)
+        XCTAssertNil(try store.schedule(wordId: word.id))
+    }
+
+    func testAGameKeepsItsAnswersAndScore() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let word = try store.addWord(WordDraft(word: "w", definition: "d"), toBook: book.id, now: t0)
+        let game = UUID.random()
+        try store.startGame(id: game, mode: .spelling, books: ["B"], planned: 2, configJSON: "{}", at: t0)
+        let question = Question(word: word, prompt: "d", hint: nil, options: [], expected: "w", correctOption: nil)
+        var ids = TimeOrderedIDs()
+        try store.recordGameAnswer(gameId: game, position: 0, question: question, given: "x", rating: .again, at: t0, ids: &ids)
+        try store.finishGame(id: game, at: t0)
+        let record = try XCTUnwrap(try store.recentGames(limit: 5).first)
+        XCTAssertEqual(record.answered, 1)
+        XCTAssertEqual(record.correct, 0)
+        XCTAssertEqual(record.wrongWords, ["w"])
+        XCTAssertEqual(try store.reviewCount(), 1)
+    }
+}
