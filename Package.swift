@@ -20,13 +20,16 @@ let package = Package(
         .target(name: "VocabCore"),
         // The SQLite store: schema, migrations, queries, change observation.
         .target(name: "VocabStore", dependencies: ["VocabCore", "CSQLite"]),
+        // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
+        .target(name: "VocabDictionary", dependencies: ["VocabCore"]),
         // Commands, prompts and output of the terminal application.
-        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore"]),
+        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
         .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabStore", "VocabCore"]),
 
         .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"], exclude: ["Data"]),
+        .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         // End-to-end: runs the built `vocab` binary as a separate process.
         .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore"]),

@@ -32,6 +32,20 @@ final class AppContext {
         return store
     }
 
+    /// `${XDG_CONFIG_HOME:-~/.config}/vocab/config.json`, parsed; empty when there is none.
+    func config() throws -> [String: Any] {
+        let folder: String
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { folder = xdg + "/vocab" }
+        else if let home = environment["HOME"], !home.isEmpty { folder = home + "/.config/vocab" }
+        else { return [:] }
+        let path = folder + "/config.json"
+        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw CLIError.cannotReadFile(path: path, reason: "it is not a JSON object")
+        }
+        return object
+    }
+
     /// The current time: `--now` where a command accepts it, else the clock.
     func now(_ arguments: ParsedArguments? = nil) throws -> Timestamp {
         if let text = arguments?.value("now") {

@@ -27,6 +27,7 @@ public enum VocabApp {
     static let topLevel: [Command] = [
         HomeCommand.command, TransferCommands.importWords, TransferCommands.export, GameCommand.command,
         StudyCommands.study, StudyCommands.due, StudyCommands.review, StatsCommand.command, StarterCommand.command,
+        DictionaryCommands.dict, DictionaryCommands.say,
     ]
 
     private static func dispatch(_ arguments: [String], context: AppContext) throws {

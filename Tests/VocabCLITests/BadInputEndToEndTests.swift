@@ -47,7 +47,7 @@ final class BadInputEndToEndTests: XCTestCase {
         let cases: [([String], String)] = [
             (["frobnicate"], "Unknown command"),
             (["boook"], "Did you mean `vocab book`"),
-            (["word", "add"], "Missing WORD"),
+            (["word", "show"], "Missing WORD"),
             (["word", "add", "x", "--bok", "TOEIC"], "Did you mean --book"),
             (["word", "add", "x", "--book"], "needs a value"),
             (["word", "list", "--json=yes"], "takes no value"),

@@ -1,5 +1,6 @@
 import Foundation
 import VocabCore
+import VocabDictionary
 import VocabStore
 
 /// `vocab word ...`: add, list, show, edit, delete, (un)memorise and search words.
@@ -18,26 +19,52 @@ enum WordCommands {
     ]
 
     static let add = Command(spec: CommandSpec(
-        name: "word add", abstract: "Add a word to a book.",
-        arguments: [ArgumentSpec("WORD", help: "The word, stored exactly as typed (trimmed).")],
-        options: [.book] + textFieldOptions + [OptionSpec("memorized", help: "Mark it memorised at once."), .json],
-        discussion: "--book may be left out when there is exactly one book.",
-        examples: ["vocab word add abandon --book TOEIC --definition \"to leave behind\" --synonym desert --antonym keep"]
+        name: "word add", abstract: "Add a word to a book (without WORD: a form, one field per line).",
+        arguments: [ArgumentSpec("WORD", optional: true, help: "The word, stored exactly as typed (trimmed).")],
+        options: [.book] + textFieldOptions + [
+            OptionSpec("memorized", help: "Mark it memorised at once."),
+            OptionSpec("lookup", help: "Fill empty fields (definition, detail, pronunciation, synonym, antonym) from the dictionary."),
+            .json,
+        ],
+        discussion: """
+            --book may be left out when there is exactly one book. Without WORD, a form asks for each field:
+            Enter on an empty line is Done, and a line ending in ? looks the word up and offers to fill the empty fields.
+            """,
+        examples: ["vocab word add abandon --book TOEIC --definition \"to leave behind\" --synonym desert --antonym keep",
+                   "vocab word add serendipity --book TOEIC --lookup", "vocab word add --book TOEIC"]
     )) { arguments, context in
         let store = try context.store()
         let book = try resolveBookForAdding(arguments.value("book"), store: store)
-        var draft = WordDraft(word: arguments.positionals[0])
-        draft.definition = arguments.value("definition") ?? ""
-        draft.detail = arguments.value("detail") ?? ""
-        draft.pronunciation = arguments.value("pronunciation") ?? ""
-        draft.synonym = arguments.value("synonym") ?? ""
-        draft.antonym = arguments.value("antonym") ?? ""
+        var draft: WordDraft
+        if let word = arguments.positionals.first {
+            draft = WordDraft(word: word)
+        } else {
+            guard let filled = try EntryForm(context: context).run(bookName: book.name) else {
+                context.console.print("No word given; nothing added.")
+                return
+            }
+            draft = filled
+        }
+        draft.definition = arguments.value("definition") ?? draft.definition
+        draft.detail = arguments.value("detail") ?? draft.detail
+        draft.pronunciation = arguments.value("pronunciation") ?? draft.pronunciation
+        draft.synonym = arguments.value("synonym") ?? draft.synonym
+        draft.antonym = arguments.value("antonym") ?? draft.antonym
         draft.date = try arguments.value("date").map(FieldRules.date)
         draft.memorized = arguments.flag("memorized")
+        var note: String?
+        if arguments.flag("lookup") {
+            do {
+                draft = WordLookup.fill(draft, from: try DictionaryCommands.lookUp(draft.word, context: context))
+            } catch DictionaryError.notFound(let word) {
+                note = "\"\(word)\" is not in the dictionary; added as typed."
+            }
+        }
         let word = try store.addWord(draft, toBook: book.id, now: try context.now())
         if arguments.flag("json") {
             context.console.print(word.json(bookName: book.name).pretty)
         } else {
+            if let note { context.console.print(note) }
             let count = try store.wordCount(WordFilter(bookId: book.id))
             context.console.print("Added \"\(word.word)\" to \"\(book.name)\" (\(plural(count, "word")) now).")
         }

@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A text file of lines sorted by their first field (WordNet's index and exception files),
+/// searched by binary search over byte offsets, reading a few hundred bytes per step instead
+/// of loading the file.
+final class SortedLineFile {
+    let path: String
+    private let descriptor: Int32
+    private let size: Int
+
+    init?(path: String) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { close(descriptor); return nil }
+        self.path = path
+        self.descriptor = descriptor
+        self.size = Int(info.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    /// The line whose first field is exactly `key`, or nil.
+    func line(forKey key: String) -> String? {
+        let target = Array(key.utf8)
+        var low = 0, high = size
+        while low < high {
+            let middle = (low + high) / 2
+            guard let (start, line) = lineStarting(after: middle) else { high = middle; continue }
+            let field = Array(line.prefix { $0 != UInt8(ascii: " ") })
+            if field == target { return String(decoding: line, as: UTF8.self) }
+            // WordNet's files start with a licence block of lines beginning with spaces: they sort first.
+            if field.lexicographicallyPrecedes(target) || line.first == UInt8(ascii: " ") {
+                low = start + line.count + 1
+            } else {
+                high = middle
+            }
+        }
+        return nil
+    }
+
+    /// The first whole line that starts after `offset` (or at 0), with its start offset.
+    private func lineStarting(after offset: Int) -> (Int, [UInt8])? {
+        var start = offset
+        if offset > 0 {
+            // Move past the end of the line `offset` falls in.
+            var position = offset - 1
+            while true {
+                guard let chunk = read(at: position, count: 256), !chunk.isEmpty else { return nil }
+                if let newline = chunk.firstIndex(of: 0x0A) { start = position + newline + 1; break }
+                position += chunk.count
+            }
+        }
+        guard start < size else { return nil }
+        var line: [UInt8] = []
+        var position = start
+        while true {
+            guard let chunk = read(at: position, count: 512), !chunk.isEmpty else { break }
+            if let newline = chunk.firstIndex(of: 0x0A) { line += chunk[..<newline]; break }
+            line += chunk
+            position += chunk.count
+        }
+        return (start, line)
+    }
+
+    /// The line at a byte offset (WordNet's data files are addressed by offset).
+    func line(atOffset offset: Int) -> String? {
+        guard offset >= 0, offset < size else { return nil }
+        var line: [UInt8] = []
+        var position = offset
+        while true {
+            guard let chunk = read(at: position, count: 1024), !chunk.isEmpty else { break }
+            if let newline = chunk.firstIndex(of: 0x0A) { line += chunk[..<newline]; break }
+            line += chunk
+            position += chunk.count
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    private func read(at offset: Int, count: Int) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: count)
+        let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+        guard got >= 0 else { return nil }
+        return Array(buffer[0..<got])
+    }
+}
