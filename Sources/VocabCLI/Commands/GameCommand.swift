@@ -76,6 +76,11 @@ enum GameCommand {
             } else {
                 wrongWords.append(question.word)
             }
+            // On a terminal the next question clears the screen: let the player read the verdict first.
+            if style.interactive && index + 1 < questions.count {
+                console.prompt(style.dim("Enter: next question · q: quit "))
+                guard let line = console.readLine(), line.trimmingCharacters(in: .whitespaces) != "q" else { break questionLoop }
+            }
         }
         try store.finishGame(id: gameId, at: now)
 
