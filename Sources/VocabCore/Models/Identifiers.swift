@@ -73,22 +73,16 @@ extension UUID {
 /// the system's random source seeds a SplitMix64 stream, and ids made in the same millisecond
 /// carry a 42-bit counter (RFC 9562, method 1) so that they still sort in the order made.
 public struct TimeOrderedIDs {
-    private var state: UInt64
+    private var random: SeededRandom
     private var lastMilliseconds: Int64 = .min
     private var counter: UInt64 = 0
 
     public init() {
         var system = SystemRandomNumberGenerator()
-        state = system.next()
+        random = SeededRandom(seed: system.next())
     }
 
-    private mutating func nextRandom() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private mutating func nextRandom() -> UInt64 { random.next() }
 
     public mutating func next(milliseconds: Int64) -> UUID {
         if milliseconds == lastMilliseconds {

@@ -55,29 +55,25 @@ final class SortedLineFile {
             }
         }
         guard start < size else { return nil }
-        var line: [UInt8] = []
-        var position = start
-        while true {
-            guard let chunk = read(at: position, count: 512), !chunk.isEmpty else { break }
-            if let newline = chunk.firstIndex(of: 0x0A) { line += chunk[..<newline]; break }
-            line += chunk
-            position += chunk.count
-        }
-        return (start, line)
+        return (start, bytesOfLine(at: start))
     }
 
     /// The line at a byte offset (WordNet's data files are addressed by offset).
     func line(atOffset offset: Int) -> String? {
         guard offset >= 0, offset < size else { return nil }
+        return String(decoding: bytesOfLine(at: offset), as: UTF8.self)
+    }
+
+    /// The bytes from `start` to the end of that line (without the newline).
+    private func bytesOfLine(at start: Int) -> [UInt8] {
         var line: [UInt8] = []
-        var position = offset
-        while true {
-            guard let chunk = read(at: position, count: 1024), !chunk.isEmpty else { break }
+        var position = start
+        while let chunk = read(at: position, count: 512), !chunk.isEmpty {
             if let newline = chunk.firstIndex(of: 0x0A) { line += chunk[..<newline]; break }
             line += chunk
             position += chunk.count
         }
-        return String(decoding: line, as: UTF8.self)
+        return line
     }
 
     private func read(at offset: Int, count: Int) -> [UInt8]? {
