@@ -16,19 +16,29 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Debian's libpq, for the PostgreSQL cloud.
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // Models, validation, errors and text rules: pure Swift, no C, no I/O.
         .target(name: "VocabCore"),
         // The SQLite store: schema, migrations, queries, change observation.
         .target(name: "VocabStore", dependencies: ["VocabCore", "CSQLite"]),
+        // The cloud: PostgreSQL connection, server schema, account status (sync to come).
+        .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CLibPQ"]),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
         .target(name: "VocabDictionary", dependencies: ["VocabCore"]),
         // Commands, prompts and output of the terminal application.
-        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary"]),
+        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
         .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabStore", "VocabCore"]),
 
         .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"], exclude: ["Data"]),
+        .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCore"]),
         .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         // End-to-end: runs the built `vocab` binary as a separate process.

@@ -14,6 +14,8 @@ public enum VocabApp {
         do {
             try dispatch(arguments, context: context)
             return 0
+        } catch let exit as SilentExit {
+            return exit.category.exitCode
         } catch let error as UserFacingError {
             console.error("vocab: \(error.message)")
             return error.category.exitCode
@@ -23,11 +25,12 @@ public enum VocabApp {
         }
     }
 
-    static let groups: [CommandGroup] = [BookCommands.group, WordCommands.group]
+    static let groups: [CommandGroup] = [BookCommands.group, WordCommands.group, CloudCommands.group]
     static let topLevel: [Command] = [
         HomeCommand.command, TransferCommands.importWords, TransferCommands.export, GameCommand.command,
         StudyCommands.study, StudyCommands.due, StudyCommands.review, StatsCommand.command, StarterCommand.command,
         DictionaryCommands.dict, DictionaryCommands.say,
+        CloudCommands.login, CloudCommands.logout, CloudCommands.account,
     ]
 
     private static func dispatch(_ arguments: [String], context: AppContext) throws {

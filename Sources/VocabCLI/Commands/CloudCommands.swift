@@ -1,0 +1,102 @@
+import Foundation
+import VocabCore
+import VocabSync
+
+/// `vocab cloud init|add-user`, `vocab login`, `vocab logout`, `vocab account`.
+enum CloudCommands {
+    static let group = CommandGroup(name: "cloud", abstract: "The cloud server (for administrators):", commands: [initialize, addUser])
+
+    private static let admin = OptionSpec("admin", value: "URL", help: "An administrator's postgresql://USER@HOST[:PORT]/DATABASE (password from PGPASSWORD or ~/.pgpass).")
+
+    static let initialize = Command(spec: CommandSpec(
+        name: "cloud init", abstract: "Install or upgrade the server schema (idempotent).",
+        options: [admin],
+        discussion: "Creates the vocab schema, its tables and row-level security so that each user sees only their own rows.",
+        examples: ["PGPASSWORD=... vocab cloud init --admin postgresql://postgres@localhost/vocab"]
+    )) { arguments, context in
+        let connection = try adminConnection(arguments)
+        try CloudSchema.install(on: connection)
+        context.console.print("The Vocab schema is installed on \(connection.address.server)/\(connection.address.database).")
+    }
+
+    static let addUser = Command(spec: CommandSpec(
+        name: "cloud add-user", abstract: "Create a user who can log in and sync (or set a new password).",
+        arguments: [ArgumentSpec("NAME", help: "The user (a database role): letters, digits, underscores.")],
+        options: [admin],
+        discussion: "The new user's password is asked without echo on a terminal, or read from standard input."
+    )) { arguments, context in
+        let connection = try adminConnection(arguments)
+        let name = arguments.positionals[0]
+        guard let password = SecretPrompt.read("Password for \(name): ", console: context.console), !password.isEmpty else {
+            throw CloudError.emptyPassword
+        }
+        try CloudSchema.addUser(name, password: password, on: connection)
+        context.console.print("User \(name) can now log in: vocab login postgresql://\(name)@\(connection.address.host):\(connection.address.port)/\(connection.address.database)")
+    }
+
+    static let login = Command(spec: CommandSpec(
+        name: "login", abstract: "Log in to the cloud server and remember it (password kept private, 0600).",
+        arguments: [ArgumentSpec("URL", help: "postgresql://USER@HOST[:PORT]/DATABASE, without a password.")],
+        discussion: "The password is asked without echo on a terminal, read from standard input otherwise, or taken from PGPASSWORD."
+    )) { arguments, context in
+        let address = try ServerAddress(url: arguments.positionals[0])
+        var password = context.environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        if password == nil {
+            password = SecretPrompt.read("Password for \(address.user): ", console: context.console)
+        }
+        let login = CloudLogin(address: address, password: password)
+        let status = AccountStatus.check(login)
+        if let refusal = status.refusal { throw refusal }
+        try login.save(to: try loginPath(context))
+        context.console.print("Logged in to \(address.url).")
+    }
+
+    static let logout = Command(spec: CommandSpec(name: "logout", abstract: "Forget the cloud login (local words stay).")) { _, context in
+        let path = try loginPath(context)
+        if FileManager.default.fileExists(atPath: path) {
+            try FileManager.default.removeItem(atPath: path)
+            context.console.print("Logged out.")
+        } else {
+            context.console.print("Not logged in.")
+        }
+    }
+
+    static let account = Command(spec: CommandSpec(
+        name: "account", abstract: "Show the cloud account's status: available, not logged in, cannot reach server or access denied.",
+        options: [.json]
+    )) { arguments, context in
+        let status = AccountStatus.check(try CloudLogin.load(from: try loginPath(context)))
+        if arguments.flag("json") {
+            let name: String
+            switch status {
+            case .available: name = "available"
+            case .notLoggedIn: name = "not logged in"
+            case .cannotReachServer: name = "cannot reach server"
+            case .accessDenied: name = "access denied"
+            }
+            context.console.print(JSONValue.object([("status", .string(name)), ("detail", .string(status.summary))]).pretty)
+        } else {
+            context.console.print(status.summary)
+        }
+        if status.refusal != nil { throw SilentExit(category: .cloudUnavailable) }
+    }
+
+    /// Where the login lives: next to config.json, private to the user.
+    static func loginPath(_ context: AppContext) throws -> String {
+        if let xdg = context.environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/vocab/cloud.json" }
+        guard let home = context.environment["HOME"], !home.isEmpty else { throw CLIError.noDataFolder }
+        return home + "/.config/vocab/cloud.json"
+    }
+
+    private static func adminConnection(_ arguments: ParsedArguments) throws -> PostgresConnection {
+        guard let url = arguments.value("admin") else {
+            throw UsageError.missingArgument(name: "--admin URL", command: "cloud")
+        }
+        return try PostgresConnection(try ServerAddress(url: url), password: nil)
+    }
+}
+
+/// Ends a command that has already said what happened, with its category's exit code.
+struct SilentExit: Error {
+    let category: ErrorCategory
+}

@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The saved cloud login: the server address in a 0600 file, with the password beside it in
+/// the same private file (never in output, logs or files others can read).
+public struct CloudLogin: Sendable, Equatable {
+    public var address: ServerAddress
+    public var password: String?
+
+    public init(address: ServerAddress, password: String?) {
+        self.address = address
+        self.password = password
+    }
+
+    /// Reads the login from `path`; nil when there is none.
+    public static func load(from path: String) throws -> CloudLogin? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let host = object["host"] as? String, let port = object["port"] as? Int,
+              let database = object["database"] as? String, let user = object["user"] as? String else {
+            throw CloudError.invalidURL("the saved login in \(path)")
+        }
+        return CloudLogin(address: ServerAddress(host: host, port: port, database: database, user: user),
+                          password: object["password"] as? String)
+    }
+
+    /// Writes the login to `path`, readable and writable by the user only (0600 from creation).
+    public func save(to path: String) throws {
+        var object: [String: Any] = ["host": address.host, "port": address.port, "database": address.database, "user": address.user]
+        if let password { object["password"] = password }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = path + ".tmp"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw CloudError.serverError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == data.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CloudError.serverError("cannot write \(path)")
+        }
+    }
+}
+
+/// What `vocab account` reports, like the original app's account status.
+public enum AccountStatus: Equatable, Sendable {
+    case available(ServerAddress)
+    case notLoggedIn
+    case cannotReachServer(CloudError)
+    case accessDenied(CloudError)
+
+    /// Checks the login: connects, and makes sure the Vocab schema is there and usable.
+    public static func check(_ login: CloudLogin?) -> AccountStatus {
+        guard let login else { return .notLoggedIn }
+        do {
+            let connection = try PostgresConnection(login.address, password: login.password)
+            let installed = try connection.execute("SELECT to_regclass('vocab.records') IS NOT NULL").first?.first ?? nil
+            guard installed == "t" else { return .accessDenied(.schemaMissing(server: login.address.server)) }
+            _ = try connection.execute("SELECT count(*) FROM vocab.records WHERE false")
+            return .available(login.address)
+        } catch let error as CloudError {
+            if case .unreachable = error { return .cannotReachServer(error) }
+            return .accessDenied(error)
+        } catch {
+            return .cannotReachServer(.unreachable(server: login.address.server, detail: "\(error)"))
+        }
+    }
+
+    /// One line for `vocab account`.
+    public var summary: String {
+        switch self {
+        case .available(let address): return "available: \(address.url)"
+        case .notLoggedIn: return "not logged in: run `vocab login postgresql://USER@HOST/DATABASE`"
+        case .cannotReachServer(let error): return "cannot reach server: \(error.message)"
+        case .accessDenied(let error): return "access denied: \(error.message)"
+        }
+    }
+
+    /// The error a cloud command refuses with when the account is not available.
+    public var refusal: CloudError? {
+        switch self {
+        case .available: return nil
+        case .notLoggedIn: return .notLoggedIn
+        case .cannotReachServer(let error), .accessDenied(let error): return error
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import VocabCore
+
+/// Errors of the cloud: account status and server failures (exit code 3), never with secrets.
+public enum CloudError: UserFacingError, Equatable {
+    case notLoggedIn
+    case unreachable(server: String, detail: String)
+    case accessDenied(server: String, detail: String)
+    case schemaMissing(server: String)
+    case serverError(String)
+    case invalidURL(String)
+    case invalidRoleName(String)
+    case emptyPassword
+
+    public var category: ErrorCategory {
+        switch self {
+        case .invalidURL, .invalidRoleName, .emptyPassword: return .userInput
+        default: return .cloudUnavailable
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .notLoggedIn:
+            return "Not logged in: run `vocab login postgresql://USER@HOST/DB` first. Nothing was changed."
+        case .unreachable(let server, let detail):
+            return "Cannot reach the cloud server \(server) (\(detail)). Nothing was changed."
+        case .accessDenied(let server, let detail):
+            return "The cloud server \(server) refused access (\(detail)). Check the user and password with `vocab login`."
+        case .schemaMissing(let server):
+            return "The cloud server \(server) has no Vocab schema: an administrator runs `vocab cloud init --admin URL`."
+        case .serverError(let detail):
+            return "The cloud server reported an error: \(detail)."
+        case .invalidURL(let text):
+            return "\"\(text)\" is not a PostgreSQL URL (postgresql://USER@HOST[:PORT]/DATABASE); put no password in it."
+        case .invalidRoleName(let name):
+            return "\"\(name)\" cannot be a user name: use letters, digits and underscores, starting with a letter."
+        case .emptyPassword:
+            return "The password must not be empty."
+        }
+    }
+}

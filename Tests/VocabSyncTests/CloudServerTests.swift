@@ -1,0 +1,90 @@
+import XCTest
+@testable import VocabSync
+
+/// The server schema, accounts and row-level security against the real PostgreSQL that
+/// scripts/test.sh starts.
+final class CloudServerTests: XCTestCase {
+    var admin: PostgresConnection!
+    var adminAddress: ServerAddress!
+    var adminPassword: String!
+
+    override func setUpWithError() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = environment["VOCAB_TEST_PG_ADMIN"], let password = environment["VOCAB_TEST_PG_PASSWORD"] else {
+            throw XCTSkip("no PostgreSQL: run the suite with ./scripts/test.sh (it starts one)")
+        }
+        adminAddress = try ServerAddress(url: url)
+        adminPassword = password
+        admin = try PostgresConnection(adminAddress, password: password)
+        try CloudSchema.install(on: admin)
+    }
+
+    private func user(_ name: String, password: String = "pw-\(UUID().uuidString)") throws -> CloudLogin {
+        try CloudSchema.addUser(name, password: password, on: admin)
+        var address = adminAddress!
+        address.user = name
+        return CloudLogin(address: address, password: password)
+    }
+
+    private func uniqueName(_ prefix: String) -> String {
+        prefix + "_" + UUID().uuidString.prefix(8).lowercased()
+    }
+
+    func testInstallingTheSchemaTwiceChangesNothing() throws {
+        try CloudSchema.install(on: admin)
+        let version = try admin.execute("SELECT value FROM vocab.meta WHERE key = 'schema_version'")
+        XCTAssertEqual(version, [["1"]])
+    }
+
+    func testAccountStatusCoversTheFourCases() throws {
+        let login = try user(uniqueName("status"))
+        XCTAssertEqual(AccountStatus.check(login), .available(login.address))
+        XCTAssertEqual(AccountStatus.check(nil), .notLoggedIn)
+        var wrong = login
+        wrong.password = "not-it"
+        guard case .accessDenied = AccountStatus.check(wrong) else { return XCTFail("wrong password must be access denied") }
+        var away = login
+        away.address.port = 1
+        guard case .cannotReachServer = AccountStatus.check(away) else { return XCTFail("a closed port cannot be reached") }
+        let database = uniqueName("empty")
+        try admin.execute("CREATE DATABASE \(database)")
+        var bare = login
+        bare.address.database = database
+        XCTAssertEqual(AccountStatus.check(bare), .accessDenied(.schemaMissing(server: login.address.server)))
+    }
+
+    func testAUserSeesAndChangesOnlyTheirOwnRows() throws {
+        let alice = try user(uniqueName("alice")), bob = try user(uniqueName("bob"))
+        let asAlice = try PostgresConnection(alice.address, password: alice.password)
+        let asBob = try PostgresConnection(bob.address, password: bob.password)
+        let id = UUID().uuidString
+        try asAlice.execute("INSERT INTO vocab.records (kind, id, seq, body) VALUES ('word', $1, nextval('vocab.change_seq'), $2)",
+                            [id, #"{"word": "secret"}"#])
+        XCTAssertEqual(try asAlice.execute("SELECT body->>'word' FROM vocab.records WHERE id = $1", [id]), [["secret"]])
+        XCTAssertEqual(try asBob.execute("SELECT count(*) FROM vocab.records WHERE id = $1", [id]), [["0"]])
+        try asBob.execute("UPDATE vocab.records SET body = '{}' WHERE id = $1", [id])
+        try asBob.execute("DELETE FROM vocab.records WHERE id = $1", [id])
+        XCTAssertEqual(try asAlice.execute("SELECT body->>'word' FROM vocab.records WHERE id = $1", [id]), [["secret"]])
+        XCTAssertThrowsError(try asBob.execute(
+            "INSERT INTO vocab.records (owner, kind, id, seq, body) VALUES ($1, 'word', $2, 1, '{}')", [alice.address.user, UUID().uuidString]))
+        XCTAssertThrowsError(try asBob.execute("SELECT * FROM pg_catalog.pg_authid"))
+    }
+
+    func testInjectionThroughTextIsStoredAsPlainText() throws {
+        let alice = try user(uniqueName("quote"), password: "it's \"quoted\"; DROP TABLE vocab.records; --")
+        let connection = try PostgresConnection(alice.address, password: alice.password)
+        let text = "'); DROP TABLE vocab.records; --"
+        let id = UUID().uuidString
+        try connection.execute("INSERT INTO vocab.records (kind, id, seq, body) VALUES ('book', $1, nextval('vocab.change_seq'), jsonb_build_object('name', $2::text))", [id, text])
+        XCTAssertEqual(try connection.execute("SELECT body->>'name' FROM vocab.records WHERE id = $1", [id]), [[text]])
+        XCTAssertThrowsError(try CloudSchema.addUser("x\"; DROP ROLE postgres; --", password: "p", on: admin)) { error in
+            guard case .invalidRoleName = error as? CloudError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testURLsWithPasswordsAreRefused() {
+        XCTAssertThrowsError(try ServerAddress(url: "postgresql://alice:secret@localhost/db"))
+        XCTAssertThrowsError(try ServerAddress(url: "mysql://alice@localhost/db"))
+        XCTAssertEqual(try ServerAddress(url: "postgresql://alice@db.example:6543/words").port, 6543)
+    }
+}
