@@ -30,7 +30,7 @@ public enum VocabApp {
         HomeCommand.command, TransferCommands.importWords, TransferCommands.export, GameCommand.command,
         StudyCommands.study, StudyCommands.due, StudyCommands.review, StatsCommand.command, StarterCommand.command,
         DictionaryCommands.dict, DictionaryCommands.say,
-        CloudCommands.login, CloudCommands.logout, CloudCommands.account,
+        CloudCommands.login, CloudCommands.logout, CloudCommands.account, SyncCommand.command,
     ]
 
     private static func dispatch(_ arguments: [String], context: AppContext) throws {

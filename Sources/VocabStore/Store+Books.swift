@@ -109,6 +109,7 @@ extension Store {
                     cover_word = ?7, created_at = ?8, modified_at = ?9
                 WHERE id = ?1
                 """, bookValues(updated))
+            try stamp(table: "books", id: id, fields: SyncBodies.changedFields(current, updated), at: now)
             return updated
         }
     }

@@ -145,6 +145,7 @@ extension Store {
             }
             updated.modifiedAt = max(now, current.modifiedAt)
             try replace(updated)
+            try stamp(table: "words", id: id, fields: SyncBodies.changedFields(current, updated), at: now)
             return updated
         }
     }

@@ -40,28 +40,38 @@ public struct WordImporter {
         var summary = ImportSummary()
         var books = BookCache()
         var ids = TimeOrderedIDs()
+        var updatedIds: [UUID] = []
         try store.withImportCache {
         try store.transaction {
+            // Bulk inserts skip the per-row outbox triggers; the outbox is filled set-wise below.
+            let rowidBefore = try store.database.integer("SELECT coalesce(max(rowid), 0) FROM words")
+            try store.database.run("INSERT INTO sync_applying VALUES (1)")
             while true {
                 let row: ImportRow
                 do {
                     guard let next = try reader.nextRow() else { break }
                     row = next
                     let word = try ImportedWord(row: row, defaultBook: defaultBook)
-                    try upsert(word, store: store, books: &books, ids: &ids, summary: &summary)
+                    if let updated = try upsert(word, store: store, books: &books, ids: &ids, summary: &summary) { updatedIds.append(updated) }
                 } catch let error as ImportError {
                     guard skipInvalid, let (line, reason) = error.skippable else { throw error }
                     summary.rejected.append(RejectedLine(line: line, reason: reason))
                 }
                 if summary.rowsRead % 1000 == 0 { progress(summary.rowsRead) }
             }
+            try store.database.run("DELETE FROM sync_applying")
+            try store.database.run("INSERT OR REPLACE INTO outbox (kind, id) SELECT 'word', id FROM words WHERE rowid > ?",
+                                   [.integer(rowidBefore)])
+            for id in updatedIds { try store.database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', ?)", [.text(id.storageText)]) }
+            for id in books.createdIds { try store.database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES ('book', ?)", [.text(id.storageText)]) }
         }
         }
         return summary
     }
 
+    /// Inserts or updates one word; returns the id of an updated word (inserts are found by rowid).
     private func upsert(_ imported: ImportedWord, store: Store, books: inout BookCache, ids: inout TimeOrderedIDs,
-                        summary: inout ImportSummary) throws {
+                        summary: inout ImportSummary) throws -> UUID? {
         let book = try books.book(for: imported, store: store, now: now, created: &summary.createdBooks)
         var existing: Word?
         if let id = imported.id { existing = try store.word(id: id) }
@@ -76,7 +86,7 @@ public struct WordImporter {
                             createdAt: imported.createdAt ?? now, modifiedAt: imported.modifiedAt ?? imported.createdAt ?? now)
             if try store.insertIfNew(word, clearingTombstone: imported.id != nil) {
                 summary.added += 1
-                return
+                return nil
             }
             existing = try store.wordWithExactText(imported.draft.word, inBook: book.id)
         }
@@ -97,7 +107,7 @@ public struct WordImporter {
         if present.contains(.memorized) { updated.memorized = draft.memorized }
         guard updated != current else {
             summary.unchanged += 1
-            return
+            return nil
         }
         if updated.word != current.word || updated.bookId != current.bookId,
            let clash = try store.wordWithExactText(updated.word, inBook: updated.bookId), clash.id != current.id {
@@ -106,12 +116,16 @@ public struct WordImporter {
         }
         updated.modifiedAt = max(now, current.modifiedAt)
         try store.replace(updated)
+        try store.stamp(table: "words", id: updated.id, fields: SyncBodies.changedFields(current, updated), at: now)
         summary.updated += 1
+        return updated.id
     }
 }
 
 /// Books met during one import, by name key and id, created when missing.
 private struct BookCache {
+    /// Books this import created.
+    private(set) var createdIds: [UUID] = []
     private var byKey: [String: Book] = [:]
     private var byId: [UUID: Book] = [:]
     /// The book of the previous row: most files put every row in one book.
@@ -142,6 +156,7 @@ private struct BookCache {
         let book = Book(id: word.bookId ?? UUID.timeOrdered(milliseconds: now.milliseconds), name: draft.name, createdAt: now, modifiedAt: now)
         try store.insert(book)
         created.append(book.name)
+        createdIds.append(book.id)
         return remember(book)
     }
 

@@ -7,6 +7,7 @@ final class BadInputEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         vocab = try VocabRunner()
+        addTeardownBlock { [weak self] in self?.vocab = nil }
         try vocab.ok(["book", "add", "TOEIC"])
         try vocab.ok(["word", "add", "abandon", "--book", "TOEIC", "-d", "to leave"])
     }

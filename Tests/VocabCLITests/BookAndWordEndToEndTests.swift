@@ -7,6 +7,7 @@ final class BookAndWordEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         vocab = try VocabRunner()
+        addTeardownBlock { [weak self] in self?.vocab = nil }
     }
 
     func testTheFirstRunWelcomesTheUserAndCreatesAPrivateStore() throws {

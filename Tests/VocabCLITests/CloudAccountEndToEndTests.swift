@@ -7,6 +7,7 @@ final class CloudAccountEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         vocab = try VocabRunner()
+        addTeardownBlock { [weak self] in self?.vocab = nil }
         guard ProcessInfo.processInfo.environment["VOCAB_TEST_PG_ADMIN"] != nil else {
             throw XCTSkip("no PostgreSQL: run the suite with ./scripts/test.sh (it starts one)")
         }

@@ -7,6 +7,7 @@ final class GameAndStudyEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         vocab = try VocabRunner()
+        addTeardownBlock { [weak self] in self?.vocab = nil }
     }
 
     private func addFruit() throws {

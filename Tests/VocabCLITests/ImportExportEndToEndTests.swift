@@ -6,6 +6,7 @@ final class ImportExportEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         vocab = try VocabRunner()
+        addTeardownBlock { [weak self] in self?.vocab = nil }
     }
 
     private func write(_ name: String, _ bytes: [UInt8]) throws -> String {

@@ -10,6 +10,10 @@ final class MigrationTests: XCTestCase {
         folder = try TemporaryFolder()
     }
 
+    override func tearDown() {
+        folder = nil  // removes the folder (XCTest keeps test cases alive until the run ends)
+    }
+
     func testANewStoreGetsTheLatestSchemaAndOurApplicationID() throws {
         let store = try Store(path: folder.file("new.sqlite"))
         XCTAssertEqual(try store.schemaVersion(), Migrations.latestVersion)

@@ -10,6 +10,10 @@ class StoreBehaviourTests: XCTestCase {
         folder = try TemporaryFolder()
     }
 
+    override func tearDown() {
+        folder = nil  // removes the folder (XCTest keeps test cases alive until the run ends)
+    }
+
     func makeStore() throws -> Store { try Store(path: ":memory:") }
 
     let t0 = Timestamp(milliseconds: 1_700_000_000_000)

@@ -90,6 +90,42 @@ enum Migrations {
                 PRIMARY KEY (game_id, position)
             );
             """),
+        Migration(version: 3, sql: """
+            -- Sync: what changed locally since the last push, the server token, per-field stamps.
+            CREATE TABLE sync_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+            -- One row per object changed since it was last pushed. REPLACE gives a changed
+            -- object a new rowid, so "rowid <= the one read" means "unchanged since read".
+            CREATE TABLE outbox (
+                kind TEXT NOT NULL CHECK (kind IN ('book', 'word', 'review')),
+                id   TEXT NOT NULL,
+                UNIQUE (kind, id)
+            );
+            -- A row here while remote changes (or a bulk import, which fills the outbox itself)
+            -- are applied keeps the triggers below quiet.
+            CREATE TABLE sync_applying (flag INTEGER NOT NULL);
+            -- Remote rows that could not be applied yet (their book had not arrived).
+            CREATE TABLE sync_pending (kind TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (kind, id));
+            -- JSON {"field": [ms, "device"]}: when and where each field was last set.
+            ALTER TABLE books ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
+            ALTER TABLE words ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
+            CREATE TRIGGER outbox_book_insert AFTER INSERT ON books WHEN NOT EXISTS (SELECT 1 FROM sync_applying)
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('book', NEW.id); END;
+            CREATE TRIGGER outbox_book_update AFTER UPDATE ON books WHEN NOT EXISTS (SELECT 1 FROM sync_applying)
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('book', NEW.id); END;
+            CREATE TRIGGER outbox_word_insert AFTER INSERT ON words WHEN NOT EXISTS (SELECT 1 FROM sync_applying)
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', NEW.id); END;
+            CREATE TRIGGER outbox_word_update AFTER UPDATE ON words WHEN NOT EXISTS (SELECT 1 FROM sync_applying)
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', NEW.id); END;
+            CREATE TRIGGER outbox_review_insert AFTER INSERT ON reviews WHEN NOT EXISTS (SELECT 1 FROM sync_applying)
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('review', NEW.id); END;
+            CREATE TRIGGER outbox_tombstone AFTER INSERT ON tombstones WHEN NOT EXISTS (SELECT 1 FROM sync_applying)
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES (NEW.kind, NEW.id); END;
+            -- Everything made before sync existed is waiting to be pushed.
+            INSERT INTO outbox SELECT 'book', id FROM books;
+            INSERT INTO outbox SELECT 'word', id FROM words;
+            INSERT INTO outbox SELECT 'review', id FROM reviews;
+            INSERT OR IGNORE INTO outbox SELECT kind, id FROM tombstones;
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }

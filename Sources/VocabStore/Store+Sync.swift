@@ -1,0 +1,160 @@
+import Foundation
+import VocabCore
+
+/// When and where a field was last set: newer wins; on a tie, the larger device id.
+public struct FieldStamp: Comparable, Sendable {
+    public var milliseconds: Int64
+    public var device: String
+
+    public static func < (lhs: FieldStamp, rhs: FieldStamp) -> Bool {
+        (lhs.milliseconds, lhs.device) < (rhs.milliseconds, rhs.device)
+    }
+}
+
+/// A record as it travels to and from the cloud: an object's kind and id, whether it was
+/// deleted, and its fields as JSON.
+public struct SyncRecord: @unchecked Sendable {
+    public var kind: String
+    public var id: UUID
+    public var deleted: Bool
+    /// JSON object text (for deleted records: `{}` or the last known fields).
+    public var body: String
+    /// The server's sequence number (pulled records only).
+    public var seq: Int64
+
+    public init(kind: String, id: UUID, deleted: Bool, body: String, seq: Int64 = 0) {
+        self.kind = kind
+        self.id = id
+        self.deleted = deleted
+        self.body = body
+        self.seq = seq
+    }
+}
+
+/// One local change waiting to be pushed; `rowid` tells whether it changed again since.
+public struct OutboxEntry: Sendable {
+    public var rowid: Int64
+    public var record: SyncRecord
+}
+
+/// What applying pulled records did.
+public struct ApplySummary: Sendable, Equatable {
+    public var applied = 0
+    public var skipped: [String] = []
+    public var deferred = 0
+}
+
+extension Store {
+    // MARK: Sync bookkeeping
+
+    /// This device's id (made on first use), used to break ties between equal field stamps.
+    public func deviceId() throws -> String {
+        try write {
+            if let id = try meta("device") { return id }
+            let id = UUID.random().lowercaseText
+            try setMeta("device", id)
+            return id
+        }
+    }
+
+    /// The server token (last sequence number pulled) for the server `identity`; starts over at 0
+    /// when the store last synced with another server or user.
+    public func syncToken(for identity: String) throws -> Int64 {
+        try write {
+            if try meta("server") != identity {
+                try setMeta("server", identity)
+                try setMeta("token", "0")
+                // Everything local must reach the new server.
+                try database.execute("""
+                    INSERT OR IGNORE INTO outbox (kind, id) SELECT 'book', id FROM books;
+                    INSERT OR IGNORE INTO outbox (kind, id) SELECT 'word', id FROM words;
+                    INSERT OR IGNORE INTO outbox (kind, id) SELECT 'review', id FROM reviews;
+                    INSERT OR IGNORE INTO outbox (kind, id) SELECT kind, id FROM tombstones;
+                    """)
+            }
+            return Int64(try meta("token") ?? "0") ?? 0
+        }
+    }
+
+    public func setSyncToken(_ token: Int64) throws {
+        try write { try setMeta("token", String(token)) }
+    }
+
+    /// How many local changes wait to be pushed.
+    public func outboxCount() throws -> Int {
+        try guarded { Int(try database.integer("SELECT count(*) FROM outbox")) }
+    }
+
+    /// Up to `limit` local changes, oldest first, each with the record to push.
+    public func outbox(limit: Int) throws -> [OutboxEntry] {
+        try guarded {
+            let rows = try database.query("SELECT rowid, kind, id FROM outbox ORDER BY rowid LIMIT ?", [.integer(Int64(limit))]) {
+                ($0.int(0), $0.text(1), $0.text(2))
+            }
+            let device = try deviceId()
+            return try rows.compactMap { rowid, kind, idText in
+                guard let id = UUID(text: idText) else { return nil }
+                return OutboxEntry(rowid: rowid, record: try localRecord(kind: kind, id: id, device: device))
+            }
+        }
+    }
+
+    /// Forgets pushed changes that did not change again since they were read.
+    public func clearOutbox(_ entries: [OutboxEntry], token: Int64) throws {
+        try write {
+            for entry in entries {
+                try database.run("DELETE FROM outbox WHERE kind = ? AND id = ? AND rowid <= ?",
+                                 [.text(entry.record.kind), .text(entry.record.id.storageText), .integer(entry.rowid)])
+            }
+            try setMeta("token", String(token))
+        }
+    }
+
+    private func meta(_ key: String) throws -> String? {
+        try database.first("SELECT value FROM sync_meta WHERE key = ?", [.text(key)]) { $0.text(0) }
+    }
+
+    private func setMeta(_ key: String, _ value: String) throws {
+        try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES (?, ?)", [.text(key), .text(value)])
+    }
+
+    // MARK: Local records
+
+    /// The record that describes the local state of an object (deleted when it is gone).
+    func localRecord(kind: String, id: UUID, device: String) throws -> SyncRecord {
+        switch kind {
+        case "book":
+            guard let book = try book(id: id) else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
+            let stamps = try storedStamps(table: "books", id: id)
+            return SyncRecord(kind: kind, id: id, deleted: false, body: SyncBodies.book(book, stamps: stamps, device: device))
+        case "word":
+            guard let word = try word(id: id) else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
+            let stamps = try storedStamps(table: "words", id: id)
+            return SyncRecord(kind: kind, id: id, deleted: false, body: SyncBodies.word(word, stamps: stamps, device: device))
+        default:
+            let review = try database.first("""
+                SELECT word_id, reviewed_at, rating, duration_ms, game_id, source FROM reviews WHERE id = ?
+                """, [.text(id.storageText)]) { row -> String in
+                SyncBodies.review(wordId: row.text(0), reviewedAt: row.int(1), rating: row.int(2),
+                                  durationMs: row.isNull(3) ? nil : row.int(3), gameId: row.isNull(4) ? nil : row.text(4),
+                                  source: row.text(5))
+            }
+            guard let review else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
+            return SyncRecord(kind: kind, id: id, deleted: false, body: review)
+        }
+    }
+
+    func storedStamps(table: String, id: UUID) throws -> [String: FieldStamp] {
+        let text = try database.first("SELECT stamps FROM \(table) WHERE id = ?", [.text(id.storageText)]) { $0.text(0) } ?? "{}"
+        return SyncBodies.decodeStamps(text)
+    }
+
+    /// Records that `fields` of a row were set now on this device.
+    func stamp(table: String, id: UUID, fields: [String], at time: Timestamp) throws {
+        guard !fields.isEmpty else { return }
+        var stamps = try storedStamps(table: table, id: id)
+        let device = try deviceId()
+        for field in fields { stamps[field] = FieldStamp(milliseconds: time.milliseconds, device: device) }
+        try database.run("UPDATE \(table) SET stamps = ? WHERE id = ?", [.text(SyncBodies.encodeStamps(stamps)), .text(id.storageText)])
+    }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import VocabCore
+
+extension Store {
+    /// Applies one page of pulled records in one transaction and saves `token` with it.
+    /// Books first, then words, then reviews; a word whose book has not arrived waits in
+    /// `sync_pending`. A malformed record is skipped and reported, never a crash.
+    public func applyRemote(_ records: [SyncRecord], token: Int64) throws -> ApplySummary {
+        try write {
+            try database.run("INSERT INTO sync_applying VALUES (1)")
+            var summary = ApplySummary()
+            let order = ["book": 0, "word": 1, "review": 2]
+            let sorted = records.sorted { (order[$0.kind] ?? 3, $0.seq) < (order[$1.kind] ?? 3, $1.seq) }
+            var touchedWords = Set<UUID>()
+            for record in sorted {
+                do {
+                    if try apply(record, touchedWords: &touchedWords) { summary.applied += 1 } else { summary.deferred += 1 }
+                } catch let error as MalformedRecord {
+                    summary.skipped.append("\(record.kind) \(record.id.lowercaseText): \(error.reason)")
+                }
+            }
+            // Words that waited for their book may go in now.
+            let pending = try database.query("SELECT kind, id, body FROM sync_pending") { ($0.text(0), $0.text(1), $0.text(2)) }
+            for (kind, idText, body) in pending {
+                guard let id = UUID(text: idText) else { continue }
+                let record = SyncRecord(kind: kind, id: id, deleted: false, body: body)
+                if (try? apply(record, touchedWords: &touchedWords)) == true {
+                    try database.run("DELETE FROM sync_pending WHERE kind = ? AND id = ?", [.text(kind), .text(idText)])
+                    summary.deferred = max(0, summary.deferred - 1)
+                }
+            }
+            for wordId in touchedWords where try word(id: wordId) != nil { try rebuildSchedule(wordId: wordId) }
+            try database.run("DELETE FROM sync_applying")
+            try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('token', ?)", [.text(String(token))])
+            return summary
+        }
+    }
+
+    /// Applies one record; false when it has to wait (its book is not here yet).
+    private func apply(_ record: SyncRecord, touchedWords: inout Set<UUID>) throws -> Bool {
+        switch record.kind {
+        case "book": try applyBook(record)
+        case "word": return try applyWord(record, touchedWords: &touchedWords)
+        case "review": try applyReview(record, touchedWords: &touchedWords)
+        default: throw MalformedRecord(reason: "unknown kind")
+        }
+        return true
+    }
+
+    // MARK: Books
+
+    private func applyBook(_ record: SyncRecord) throws {
+        let idText = SQLValue.text(record.id.storageText)
+        if record.deleted {
+            // The book's words go with it; their own tombstones (if they were deleted) travel separately.
+            try database.run("DELETE FROM reviews WHERE word_id IN (SELECT id FROM words WHERE book_id = ?)", [idText])
+            try database.run("DELETE FROM words WHERE book_id = ?", [idText])
+            try database.run("DELETE FROM books WHERE id = ?", [idText])
+            try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) VALUES (?, 'book', ?)",
+                             [idText, .integer(Timestamp.now().milliseconds)])
+            return
+        }
+        if try database.first("SELECT 1 FROM tombstones WHERE id = ?", [idText], { $0.int(0) }) != nil {
+            try markForPush(kind: "book", id: record.id)  // deletion wins; make sure the server hears it
+            return
+        }
+        guard let body = SyncBodies.parse(record.body), let name = body["name"] as? String, !name.isEmpty,
+              let created = (body["createdAt"] as? NSNumber)?.int64Value, let modified = (body["modifiedAt"] as? NSNumber)?.int64Value
+        else { throw MalformedRecord(reason: "missing name or times") }
+        let remoteStamps = SyncBodies.decodeStamps(body["stamps"] as? [String: Any] ?? [:])
+        var remote = Book(id: record.id, name: name, explain: body["explain"] as? String ?? "", meaning: body["meaning"] as? String ?? "",
+                          image: (body["image"] as? String).flatMap(Base64.decode), coverWord: body["coverWord"] as? String ?? "",
+                          createdAt: Timestamp(milliseconds: created), modifiedAt: Timestamp(milliseconds: modified))
+        var stamps = remoteStamps
+        if let local = try book(id: record.id) {
+            let localStamps = SyncBodies.complete(try storedStamps(table: "books", id: local.id), fields: SyncBodies.bookFields,
+                                                  fallback: local.modifiedAt, device: "")
+            (remote, stamps) = mergeBook(local: local, localStamps: localStamps, remote: remote, remoteStamps: remoteStamps)
+            if remote != local || !sameStamps(localStamps, stamps) {
+                try writeBook(remote, stamps: stamps, exists: true)
+            }
+            if !sameStamps(remoteStamps, stamps) { try markForPush(kind: "book", id: record.id) }
+        } else {
+            try writeBook(remote, stamps: stamps, exists: false)
+        }
+    }
+
+    private func mergeBook(local: Book, localStamps: [String: FieldStamp], remote: Book, remoteStamps: [String: FieldStamp]) -> (Book, [String: FieldStamp]) {
+        var merged = local
+        var stamps = localStamps
+        func take(_ field: String, _ apply: (inout Book) -> Void) {
+            guard let theirs = remoteStamps[field], theirs > (localStamps[field] ?? FieldStamp(milliseconds: .min, device: "")) else { return }
+            apply(&merged)
+            stamps[field] = theirs
+        }
+        take("name") { $0.name = remote.name }
+        take("explain") { $0.explain = remote.explain }
+        take("meaning") { $0.meaning = remote.meaning }
+        take("image") { $0.image = remote.image }
+        take("coverWord") { $0.coverWord = remote.coverWord }
+        merged.modifiedAt = max(local.modifiedAt, remote.modifiedAt)
+        return (merged, stamps)
+    }
+
+    /// Writes a book; a name taken by another book merges the two: the smaller id survives,
+    /// the other's words move to it and the other becomes a tombstone (the same on every device).
+    private func writeBook(_ book: Book, stamps: [String: FieldStamp], exists: Bool) throws {
+        var folded: UUID?
+        if let other = try self.book(nameKey: TextRules.nameKey(book.name)), other.id != book.id {
+            if book.id.lowercaseText < other.id.lowercaseText {
+                // The incoming book survives: free the name, write it, then fold the other into it.
+                try database.run("UPDATE books SET name_key = name_key || ' ' || id WHERE id = ?", [.text(other.id.storageText)])
+                folded = other.id
+            } else {
+                // The local book keeps the name; the incoming one is folded into it.
+                if exists {
+                    try moveWords(from: book.id, to: other.id)
+                    try database.run("DELETE FROM books WHERE id = ?", [.text(book.id.storageText)])
+                }
+                try tombstoneForPush(kind: "book", id: book.id)
+                return
+            }
+        }
+        let values: [SQLValue] = [.text(book.id.storageText), .text(book.name), .text(TextRules.nameKey(book.name)), .text(book.explain),
+                                  .text(book.meaning), book.image.map { .blob($0) } ?? .null, .text(book.coverWord),
+                                  .integer(book.createdAt.milliseconds), .integer(book.modifiedAt.milliseconds),
+                                  .text(SyncBodies.encodeStamps(stamps))]
+        try database.run("""
+            INSERT INTO books (id, name, name_key, explain, meaning, image, cover_word, created_at, modified_at, stamps)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key, explain = excluded.explain,
+                meaning = excluded.meaning, image = excluded.image, cover_word = excluded.cover_word,
+                modified_at = excluded.modified_at, stamps = excluded.stamps
+            """, values)
+        if let folded {
+            try moveWords(from: folded, to: book.id)
+            try database.run("DELETE FROM books WHERE id = ?", [.text(folded.storageText)])
+            try tombstoneForPush(kind: "book", id: folded)
+        }
+    }
+
+    private func moveWords(from source: UUID, to target: UUID) throws {
+        let words = try self.words(WordFilter(bookId: source))
+        for word in words {
+            if let clash = try wordWithExactText(word.word, inBook: target) {
+                try foldWords(word, clash)
+            } else {
+                try database.run("UPDATE words SET book_id = ? WHERE id = ?", [.text(target.storageText), .text(word.id.storageText)])
+                try markForPush(kind: "word", id: word.id)
+            }
+        }
+    }
+
+    // MARK: Words
+
+    private func applyWord(_ record: SyncRecord, touchedWords: inout Set<UUID>) throws -> Bool {
+        let idText = SQLValue.text(record.id.storageText)
+        if record.deleted {
+            try database.run("DELETE FROM reviews WHERE word_id = ?", [idText])
+            try database.run("DELETE FROM words WHERE id = ?", [idText])
+            try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) VALUES (?, 'word', ?)",
+                             [idText, .integer(Timestamp.now().milliseconds)])
+            return true
+        }
+        if try database.first("SELECT 1 FROM tombstones WHERE id = ?", [idText], { $0.int(0) }) != nil {
+            try markForPush(kind: "word", id: record.id)  // deletion wins over a concurrent edit
+            return true
+        }
+        guard let body = SyncBodies.parse(record.body), let text = body["word"] as? String, !text.isEmpty,
+              let bookText = body["bookId"] as? String, let bookId = UUID(text: bookText),
+              let date = (body["date"] as? NSNumber)?.int64Value, let created = (body["createdAt"] as? NSNumber)?.int64Value,
+              let modified = (body["modifiedAt"] as? NSNumber)?.int64Value
+        else { throw MalformedRecord(reason: "missing word, book, or times") }
+        guard try book(id: bookId) != nil else {
+            if try database.first("SELECT 1 FROM tombstones WHERE id = ?", [.text(bookId.storageText)], { $0.int(0) }) != nil {
+                return true  // its book was deleted: the word went with it
+            }
+            try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('word', ?, ?)", [idText, .text(record.body)])
+            return false
+        }
+        let remoteStamps = SyncBodies.decodeStamps(body["stamps"] as? [String: Any] ?? [:])
+        let remote = Word(id: record.id, bookId: bookId, word: text, definition: body["definition"] as? String ?? "",
+                          detail: body["detail"] as? String ?? "", pronunciation: body["pronunciation"] as? String ?? "",
+                          synonym: body["synonym"] as? String ?? "", antonym: body["antonym"] as? String ?? "",
+                          date: Timestamp(milliseconds: date), memorized: (body["memorized"] as? Bool) ?? false,
+                          createdAt: Timestamp(milliseconds: created), modifiedAt: Timestamp(milliseconds: modified))
+        touchedWords.insert(record.id)
+        if let local = try word(id: record.id) {
+            let localStamps = SyncBodies.complete(try storedStamps(table: "words", id: local.id), fields: SyncBodies.wordFields,
+                                                  fallback: local.modifiedAt, device: "")
+            let (merged, stamps) = mergeWord(local: local, localStamps: localStamps, remote: remote, remoteStamps: remoteStamps)
+            if merged != local || !sameStamps(localStamps, stamps) { try writeWord(merged, stamps: stamps) }
+            if !sameStamps(remoteStamps, stamps) { try markForPush(kind: "word", id: record.id) }
+        } else {
+            try writeWord(remote, stamps: remoteStamps)
+        }
+        return true
+    }
+
+    private func mergeWord(local: Word, localStamps: [String: FieldStamp], remote: Word, remoteStamps: [String: FieldStamp]) -> (Word, [String: FieldStamp]) {
+        var merged = local
+        var stamps = localStamps
+        func take(_ field: String, _ apply: (inout Word) -> Void) {
+            guard let theirs = remoteStamps[field], theirs > (localStamps[field] ?? FieldStamp(milliseconds: .min, device: "")) else { return }
+            apply(&merged)
+            stamps[field] = theirs
+        }
+        take("bookId") { $0.bookId = remote.bookId }
+        take("word") { $0.word = remote.word }
+        take("definition") { $0.definition = remote.definition }
+        take("detail") { $0.detail = remote.detail }
+        take("pronunciation") { $0.pronunciation = remote.pronunciation }
+        take("synonym") { $0.synonym = remote.synonym }
+        take("antonym") { $0.antonym = remote.antonym }
+        take("date") { $0.date = remote.date }
+        take("memorized") { $0.memorized = remote.memorized }
+        merged.modifiedAt = max(local.modifiedAt, remote.modifiedAt)
+        merged.createdAt = min(local.createdAt, remote.createdAt)
+        return (merged, stamps)
+    }
+
+    /// Writes a word; the same text already in its book under another id folds the two.
+    private func writeWord(_ word: Word, stamps: [String: FieldStamp]) throws {
+        if let clash = try wordWithExactText(word.word, inBook: word.bookId), clash.id != word.id {
+            try foldWords(word, clash, remoteStamps: stamps)
+            return
+        }
+        try insertRaw(word, stamps: stamps)
+    }
+
+    private func insertRaw(_ word: Word, stamps: [String: FieldStamp]) throws {
+        try database.run("""
+            INSERT INTO words (id, book_id, word, definition, detail, pronunciation, synonym, antonym, date, memorized,
+                created_at, modified_at, stamps)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET book_id = excluded.book_id, word = excluded.word, definition = excluded.definition,
+                detail = excluded.detail, pronunciation = excluded.pronunciation, synonym = excluded.synonym,
+                antonym = excluded.antonym, date = excluded.date, memorized = excluded.memorized,
+                created_at = excluded.created_at, modified_at = excluded.modified_at, stamps = excluded.stamps
+            """, wordValues(word) + [.text(SyncBodies.encodeStamps(stamps))])
+    }
+
+    /// Two words with the same text in one book: the smaller id survives with the newest of
+    /// each field, the other's reviews move to it, and the other becomes a tombstone.
+    private func foldWords(_ incoming: Word, _ existing: Word, remoteStamps: [String: FieldStamp]? = nil) throws {
+        let (survivorId, loserId) = incoming.id.lowercaseText < existing.id.lowercaseText ? (incoming.id, existing.id) : (existing.id, incoming.id)
+        let existingStamps = SyncBodies.complete(try storedStamps(table: "words", id: existing.id), fields: SyncBodies.wordFields,
+                                                 fallback: existing.modifiedAt, device: "")
+        let incomingStamps: [String: FieldStamp]
+        if let remoteStamps {
+            incomingStamps = remoteStamps
+        } else {
+            incomingStamps = SyncBodies.complete(try storedStamps(table: "words", id: incoming.id), fields: SyncBodies.wordFields,
+                                                 fallback: incoming.modifiedAt, device: "")
+        }
+        let (merged0, stamps) = mergeWord(local: existing, localStamps: existingStamps, remote: incoming, remoteStamps: incomingStamps)
+        var merged = merged0
+        merged.id = survivorId
+        try database.run("DELETE FROM words WHERE id IN (?, ?)", [.text(incoming.id.storageText), .text(existing.id.storageText)])
+        try database.run("UPDATE reviews SET word_id = ? WHERE word_id = ?", [.text(survivorId.storageText), .text(loserId.storageText)])
+        try insertRaw(merged, stamps: stamps)
+        try markForPush(kind: "word", id: survivorId)
+        try tombstoneForPush(kind: "word", id: loserId)
+    }
+
+    // MARK: Reviews
+
+    private func applyReview(_ record: SyncRecord, touchedWords: inout Set<UUID>) throws {
+        guard !record.deleted else { return }
+        guard let body = SyncBodies.parse(record.body), let wordText = body["wordId"] as? String, let wordId = UUID(text: wordText),
+              let at = (body["reviewedAt"] as? NSNumber)?.int64Value, let ratingValue = (body["rating"] as? NSNumber)?.intValue,
+              let rating = Rating(rawValue: ratingValue)
+        else { throw MalformedRecord(reason: "missing word, time or rating") }
+        let source = (body["source"] as? String).flatMap(ReviewSource.init(rawValue:)) ?? .review
+        try database.run("""
+            INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, game_id, source)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+            """, [.text(record.id.storageText), .text(wordId.storageText), .integer(at), .integer(Int64(rating.rawValue)),
+                  (body["durationMs"] as? NSNumber).map { .integer($0.int64Value) } ?? .null,
+                  (body["gameId"] as? String).map { .text($0) } ?? .null, .text(source.rawValue)])
+        touchedWords.insert(wordId)
+    }
+
+    // MARK: Helpers
+
+    private func markForPush(kind: String, id: UUID) throws {
+        try database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES (?, ?)", [.text(kind), .text(id.storageText)])
+    }
+
+    private func tombstoneForPush(kind: String, id: UUID) throws {
+        try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) VALUES (?, ?, ?)",
+                         [.text(id.storageText), .text(kind), .integer(Timestamp.now().milliseconds)])
+        try markForPush(kind: kind, id: id)
+    }
+
+    private func sameStamps(_ a: [String: FieldStamp], _ b: [String: FieldStamp]) -> Bool {
+        a.count == b.count && a.allSatisfy { b[$0.key] == $0.value }
+    }
+}
+
+/// A pulled record that cannot be applied: skipped and reported.
+struct MalformedRecord: Error {
+    let reason: String
+}

@@ -1,0 +1,97 @@
+import Foundation
+import VocabCore
+
+/// The JSON bodies of synced records, and their per-field stamps.
+enum SyncBodies {
+    static let wordFields = ["bookId", "word", "definition", "detail", "pronunciation", "synonym", "antonym", "date", "memorized"]
+    static let bookFields = ["name", "explain", "meaning", "image", "coverWord"]
+
+    /// The synced fields that differ between two versions of a word.
+    static func changedFields(_ old: Word, _ new: Word) -> [String] {
+        var fields: [String] = []
+        if old.bookId != new.bookId { fields.append("bookId") }
+        if old.word != new.word { fields.append("word") }
+        if old.definition != new.definition { fields.append("definition") }
+        if old.detail != new.detail { fields.append("detail") }
+        if old.pronunciation != new.pronunciation { fields.append("pronunciation") }
+        if old.synonym != new.synonym { fields.append("synonym") }
+        if old.antonym != new.antonym { fields.append("antonym") }
+        if old.date != new.date { fields.append("date") }
+        if old.memorized != new.memorized { fields.append("memorized") }
+        return fields
+    }
+
+    /// The synced fields that differ between two versions of a book.
+    static func changedFields(_ old: Book, _ new: Book) -> [String] {
+        var fields: [String] = []
+        if old.name != new.name { fields.append("name") }
+        if old.explain != new.explain { fields.append("explain") }
+        if old.meaning != new.meaning { fields.append("meaning") }
+        if old.image != new.image { fields.append("image") }
+        if old.coverWord != new.coverWord { fields.append("coverWord") }
+        return fields
+    }
+
+    static func word(_ word: Word, stamps: [String: FieldStamp], device: String) -> String {
+        json([
+            "bookId": word.bookId.lowercaseText, "word": word.word, "definition": word.definition, "detail": word.detail,
+            "pronunciation": word.pronunciation, "synonym": word.synonym, "antonym": word.antonym,
+            "date": word.date.milliseconds, "memorized": word.memorized, "createdAt": word.createdAt.milliseconds,
+            "modifiedAt": word.modifiedAt.milliseconds,
+            "stamps": stampsObject(complete(stamps, fields: wordFields, fallback: word.modifiedAt, device: device)),
+        ])
+    }
+
+    static func book(_ book: Book, stamps: [String: FieldStamp], device: String) -> String {
+        json([
+            "name": book.name, "explain": book.explain, "meaning": book.meaning,
+            "image": book.image.map { Base64.encode($0) } ?? NSNull(), "coverWord": book.coverWord,
+            "createdAt": book.createdAt.milliseconds, "modifiedAt": book.modifiedAt.milliseconds,
+            "stamps": stampsObject(complete(stamps, fields: bookFields, fallback: book.modifiedAt, device: device)),
+        ])
+    }
+
+    static func review(wordId: String, reviewedAt: Int64, rating: Int64, durationMs: Int64?, gameId: String?, source: String) -> String {
+        json(["wordId": wordId, "reviewedAt": reviewedAt, "rating": rating, "durationMs": durationMs ?? NSNull(),
+              "gameId": gameId ?? NSNull(), "source": source])
+    }
+
+    /// Every field gets a stamp: fields never edited since sync existed count from `modifiedAt`.
+    static func complete(_ stamps: [String: FieldStamp], fields: [String], fallback: Timestamp, device: String) -> [String: FieldStamp] {
+        var all = stamps
+        for field in fields where all[field] == nil { all[field] = FieldStamp(milliseconds: fallback.milliseconds, device: device) }
+        return all
+    }
+
+    static func stampsObject(_ stamps: [String: FieldStamp]) -> [String: Any] {
+        stamps.mapValues { [$0.milliseconds, $0.device] as [Any] }
+    }
+
+    static func encodeStamps(_ stamps: [String: FieldStamp]) -> String {
+        json(stampsObject(stamps))
+    }
+
+    static func decodeStamps(_ text: String) -> [String: FieldStamp] {
+        guard let object = parse(text) else { return [:] }
+        return decodeStamps(object)
+    }
+
+    static func decodeStamps(_ object: [String: Any]) -> [String: FieldStamp] {
+        var stamps: [String: FieldStamp] = [:]
+        for (field, value) in object {
+            guard let pair = value as? [Any], pair.count == 2, let ms = (pair[0] as? NSNumber)?.int64Value,
+                  let device = pair[1] as? String else { continue }
+            stamps[field] = FieldStamp(milliseconds: ms, device: device)
+        }
+        return stamps
+    }
+
+    static func json(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func parse(_ text: String) -> [String: Any]? {
+        try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    }
+}

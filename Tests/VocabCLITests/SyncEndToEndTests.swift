@@ -1,0 +1,84 @@
+import Foundation
+import XCTest
+
+/// `vocab sync` between two data folders of one user, through the real PostgreSQL.
+final class SyncEndToEndTests: XCTestCase {
+    var vocab: VocabRunner!
+    var adminURL = "", adminPassword = ""
+
+    override func setUpWithError() throws {
+        vocab = try VocabRunner()
+        addTeardownBlock { [weak self] in self?.vocab = nil }
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = environment["VOCAB_TEST_PG_ADMIN"], let password = environment["VOCAB_TEST_PG_PASSWORD"] else {
+            throw XCTSkip("no PostgreSQL: run the suite with ./scripts/test.sh (it starts one)")
+        }
+        adminURL = url
+        adminPassword = password
+    }
+
+    /// Runs vocab as one device (its own VOCAB_HOME and config) of the user.
+    private func on(_ device: String, _ arguments: [String], input: String = "") throws -> RunResult {
+        try vocab.run(arguments, input: input, environment: [
+            "VOCAB_HOME": vocab.file(device + "/data"), "XDG_CONFIG_HOME": vocab.file(device + "/config"), "PGPASSWORD": "",
+        ])
+    }
+
+    private func setUpUser() throws -> String {
+        let admin = ["PGPASSWORD": adminPassword, "XDG_CONFIG_HOME": vocab.file("admin")]
+        XCTAssertEqual(try vocab.run(["cloud", "init", "--admin", adminURL], environment: admin).status, 0)
+        let name = "dev_" + UUID().uuidString.prefix(8).lowercased()
+        XCTAssertEqual(try vocab.run(["cloud", "add-user", name, "--admin", adminURL], input: "pw\n", environment: admin).status, 0)
+        let url = adminURL.replacingOccurrences(of: "postgres@", with: "\(name)@")
+        for device in ["a", "b"] { XCTAssertEqual(try on(device, ["login", url], input: "pw\n").status, 0) }
+        return url
+    }
+
+    func testTwoDevicesStayInSyncAndNotLoggedInIsRefused() throws {
+        let refused = try on("x", ["sync"])
+        XCTAssertEqual(refused.status, 3)
+        XCTAssertTrue(refused.stderr.contains("Not logged in"), refused.stderr)
+        _ = try setUpUser()
+        XCTAssertEqual(try on("a", ["book", "add", "Fruit"]).status, 0)
+        XCTAssertEqual(try on("a", ["word", "add", "apple", "--book", "Fruit", "-d", "사과"]).status, 0)
+        XCTAssertEqual(try on("a", ["word", "add", "pear", "--book", "Fruit"]).status, 0)
+        let pushed = try on("a", ["sync"])
+        XCTAssertEqual(pushed.status, 0, pushed.stderr)
+        XCTAssertTrue(pushed.stdout.contains("Sync done"), pushed.stdout)
+        XCTAssertEqual(try on("b", ["sync"]).status, 0)
+        XCTAssertEqual(try on("b", ["word", "show", "apple"]).status, 0)
+        XCTAssertEqual(try on("b", ["word", "delete", "pear"]).status, 0)
+        XCTAssertEqual(try on("b", ["sync"]).status, 0)
+        XCTAssertEqual(try on("a", ["sync"]).status, 0)
+        let words = try on("a", ["word", "list", "--json"]).stdout
+        XCTAssertTrue(words.contains("apple") && !words.contains("pear"), words)
+    }
+
+    func testASyncKilledMidwayCompletesOnTheNextRunWithNothingLostOrDuplicated() throws {
+        _ = try setUpUser()
+        var csv = "word,definition\n"
+        for index in 0..<20_000 { csv += "word\(index),meaning \(index)\n" }
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: vocab.file("big.csv")))
+        XCTAssertEqual(try on("a", ["import", vocab.file("big.csv"), "--book", "Big"]).status, 0)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: VocabRunner.binary)
+        process.arguments = ["sync"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["VOCAB_HOME"] = vocab.file("a/data")
+        environment["XDG_CONFIG_HOME"] = vocab.file("a/config")
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(300_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+
+        let again = try on("a", ["sync"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try on("b", ["sync"]).status, 0)
+        let count = try on("b", ["book", "show", "Big", "--json"])
+        XCTAssertTrue(count.stdout.contains("\"wordCount\": 20000"), count.stdout)
+    }
+}

@@ -1,0 +1,205 @@
+import XCTest
+import VocabCore
+import VocabStore
+@testable import VocabSync
+
+/// Two (or three) devices of one user syncing through the real PostgreSQL of scripts/test.sh.
+final class SyncEngineTests: XCTestCase {
+    var login: CloudLogin!
+    var admin: PostgresConnection!
+    var adminLogin: CloudLogin!
+    var folder: String!
+
+    override func setUpWithError() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = environment["VOCAB_TEST_PG_ADMIN"], let password = environment["VOCAB_TEST_PG_PASSWORD"] else {
+            throw XCTSkip("no PostgreSQL: run the suite with ./scripts/test.sh (it starts one)")
+        }
+        var address = try ServerAddress(url: url)
+        admin = try PostgresConnection(address, password: password)
+        adminLogin = CloudLogin(address: address, password: password)
+        try CloudSchema.install(on: admin)
+        let name = "sync_" + UUID().uuidString.prefix(8).lowercased()
+        try CloudSchema.addUser(name, password: "pw", on: admin)
+        address.user = name
+        login = CloudLogin(address: address, password: "pw")
+        folder = NSTemporaryDirectory() + "vocab-sync-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    private func device(_ name: String) throws -> Store { try Store.open(folder: folder + "/" + name) }
+
+    @discardableResult
+    private func sync(_ store: Store, pageSize: Int = 2000, batchSize: Int = 2000) throws -> SyncReport {
+        let connection = try PostgresConnection(login.address, password: login.password)
+        return try SyncEngine(store: store, connection: connection, pageSize: pageSize, batchSize: batchSize).run()
+    }
+
+    private func snapshot(_ store: Store) throws -> [String] {
+        let names = try store.bookNames()
+        return try store.words().map { w in
+            [names[w.bookId] ?? "?", w.word, w.definition, w.synonym, w.antonym, String(w.memorized)].joined(separator: "|")
+        }.sorted()
+    }
+
+    let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    func testTwoDevicesConvergeThroughAddsEditsAndConcurrentFieldEdits() throws {
+        let a = try device("a"), b = try device("b")
+        let book = try a.addBook(BookDraft(name: "TOEIC"), now: t0)
+        let apple = try a.addWord(WordDraft(word: "apple", definition: "사과"), toBook: book.id, now: t0)
+        try a.addWord(WordDraft(word: "banana"), toBook: book.id, now: t0)
+        try sync(a)
+        try sync(b)
+        XCTAssertEqual(try snapshot(b), try snapshot(a))
+        // Offline edits of different fields of the same word on both devices.
+        try a.updateWord(id: apple.id, WordChanges(synonym: "pomme"), now: t0.adding(seconds: 60))
+        let bApple = try b.word("apple", inBook: nil)
+        try b.updateWord(id: bApple.id, WordChanges(definition: "red fruit"), now: t0.adding(seconds: 120))
+        try sync(a); try sync(b); try sync(a)
+        XCTAssertEqual(try snapshot(a), try snapshot(b))
+        let merged = try a.word("apple", inBook: nil)
+        XCTAssertEqual(merged.definition, "red fruit")
+        XCTAssertEqual(merged.synonym, "pomme")
+        // The same field on both: the newer edit wins everywhere.
+        try a.updateWord(id: apple.id, WordChanges(antonym: "older"), now: t0.adding(seconds: 200))
+        try b.updateWord(id: apple.id, WordChanges(antonym: "newer"), now: t0.adding(seconds: 300))
+        try sync(b); try sync(a); try sync(b)
+        XCTAssertEqual(try a.word("apple", inBook: nil).antonym, "newer")
+        XCTAssertEqual(try snapshot(a), try snapshot(b))
+        // Nothing to do: nothing pushed or pulled.
+        let quiet = try sync(a)
+        XCTAssertEqual(quiet.pushed, 0)
+    }
+
+    func testADeletionWinsOverAConcurrentEditAndDeletionsTravel() throws {
+        let a = try device("a"), b = try device("b")
+        let book = try a.addBook(BookDraft(name: "B"), now: t0)
+        let word = try a.addWord(WordDraft(word: "gone"), toBook: book.id, now: t0)
+        try a.addWord(WordDraft(word: "kept"), toBook: book.id, now: t0)
+        try sync(a); try sync(b)
+        try a.deleteWord(id: word.id, now: t0.adding(seconds: 10))
+        try b.updateWord(id: word.id, WordChanges(definition: "edited later"), now: t0.adding(seconds: 20))
+        try sync(b); try sync(a); try sync(b)
+        XCTAssertEqual(try a.words().map(\.word), ["kept"])
+        XCTAssertEqual(try b.words().map(\.word), ["kept"])
+        // A whole book deleted on one device disappears on the other.
+        try b.deleteBook(id: book.id, now: t0.adding(seconds: 30))
+        try sync(b); try sync(a)
+        XCTAssertEqual(try a.bookSummaries().count, 0)
+        XCTAssertEqual(try a.wordCount(), 0)
+    }
+
+    func testReviewLogsMergeByUnionAndGiveTheSameSchedule() throws {
+        let a = try device("a"), b = try device("b")
+        let book = try a.addBook(BookDraft(name: "B"), now: t0)
+        let word = try a.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
+        try sync(a); try sync(b)
+        var ids = TimeOrderedIDs()
+        try a.recordReview(wordId: word.id, rating: .good, at: t0.adding(seconds: 100), source: .study, ids: &ids)
+        try b.recordReview(wordId: word.id, rating: .again, at: t0.adding(seconds: 86_400), source: .study, ids: &ids)
+        try sync(a); try sync(b); try sync(a)
+        XCTAssertEqual(try a.reviewCount(), 2)
+        XCTAssertEqual(try b.reviewCount(), 2)
+        XCTAssertEqual(try a.schedule(wordId: word.id), try b.schedule(wordId: word.id))
+    }
+
+    func testTheSameBookAndWordMadeOfflineOnTwoDevicesMergeTheSameWay() throws {
+        let a = try device("a"), b = try device("b")
+        let bookA = try a.addBook(BookDraft(name: "TOEIC"), now: t0)
+        try a.addWord(WordDraft(word: "apple", definition: "from a"), toBook: bookA.id, now: t0)
+        let bookB = try b.addBook(BookDraft(name: "toeic"), now: t0)
+        try b.addWord(WordDraft(word: "apple", synonym: "from b"), toBook: bookB.id, now: t0.adding(seconds: 5))
+        try b.addWord(WordDraft(word: "pear"), toBook: bookB.id, now: t0)
+        try sync(a); try sync(b); try sync(a); try sync(b)
+        XCTAssertEqual(try a.bookSummaries().count, 1)
+        XCTAssertEqual(try snapshot(a), try snapshot(b))
+        XCTAssertEqual(try a.words().map(\.word).sorted(), ["apple", "pear"])
+        XCTAssertEqual(try a.bookSummaries().first?.book.id, try b.bookSummaries().first?.book.id)
+    }
+
+    func testBigBooksComeOverWholePageByPage() throws {
+        let a = try device("a"), b = try device("b")
+        let book = try a.addBook(BookDraft(name: "Big"), now: t0)
+        try a.transaction {
+            for index in 0..<2500 { try a.addWord(WordDraft(word: "word\(index)"), toBook: book.id, now: t0) }
+        }
+        XCTAssertEqual(try sync(a, batchSize: 700).pushed, 2501)
+        let report = try sync(b, pageSize: 300)
+        XCTAssertEqual(report.pulled, 2501)
+        XCTAssertEqual(try b.wordCount(), 2500)
+    }
+
+    func testAMalformedRemoteRowIsSkippedAndReportedAndTheRestSyncs() throws {
+        let a = try device("a"), b = try device("b")
+        let book = try a.addBook(BookDraft(name: "B"), now: t0)
+        try a.addWord(WordDraft(word: "fine"), toBook: book.id, now: t0)
+        try sync(a)
+        let asUser = try PostgresConnection(login.address, password: login.password)
+        try asUser.execute("""
+            INSERT INTO vocab.records (kind, id, seq, body) VALUES ('word', $1, nextval('vocab.change_seq'), '{"definition": 7}')
+            """, [UUID().uuidString])
+        let report = try sync(b)
+        XCTAssertEqual(report.skipped.count, 1, "\(report.skipped)")
+        XCTAssertEqual(try b.words().map(\.word), ["fine"])
+    }
+
+    func testConcurrentPushesFromTwoDevicesLoseNoRowForAThirdReader() throws {
+        let seed = try device("seed")
+        let book = try seed.addBook(BookDraft(name: "Shared"), now: t0)
+        try sync(seed)
+        for name in ["a", "b"] { try sync(try device(name)) }
+        let folder = self.folder!, login = self.login!
+        let start = t0
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let name = index == 0 ? "a" : "b"
+            guard let store = try? Store.open(folder: folder + "/" + name) else { return }
+            for round in 0..<5 {
+                _ = try? store.transaction {
+                    for n in 0..<40 { try store.addWord(WordDraft(word: "\(name)-\(round)-\(n)"), toBook: book.id, now: start) }
+                }
+                if let connection = try? PostgresConnection(login.address, password: login.password) {
+                    _ = try? SyncEngine(store: store, connection: connection, batchSize: 25).run()
+                }
+            }
+        }
+        try sync(try device("a")); try sync(try device("b"))
+        let reader = try device("reader")
+        try sync(reader, pageSize: 50)
+        XCTAssertEqual(try reader.wordCount(), 400)
+        XCTAssertEqual(try device("a").wordCount(), 400)
+        XCTAssertEqual(try device("b").wordCount(), 400)
+    }
+
+    func testAConnectionKilledMidSyncLosesAndDuplicatesNothingOnTheNextSync() throws {
+        let a = try device("a")
+        let book = try a.addBook(BookDraft(name: "Cut"), now: t0)
+        try a.transaction {
+            for index in 0..<3000 { try a.addWord(WordDraft(word: "w\(index)"), toBook: book.id, now: t0) }
+        }
+        let user = login.address.user, adminLogin = self.adminLogin!
+        let killer = Thread {
+            guard let admin = try? PostgresConnection(adminLogin.address, password: adminLogin.password) else { return }
+            for _ in 0..<200 {
+                if let killed = try? admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [user]),
+                   !killed.isEmpty { return }
+                usleep(2000)
+            }
+        }
+        killer.start()
+        XCTAssertThrowsError(try sync(a, batchSize: 50)) { error in
+            XCTAssertEqual((error as? CloudError)?.category, .cloudUnavailable, "\(error)")
+        }
+        try sync(a, batchSize: 500)
+        XCTAssertEqual(try a.outboxCount(), 0)
+        let count = try admin.execute("SELECT count(*)::text FROM vocab.records WHERE owner = $1 AND kind = 'word'", [user])
+        XCTAssertEqual(count, [["3000"]])
+        let b = try device("b")
+        XCTAssertEqual(try sync(b).pulled, 3001)
+        XCTAssertEqual(try b.wordCount(), 3000)
+    }
+}
