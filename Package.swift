@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
-        .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabStore", "VocabCore"]),
+        .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabStore", "VocabCore", "VocabSync"]),
 
         .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"], exclude: ["Data"]),
         .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCore"]),

@@ -33,27 +33,36 @@ enum SyncBodies {
     }
 
     static func word(_ word: Word, stamps: [String: FieldStamp], device: String) -> String {
-        json([
-            "bookId": word.bookId.lowercaseText, "word": word.word, "definition": word.definition, "detail": word.detail,
-            "pronunciation": word.pronunciation, "synonym": word.synonym, "antonym": word.antonym,
-            "date": word.date.milliseconds, "memorized": word.memorized, "createdAt": word.createdAt.milliseconds,
-            "modifiedAt": word.modifiedAt.milliseconds,
-            "stamps": stampsObject(complete(stamps, fields: wordFields, fallback: word.modifiedAt, device: device)),
-        ])
+        JSONValue.object([
+            ("bookId", .string(word.bookId.lowercaseText)), ("word", .string(word.word)), ("definition", .string(word.definition)),
+            ("detail", .string(word.detail)), ("pronunciation", .string(word.pronunciation)), ("synonym", .string(word.synonym)),
+            ("antonym", .string(word.antonym)), ("date", .int(word.date.milliseconds)), ("memorized", .bool(word.memorized)),
+            ("createdAt", .int(word.createdAt.milliseconds)), ("modifiedAt", .int(word.modifiedAt.milliseconds)),
+            ("stamps", stampsValue(complete(stamps, fields: wordFields, fallback: word.modifiedAt, device: device))),
+        ]).compact
     }
 
     static func book(_ book: Book, stamps: [String: FieldStamp], device: String) -> String {
-        json([
-            "name": book.name, "explain": book.explain, "meaning": book.meaning,
-            "image": book.image.map { Base64.encode($0) } ?? NSNull(), "coverWord": book.coverWord,
-            "createdAt": book.createdAt.milliseconds, "modifiedAt": book.modifiedAt.milliseconds,
-            "stamps": stampsObject(complete(stamps, fields: bookFields, fallback: book.modifiedAt, device: device)),
-        ])
+        JSONValue.object([
+            ("name", .string(book.name)), ("explain", .string(book.explain)), ("meaning", .string(book.meaning)),
+            ("image", book.image.map { .string(Base64.encode($0)) } ?? .null), ("coverWord", .string(book.coverWord)),
+            ("createdAt", .int(book.createdAt.milliseconds)), ("modifiedAt", .int(book.modifiedAt.milliseconds)),
+            ("stamps", stampsValue(complete(stamps, fields: bookFields, fallback: book.modifiedAt, device: device))),
+        ]).compact
     }
 
     static func review(wordId: String, reviewedAt: Int64, rating: Int64, durationMs: Int64?, gameId: String?, source: String) -> String {
-        json(["wordId": wordId, "reviewedAt": reviewedAt, "rating": rating, "durationMs": durationMs ?? NSNull(),
-              "gameId": gameId ?? NSNull(), "source": source])
+        JSONValue.object([
+            ("wordId", .string(wordId)), ("reviewedAt", .int(reviewedAt)), ("rating", .int(rating)),
+            ("durationMs", durationMs.map { .int($0) } ?? .null), ("gameId", gameId.map { .string($0) } ?? .null),
+            ("source", .string(source)),
+        ]).compact
+    }
+
+    static func stampsValue(_ stamps: [String: FieldStamp]) -> JSONValue {
+        .object(stamps.keys.sorted().compactMap { key in
+            stamps[key].map { (key, .array([.int($0.milliseconds), .string($0.device)])) }
+        })
     }
 
     /// Every field gets a stamp: fields never edited since sync existed count from `modifiedAt`.
@@ -63,12 +72,8 @@ enum SyncBodies {
         return all
     }
 
-    static func stampsObject(_ stamps: [String: FieldStamp]) -> [String: Any] {
-        stamps.mapValues { [$0.milliseconds, $0.device] as [Any] }
-    }
-
     static func encodeStamps(_ stamps: [String: FieldStamp]) -> String {
-        json(stampsObject(stamps))
+        stampsValue(stamps).compact
     }
 
     static func decodeStamps(_ text: String) -> [String: FieldStamp] {
@@ -84,11 +89,6 @@ enum SyncBodies {
             stamps[field] = FieldStamp(milliseconds: ms, device: device)
         }
         return stamps
-    }
-
-    static func json(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
     }
 
     static func parse(_ text: String) -> [String: Any]? {

@@ -10,6 +10,8 @@ public struct SyncReport: Sendable, Equatable {
     public var skipped: [String] = []
     /// Pulled words still waiting for their book.
     public var waiting = 0
+
+    public init() {}
 }
 
 /// Progress while a sync runs.
@@ -121,9 +123,20 @@ public final class SyncEngine {
 
 /// PostgreSQL array literals of text, for sending many values as one parameter.
 enum PostgresArray {
+    /// `{"a","b\"c"}`: every element quoted, with quotes and backslashes escaped.
     static func literal(_ values: [String]) -> String {
-        "{" + values.map { value in
-            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }.joined(separator: ",") + "}"
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -8,6 +8,7 @@ struct BenchOptions {
     var skipMemory = false
     var skipImport = false
     var skipStudy = false
+    var skipSync = false
     /// Keep the generated files (their folder is printed).
     var keep = false
 
@@ -31,8 +32,9 @@ struct BenchOptions {
             case "--keep": keep = true
             case "--skip-import": skipImport = true
             case "--skip-study": skipStudy = true
+            case "--skip-sync": skipSync = true
             case "--help", "-h":
-                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--keep]")
+                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
                 exit(0)
             default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
             }

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds and runs vocab-bench in release mode with a throw-away PostgreSQL for the sync
+# figures (stopped afterwards). Arguments go to vocab-bench (see `vocab-bench --help`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/services.sh
+
+work=$(mktemp -d /tmp/vocab-bench-XXXXXX)
+trap stop_services EXIT
+
+swift build -c release --product vocab-bench
+start_postgres
+export PATH="$pg_bin:$PATH"
+.build/release/vocab-bench "$@"

@@ -1,0 +1,70 @@
+# Sourced by test.sh and bench.sh: starts throw-away servers on loopback ports in $work and
+# stops them in cleanup. PostgreSQL refuses to run as root, so as root its commands run as
+# the postgres user (and $work is made reachable for it).
+
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+
+as_pg() {
+    if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi
+}
+
+stop_services() {
+    if [ -f "$work/dictd.pid" ]; then kill "$(cat "$work/dictd.pid")" 2>/dev/null || true; fi
+    if [ -f "$work/pg/postmaster.pid" ]; then as_pg "'$pg_bin/pg_ctl' -D '$work/pg' -m immediate stop" >/dev/null 2>&1 || true; fi
+    rm -rf "$work"
+}
+
+# Exports VOCAB_TEST_PG_ADMIN (postgresql://postgres@127.0.0.1:PORT/postgres) and
+# VOCAB_TEST_PG_PASSWORD when a cluster could be started.
+start_postgres() {
+    [ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ] || return 0
+    chmod 777 "$work"
+    local admin_password="vocab-test-$RANDOM$RANDOM"
+    printf '%s\n' "$admin_password" > "$work/pwfile"
+    chmod 644 "$work/pwfile"
+    if ! as_pg "'$pg_bin/initdb' -D '$work/pg' -U postgres --pwfile='$work/pwfile' --auth-host=scram-sha-256 --auth-local=trust -E UTF8 --no-locale" > "$work/initdb.log" 2>&1; then
+        cat "$work/initdb.log" >&2
+        return 0
+    fi
+    rm -f "$work/pwfile"
+    local port
+    for port in $(seq 25432 25472); do
+        if as_pg "'$pg_bin/pg_ctl' -D '$work/pg' -l '$work/pg.log' -w -t 30 -o \"-p $port -k '$work' -c listen_addresses=127.0.0.1 -c fsync=off\" start" >/dev/null 2>&1; then
+            export VOCAB_TEST_PG_ADMIN="postgresql://postgres@127.0.0.1:$port/postgres"
+            export VOCAB_TEST_PG_PASSWORD="$admin_password"
+            return 0
+        fi
+    done
+}
+
+# Exports VOCAB_TEST_DICT_SERVER (127.0.0.1:PORT) when dictd with WordNet could be started.
+start_dictd() {
+    command -v dictd >/dev/null 2>&1 && [ -f /usr/share/dictd/wn.index ] || return 0
+    chmod 777 "$work"  # dictd drops root's privileges and must write its log here
+    local port
+    for port in $(seq 26300 26340); do
+        cat > "$work/dictd.conf" <<CONF
+global {
+    listen_to 127.0.0.1
+    port $port
+    pid_file $work/dictd.pid
+}
+access {
+    allow 127.0.0.1
+}
+database wn {
+    data  "/usr/share/dictd/wn.dict.dz"
+    index "/usr/share/dictd/wn.index"
+}
+CONF
+        dictd --config "$work/dictd.conf" -L "$work/dictd.log" 2>/dev/null || continue
+        for _ in $(seq 1 50); do
+            if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+                export VOCAB_TEST_DICT_SERVER="127.0.0.1:$port"
+                return 0
+            fi
+            sleep 0.1
+        done
+        [ -f "$work/dictd.pid" ] && kill "$(cat "$work/dictd.pid")" 2>/dev/null || true
+    done
+}
