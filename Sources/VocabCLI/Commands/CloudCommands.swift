@@ -37,12 +37,13 @@ enum CloudCommands {
     static let login = Command(spec: CommandSpec(
         name: "login", abstract: "Log in to the cloud server and remember it (password kept private, 0600).",
         arguments: [ArgumentSpec("URL", help: "postgresql://USER@HOST[:PORT]/DATABASE, without a password.")],
-        discussion: "The password is asked without echo on a terminal, read from standard input otherwise, or taken from PGPASSWORD."
+        discussion: "The password is asked without echo on a terminal, read from standard input otherwise, or taken from PGPASSWORD;\nan empty answer leaves it to libpq's passfile (~/.pgpass)."
     )) { arguments, context in
         let address = try ServerAddress(url: arguments.positionals[0])
         var password = context.environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         if password == nil {
-            password = SecretPrompt.read("Password for \(address.user): ", console: context.console)
+            // An empty answer leaves the password to libpq's passfile (~/.pgpass).
+            password = SecretPrompt.read("Password for \(address.user): ", console: context.console).flatMap { $0.isEmpty ? nil : $0 }
         }
         let login = CloudLogin(address: address, password: password)
         let status = AccountStatus.check(login)
