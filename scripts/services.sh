@@ -29,9 +29,15 @@ start_postgres() {
     rm -f "$work/pwfile"
     local port
     for port in $(seq 25432 25472); do
-        if as_pg "'$pg_bin/pg_ctl' -D '$work/pg' -l '$work/pg.log' -w -t 30 -o \"-p $port -k '$work' -c listen_addresses=127.0.0.1 -c fsync=off\" start" >/dev/null 2>&1; then
+        local start_command="'$pg_bin/pg_ctl' -D '$work/pg' -l '$work/pg.log' -w -t 30 -o \"-p $port -k '$work' -c listen_addresses=127.0.0.1 -c fsync=off\" start"
+        if as_pg "$start_command" >/dev/null 2>&1; then
             export VOCAB_TEST_PG_ADMIN="postgresql://postgres@127.0.0.1:$port/postgres"
             export VOCAB_TEST_PG_PASSWORD="$admin_password"
+            # For the fault tests: stop the server in the middle of a sync, then start it again.
+            printf '#!/bin/sh\n%s\n' "$(declare -f as_pg); as_pg \"'$pg_bin/pg_ctl' -D '$work/pg' -m immediate stop\"" > "$work/pg-stop"
+            printf '#!/bin/sh\n%s\n' "$(declare -f as_pg); as_pg \"$(printf '%s' "$start_command" | sed 's/"/\\"/g')\"" > "$work/pg-start"
+            chmod 755 "$work/pg-stop" "$work/pg-start"
+            export VOCAB_TEST_PG_STOP="$work/pg-stop" VOCAB_TEST_PG_START="$work/pg-start"
             return 0
         fi
     done

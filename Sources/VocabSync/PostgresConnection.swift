@@ -46,8 +46,10 @@ public final class PostgresConnection {
     /// keeps the connection from opening is `unreachable`.
     public init(_ address: ServerAddress, password: String?, timeoutSeconds: Int = 5) throws {
         self.address = address
-        var keys = ["host", "port", "dbname", "user", "connect_timeout", "application_name", "client_encoding"]
-        var values = [address.host, String(address.port), address.database, address.user, String(timeoutSeconds), "vocab", "UTF8"]
+        // Server notices ("... does not exist, skipping") are not for the user's terminal.
+        var keys = ["host", "port", "dbname", "user", "connect_timeout", "application_name", "client_encoding", "options"]
+        var values = [address.host, String(address.port), address.database, address.user, String(timeoutSeconds), "vocab", "UTF8",
+                      "-c client_min_messages=warning"]
         if let password { keys.append("password"); values.append(password) }
         let keyPointers = keys.map { strdup($0) } + [nil]
         let valuePointers = values.map { strdup($0) } + [nil]

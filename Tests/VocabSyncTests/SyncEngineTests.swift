@@ -1,4 +1,7 @@
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 import VocabCore
 import VocabStore
 @testable import VocabSync
@@ -200,6 +203,53 @@ final class SyncEngineTests: XCTestCase {
         XCTAssertEqual(count, [["3000"]])
         let b = try device("b")
         XCTAssertEqual(try sync(b).pulled, 3001)
+        XCTAssertEqual(try b.wordCount(), 3000)
+    }
+}
+
+/// Runs a shell script of the test harness with posix_spawn and waitpid; returns its exit
+/// status. (Foundation's Process would wait for the server the script starts, since the
+/// server inherits the descriptor Process watches.)
+private func runScript(_ path: String) -> Int32 {
+    var pid: pid_t = 0
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup(path), nil]
+    defer { argv.forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    guard posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ) == 0 else { return -1 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status >> 8) & 0xFF
+}
+
+extension SyncEngineTests {
+    func testTheServerStoppedMidSyncLosesAndDuplicatesNothingOnceItIsBack() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let stop = environment["VOCAB_TEST_PG_STOP"], let start = environment["VOCAB_TEST_PG_START"] else {
+            throw XCTSkip("the server can be stopped only by ./scripts/test.sh's own cluster")
+        }
+        let a = try device("a")
+        let book = try a.addBook(BookDraft(name: "Outage"), now: t0)
+        try a.transaction {
+            for index in 0..<3000 { try a.addWord(WordDraft(word: "w\(index)"), toBook: book.id, now: t0) }
+        }
+        let stopper = Thread { usleep(150_000); _ = runScript(stop) }
+        stopper.start()
+        XCTAssertThrowsError(try sync(a, batchSize: 20)) { error in
+            XCTAssertEqual((error as? CloudError)?.category, .cloudUnavailable, "\(error)")
+        }
+        while stopper.isExecuting { usleep(10_000) }
+        XCTAssertEqual(runScript(start), 0, "the server starts again")
+        admin = try PostgresConnection(adminLogin.address, password: adminLogin.password)
+        try sync(a, batchSize: 500)
+        XCTAssertEqual(try a.outboxCount(), 0)
+        let count = try admin.execute("SELECT count(*)::text FROM vocab.records WHERE owner = $1 AND kind = 'word'", [login.address.user])
+        XCTAssertEqual(count, [["3000"]])
+        let b = try device("b")
+        try sync(b)
         XCTAssertEqual(try b.wordCount(), 3000)
     }
 }
