@@ -171,6 +171,7 @@ extension Store {
         if clearingTombstone {
             try database.run("DELETE FROM tombstones WHERE id = ?", [.text(word.id.storageText)])
         }
+        try database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', ?)", [.text(word.id.storageText)])
     }
 
     /// Inserts a word unless its book already holds its text (or its id exists); returns
