@@ -82,3 +82,20 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// Plans a game over the books as they are now. For random order it plans over a random
+    /// sample a few times larger than the game, so setting up costs the same in a book of any
+    /// size; for the other orders, or when the sample could not make the game the whole books
+    /// could (too few words, all memorised, ...), over the whole books.
+    public func planGame(_ planner: GamePlanner, books: [Book]) throws -> (questions: [Question], note: String?) {
+        let ids = books.map(\.id), names = books.map(\.name)
+        if planner.order == .random {
+            let sample = try sampleWordsWithDue(inBooks: ids, limit: max(200, planner.count * 8), seed: planner.seed)
+            if let planned = try? planner.plan(words: sample, bookNames: names), planned.note == nil {
+                return planned
+            }
+        }
+        return try planner.plan(words: wordsWithDue(inBooks: ids), bookNames: names)
+    }
+}

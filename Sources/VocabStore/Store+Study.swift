@@ -218,3 +218,34 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// About `limit` words of the given books picked at random (with their due times), in time
+    /// that does not grow with the books' size: random rowids between the books' first and last
+    /// word, each taken with one index seek. Books of at most `limit` words come back whole.
+    public func sampleWordsWithDue(inBooks bookIds: [UUID], limit: Int, seed: UInt64) throws -> [(word: Word, due: Timestamp?)] {
+        let marks = Array(repeating: "?", count: max(bookIds.count, 1)).joined(separator: ", ")
+        let books = bookIds.map { SQLValue.text($0.storageText) }
+        return try guarded {
+            let bounds = try database.first("SELECT min(rowid), max(rowid), count(*) FROM words WHERE book_id IN (\(marks))", books) {
+                ($0.int(0), $0.int(1), Int($0.int(2)))
+            }
+            guard let (low, high, total) = bounds, total > limit else { return try wordsWithDue(inBooks: bookIds) }
+            var random = SeededRandom(seed: seed)
+            var seen = Set<UUID>()
+            var sample: [(word: Word, due: Timestamp?)] = []
+            let span = Int(high - low) + 1
+            for _ in 0..<(limit * 3) where sample.count < limit {
+                let start = low + Int64(random.below(span))
+                let picked = try database.first("""
+                    SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id
+                    WHERE w.rowid >= ? AND w.book_id IN (\(marks)) ORDER BY w.rowid LIMIT 1
+                    """, [.integer(start)] + books) { row -> (word: Word, due: Timestamp?) in
+                    (try row.decodeWord(), row.isNull(Columns.wordCount) ? nil : row.timestamp(Columns.wordCount))
+                }
+                if let picked, seen.insert(picked.word.id).inserted { sample.append(picked) }
+            }
+            return sample
+        }
+    }
+}

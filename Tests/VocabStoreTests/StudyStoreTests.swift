@@ -71,3 +71,36 @@ final class StudyStoreTests: XCTestCase {
         XCTAssertEqual(try store.reviewCount(), 1)
     }
 }
+
+final class GameSamplingTests: XCTestCase {
+    let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    func testLargeBooksAreSampledAndSmallOnesComeWhole() throws {
+        let store = try Store(path: ":memory:")
+        let big = try store.addBook(BookDraft(name: "Big"), now: t0)
+        let small = try store.addBook(BookDraft(name: "Small"), now: t0)
+        try store.transaction {
+            for index in 0..<1000 { try store.addWord(WordDraft(word: "b\(index)", definition: "d\(index)"), toBook: big.id, now: t0) }
+            for index in 0..<5 { try store.addWord(WordDraft(word: "s\(index)", definition: "d\(index)"), toBook: small.id, now: t0) }
+        }
+        let sample = try store.sampleWordsWithDue(inBooks: [big.id], limit: 50, seed: 1)
+        XCTAssertEqual(sample.count, 50)
+        XCTAssertEqual(Set(sample.map(\.word.id)).count, 50)
+        XCTAssertTrue(sample.allSatisfy { $0.word.bookId == big.id })
+        XCTAssertEqual(try store.sampleWordsWithDue(inBooks: [big.id], limit: 50, seed: 1).map(\.word.id), sample.map(\.word.id))
+        XCTAssertEqual(try store.sampleWordsWithDue(inBooks: [small.id], limit: 50, seed: 1).count, 5)
+    }
+
+    func testAGameFindsTheFewPlayableWordsOfABigBook() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "Mostly known"), now: t0)
+        try store.transaction {
+            for index in 0..<600 {
+                try store.addWord(WordDraft(word: "w\(index)", definition: "d\(index)", memorized: index >= 3), toBook: book.id, now: t0)
+            }
+        }
+        let (questions, note) = try store.planGame(GamePlanner(mode: .choice, count: 3, seed: 9), books: [book])
+        XCTAssertNil(note)
+        XCTAssertEqual(Set(questions.map(\.word.word)), ["w0", "w1", "w2"])
+    }
+}

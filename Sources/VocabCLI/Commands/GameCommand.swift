@@ -46,7 +46,7 @@ enum GameCommand {
 
         let planner = GamePlanner(mode: mode, count: count, order: order,
                                   includeMemorized: arguments.flag("include-memorized"), seed: seed)
-        let (questions, note) = try planner.plan(words: store.wordsWithDue(inBooks: books.map(\.id)), bookNames: books.map(\.name))
+        let (questions, note) = try store.planGame(planner, books: books)
         let console = context.console
         let style = Style(console: console, environment: context.environment)
         if let note { console.print(note) }
@@ -190,3 +190,4 @@ func choice<T: RawRepresentable & CaseIterable>(_ arguments: ParsedArguments, _ 
     }
     return value
 }
+
