@@ -222,7 +222,8 @@ extension Store {
 extension Store {
     /// About `limit` words of the given books picked at random (with their due times), in time
     /// that does not grow with the books' size: random rowids between the books' first and last
-    /// word, each taken with one index seek. Books of at most `limit` words come back whole.
+    /// word, each taken with one seek in the table (`+w.book_id` keeps SQLite from walking the
+    /// book's index instead). Books of at most `limit` words come back whole.
     public func sampleWordsWithDue(inBooks bookIds: [UUID], limit: Int, seed: UInt64) throws -> [(word: Word, due: Timestamp?)] {
         let marks = Array(repeating: "?", count: max(bookIds.count, 1)).joined(separator: ", ")
         let books = bookIds.map { SQLValue.text($0.storageText) }
@@ -239,7 +240,7 @@ extension Store {
                 let start = low + Int64(random.below(span))
                 let picked = try database.first("""
                     SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id
-                    WHERE w.rowid >= ? AND w.book_id IN (\(marks)) ORDER BY w.rowid LIMIT 1
+                    WHERE w.rowid >= ? AND +w.book_id IN (\(marks)) ORDER BY w.rowid LIMIT 1
                     """, [.integer(start)] + books) { row -> (word: Word, due: Timestamp?) in
                     (try row.decodeWord(), row.isNull(Columns.wordCount) ? nil : row.timestamp(Columns.wordCount))
                 }
