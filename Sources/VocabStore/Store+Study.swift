@@ -22,13 +22,8 @@ extension Store {
                              ids: inout TimeOrderedIDs) throws -> Schedule {
         try write {
             guard try word(id: wordId) != nil else { throw VocabError.wordNotFound(wordId.storageText, book: nil) }
-            try database.run("""
-                INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, game_id, source)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, [.text(ids.next(milliseconds: time.milliseconds).storageText), .text(wordId.storageText),
-                      .integer(time.milliseconds), .integer(Int64(rating.rawValue)),
-                      durationMs.map { .integer($0) } ?? .null, gameId.map { .text($0.storageText) } ?? .null,
-                      .text(source.rawValue)])
+            try insertReview(ReviewRecord(id: ids.next(milliseconds: time.milliseconds), wordId: wordId, reviewedAt: time,
+                                          rating: rating, durationMs: durationMs, gameId: gameId, source: source))
             guard let schedule = try rebuildSchedule(wordId: wordId, scheduler: scheduler) else {
                 throw StoreError.malformedRow(table: "reviews", column: "rating")
             }
@@ -192,6 +187,18 @@ public struct ReviewRecord: Sendable, Equatable {
 }
 
 extension Store {
+    /// Adds one review to the log unless its id is there already; true when it was added.
+    @discardableResult
+    func insertReview(_ record: ReviewRecord) throws -> Bool {
+        try database.run("""
+            INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, game_id, source)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+            """, [.text(record.id.storageText), .text(record.wordId.storageText), .integer(record.reviewedAt.milliseconds),
+                  .integer(Int64(record.rating.rawValue)), record.durationMs.map { .integer($0) } ?? .null,
+                  record.gameId.map { .text($0.storageText) } ?? .null, .text(record.source.rawValue)])
+        return database.changes == 1
+    }
+
     /// Adds review records that are not in the log yet (the union of two logs) and re-derives
     /// the schedules of the words they touch, in one transaction. Returns how many were new.
     @discardableResult
@@ -200,13 +207,7 @@ extension Store {
             var touched = Set<UUID>()
             var inserted = 0
             for record in records {
-                try database.run("""
-                    INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, game_id, source)
-                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-                    """, [.text(record.id.storageText), .text(record.wordId.storageText), .integer(record.reviewedAt.milliseconds),
-                          .integer(Int64(record.rating.rawValue)), record.durationMs.map { .integer($0) } ?? .null,
-                          record.gameId.map { .text($0.storageText) } ?? .null, .text(record.source.rawValue)])
-                if database.changes == 1 {
+                if try insertReview(record) {
                     inserted += 1
                     touched.insert(record.wordId)
                 }

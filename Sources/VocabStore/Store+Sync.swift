@@ -13,7 +13,7 @@ public struct FieldStamp: Comparable, Sendable {
 
 /// A record as it travels to and from the cloud: an object's kind and id, whether it was
 /// deleted, and its fields as JSON.
-public struct SyncRecord: @unchecked Sendable {
+public struct SyncRecord: Sendable {
     public var kind: String
     public var id: UUID
     public var deleted: Bool

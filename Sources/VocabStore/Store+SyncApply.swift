@@ -272,12 +272,9 @@ extension Store {
               let rating = Rating(rawValue: ratingValue)
         else { throw MalformedRecord(reason: "missing word, time or rating") }
         let source = (body["source"] as? String).flatMap(ReviewSource.init(rawValue:)) ?? .review
-        try database.run("""
-            INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, game_id, source)
-            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-            """, [.text(record.id.storageText), .text(wordId.storageText), .integer(at), .integer(Int64(rating.rawValue)),
-                  (body["durationMs"] as? NSNumber).map { .integer($0.int64Value) } ?? .null,
-                  (body["gameId"] as? String).map { .text($0) } ?? .null, .text(source.rawValue)])
+        try insertReview(ReviewRecord(id: record.id, wordId: wordId, reviewedAt: Timestamp(milliseconds: at), rating: rating,
+                                      durationMs: (body["durationMs"] as? NSNumber)?.int64Value,
+                                      gameId: (body["gameId"] as? String).flatMap { UUID(text: $0) }, source: source))
         touchedWords.insert(wordId)
     }
 
