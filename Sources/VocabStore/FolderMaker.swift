@@ -1,4 +1,5 @@
 import Foundation
+import VocabCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,7 @@ enum FolderMaker {
             }
             return
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = FilePath.parentFolder(of: path)
         if !parent.isEmpty, parent != path {
             try makeFolder(parent)
         }

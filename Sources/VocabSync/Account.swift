@@ -1,4 +1,5 @@
 import Foundation
+import VocabCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,8 +32,7 @@ public struct CloudLogin: Sendable, Equatable {
         var object: [String: Any] = ["host": address.host, "port": address.port, "database": address.database, "user": address.user]
         if let password { object["password"] = password }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(atPath: FilePath.folder(of: path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let temporary = path + ".tmp"
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)

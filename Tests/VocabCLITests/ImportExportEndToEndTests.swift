@@ -28,6 +28,20 @@ final class ImportExportEndToEndTests: XCTestCase {
         XCTAssertEqual(apple["memorized"] as? Bool, true)
     }
 
+    /// One-character relative names once trapped inside Foundation's path code.
+    func testOneLetterRelativeDataFolderAndOutputFileWork() throws {
+        let folder = vocab.file("cwd")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let relative = ["VOCAB_HOME": "h"]
+        XCTAssertEqual(try vocab.run(["book", "add", "B"], environment: relative, directory: folder).status, 0)
+        XCTAssertEqual(try vocab.run(["word", "add", "w", "--book", "B"], environment: relative, directory: folder).status, 0)
+        let export = try vocab.run(["export", "-o", "x", "--format", "csv"], environment: relative, directory: folder)
+        XCTAssertEqual(export.status, 0, export.stderr)
+        let written = try String(contentsOfFile: folder + "/x", encoding: .utf8)
+        XCTAssertTrue(written.contains(",B,w,"), written)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/h/vocab.sqlite"))
+    }
+
     func testAMalformedFileIsRefusedWithItsLineAndTheStoreIsUntouched() throws {
         try vocab.ok(["book", "add", "B"])
         try vocab.ok(["word", "add", "kept", "--book", "B"])

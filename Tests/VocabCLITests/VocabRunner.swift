@@ -32,9 +32,10 @@ final class VocabRunner {
     /// Runs `vocab arguments...` with `input` on standard input (empty when nil).
     @discardableResult
     func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:],
-             file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
+             directory: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: VocabRunner.binary)
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["VOCAB_HOME"] = home

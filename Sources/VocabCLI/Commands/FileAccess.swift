@@ -1,4 +1,5 @@
 import Foundation
+import VocabCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,8 +35,7 @@ enum FileAccess {
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            let folder = (path as NSString).deletingLastPathComponent
-            let reason = FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder)
+            let reason = FileManager.default.fileExists(atPath: FilePath.folder(of: path))
                 ? "permission denied, or it is a folder" : "its folder does not exist"
             throw CLIError.cannotWriteFile(path: path, reason: reason)
         }

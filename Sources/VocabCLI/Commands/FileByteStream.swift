@@ -53,8 +53,7 @@ final class AtomicFileWriter {
 
     init(path: String) throws {
         self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
-        temporaryPath = (folder.isEmpty ? "." : folder) + "/.vocab-export-\(UUID().uuidString).tmp"
+        temporaryPath = FilePath.folder(of: path) + "/.vocab-export-\(UUID().uuidString).tmp"
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else {
             throw CLIError.cannotWriteFile(path: path, reason: String(cString: strerror(errno)))
