@@ -85,10 +85,12 @@ extension Store {
         try guarded { Int(try database.integer("SELECT count(*) FROM outbox")) }
     }
 
-    /// Up to `limit` local changes, oldest first, each with the record to push.
-    public func outbox(limit: Int) throws -> [OutboxEntry] {
+    /// Up to `limit` local changes after the entry `after` (0: from the first), oldest first,
+    /// each with the record to push.
+    public func outbox(after: Int64 = 0, limit: Int) throws -> [OutboxEntry] {
         try guarded {
-            let rows = try database.query("SELECT rowid, kind, id FROM outbox ORDER BY rowid LIMIT ?", [.integer(Int64(limit))]) {
+            let rows = try database.query("SELECT rowid, kind, id FROM outbox WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                                          [.integer(after), .integer(Int64(limit))]) {
                 ($0.int(0), $0.text(1), $0.text(2))
             }
             let device = try deviceId()
@@ -128,9 +130,12 @@ extension Store {
             let stamps = try storedStamps(table: "books", id: id)
             return SyncRecord(kind: kind, id: id, deleted: false, body: SyncBodies.book(book, stamps: stamps, device: device))
         case "word":
-            guard let word = try word(id: id) else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
-            let stamps = try storedStamps(table: "words", id: id)
-            return SyncRecord(kind: kind, id: id, deleted: false, body: SyncBodies.word(word, stamps: stamps, device: device))
+            let found = try database.first("SELECT \(Columns.word), w.stamps FROM words w WHERE w.id = ?", [.text(id.storageText)]) {
+                (try $0.decodeWord(), $0.text(Columns.wordCount))
+            }
+            guard let (word, stamps) = found else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
+            return SyncRecord(kind: kind, id: id, deleted: false,
+                              body: SyncBodies.word(word, stamps: SyncBodies.decodeStamps(stamps), device: device))
         default:
             let review = try database.first("""
                 SELECT word_id, reviewed_at, rating, duration_ms, game_id, source FROM reviews WHERE id = ?

@@ -168,25 +168,13 @@ extension Store {
                 memorized, created_at, modified_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, wordValues(word))
-        if clearingTombstone {
-            try database.run("DELETE FROM tombstones WHERE id = ?", [.text(word.id.storageText)])
-        }
+        if clearingTombstone { try clearTombstone(id: word.id) }
         try database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', ?)", [.text(word.id.storageText)])
     }
 
-    /// Inserts a word unless its book already holds its text (or its id exists); returns
-    /// whether it was inserted.
-    func insertIfNew(_ word: Word, clearingTombstone: Bool) throws -> Bool {
-        try database.run("""
-            INSERT INTO words (id, book_id, word, definition, detail, pronunciation, synonym, antonym, date,
-                memorized, created_at, modified_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-            """, wordValues(word))
-        guard database.changes == 1 else { return false }
-        if clearingTombstone {
-            try database.run("DELETE FROM tombstones WHERE id = ?", [.text(word.id.storageText)])
-        }
-        return true
+    /// Forgets the deletion of `id` (a word with that id exists again).
+    func clearTombstone(id: UUID) throws {
+        try database.run("DELETE FROM tombstones WHERE id = ?", [.text(id.storageText)])
     }
 
     /// Writes every field of an existing word as it is.

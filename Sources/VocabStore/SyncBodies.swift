@@ -38,7 +38,7 @@ enum SyncBodies {
             ("detail", .string(word.detail)), ("pronunciation", .string(word.pronunciation)), ("synonym", .string(word.synonym)),
             ("antonym", .string(word.antonym)), ("date", .int(word.date.milliseconds)), ("memorized", .bool(word.memorized)),
             ("createdAt", .int(word.createdAt.milliseconds)), ("modifiedAt", .int(word.modifiedAt.milliseconds)),
-            ("stamps", stampsValue(complete(stamps, fields: wordFields, fallback: word.modifiedAt, device: device))),
+            ("stamps", completeStampsValue(stamps, fields: wordFields, fallback: word.modifiedAt, device: device)),
         ]).compact
     }
 
@@ -47,7 +47,7 @@ enum SyncBodies {
             ("name", .string(book.name)), ("explain", .string(book.explain)), ("meaning", .string(book.meaning)),
             ("image", book.image.map { .string(Base64.encode($0)) } ?? .null), ("coverWord", .string(book.coverWord)),
             ("createdAt", .int(book.createdAt.milliseconds)), ("modifiedAt", .int(book.modifiedAt.milliseconds)),
-            ("stamps", stampsValue(complete(stamps, fields: bookFields, fallback: book.modifiedAt, device: device))),
+            ("stamps", completeStampsValue(stamps, fields: bookFields, fallback: book.modifiedAt, device: device)),
         ]).compact
     }
 
@@ -65,6 +65,15 @@ enum SyncBodies {
         })
     }
 
+    /// `stampsValue(complete(...))`, without building dictionaries when no field was ever
+    /// edited since sync existed (every imported word, on its first push).
+    static func completeStampsValue(_ stamps: [String: FieldStamp], fields: [String], fallback: Timestamp,
+                                    device: String) -> JSONValue {
+        guard stamps.isEmpty else { return stampsValue(complete(stamps, fields: fields, fallback: fallback, device: device)) }
+        let stamp = JSONValue.array([.int(fallback.milliseconds), .string(device)])
+        return .object(fields.sorted().map { ($0, stamp) })
+    }
+
     /// Every field gets a stamp: fields never edited since sync existed count from `modifiedAt`.
     static func complete(_ stamps: [String: FieldStamp], fields: [String], fallback: Timestamp, device: String) -> [String: FieldStamp] {
         var all = stamps
@@ -77,6 +86,7 @@ enum SyncBodies {
     }
 
     static func decodeStamps(_ text: String) -> [String: FieldStamp] {
+        if text == "{}" { return [:] }   // never edited since sync existed: the common case
         guard let object = parse(text) else { return [:] }
         return decodeStamps(object)
     }

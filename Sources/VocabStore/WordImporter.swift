@@ -41,6 +41,7 @@ public struct WordImporter {
         var books = BookCache()
         var ids = TimeOrderedIDs()
         var updatedIds: [UUID] = []
+        var inserter = try store.guarded { try BulkWordInsert(database: store.database) }
         try store.withImportCache {
         try store.transaction {
             // Bulk inserts skip the per-row outbox triggers; the outbox is filled set-wise below.
@@ -52,7 +53,7 @@ public struct WordImporter {
                     guard let next = try reader.nextRow() else { break }
                     row = next
                     let word = try ImportedWord(row: row, defaultBook: defaultBook)
-                    if let updated = try upsert(word, store: store, books: &books, ids: &ids, summary: &summary) { updatedIds.append(updated) }
+                    if let updated = try upsert(word, store: store, inserter: &inserter, books: &books, ids: &ids, summary: &summary) { updatedIds.append(updated) }
                 } catch let error as ImportError {
                     guard skipInvalid, let (line, reason) = error.skippable else { throw error }
                     summary.rejected.append(RejectedLine(line: line, reason: reason))
@@ -70,7 +71,8 @@ public struct WordImporter {
     }
 
     /// Inserts or updates one word; returns the id of an updated word (inserts are found by rowid).
-    private func upsert(_ imported: ImportedWord, store: Store, books: inout BookCache, ids: inout TimeOrderedIDs,
+    private func upsert(_ imported: ImportedWord, store: Store, inserter: inout BulkWordInsert,
+                        books: inout BookCache, ids: inout TimeOrderedIDs,
                         summary: inout ImportSummary) throws -> UUID? {
         let book = try books.book(for: imported, store: store, now: now, created: &summary.createdBooks)
         var existing: Word?
@@ -84,7 +86,8 @@ public struct WordImporter {
                             synonym: imported.draft.synonym, antonym: imported.draft.antonym,
                             date: imported.draft.date ?? imported.createdAt ?? now, memorized: imported.draft.memorized,
                             createdAt: imported.createdAt ?? now, modifiedAt: imported.modifiedAt ?? imported.createdAt ?? now)
-            if try store.insertIfNew(word, clearingTombstone: imported.id != nil) {
+            if try inserter.insertIfNew(word) {
+                if imported.id != nil { try store.clearTombstone(id: word.id) }
                 summary.added += 1
                 return nil
             }

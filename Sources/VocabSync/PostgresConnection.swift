@@ -79,14 +79,49 @@ public final class PostgresConnection {
     /// returns the rows as text (nil for NULL).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
-        let copies = parameters.map { $0.map { strdup($0) } ?? nil }
-        defer { copies.forEach { free($0) } }
-        let result = parameters.isEmpty ? PQexec(handle, sql) : copies.withUnsafeBufferPointer { buffer -> OpaquePointer? in
-            let pointers = UnsafeRawPointer(buffer.baseAddress).map { $0.assumingMemoryBound(to: UnsafePointer<CChar>?.self) }
-            return PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
-        }
+        let result = parameters.isEmpty ? PQexec(handle, sql)
+            : withParameters(parameters) { PQexecParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) }
         guard let result else { throw CloudError.serverError(PostgresConnection.firstLine(PQerrorMessage(handle))) }
         defer { PQclear(result) }
+        return try rows(of: result)
+    }
+
+    /// Sends one statement with text parameters without waiting for it: the caller does other
+    /// work while the server runs it, then must call `awaitResult()` before anything else.
+    public func send(_ sql: String, _ parameters: [String?]) throws {
+        let sent = withParameters(parameters) { PQsendQueryParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) }
+        guard sent == 1 else { throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle))) }
+    }
+
+    /// Waits for the statement `send` started; returns its rows as text.
+    @discardableResult
+    public func awaitResult() throws -> [[String?]] {
+        var rows: [[String?]] = []
+        var firstError: Error?
+        while let result = PQgetResult(handle) {
+            defer { PQclear(result) }
+            do {
+                rows = try self.rows(of: result)
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
+        if PQstatus(handle) != CONNECTION_OK {
+            throw CloudError.unreachable(server: address.server, detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
+        }
+        return rows
+    }
+
+    private func withParameters<T>(_ parameters: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+        let copies = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { copies.forEach { free($0) } }
+        return copies.withUnsafeBufferPointer { buffer in
+            body(UnsafeRawPointer(buffer.baseAddress).map { $0.assumingMemoryBound(to: UnsafePointer<CChar>?.self) })
+        }
+    }
+
+    private func rows(of result: OpaquePointer) throws -> [[String?]] {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
             return []
@@ -100,11 +135,15 @@ public final class PostgresConnection {
             }
         default:
             let detail = PostgresConnection.firstLine(PQresultErrorMessage(result))
-            if PQstatus(handle) != CONNECTION_OK { throw CloudError.unreachable(server: address.server, detail: detail) }
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
             if state == "42501" { throw CloudError.accessDenied(server: address.server, detail: detail) }
-            throw CloudError.serverError(detail)
+            throw failure(detail: detail)
         }
+    }
+
+    /// A lost connection is `unreachable`; anything else the server said is `serverError`.
+    private func failure(detail: String) -> CloudError {
+        PQstatus(handle) != CONNECTION_OK ? .unreachable(server: address.server, detail: detail) : .serverError(detail)
     }
 
     /// Runs `body` in a transaction, committed when it returns and rolled back when it throws.

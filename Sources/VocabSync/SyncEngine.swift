@@ -89,35 +89,55 @@ public final class SyncEngine {
     }
 
     /// Pushes the outbox; false when the server changed since the pull (pull again first).
+    /// While the server stores one batch, the next is read from the store.
     private func push(token: inout Int64, report: inout SyncReport) throws -> Bool {
-        while true {
-            let entries = try store.outbox(limit: batchSize)
-            guard !entries.isEmpty else { return true }
+        var entries = try store.outbox(limit: batchSize)
+        while !entries.isEmpty {
+            var next: [OutboxEntry] = []
             let newToken: Int64? = try connection.transaction {
                 try connection.execute("SELECT pg_advisory_xact_lock(hashtext(current_user))")
-                let latest = Int64(try connection.execute("SELECT coalesce(max(seq), 0)::text FROM vocab.records").first?.first.flatMap { $0 } ?? "0") ?? 0
-                guard latest == token else { return nil }
-                try connection.execute("""
-                    INSERT INTO vocab.records (kind, id, seq, deleted, body)
-                    SELECT k, i, nextval('vocab.change_seq'), d, b
-                    FROM unnest($1::text[], $2::uuid[], $3::boolean[], $4::jsonb[]) AS t(k, i, d, b)
-                    ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
-                        deleted = vocab.records.deleted OR excluded.deleted,
-                        body = CASE WHEN excluded.deleted THEN vocab.records.body ELSE excluded.body END
-                    """, [
-                        PostgresArray.literal(entries.map(\.record.kind)),
-                        PostgresArray.literal(entries.map { $0.record.id.lowercaseText }),
-                        "{" + entries.map { $0.record.deleted ? "t" : "f" }.joined(separator: ",") + "}",
-                        PostgresArray.literal(entries.map(\.record.body)),
-                    ])
-                return Int64(try connection.execute("SELECT coalesce(max(seq), 0)::text FROM vocab.records").first?.first.flatMap { $0 } ?? "0") ?? 0
+                guard try latestSeq() == token else { return nil }
+                try connection.send(SyncEngine.upsertSQL, SyncEngine.upsertParameters(entries))
+                do {
+                    next = try store.outbox(after: entries.last?.rowid ?? 0, limit: batchSize)
+                } catch {
+                    _ = try? connection.awaitResult()
+                    throw error
+                }
+                try connection.awaitResult()
+                return try latestSeq()
             }
             guard let newToken else { return false }
             try store.clearOutbox(entries, token: newToken)
             token = newToken
             report.pushed += entries.count
             progress(.pushed(report.pushed))
+            entries = next
         }
+        return true
+    }
+
+    private func latestSeq() throws -> Int64 {
+        Int64(try connection.execute("SELECT coalesce(max(seq), 0)::text FROM vocab.records").first?.first.flatMap { $0 } ?? "0") ?? 0
+    }
+
+    /// Upserts a batch: a deletion sticks, and a deleted record keeps its last known fields.
+    private static let upsertSQL = """
+        INSERT INTO vocab.records (kind, id, seq, deleted, body)
+        SELECT k, i, nextval('vocab.change_seq'), d, b
+        FROM unnest($1::text[], $2::uuid[], $3::boolean[], $4::jsonb[]) AS t(k, i, d, b)
+        ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
+            deleted = vocab.records.deleted OR excluded.deleted,
+            body = CASE WHEN excluded.deleted THEN vocab.records.body ELSE excluded.body END
+        """
+
+    private static func upsertParameters(_ entries: [OutboxEntry]) -> [String?] {
+        [
+            PostgresArray.literal(entries.map(\.record.kind)),
+            PostgresArray.literal(entries.map { $0.record.id.lowercaseText }),
+            "{" + entries.map { $0.record.deleted ? "t" : "f" }.joined(separator: ",") + "}",
+            PostgresArray.literal(entries.map(\.record.body)),
+        ]
     }
 }
 
@@ -130,9 +150,15 @@ enum PostgresArray {
         for (index, value) in values.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(UInt8(ascii: "\""))
-            for byte in value.utf8 {
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
-                bytes.append(byte)
+            var text = value
+            text.withUTF8 { utf8 in
+                var runStart = 0
+                for position in 0..<utf8.count where utf8[position] == UInt8(ascii: "\"") || utf8[position] == UInt8(ascii: "\\") {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                    bytes.append(UInt8(ascii: "\\"))
+                    runStart = position
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
             }
             bytes.append(UInt8(ascii: "\""))
         }

@@ -11,6 +11,12 @@ final class JSONValueTests: XCTestCase {
         XCTAssertFalse(text.contains("\n"), "compact JSON stays on one line")
     }
 
+    func testEscapedBytesAreExact() {
+        XCTAssertEqual(JSONValue.string("a\"b\\c\u{1}\u{2028}\u{2029}é\r").compact, #""a\"b\\c\u0001\u2028\u2029é\r""#)
+        XCTAssertEqual(JSONValue.string("").compact, "\"\"")
+        XCTAssertEqual(JSONValue.string("\u{2027}\u{202A}").compact, "\"\u{2027}\u{202A}\"", "neighbours of U+2028 pass as they are")
+    }
+
     func testKeepsKeysInTheOrderGiven() {
         let value = JSONValue.object([("b", .int(1)), ("a", .array([.int(1), .int(2)])), ("c", .object([]))])
         XCTAssertEqual(value.compact, #"{"b":1,"a":[1,2],"c":{}}"#)

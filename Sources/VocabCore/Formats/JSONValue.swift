@@ -25,25 +25,25 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// Compact JSON on one line (for JSON Lines).
     public var compact: String {
-        var out = ""
+        var out: [UInt8] = []
         write(to: &out, indent: nil, level: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Indented JSON for people and `--json` output.
     public var pretty: String {
-        var out = ""
+        var out: [UInt8] = []
         write(to: &out, indent: "  ", level: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout String, indent: String?, level: Int) {
+    private func write(to out: inout [UInt8], indent: String?, level: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
+        case .null: out += "null".utf8
+        case .bool(let value): out += (value ? "true" : "false").utf8
+        case .int(let value): out += String(value).utf8
         case .double(let value):
-            out += value.isFinite ? String(value) : "null"
+            out += (value.isFinite ? String(value) : "null").utf8
         case .string(let value): JSONValue.writeString(value, to: &out)
         case .array(let items):
             writeContainer(open: "[", close: "]", count: items.count, to: &out, indent: indent, level: level) { index, out in
@@ -52,56 +52,63 @@ public indirect enum JSONValue: Equatable, Sendable {
         case .object(let members):
             writeContainer(open: "{", close: "}", count: members.count, to: &out, indent: indent, level: level) { index, out in
                 JSONValue.writeString(members[index].0, to: &out)
-                out += indent == nil ? ":" : ": "
+                out += (indent == nil ? ":" : ": ").utf8
                 members[index].1.write(to: &out, indent: indent, level: level + 1)
             }
         }
     }
 
-    private func writeContainer(open: String, close: String, count: Int, to out: inout String, indent: String?,
-                                level: Int, element: (Int, inout String) -> Void) {
-        out += open
-        guard count > 0 else { out += close; return }
+    private func writeContainer(open: Character, close: Character, count: Int, to out: inout [UInt8], indent: String?,
+                                level: Int, element: (Int, inout [UInt8]) -> Void) {
+        out += open.utf8
+        guard count > 0 else { out += close.utf8; return }
         for index in 0..<count {
-            if index > 0 { out += "," }
-            if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            if let indent { out += ("\n" + String(repeating: indent, count: level + 1)).utf8 }
             element(index, &out)
         }
-        if let indent { out += "\n" + String(repeating: indent, count: level) }
-        out += close
+        if let indent { out += ("\n" + String(repeating: indent, count: level)).utf8 }
+        out += close.utf8
     }
 
-    /// Writes a JSON string literal, escaping quotes, backslashes and control characters.
-    public static func writeString(_ value: String, to out: inout String) {
-        out += "\""
-        var plainStart = value.unicodeScalars.startIndex
-        var index = plainStart
-        let scalars = value.unicodeScalars
-        while index != scalars.endIndex {
-            let scalar = scalars[index]
-            let escape: String?
-            switch scalar {
-            case "\"": escape = "\\\""
-            case "\\": escape = "\\\\"
-            case "\n": escape = "\\n"
-            case "\r": escape = "\\r"
-            case "\t": escape = "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    escape = nil
+    /// Writes a JSON string literal as UTF-8: runs of plain bytes are copied whole; quotes,
+    /// backslashes, control characters and U+2028/U+2029 (E2 80 A8/A9) are escaped.
+    public static func writeString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = value
+        text.withUTF8 { bytes in
+            var plainStart = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                var escape: [UInt8]?
+                var length = 1
+                switch byte {
+                case UInt8(ascii: "\""): escape = Array("\\\"".utf8)
+                case UInt8(ascii: "\\"): escape = Array("\\\\".utf8)
+                case UInt8(ascii: "\n"): escape = Array("\\n".utf8)
+                case UInt8(ascii: "\r"): escape = Array("\\r".utf8)
+                case UInt8(ascii: "\t"): escape = Array("\\t".utf8)
+                case 0..<0x20: escape = unicodeEscape(UInt32(byte))
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    escape = unicodeEscape(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                    length = 3
+                default: break
                 }
+                if let escape {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
+                    out.append(contentsOf: escape)
+                    plainStart = index + length
+                }
+                index += length
             }
-            if let escape {
-                out.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-                out += escape
-                plainStart = scalars.index(after: index)
-            }
-            index = scalars.index(after: index)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<bytes.count]))
         }
-        out.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
-        out += "\""
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func unicodeEscape(_ value: UInt32) -> [UInt8] {
+        let hex = String(value, radix: 16)
+        return Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
     }
 }

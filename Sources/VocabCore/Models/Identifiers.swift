@@ -54,18 +54,25 @@ extension UUID {
 
     /// The lowercase text form ids are stored, printed and exported in.
     public var lowercaseText: String {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        let value = uuid
-        let bytes = [value.0, value.1, value.2, value.3, value.4, value.5, value.6, value.7,
-                     value.8, value.9, value.10, value.11, value.12, value.13, value.14, value.15]
-        var out = [UInt8]()
-        out.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
+        withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { out in
+                var position = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    out[position] = UUID.hexDigit(byte >> 4)
+                    out[position + 1] = UUID.hexDigit(byte & 0x0F)
+                    position += 2
+                }
+                return position
+            }
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }
 

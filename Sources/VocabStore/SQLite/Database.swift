@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One SQLite connection with a cache of prepared statements, scoped transactions and
 /// notification of the tables each commit changed.
@@ -144,7 +147,11 @@ public final class Database {
         sqlite3_update_hook(handle, { context, _, _, table, _ in
             guard let context, let table else { return }
             let collector = Unmanaged<ChangeCollector>.fromOpaque(context).takeUnretainedValue()
-            collector.tables.insert(String(cString: table))
+            // A bulk insert touches one table row after row: compare bytes before making a string.
+            let name = UnsafeRawBufferPointer(start: table, count: strlen(table))
+            guard !collector.lastName.utf8.elementsEqual(name) else { return }
+            collector.lastName = String(decoding: name, as: UTF8.self)
+            collector.tables.insert(collector.lastName)
         }, context)
         sqlite3_rollback_hook(handle, { context in
             guard let context else { return }
@@ -163,5 +170,9 @@ public final class Database {
 
 /// Gathers the tables touched since the last commit (filled by SQLite's update hook).
 private final class ChangeCollector {
-    var tables: Set<String> = []
+    var tables: Set<String> = [] {
+        didSet { if tables.isEmpty { lastName = "" } }
+    }
+    /// The table last added to `tables`.
+    var lastName = ""
 }

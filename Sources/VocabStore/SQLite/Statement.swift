@@ -31,7 +31,13 @@ public final class Statement {
         }
     }
 
-    private func bind(_ value: SQLValue, at index: Int32) throws {
+    /// Resets the statement for another run with new bindings (set with `bind(_:at:)`).
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    /// Binds one value to parameter `index` (1-based); for hot loops that bind without arrays.
+    public func bind(_ value: SQLValue, at index: Int32) throws {
         let code: Int32
         switch value {
         case .null:
