@@ -82,7 +82,36 @@ extension Store {
 
     /// How many local changes wait to be pushed.
     public func outboxCount() throws -> Int {
-        try guarded { Int(try database.integer("SELECT count(*) FROM outbox")) }
+        try guarded {
+            let ranged = try database.integer("""
+                SELECT count(*) FROM outbox_word_ranges r JOIN words w ON w.rowid > r.after_rowid AND w.rowid <= r.through_rowid
+                WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = 'word' AND o.id = w.id)
+                """)
+            return Int(try database.integer("SELECT count(*) FROM outbox") + ranged)
+        }
+    }
+
+    /// Records that the words inserted after `rowid` (by a bulk import, in this transaction)
+    /// wait to be pushed: one row instead of one outbox row per word.
+    func recordNewWords(afterRowid rowid: Int64) throws {
+        try database.run("""
+            INSERT INTO outbox_word_ranges (after_rowid, through_rowid)
+            SELECT ?1, max(rowid) FROM words HAVING max(rowid) > ?1
+            """, [.integer(rowid)])
+    }
+
+    /// Turns recorded ranges of new words into outbox rows (before a push reads the outbox).
+    /// A word that changed again since keeps its later outbox row.
+    public func expandOutboxRanges() throws {
+        try write {
+            guard try database.integer("SELECT count(*) FROM outbox_word_ranges") > 0 else { return }
+            try database.execute("""
+                INSERT OR IGNORE INTO outbox (kind, id)
+                SELECT 'word', w.id FROM outbox_word_ranges r
+                JOIN words w ON w.rowid > r.after_rowid AND w.rowid <= r.through_rowid ORDER BY w.rowid;
+                DELETE FROM outbox_word_ranges;
+                """)
+        }
     }
 
     /// Up to `limit` local changes after the entry `after` (0: from the first), oldest first,

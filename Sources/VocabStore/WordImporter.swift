@@ -44,7 +44,7 @@ public struct WordImporter {
         var inserter = try store.guarded { try BulkWordInsert(database: store.database) }
         try store.withImportCache {
         try store.transaction {
-            // Bulk inserts skip the per-row outbox triggers; the outbox is filled set-wise below.
+            // Bulk inserts skip the per-row outbox triggers; new words are recorded as one range below.
             let rowidBefore = try store.database.integer("SELECT coalesce(max(rowid), 0) FROM words")
             try store.database.run("INSERT INTO sync_applying VALUES (1)")
             while true {
@@ -61,8 +61,7 @@ public struct WordImporter {
                 if summary.rowsRead % 1000 == 0 { progress(summary.rowsRead) }
             }
             try store.database.run("DELETE FROM sync_applying")
-            try store.database.run("INSERT OR REPLACE INTO outbox (kind, id) SELECT 'word', id FROM words WHERE rowid > ?",
-                                   [.integer(rowidBefore)])
+            try store.recordNewWords(afterRowid: rowidBefore)
             for id in updatedIds { try store.database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', ?)", [.text(id.storageText)]) }
             for id in books.createdIds { try store.database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES ('book', ?)", [.text(id.storageText)]) }
         }

@@ -46,7 +46,7 @@ public enum CloudSchema {
     /// Installs or upgrades the schema with an administrator's connection.
     public static func install(on connection: PostgresConnection) throws {
         try connection.transaction {
-            try connection.execute(installSQL)
+            _ = try connection.execute(installSQL)
         }
     }
 

@@ -47,6 +47,8 @@ public final class SyncEngine {
     public func run() throws -> SyncReport {
         var report = SyncReport()
         var token = try store.syncToken(for: connection.address.url)
+        // Before anything is pulled, so that no pulled word can fall inside a range.
+        try store.expandOutboxRanges()
         for _ in 0..<20 {
             token = try pull(after: token, report: &report)
             if try push(token: &token, report: &report) { return report }

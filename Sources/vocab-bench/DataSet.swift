@@ -20,8 +20,8 @@ struct DataSet {
     /// Writes `rows` words (header included) to `path`; returns the file's size in bytes.
     @discardableResult
     static func writeCSV(rows: Int, to path: String, seed: UInt64 = 42) throws -> Int {
-        FileManager.default.createFile(atPath: path, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: path) else {
             throw BenchError.message("cannot write \(path)")
         }
         defer { try? handle.close() }

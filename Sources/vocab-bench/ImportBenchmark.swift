@@ -1,7 +1,7 @@
 import Foundation
 
 /// Import of a CSV word list: `vocab import` against `sqlite3 .import --csv` of the same file
-/// into a table of the same columns with the same uniqueness rule, and the peak memory of
+/// into the same words table (and, for scale, into a bare table), and the peak memory of
 /// importing a million words.
 struct ImportBenchmark {
     let options: BenchOptions
@@ -22,24 +22,36 @@ struct ImportBenchmark {
         let size = try DataSet.writeCSV(rows: options.rows, to: csv)
         print("data: \(options.rows) words, \(size / 1024) KiB of CSV")
 
-        var ours: [Double] = [], reference: [Double] = []
+        // The reference's store is an empty Vocab store made by `vocab` itself: the same tables,
+        // indexes and pragmas as the one `vocab import` fills.
+        let emptyHome = work + "/empty-home"
+        _ = try ChildProcess.measure(me, ["vocab", "book", "list"], environment: ["VOCAB_HOME": emptyHome])
+        let emptyStore = emptyHome + "/vocab.sqlite"
+
+        var ours: [Double] = [], sameTable: [Double] = [], bareTable: [Double] = []
         for run in 0..<options.runs {
             let home = work + "/home-\(run)"
             ours.append(try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Bench"],
                                                  environment: ["VOCAB_HOME": home]).seconds)
-            let script = work + "/ref-\(run).sql"
-            try ReferenceSQL.importScript(csv: csv).write(toFile: script, atomically: true, encoding: .utf8)
-            reference.append(try ChildProcess.measure(sqlite3, [work + "/ref-\(run).sqlite"], stdinPath: script).seconds)
+            let same = work + "/same-\(run).sqlite", sameScript = work + "/same-\(run).sql"
+            try FileManager.default.copyItem(atPath: emptyStore, toPath: same)
+            try ReferenceSQL.sameTableScript(csv: csv).write(toFile: sameScript, atomically: true, encoding: .utf8)
+            sameTable.append(try ChildProcess.measure(sqlite3, [same], stdinPath: sameScript).seconds)
+            let bareScript = work + "/bare-\(run).sql"
+            try ReferenceSQL.bareTableScript(csv: csv).write(toFile: bareScript, atomically: true, encoding: .utf8)
+            bareTable.append(try ChildProcess.measure(sqlite3, [work + "/bare-\(run).sqlite"], stdinPath: bareScript).seconds)
         }
-        let oursBest = ours.min() ?? 0, referenceBest = reference.min() ?? 0
-        print(String(format: "import %d words from CSV: vocab import %.3f s, sqlite3 .import %.3f s, ratio %.2fx (target <= 1.5x)",
-                     options.rows, oursBest, referenceBest, oursBest / max(referenceBest, 1e-9)))
+        let oursBest = ours.min() ?? 0, sameBest = sameTable.min() ?? 0, bareBest = bareTable.min() ?? 0
+        print(String(format: "import %d words from CSV: vocab import %.3f s, sqlite3 .import into the same words table %.3f s, ratio %.2fx (target <= 1.5x)",
+                     options.rows, oursBest, sameBest, oursBest / max(sameBest, 1e-9)))
+        print(String(format: "  (sqlite3 .import into a bare table with only the word indexes: %.3f s, ratio %.2fx)",
+                     bareBest, oursBest / max(bareBest, 1e-9)))
 
         guard !options.skipMemory else { return }
         let big = work + "/million.csv"
         try DataSet.writeCSV(rows: options.memoryRows, to: big, seed: 7)
         let memory = try ChildProcess.measure(me, ["vocab", "import", big, "--book", "Bench"], environment: ["VOCAB_HOME": work + "/home-big"])
-        try ReferenceSQL.importScript(csv: big).write(toFile: work + "/ref-big.sql", atomically: true, encoding: .utf8)
+        try ReferenceSQL.bareTableScript(csv: big).write(toFile: work + "/ref-big.sql", atomically: true, encoding: .utf8)
         let referenceMemory = try ChildProcess.measure(sqlite3, [work + "/ref-big.sqlite"], stdinPath: work + "/ref-big.sql")
         print(String(format: "peak memory importing %d words: vocab import %.1f MiB (%.1f s), sqlite3 .import %.1f MiB (%.1f s) (target < 64 MiB)",
                      options.memoryRows, Double(memory.maxResidentBytes) / 1_048_576, memory.seconds,
@@ -47,13 +59,36 @@ struct ImportBenchmark {
     }
 }
 
-/// The reference: the same CSV into a table with the file's columns and the same indexes on
-/// the word text (unique, and for lookup) as our words table, in WAL mode like our store.
+/// The references, both in WAL mode with the cache `vocab import` uses.
 enum ReferenceSQL {
-    static func importScript(csv: String) -> String {
+    /// The same file into the same `words` table (an empty Vocab store): SQLite's own CSV reader
+    /// fills a temporary table, and one INSERT … SELECT moves the rows in, making ids, the date
+    /// in milliseconds and the memorised flag in SQL as `vocab import` does in Swift.
+    static func sameTableScript(csv: String) -> String {
+        """
+        PRAGMA synchronous = NORMAL;
+        PRAGMA cache_size = -24576;
+        INSERT INTO books (id, name, name_key, created_at, modified_at)
+        VALUES ('01a22ec8-16df-709d-bb67-e21ba4c9b18c', 'Bench', 'bench', 0, 0);
+        CREATE TEMP TABLE import_rows (word, definition, detail, pronunciation, synonym, antonym, date, memorized);
+        .import --csv --skip 1 '\(csv)' import_rows
+        INSERT INTO words (id, book_id, word, definition, detail, pronunciation, synonym, antonym, date, memorized,
+                           created_at, modified_at)
+        SELECT printf('01a22ec8-16df-7000-8000-%012x', rowid), '01a22ec8-16df-709d-bb67-e21ba4c9b18c',
+               word, definition, detail, pronunciation, synonym, antonym, unixepoch(date) * 1000,
+               memorized = 'yes', 1796081194719, 1796081194719
+        FROM import_rows;
+
+        """
+    }
+
+    /// The same file into a bare table of the file's columns with the word text indexed twice
+    /// (unique, and for lookup): the lower bound of any import.
+    static func bareTableScript(csv: String) -> String {
         """
         PRAGMA journal_mode = WAL;
         PRAGMA synchronous = NORMAL;
+        PRAGMA cache_size = -24576;
         CREATE TABLE words (
             word TEXT NOT NULL UNIQUE, definition TEXT, detail TEXT, pronunciation TEXT,
             synonym TEXT, antonym TEXT, date TEXT, memorized TEXT

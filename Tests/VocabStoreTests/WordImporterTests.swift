@@ -20,6 +20,25 @@ final class WordImporterTests: XCTestCase {
         XCTAssertTrue(try store.word("apple", inBook: nil).memorized)
     }
 
+    func testImportedWordsWaitForThePushAsOneRangeAndNoneIsLostOrDoubled() throws {
+        let store = try Store(path: ":memory:")
+        _ = try store.syncToken(for: "server")
+        XCTAssertEqual(try importText("word\napple\nbanana\ncherry\n", into: store), ImportSummary(added: 3, createdBooks: ["B"]))
+        XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox WHERE kind = 'word'"), 0, "no row per word")
+        XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox_word_ranges"), 1)
+        XCTAssertEqual(try store.outboxCount(), 4, "three words and their book")
+        // A word edited or deleted after the import is counted once, as its own change.
+        _ = try store.updateWord(id: try store.word("apple", inBook: nil).id, WordChanges(detail: "red"), now: t0)
+        try store.deleteWord(id: try store.word("banana", inBook: nil).id, now: t0)
+        XCTAssertEqual(try store.outboxCount(), 4)
+        try store.expandOutboxRanges()
+        XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox_word_ranges"), 0)
+        let entries = try store.outbox(limit: 10)
+        XCTAssertEqual(entries.count, 4)
+        XCTAssertEqual(entries.filter { $0.record.deleted }.count, 1, "banana travels as a deletion")
+        XCTAssertEqual(Set(entries.map(\.record.id)).count, 4)
+    }
+
     func testUpsertUpdatesOnlyTheColumnsTheFileHas() throws {
         let store = try Store(path: ":memory:")
         let book = try store.addBook(BookDraft(name: "B"), now: t0)

@@ -126,6 +126,15 @@ enum Migrations {
             INSERT INTO outbox SELECT 'review', id FROM reviews;
             INSERT OR IGNORE INTO outbox SELECT kind, id FROM tombstones;
             """),
+        Migration(version: 4, sql: """
+            -- Words whose rowid is in (after_rowid, through_rowid] wait to be pushed: a bulk import
+            -- records its new words as one range here instead of one outbox row each. The next
+            -- push turns ranges into outbox rows first.
+            CREATE TABLE outbox_word_ranges (
+                after_rowid   INTEGER NOT NULL,
+                through_rowid INTEGER NOT NULL CHECK (through_rowid > after_rowid)
+            );
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
