@@ -222,30 +222,42 @@ extension Store {
 
 extension Store {
     /// About `limit` words of the given books picked at random (with their due times), in time
-    /// that does not grow with the books' size: random rowids between the books' first and last
-    /// word, each taken with one seek in the table (`+w.book_id` keeps SQLite from walking the
-    /// book's index instead). Books of at most `limit` words come back whole.
+    /// that does not grow with the books' size: each pick is a random rowid between the books'
+    /// first and last word, moved to the next word of one of the books with one seek per book
+    /// in `words_by_book` (whose entries sort by rowid within a book). Books of at most `limit`
+    /// words come back whole.
     public func sampleWordsWithDue(inBooks bookIds: [UUID], limit: Int, seed: UInt64) throws -> [(word: Word, due: Timestamp?)] {
         let marks = Array(repeating: "?", count: max(bookIds.count, 1)).joined(separator: ", ")
         let books = bookIds.map { SQLValue.text($0.storageText) }
         return try guarded {
-            let bounds = try database.first("SELECT min(rowid), max(rowid), count(*) FROM words WHERE book_id IN (\(marks))", books) {
-                ($0.int(0), $0.int(1), Int($0.int(2)))
+            let atMostLimit = try database.integer("SELECT count(*) FROM (SELECT 1 FROM words WHERE book_id IN (\(marks)) LIMIT ?)",
+                                                   books + [.integer(Int64(limit) + 1)])
+            guard atMostLimit > limit else { return try wordsWithDue(inBooks: bookIds) }
+            var low = Int64.max, high = Int64.min
+            for book in books {
+                low = min(low, try database.integer("SELECT rowid FROM words WHERE book_id = ? ORDER BY rowid LIMIT 1", [book]))
+                high = max(high, try database.integer("SELECT rowid FROM words WHERE book_id = ? ORDER BY rowid DESC LIMIT 1", [book]))
             }
-            guard let (low, high, total) = bounds, total > limit else { return try wordsWithDue(inBooks: bookIds) }
             var random = SeededRandom(seed: seed)
-            var seen = Set<UUID>()
+            var seen = Set<Int64>()
             var sample: [(word: Word, due: Timestamp?)] = []
             let span = Int(high - low) + 1
             for _ in 0..<(limit * 3) where sample.count < limit {
                 let start = low + Int64(random.below(span))
+                var next: Int64?
+                for book in books {
+                    let found = try database.first("""
+                        SELECT rowid FROM words WHERE book_id = ? AND rowid >= ? ORDER BY rowid LIMIT 1
+                        """, [book, .integer(start)]) { $0.int(0) }
+                    if let found, found < (next ?? .max) { next = found }
+                }
+                guard let rowid = next, seen.insert(rowid).inserted else { continue }
                 let picked = try database.first("""
-                    SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id
-                    WHERE w.rowid >= ? AND +w.book_id IN (\(marks)) ORDER BY w.rowid LIMIT 1
-                    """, [.integer(start)] + books) { row -> (word: Word, due: Timestamp?) in
+                    SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id WHERE w.rowid = ?
+                    """, [.integer(rowid)]) { row -> (word: Word, due: Timestamp?) in
                     (try row.decodeWord(), row.isNull(Columns.wordCount) ? nil : row.timestamp(Columns.wordCount))
                 }
-                if let picked, seen.insert(picked.word.id).inserted { sample.append(picked) }
+                if let picked { sample.append(picked) }
             }
             return sample
         }

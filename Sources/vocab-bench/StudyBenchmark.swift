@@ -28,12 +28,13 @@ struct StudyBenchmark {
                 var time = start
                 for _ in 0..<10 {
                     time = time.adding(seconds: Double(3600 + random.below(86_400 * 5)))
-                    batch.append(ReviewRecord(id: ids.next(milliseconds: time.milliseconds), wordId: word.id, reviewedAt: time,
+                    // Ids in the order made (as a real log's are), not in review-time order.
+                    batch.append(ReviewRecord(id: ids.next(milliseconds: start.milliseconds), wordId: word.id, reviewedAt: time,
                                               rating: Rating(rawValue: 1 + random.below(4)) ?? .good, source: .study))
                 }
-                if batch.count >= 50_000 { try store.mergeReviews(batch); batch.removeAll() }
+                if batch.count >= 50_000 { try store.withImportCache { try store.mergeReviews(batch) }; batch.removeAll() }
             }
-            try store.mergeReviews(batch)
+            try store.withImportCache { try store.mergeReviews(batch) }
             let now = Timestamp(iso8601: "2026-03-01T00:00:00Z") ?? start
 
             let picks = 2000

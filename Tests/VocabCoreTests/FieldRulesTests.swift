@@ -91,6 +91,20 @@ final class IdentifierTests: XCTestCase {
         }
         XCTAssertEqual(TextRules.clean(" \u{3000}text\u{A0}\n"), "text")
     }
+
+    func testTrimmingAgreesWithFoundationOnEveryKindOfEdge() {
+        let edges = ["", " ", "\t", "\u{85}", "\u{A0}", "\u{1680}", "\u{2003}", "\u{2028}", "\u{202F}", "\u{3000}",
+                     "a", "é", "사", "\u{2010}", "\u{E000}", "😀", "\u{1E00}"]
+        for head in edges {
+            for tail in edges {
+                let text = head + "가 x" + tail
+                XCTAssertEqual(TextRules.trimmingWhiteSpace(text), text.trimmingCharacters(in: .whitespacesAndNewlines),
+                               text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
+            }
+        }
+        XCTAssertEqual(TextRules.trimmingWhiteSpace("   "), "")
+        XCTAssertEqual(TextRules.trimmingWhiteSpace("\u{3000}"), "")
+    }
 }
 
 final class TimeOrderedIDTests: XCTestCase {

@@ -91,6 +91,24 @@ final class GameSamplingTests: XCTestCase {
         XCTAssertEqual(try store.sampleWordsWithDue(inBooks: [small.id], limit: 50, seed: 1).count, 5)
     }
 
+    func testInterleavedBooksSampleOnlyTheirOwnWords() throws {
+        let store = try Store(path: ":memory:")
+        let a = try store.addBook(BookDraft(name: "A"), now: t0)
+        let b = try store.addBook(BookDraft(name: "B"), now: t0)
+        let c = try store.addBook(BookDraft(name: "C"), now: t0)
+        try store.transaction {
+            for index in 0..<900 {
+                let book = [a, b, c][index % 3]
+                try store.addWord(WordDraft(word: "w\(index)", definition: "d\(index)"), toBook: book.id, now: t0)
+            }
+        }
+        let sample = try store.sampleWordsWithDue(inBooks: [a.id, c.id], limit: 100, seed: 7)
+        XCTAssertEqual(Set(sample.map(\.word.id)).count, sample.count)
+        XCTAssertGreaterThanOrEqual(sample.count, 90, "gaps of one word cost few probes")
+        XCTAssertTrue(sample.allSatisfy { $0.word.bookId == a.id || $0.word.bookId == c.id })
+        XCTAssertTrue(sample.contains { $0.word.bookId == a.id } && sample.contains { $0.word.bookId == c.id })
+    }
+
     func testAGameFindsTheFewPlayableWordsOfABigBook() throws {
         let store = try Store(path: ":memory:")
         let book = try store.addBook(BookDraft(name: "Mostly known"), now: t0)

@@ -14,9 +14,12 @@ public enum TextRules {
 
     /// `text` without leading and trailing Unicode white space (newlines included).
     public static func trimmingWhiteSpace(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard let first = utf8.first, let last = utf8.last else { return text }
-        if first > 0x20 && first < 0x7F && last > 0x20 && last < 0x7F { return text }  // nothing to trim
+        var copy = text
+        let untouched = copy.withUTF8 { bytes -> Bool in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            return !mayStartWhiteSpace(first) && !mayEndWhiteSpace(bytes)
+        }
+        if untouched { return text }
         let scalars = text.unicodeScalars
         var start = scalars.startIndex, end = scalars.endIndex
         while start < end, scalars[start].properties.isWhitespace { start = scalars.index(after: start) }
@@ -25,22 +28,59 @@ public enum TextRules {
         return String(scalars[start..<end])
     }
 
+    /// Whether a scalar starting with this UTF-8 byte can be white space: ASCII space and
+    /// controls, or a lead byte of U+0085/U+00A0 (C2), U+1680 (E1), U+2000–U+205F (E2), U+3000 (E3).
+    private static func mayStartWhiteSpace(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x7F || byte == 0xC2 || (0xE1...0xE3).contains(byte)
+    }
+
+    /// Whether the last scalar of non-empty UTF-8 `bytes` can be white space.
+    private static func mayEndWhiteSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = bytes.count - 1
+        while index > 0, bytes.count - index < 4, bytes[index] & 0xC0 == 0x80 { index -= 1 }
+        return mayStartWhiteSpace(bytes[index])
+    }
+
     /// True when every scalar is one that NFC leaves alone and that cannot combine with its
-    /// neighbours; false means "maybe not NFC" (then the real normaliser runs).
+    /// neighbours; false means "maybe not NFC" (then the real normaliser runs). Decodes the
+    /// UTF-8 by hand: this runs on every field of every imported row.
     static func isKnownNFC(_ text: String) -> Bool {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return true }
-        return text.unicodeScalars.allSatisfy { scalar in
-            switch scalar.value {
-            case 0..<0x300,             // Latin: no combining marks below U+0300
-                 0x2000..<0x2070,       // general punctuation
-                 0x3000..<0x3099,       // CJK punctuation, hiragana without voicing marks
-                 0x4E00...0x9FFF,       // CJK unified ideographs
-                 0xAC00...0xD7A3,       // precomposed Hangul syllables
-                 0x1F300...0x1FAFF:     // emoji
-                return true
-            default:
-                return false
+        var copy = text
+        return copy.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                var value: UInt32
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                } else if lead < 0xE0 {
+                    guard index + 1 < bytes.count else { return false }
+                    value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                    index += 2
+                } else if lead < 0xF0 {
+                    guard index + 2 < bytes.count else { return false }
+                    value = UInt32(lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                    index += 3
+                } else {
+                    guard index + 3 < bytes.count else { return false }
+                    value = UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+                        | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
+                    index += 4
+                }
+                switch value {
+                case 0..<0x300,             // Latin: no combining marks below U+0300
+                     0x2000..<0x2070,       // general punctuation
+                     0x3000..<0x3099,       // CJK punctuation, hiragana without voicing marks
+                     0x4E00...0x9FFF,       // CJK unified ideographs
+                     0xAC00...0xD7A3,       // precomposed Hangul syllables
+                     0x1F300...0x1FAFF:     // emoji
+                    continue
+                default:
+                    return false
+                }
             }
+            return true
         }
     }
 
