@@ -84,18 +84,49 @@ extension Store {
 }
 
 extension Store {
-    /// Plans a game over the books as they are now. For random order it plans over a random
-    /// sample a few times larger than the game, so setting up costs the same in a book of any
-    /// size; for the other orders, or when the sample could not make the game the whole books
-    /// could (too few words, all memorised, ...), over the whole books.
+    /// Plans a game over the books as they are now, in time that does not grow with the books:
+    /// over a random sample a few times larger than the game (the distractors' pool), joined
+    /// for the oldest and due orders by the first playable words in that order (found by SQL,
+    /// with a `LIMIT`). When that could not make the game the whole books could (too few
+    /// words, all memorised, ...), it plans over the whole books, whose messages are exact.
     public func planGame(_ planner: GamePlanner, books: [Book]) throws -> (questions: [Question], note: String?) {
         let ids = books.map(\.id), names = books.map(\.name)
-        if planner.order == .random {
-            let sample = try sampleWordsWithDue(inBooks: ids, limit: max(200, planner.count * 8), seed: planner.seed)
-            if let planned = try? planner.plan(words: sample, bookNames: names), planned.note == nil {
-                return planned
+        var words = try sampleWordsWithDue(inBooks: ids, limit: max(200, planner.count * 8), seed: planner.seed)
+        if planner.order != .random {
+            var seen = Set(words.map(\.word.id))
+            for first in try firstPlayableWords(planner, inBooks: ids) where seen.insert(first.word.id).inserted {
+                words.append(first)
             }
         }
+        if let planned = try? planner.plan(words: words, bookNames: names), planned.note == nil {
+            return planned
+        }
         return try planner.plan(words: wordsWithDue(inBooks: ids), bookNames: names)
+    }
+
+    /// The `planner.count` words that come first in the planner's order among the words it may
+    /// ask: for due order the earliest due (walking the due index), then never-reviewed words
+    /// by date; for oldest order by date.
+    private func firstPlayableWords(_ planner: GamePlanner, inBooks bookIds: [UUID]) throws -> [(word: Word, due: Timestamp?)] {
+        let marks = Array(repeating: "?", count: max(bookIds.count, 1)).joined(separator: ", ")
+        var playable = " AND w.book_id IN (\(marks))"
+        if !planner.includeMemorized { playable += " AND w.memorized = 0" }
+        if planner.mode != .flashcard { playable += " AND w.definition != ''" }
+        let arguments = bookIds.map { SQLValue.text($0.storageText) } + [.integer(Int64(max(planner.count, 0)))]
+        let decode = { (row: Row) -> (word: Word, due: Timestamp?) in
+            (try row.decodeWord(), row.isNull(Columns.wordCount) ? nil : row.timestamp(Columns.wordCount))
+        }
+        return try guarded {
+            let byDate = """
+                SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id
+                WHERE 1\(playable)\(planner.order == .due ? " AND s.word_id IS NULL" : "") ORDER BY w.date, w.word LIMIT ?
+                """
+            guard planner.order == .due else { return try database.query(byDate, arguments, decode) }
+            let due = try database.query("""
+                SELECT \(Columns.word), s.due FROM schedules s CROSS JOIN words w ON w.id = s.word_id
+                WHERE 1\(playable) ORDER BY s.due, s.word_id LIMIT ?
+                """, arguments, decode)
+            return due.count >= planner.count ? due : due + (try database.query(byDate, arguments, decode))
+        }
     }
 }

@@ -11,7 +11,7 @@ struct StudyBenchmark {
         let work = NSTemporaryDirectory() + "vocab-bench-study-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
-        var results: [(Int, Double, Double, Double)] = []
+        var results: [(Int, Double, Double, Double, Double)] = []
         for size in [options.rows / 10, options.rows] {
             let store = try Store.open(folder: work + "/store-\(size)")
             let csv = work + "/words-\(size).csv"
@@ -53,6 +53,12 @@ struct StudyBenchmark {
                     _ = try store.planGame(planner, books: [book])
                 }
             }
+            let dueGameTime = try clock.measure {
+                for seed in 0..<games {
+                    let planner = GamePlanner(mode: .choice, count: 10, order: .due, seed: UInt64(seed))
+                    _ = try store.planGame(planner, books: [book])
+                }
+            }
             let answerTime = try clock.measure {
                 var ids = TimeOrderedIDs()
                 for index in 0..<200 {
@@ -61,15 +67,15 @@ struct StudyBenchmark {
                 }
             }
             results.append((size, dueTime.milliseconds / Double(picks), gameTime.milliseconds / Double(games),
-                            answerTime.milliseconds / 200))
+                            answerTime.milliseconds / 200, dueGameTime.milliseconds / Double(games)))
         }
-        for (size, due, game, answer) in results {
-            print(String(format: "book of %d words, %d review rows: next due card %.3f ms, game setup (10 questions, random order) %.2f ms, recording an answer %.3f ms",
-                         size, size * 10, due, game, answer))
+        for (size, due, game, answer, dueGame) in results {
+            print(String(format: "book of %d words, %d review rows: next due card %.3f ms, game setup (10 questions) %.2f ms in random order, %.2f ms in due order, recording an answer %.3f ms",
+                         size, size * 10, due, game, dueGame, answer))
         }
         if results.count == 2 {
-            print(String(format: "growth 10x book: next due card %.2fx, game setup %.2fx, recording an answer %.2fx (target: next pick < 1 ms, flat)",
-                         results[1].1 / results[0].1, results[1].2 / results[0].2, results[1].3 / results[0].3))
+            print(String(format: "growth 10x book: next due card %.2fx, game setup %.2fx (due order %.2fx), recording an answer %.2fx (target: next pick < 1 ms, flat)",
+                         results[1].1 / results[0].1, results[1].2 / results[0].2, results[1].4 / results[0].4, results[1].3 / results[0].3))
         }
     }
 }

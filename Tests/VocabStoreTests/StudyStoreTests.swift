@@ -109,6 +109,34 @@ final class GameSamplingTests: XCTestCase {
         XCTAssertTrue(sample.contains { $0.word.bookId == a.id } && sample.contains { $0.word.bookId == c.id })
     }
 
+    func testOldestAndDueOrdersPickTheSameWordsAsPlanningOverTheWholeBook() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "Big"), now: t0)
+        var ids = TimeOrderedIDs()
+        try store.transaction {
+            for index in 0..<700 {
+                // Dates out of insertion order, some memorised, some without a definition.
+                let word = try store.addWord(WordDraft(word: "w\(index)", definition: index % 11 == 0 ? "" : "d\(index)",
+                                                       date: t0.adding(seconds: Double((index * 7919) % 700) * 60),
+                                                       memorized: index % 13 == 0), toBook: book.id, now: t0)
+                if index % 5 == 0 {
+                    try store.recordReview(wordId: word.id, rating: Rating(rawValue: 1 + index % 4) ?? .good,
+                                           at: t0.adding(seconds: Double(index)), source: .study, ids: &ids)
+                }
+            }
+        }
+        for order in [GameOrder.oldest, .due] {
+            for mode in [GameMode.choice, .flashcard] {
+                for includeMemorized in [false, true] {
+                    let planner = GamePlanner(mode: mode, count: 12, order: order, includeMemorized: includeMemorized, seed: 3)
+                    let fast = try store.planGame(planner, books: [book])
+                    let whole = try planner.plan(words: try store.wordsWithDue(inBooks: [book.id]), bookNames: ["Big"])
+                    XCTAssertEqual(fast.questions.map(\.word.word), whole.questions.map(\.word.word), "\(order) \(mode) \(includeMemorized)")
+                }
+            }
+        }
+    }
+
     func testAGameFindsTheFewPlayableWordsOfABigBook() throws {
         let store = try Store(path: ":memory:")
         let book = try store.addBook(BookDraft(name: "Mostly known"), now: t0)
