@@ -155,7 +155,12 @@ extension Store {
     func localRecord(kind: String, id: UUID, device: String) throws -> SyncRecord {
         switch kind {
         case "book":
-            guard let book = try book(id: id) else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
+            guard let book = try book(id: id) else {
+                let survivor = try database.first("SELECT merged_into FROM tombstones WHERE id = ? AND merged_into IS NOT NULL",
+                                                  [.text(id.storageText)]) { $0.text(0) }
+                let body = survivor.map { JSONValue.object([("mergedInto", .string($0))]).compact } ?? "{}"
+                return SyncRecord(kind: kind, id: id, deleted: true, body: body)
+            }
             let stamps = try storedStamps(table: "books", id: id)
             return SyncRecord(kind: kind, id: id, deleted: false, body: SyncBodies.book(book, stamps: stamps, device: device))
         case "word":

@@ -19,8 +19,17 @@ extension Store {
                     summary.skipped.append("\(record.kind) \(record.id.lowercaseText): \(error.reason)")
                 }
             }
-            // Words that waited for their book may go in now.
-            let pending = try database.query("SELECT kind, id, body FROM sync_pending") { ($0.text(0), $0.text(1), $0.text(2)) }
+            // Folds whose surviving book has arrived happen now; then words that waited for their book.
+            let folds = try database.query("SELECT id, body FROM sync_pending WHERE kind = 'fold'") { ($0.text(0), $0.text(1)) }
+            for (foldedText, survivorText) in folds {
+                guard let folded = UUID(text: foldedText), let survivor = UUID(text: survivorText) else { continue }
+                if try book(id: folded) == nil || foldBook(folded, into: survivor) {
+                    try database.run("DELETE FROM sync_pending WHERE kind = 'fold' AND id = ?", [.text(foldedText)])
+                }
+            }
+            let pending = try database.query("SELECT kind, id, body FROM sync_pending WHERE kind != 'fold'") {
+                ($0.text(0), $0.text(1), $0.text(2))
+            }
             for (kind, idText, body) in pending {
                 guard let id = UUID(text: idText) else { continue }
                 let record = SyncRecord(kind: kind, id: id, deleted: false, body: body)
@@ -52,12 +61,21 @@ extension Store {
     private func applyBook(_ record: SyncRecord) throws {
         let idText = SQLValue.text(record.id.storageText)
         if record.deleted {
+            let survivor = (SyncBodies.parse(record.body)?["mergedInto"] as? String).flatMap { UUID(text: $0) }
+            if let survivor, try book(id: record.id) != nil {
+                // Folded into a same-named book elsewhere: this device's words in it move over
+                // (words it added that the folding device never saw included).
+                if try !foldBook(record.id, into: survivor) {
+                    try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('fold', ?, ?)",
+                                     [idText, .text(survivor.storageText)])
+                }
+                return
+            }
             // The book's words go with it; their own tombstones (if they were deleted) travel separately.
             try database.run("DELETE FROM reviews WHERE word_id IN (SELECT id FROM words WHERE book_id = ?)", [idText])
             try database.run("DELETE FROM words WHERE book_id = ?", [idText])
             try database.run("DELETE FROM books WHERE id = ?", [idText])
-            try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) VALUES (?, 'book', ?)",
-                             [idText, .integer(Timestamp.now().milliseconds)])
+            try recordTombstone(kind: "book", id: record.id, mergedInto: survivor)
             return
         }
         if try database.first("SELECT 1 FROM tombstones WHERE id = ?", [idText], { $0.int(0) }) != nil {
@@ -117,7 +135,7 @@ extension Store {
                     try moveWords(from: book.id, to: other.id)
                     try database.run("DELETE FROM books WHERE id = ?", [.text(book.id.storageText)])
                 }
-                try tombstoneForPush(kind: "book", id: book.id)
+                try tombstoneForPush(kind: "book", id: book.id, mergedInto: other.id)
                 return
             }
         }
@@ -135,8 +153,18 @@ extension Store {
         if let folded {
             try moveWords(from: folded, to: book.id)
             try database.run("DELETE FROM books WHERE id = ?", [.text(folded.storageText)])
-            try tombstoneForPush(kind: "book", id: folded)
+            try tombstoneForPush(kind: "book", id: folded, mergedInto: book.id)
         }
+    }
+
+    /// Moves a folded book's words into the surviving book and deletes it; false when the
+    /// survivor has not arrived yet (the fold then waits in `sync_pending`).
+    private func foldBook(_ folded: UUID, into survivor: UUID) throws -> Bool {
+        guard try book(id: survivor) != nil else { return false }
+        try moveWords(from: folded, to: survivor)
+        try database.run("DELETE FROM books WHERE id = ?", [.text(folded.storageText)])
+        try recordTombstone(kind: "book", id: folded, mergedInto: survivor)
+        return true
     }
 
     private func moveWords(from source: UUID, to target: UUID) throws {
@@ -284,10 +312,15 @@ extension Store {
         try database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES (?, ?)", [.text(kind), .text(id.storageText)])
     }
 
-    private func tombstoneForPush(kind: String, id: UUID) throws {
-        try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) VALUES (?, ?, ?)",
-                         [.text(id.storageText), .text(kind), .integer(Timestamp.now().milliseconds)])
+    private func tombstoneForPush(kind: String, id: UUID, mergedInto: UUID? = nil) throws {
+        try recordTombstone(kind: kind, id: id, mergedInto: mergedInto)
         try markForPush(kind: kind, id: id)
+    }
+
+    private func recordTombstone(kind: String, id: UUID, mergedInto: UUID? = nil) throws {
+        try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at, merged_into) VALUES (?, ?, ?, ?)",
+                         [.text(id.storageText), .text(kind), .integer(Timestamp.now().milliseconds),
+                          mergedInto.map { .text($0.storageText) } ?? .null])
     }
 
     private func sameStamps(_ a: [String: FieldStamp], _ b: [String: FieldStamp]) -> Bool {

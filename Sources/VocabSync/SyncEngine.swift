@@ -123,14 +123,15 @@ public final class SyncEngine {
         Int64(try connection.execute("SELECT coalesce(max(seq), 0)::text FROM vocab.records").first?.first.flatMap { $0 } ?? "0") ?? 0
     }
 
-    /// Upserts a batch: a deletion sticks, and a deleted record keeps its last known fields.
+    /// Upserts a batch: a deletion sticks, and a deleted record keeps its last known fields
+    /// plus what the deletion says (a folded book's `mergedInto`).
     private static let upsertSQL = """
         INSERT INTO vocab.records (kind, id, seq, deleted, body)
         SELECT k, i, nextval('vocab.change_seq'), d, b
         FROM unnest($1::text[], $2::uuid[], $3::boolean[], $4::jsonb[]) AS t(k, i, d, b)
         ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
             deleted = vocab.records.deleted OR excluded.deleted,
-            body = CASE WHEN excluded.deleted THEN vocab.records.body ELSE excluded.body END
+            body = CASE WHEN excluded.deleted THEN vocab.records.body || excluded.body ELSE excluded.body END
         """
 
     private static func upsertParameters(_ entries: [OutboxEntry]) -> [String?] {

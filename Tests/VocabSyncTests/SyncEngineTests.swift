@@ -125,6 +125,32 @@ final class SyncEngineTests: XCTestCase {
         XCTAssertEqual(try a.bookSummaries().first?.book.id, try b.bookSummaries().first?.book.id)
     }
 
+    /// Device A folds B's book into its own same-named book; A then edits its book, so on the
+    /// server the fold's tombstone comes before the surviving book. A word B added offline to
+    /// its book meanwhile must land in the surviving book, not vanish with the tombstone.
+    func testAWordAddedToABookAnotherDeviceFoldedAwaySurvives() throws {
+        // One page, and pages of one record (the tombstone then arrives a page before the survivor).
+        for pageSize in [2000, 1] { try foldScenario(pageSize: pageSize) }
+    }
+
+    private func foldScenario(pageSize: Int) throws {
+        let a = try device("a\(pageSize)"), b = try device("b\(pageSize)")
+        let survivor = try a.addBook(BookDraft(name: "TOEIC \(pageSize)"), now: t0)   // the smaller id
+        let folded = try b.addBook(BookDraft(name: "toeic \(pageSize)"), now: t0)
+        try b.addWord(WordDraft(word: "first"), toBook: folded.id, now: t0)
+        try sync(b)
+        try b.addWord(WordDraft(word: "offline"), toBook: folded.id, now: t0)      // not pushed yet
+        try sync(a)                                                              // folds B's book into A's
+        _ = try a.updateBook(id: survivor.id, BookChanges(explain: "edited after the fold"), now: t0.adding(seconds: 60))
+        try sync(a)
+        try sync(b, pageSize: pageSize); try sync(a)
+        XCTAssertEqual(try b.words(WordFilter(bookId: survivor.id)).map(\.word).sorted(), ["first", "offline"], "pages of \(pageSize)")
+        XCTAssertEqual(try snapshot(a), try snapshot(b))
+        let books = try b.bookSummaries().filter { $0.book.name.hasSuffix(" \(pageSize)") }
+        XCTAssertEqual(books.map(\.book.id), [survivor.id])
+        XCTAssertEqual(books.first?.book.explain, "edited after the fold")
+    }
+
     func testBigBooksComeOverWholePageByPage() throws {
         let a = try device("a"), b = try device("b")
         let book = try a.addBook(BookDraft(name: "Big"), now: t0)

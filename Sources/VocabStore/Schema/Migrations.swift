@@ -143,6 +143,12 @@ enum Migrations {
             DROP INDEX words_by_book;
             CREATE INDEX words_by_book ON words(book_id);
             """),
+        Migration(version: 6, sql: """
+            -- A book deleted because it was folded into a same-named book keeps the survivor's id,
+            -- and its tombstone carries it: a device that pulls the tombstone before the survivor
+            -- moves its own words over instead of deleting them.
+            ALTER TABLE tombstones ADD COLUMN merged_into TEXT;
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
