@@ -40,6 +40,11 @@ extension Store {
         return found
     }
 
+    /// The book with this name (ignoring case), or nil.
+    public func book(named name: String) throws -> Book? {
+        try book(nameKey: TextRules.nameKey(name))
+    }
+
     /// The book whose name has this key (`TextRules.nameKey`), or nil.
     func book(nameKey: String) throws -> Book? {
         try guarded {

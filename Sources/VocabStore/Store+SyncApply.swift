@@ -104,20 +104,15 @@ extension Store {
     }
 
     private func mergeBook(local: Book, localStamps: [String: FieldStamp], remote: Book, remoteStamps: [String: FieldStamp]) -> (Book, [String: FieldStamp]) {
-        var merged = local
-        var stamps = localStamps
-        func take(_ field: String, _ apply: (inout Book) -> Void) {
-            guard let theirs = remoteStamps[field], theirs > (localStamps[field] ?? FieldStamp(milliseconds: .min, device: "")) else { return }
-            apply(&merged)
-            stamps[field] = theirs
-        }
-        take("name") { $0.name = remote.name }
-        take("explain") { $0.explain = remote.explain }
-        take("meaning") { $0.meaning = remote.meaning }
-        take("image") { $0.image = remote.image }
-        take("coverWord") { $0.coverWord = remote.coverWord }
+        var merge = StampedMerge(local: local, localStamps: localStamps, remote: remote, remoteStamps: remoteStamps)
+        merge.take("name", \.name)
+        merge.take("explain", \.explain)
+        merge.take("meaning", \.meaning)
+        merge.take("image", \.image)
+        merge.take("coverWord", \.coverWord)
+        var merged = merge.merged
         merged.modifiedAt = max(local.modifiedAt, remote.modifiedAt)
-        return (merged, stamps)
+        return (merged, merge.stamps)
     }
 
     /// Writes a book; a name taken by another book merges the two: the smaller id survives,
@@ -226,25 +221,20 @@ extension Store {
     }
 
     private func mergeWord(local: Word, localStamps: [String: FieldStamp], remote: Word, remoteStamps: [String: FieldStamp]) -> (Word, [String: FieldStamp]) {
-        var merged = local
-        var stamps = localStamps
-        func take(_ field: String, _ apply: (inout Word) -> Void) {
-            guard let theirs = remoteStamps[field], theirs > (localStamps[field] ?? FieldStamp(milliseconds: .min, device: "")) else { return }
-            apply(&merged)
-            stamps[field] = theirs
-        }
-        take("bookId") { $0.bookId = remote.bookId }
-        take("word") { $0.word = remote.word }
-        take("definition") { $0.definition = remote.definition }
-        take("detail") { $0.detail = remote.detail }
-        take("pronunciation") { $0.pronunciation = remote.pronunciation }
-        take("synonym") { $0.synonym = remote.synonym }
-        take("antonym") { $0.antonym = remote.antonym }
-        take("date") { $0.date = remote.date }
-        take("memorized") { $0.memorized = remote.memorized }
+        var merge = StampedMerge(local: local, localStamps: localStamps, remote: remote, remoteStamps: remoteStamps)
+        merge.take("bookId", \.bookId)
+        merge.take("word", \.word)
+        merge.take("definition", \.definition)
+        merge.take("detail", \.detail)
+        merge.take("pronunciation", \.pronunciation)
+        merge.take("synonym", \.synonym)
+        merge.take("antonym", \.antonym)
+        merge.take("date", \.date)
+        merge.take("memorized", \.memorized)
+        var merged = merge.merged
         merged.modifiedAt = max(local.modifiedAt, remote.modifiedAt)
         merged.createdAt = min(local.createdAt, remote.createdAt)
-        return (merged, stamps)
+        return (merged, merge.stamps)
     }
 
     /// Writes a word; the same text already in its book under another id folds the two.

@@ -55,18 +55,24 @@ public enum AccountStatus: Equatable, Sendable {
 
     /// Checks the login: connects, and makes sure the Vocab schema is there and usable.
     public static func check(_ login: CloudLogin?) -> AccountStatus {
-        guard let login else { return .notLoggedIn }
+        open(login).status
+    }
+
+    /// Checks the login like `check`, and hands back the checked connection when the account
+    /// is available (so that a cloud command connects once).
+    public static func open(_ login: CloudLogin?) -> (status: AccountStatus, connection: PostgresConnection?) {
+        guard let login else { return (.notLoggedIn, nil) }
         do {
             let connection = try PostgresConnection(login.address, password: login.password)
             let installed = try connection.execute("SELECT to_regclass('vocab.records') IS NOT NULL").first?.first ?? nil
-            guard installed == "t" else { return .accessDenied(.schemaMissing(server: login.address.server)) }
+            guard installed == "t" else { return (.accessDenied(.schemaMissing(server: login.address.server)), nil) }
             _ = try connection.execute("SELECT count(*) FROM vocab.records WHERE false")
-            return .available(login.address)
+            return (.available(login.address), connection)
         } catch let error as CloudError {
-            if case .unreachable = error { return .cannotReachServer(error) }
-            return .accessDenied(error)
+            if case .unreachable = error { return (.cannotReachServer(error), nil) }
+            return (.accessDenied(error), nil)
         } catch {
-            return .cannotReachServer(.unreachable(server: login.address.server, detail: "\(error)"))
+            return (.cannotReachServer(.unreachable(server: login.address.server, detail: "\(error)")), nil)
         }
     }
 

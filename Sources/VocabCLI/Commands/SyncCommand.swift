@@ -14,11 +14,10 @@ enum SyncCommand {
             """
     )) { _, context in
         let login = try CloudLogin.load(from: try CloudCommands.loginPath(context))
-        let status = AccountStatus.check(login)
+        let (status, checked) = AccountStatus.open(login)
         if let refusal = status.refusal { throw refusal }
-        guard let login else { throw CloudError.notLoggedIn }
+        guard let login, let connection = checked else { throw CloudError.notLoggedIn }
         let store = try context.store()
-        let connection = try PostgresConnection(login.address, password: login.password)
         let console = context.console
         let live = console.stderrIsTerminal
         var lastPulled = 0, lastPushed = 0

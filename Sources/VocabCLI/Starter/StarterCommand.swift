@@ -23,15 +23,15 @@ enum StarterCommand {
 
     /// Adds the starter book in one transaction; false when a book of that name exists.
     static func addStarterBook(to store: Store, now: Timestamp) throws -> Bool {
-        if (try? store.book(bookName)) != nil { return false }
         try store.transaction {
+            if try store.book(named: bookName) != nil { return false }
             let book = try store.addBook(BookDraft(name: bookName, explain: "300 common English words with meanings, synonyms and antonyms",
                                                    meaning: "WordNet 3.0 Copyright 2006 by Princeton University"), now: now)
             for (word, definition, detail, synonym, antonym) in StarterWords.words {
                 try store.addWord(WordDraft(word: word, definition: definition, detail: detail, synonym: synonym, antonym: antonym),
                                   toBook: book.id, now: now)
             }
+            return true
         }
-        return true
     }
 }
