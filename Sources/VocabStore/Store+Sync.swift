@@ -118,24 +118,37 @@ extension Store {
     /// each with the record to push.
     public func outbox(after: Int64 = 0, limit: Int) throws -> [OutboxEntry] {
         try guarded {
-            let rows = try database.query("SELECT rowid, kind, id FROM outbox WHERE rowid > ? ORDER BY rowid LIMIT ?",
-                                          [.integer(after), .integer(Int64(limit))]) {
-                ($0.int(0), $0.text(1), $0.text(2))
-            }
             let device = try deviceId()
-            return try rows.compactMap { rowid, kind, idText in
-                guard let id = UUID(text: idText) else { return nil }
-                return OutboxEntry(rowid: rowid, record: try localRecord(kind: kind, id: id, device: device))
+            var entries: [OutboxEntry] = []
+            // Words (most entries) come with their fields and stamps in the same row.
+            try database.forEachRow("""
+                SELECT o.rowid, o.kind, o.id, w.stamps, \(Columns.word) FROM outbox o
+                LEFT JOIN words w ON o.kind = 'word' AND w.id = o.id
+                WHERE o.rowid > ? ORDER BY o.rowid LIMIT ?
+                """, [.integer(after), .integer(Int64(limit))]) { row in
+                let kind = row.text(1)
+                guard let id = UUID(text: row.text(2)) else { return }
+                let record: SyncRecord
+                if kind == "word", !row.isNull(3) {
+                    let word = try row.decodeWord(from: 4)
+                    record = SyncRecord(kind: kind, id: id, deleted: false,
+                                        body: SyncBodies.word(word, stamps: SyncBodies.decodeStamps(row.text(3)), device: device))
+                } else {
+                    record = try localRecord(kind: kind, id: id, device: device)
+                }
+                entries.append(OutboxEntry(rowid: row.int(0), record: record))
             }
+            return entries
         }
     }
 
-    /// Forgets pushed changes that did not change again since they were read.
+    /// Forgets pushed changes that did not change again since they were read. `entries` is
+    /// one run of the outbox as `outbox(after:limit:)` returned it: every entry whose rowid lies
+    /// between its first and last. An object changed since has a new, larger rowid and stays.
     public func clearOutbox(_ entries: [OutboxEntry], token: Int64) throws {
         try write {
-            for entry in entries {
-                try database.run("DELETE FROM outbox WHERE kind = ? AND id = ? AND rowid <= ?",
-                                 [.text(entry.record.kind), .text(entry.record.id.storageText), .integer(entry.rowid)])
+            if let first = entries.first?.rowid, let last = entries.last?.rowid {
+                try database.run("DELETE FROM outbox WHERE rowid BETWEEN ? AND ?", [.integer(first), .integer(last)])
             }
             try setMeta("token", String(token))
         }

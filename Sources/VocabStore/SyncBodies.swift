@@ -33,14 +33,32 @@ enum SyncBodies {
     }
 
     static func word(_ word: Word, stamps: [String: FieldStamp], device: String) -> String {
-        JSONValue.object([
-            ("bookId", .string(word.bookId.lowercaseText)), ("word", .string(word.word)), ("definition", .string(word.definition)),
-            ("detail", .string(word.detail)), ("pronunciation", .string(word.pronunciation)), ("synonym", .string(word.synonym)),
-            ("antonym", .string(word.antonym)), ("date", .int(word.date.milliseconds)), ("memorized", .bool(word.memorized)),
-            ("createdAt", .int(word.createdAt.milliseconds)), ("modifiedAt", .int(word.modifiedAt.milliseconds)),
-            ("stamps", completeStampsValue(stamps, fields: wordFields, fallback: word.modifiedAt, device: device)),
-        ]).compact
+        var body = JSONObjectWriter()
+        body.add("bookId", word.bookId.lowercaseText)
+        body.add("word", word.word)
+        body.add("definition", word.definition)
+        body.add("detail", word.detail)
+        body.add("pronunciation", word.pronunciation)
+        body.add("synonym", word.synonym)
+        body.add("antonym", word.antonym)
+        body.add("date", word.date.milliseconds)
+        body.add("memorized", word.memorized)
+        body.add("createdAt", word.createdAt.milliseconds)
+        body.add("modifiedAt", word.modifiedAt.milliseconds)
+        var stampsObject = JSONObjectWriter()
+        if stamps.isEmpty {
+            for field in sortedWordFields { stampsObject.addPair(field, word.modifiedAt.milliseconds, device) }
+        } else {
+            let all = complete(stamps, fields: wordFields, fallback: word.modifiedAt, device: device)
+            for field in all.keys.sorted() {
+                if let stamp = all[field] { stampsObject.addPair(field, stamp.milliseconds, stamp.device) }
+            }
+        }
+        body.add("stamps", stampsObject)
+        return body.text
     }
+
+    private static let sortedWordFields = wordFields.sorted()
 
     static func book(_ book: Book, stamps: [String: FieldStamp], device: String) -> String {
         JSONValue.object([

@@ -86,11 +86,31 @@ public final class PostgresConnection {
         return try rows(of: result)
     }
 
-    /// Sends one statement with text parameters without waiting for it: the caller does other
-    /// work while the server runs it, then must call `awaitResult()` before anything else.
-    public func send(_ sql: String, _ parameters: [String?]) throws {
-        let sent = withParameters(parameters) { PQsendQueryParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) }
-        guard sent == 1 else { throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle))) }
+    /// Sends one statement without waiting for it: the caller does other work while the
+    /// server runs it, then must call `awaitResult()` before anything else.
+    public func send(_ sql: String) throws {
+        guard PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1 else {
+            throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
+        }
+    }
+
+    /// Runs `COPY … FROM STDIN` (`sql`) with `data`, rows in COPY's text format, and waits
+    /// until the server has stored them.
+    public func copyIn(_ sql: String, data: [UInt8]) throws {
+        guard let started = PQexec(handle, sql) else { throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle))) }
+        defer { PQclear(started) }
+        guard PQresultStatus(started) == PGRES_COPY_IN else {
+            _ = try rows(of: started)
+            throw CloudError.serverError("the server did not start the COPY")
+        }
+        let sent = data.withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return 1 }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { PQputCopyData(handle, $0, Int32(buffer.count)) }
+        }
+        guard sent == 1, PQputCopyEnd(handle, nil) == 1 else {
+            throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
+        }
+        try awaitResult()
     }
 
     /// Waits for the statement `send` started; returns its rows as text.

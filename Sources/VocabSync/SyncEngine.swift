@@ -94,12 +94,15 @@ public final class SyncEngine {
     /// While the server stores one batch, the next is read from the store.
     private func push(token: inout Int64, report: inout SyncReport) throws -> Bool {
         var entries = try store.outbox(limit: batchSize)
+        guard !entries.isEmpty else { return true }
+        try connection.execute(SyncEngine.stagingSQL)
         while !entries.isEmpty {
             var next: [OutboxEntry] = []
             let newToken: Int64? = try connection.transaction {
                 try connection.execute("SELECT pg_advisory_xact_lock(hashtext(current_user))")
                 guard try latestSeq() == token else { return nil }
-                try connection.send(SyncEngine.upsertSQL, SyncEngine.upsertParameters(entries))
+                try connection.copyIn("COPY pg_temp.vocab_push (kind, id, deleted, body) FROM STDIN", data: SyncEngine.copyRows(entries))
+                try connection.send(SyncEngine.upsertSQL)
                 do {
                     next = try store.outbox(after: entries.last?.rowid ?? 0, limit: batchSize)
                 } catch {
@@ -123,49 +126,61 @@ public final class SyncEngine {
         Int64(try connection.execute("SELECT coalesce(max(seq), 0)::text FROM vocab.records").first?.first.flatMap { $0 } ?? "0") ?? 0
     }
 
-    /// Upserts a batch: a deletion sticks, and a deleted record keeps its last known fields
-    /// plus what the deletion says (a folded book's `mergedInto`).
+    /// A batch goes to the server with COPY (the cheapest way in) into a temporary table of
+    /// the session, emptied at each commit, and from there into `vocab.records`.
+    private static let stagingSQL = """
+        CREATE TEMP TABLE IF NOT EXISTS vocab_push (kind text, id uuid, deleted boolean, body jsonb) ON COMMIT DELETE ROWS
+        """
+
+    /// Upserts the staged batch: a deletion sticks, and a deleted record keeps its last known
+    /// fields plus what the deletion says (a folded book's `mergedInto`).
     private static let upsertSQL = """
         INSERT INTO vocab.records (kind, id, seq, deleted, body)
-        SELECT k, i, nextval('vocab.change_seq'), d, b
-        FROM unnest($1::text[], $2::uuid[], $3::boolean[], $4::jsonb[]) AS t(k, i, d, b)
+        SELECT kind, id, nextval('vocab.change_seq'), deleted, body FROM pg_temp.vocab_push
         ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
             deleted = vocab.records.deleted OR excluded.deleted,
             body = CASE WHEN excluded.deleted THEN vocab.records.body || excluded.body ELSE excluded.body END
         """
 
-    private static func upsertParameters(_ entries: [OutboxEntry]) -> [String?] {
-        [
-            PostgresArray.literal(entries.map(\.record.kind)),
-            PostgresArray.literal(entries.map { $0.record.id.lowercaseText }),
-            "{" + entries.map { $0.record.deleted ? "t" : "f" }.joined(separator: ",") + "}",
-            PostgresArray.literal(entries.map(\.record.body)),
-        ]
+    /// The batch as rows of COPY's text format: kind, id, t/f, body.
+    static func copyRows(_ entries: [OutboxEntry]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.reduce(0) { $0 + $1.record.body.utf8.count + 50 })
+        for entry in entries {
+            CopyText.append(entry.record.kind, to: &bytes)
+            bytes.append(UInt8(ascii: "\t"))
+            bytes += entry.record.id.lowercaseText.utf8
+            bytes.append(UInt8(ascii: "\t"))
+            bytes.append(UInt8(ascii: entry.record.deleted ? "t" : "f"))
+            bytes.append(UInt8(ascii: "\t"))
+            CopyText.append(entry.record.body, to: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return bytes
     }
 }
 
-/// PostgreSQL array literals of text, for sending many values as one parameter.
-enum PostgresArray {
-    /// `{"a","b\"c"}`: every element quoted, with quotes and backslashes escaped.
-    static func literal(_ values: [String]) -> String {
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        bytes.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
-        for (index, value) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "\""))
-            var text = value
-            text.withUTF8 { utf8 in
-                var runStart = 0
-                for position in 0..<utf8.count where utf8[position] == UInt8(ascii: "\"") || utf8[position] == UInt8(ascii: "\\") {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
-                    bytes.append(UInt8(ascii: "\\"))
-                    runStart = position
+/// COPY's text format: a backslash, tab, newline or carriage return in a value is escaped.
+enum CopyText {
+    static func append(_ value: String, to bytes: inout [UInt8]) {
+        var text = value
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for position in 0..<utf8.count {
+                let escaped: UInt8
+                switch utf8[position] {
+                case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
+                case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
+                case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
+                case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
+                default: continue
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(escaped)
+                runStart = position + 1
             }
-            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
-        bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

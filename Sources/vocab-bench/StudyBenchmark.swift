@@ -32,9 +32,9 @@ struct StudyBenchmark {
                     batch.append(ReviewRecord(id: ids.next(milliseconds: start.milliseconds), wordId: word.id, reviewedAt: time,
                                               rating: Rating(rawValue: 1 + random.below(4)) ?? .good, source: .study))
                 }
-                if batch.count >= 50_000 { try store.withImportCache { try store.mergeReviews(batch) }; batch.removeAll() }
+                if batch.count >= 50_000 { _ = try store.withImportCache { try store.mergeReviews(batch) }; batch.removeAll() }
             }
-            try store.withImportCache { try store.mergeReviews(batch) }
+            _ = try store.withImportCache { try store.mergeReviews(batch) }
             let now = Timestamp(iso8601: "2026-03-01T00:00:00Z") ?? start
 
             let picks = 2000

@@ -17,6 +17,26 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(JSONValue.string("\u{2027}\u{202A}").compact, "\"\u{2027}\u{202A}\"", "neighbours of U+2028 pass as they are")
     }
 
+    func testTheObjectWriterWritesWhatJSONValueWrites() {
+        var inner = JSONObjectWriter()
+        inner.addPair("definition", 1_700_000_000_000, "device \"1\"")
+        inner.addPair("word", -5, "")
+        var writer = JSONObjectWriter()
+        writer.add("text", "quote \" backslash \\ 한국어 😀 \u{2028} \n")
+        writer.add("n", Int64(-3))
+        writer.add("ok", true)
+        writer.addNull("none")
+        writer.add("stamps", inner)
+        writer.add("empty", JSONObjectWriter())
+        let value = JSONValue.object([
+            ("text", .string("quote \" backslash \\ 한국어 😀 \u{2028} \n")), ("n", .int(-3)), ("ok", .bool(true)), ("none", .null),
+            ("stamps", .object([("definition", .array([.int(1_700_000_000_000), .string("device \"1\"")])),
+                                ("word", .array([.int(-5), .string("")]))])),
+            ("empty", .object([])),
+        ])
+        XCTAssertEqual(writer.text, value.compact)
+    }
+
     func testKeepsKeysInTheOrderGiven() {
         let value = JSONValue.object([("b", .int(1)), ("a", .array([.int(1), .int(2)])), ("c", .object([]))])
         XCTAssertEqual(value.compact, #"{"b":1,"a":[1,2],"c":{}}"#)

@@ -39,6 +39,21 @@ final class WordImporterTests: XCTestCase {
         XCTAssertEqual(Set(entries.map(\.record.id)).count, 4)
     }
 
+    func testAChangeMadeWhileAPushRunsStaysInTheOutbox() throws {
+        let store = try Store(path: ":memory:")
+        _ = try store.syncToken(for: "server")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let first = try store.addWord(WordDraft(word: "first"), toBook: book.id, now: t0)
+        let last = try store.addWord(WordDraft(word: "last"), toBook: book.id, now: t0)
+        let read = try store.outbox(limit: 10)
+        XCTAssertEqual(read.count, 3)
+        // Both the first and the last entry read change again before the push is cleared.
+        _ = try store.updateWord(id: last.id, WordChanges(detail: "changed"), now: t0)
+        _ = try store.updateWord(id: first.id, WordChanges(detail: "changed"), now: t0)
+        try store.clearOutbox(read, token: 1)
+        XCTAssertEqual(Set(try store.outbox(limit: 10).map(\.record.id)), [first.id, last.id])
+    }
+
     func testUpsertUpdatesOnlyTheColumnsTheFileHas() throws {
         let store = try Store(path: ":memory:")
         let book = try store.addBook(BookDraft(name: "B"), now: t0)

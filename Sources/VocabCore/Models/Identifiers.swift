@@ -28,28 +28,36 @@ extension UUID {
 
     /// Parses the 36-character text form (either case) without Foundation's slower parser.
     public init?(text: String) {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(16)
-        var high: UInt8?
-        var count = 0
-        for (offset, character) in text.utf8.enumerated() {
-            count += 1
-            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-                guard character == UInt8(ascii: "-") else { return nil }
-                continue
+        var copy = text
+        let parsed: uuid_t? = copy.withUTF8 { utf8 in
+            guard utf8.count == 36 else { return nil }
+            var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let complete = withUnsafeMutableBytes(of: &value) { bytes -> Bool in
+                var offset = 0
+                for index in 0..<16 {
+                    if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                        guard utf8[offset] == UInt8(ascii: "-") else { return false }
+                        offset += 1
+                    }
+                    guard let high = UUID.nibble(utf8[offset]), let low = UUID.nibble(utf8[offset + 1]) else { return false }
+                    bytes[index] = high << 4 | low
+                    offset += 2
+                }
+                return true
             }
-            let nibble: UInt8
-            switch character {
-            case 48...57: nibble = character - 48
-            case 97...102: nibble = character - 87
-            case 65...70: nibble = character - 55
-            default: return nil
-            }
-            if let pending = high { bytes.append(pending << 4 | nibble); high = nil } else { high = nibble }
+            return complete ? value : nil
         }
-        guard count == 36, bytes.count == 16 else { return nil }
-        self.init(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        guard let parsed else { return nil }
+        self.init(uuid: parsed)
+    }
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case 48...57: return character - 48
+        case 97...102: return character - 87
+        case 65...70: return character - 55
+        default: return nil
+        }
     }
 
     /// The lowercase text form ids are stored, printed and exported in.
