@@ -91,35 +91,50 @@ public final class SyncEngine {
     }
 
     /// Pushes the outbox; false when the server changed since the pull (pull again first).
-    /// While the server stores one batch, the next is read from the store.
     private func push(token: inout Int64, report: inout SyncReport) throws -> Bool {
         var entries = try store.outbox(limit: batchSize)
         guard !entries.isEmpty else { return true }
         try connection.execute(SyncEngine.stagingSQL)
+        // Into an account that had no rows at all nothing can conflict: a plain INSERT (a third
+        // cheaper than the upsert). Should one still conflict, the batch is redone as an upsert.
+        var intoEmptyAccount = try token == 0 && latestSeq() == 0
         while !entries.isEmpty {
-            var next: [OutboxEntry] = []
-            let newToken: Int64? = try connection.transaction {
-                try connection.execute("SELECT pg_advisory_xact_lock(hashtext(current_user))")
-                guard try latestSeq() == token else { return nil }
-                try connection.copyIn("COPY pg_temp.vocab_push (kind, id, deleted, body) FROM STDIN", data: SyncEngine.copyRows(entries))
-                try connection.send(SyncEngine.upsertSQL)
-                do {
-                    next = try store.outbox(after: entries.last?.rowid ?? 0, limit: batchSize)
-                } catch {
-                    _ = try? connection.awaitResult()
-                    throw error
-                }
-                try connection.awaitResult()
-                return try latestSeq()
+            let pushed: (token: Int64, next: [OutboxEntry])?
+            do {
+                pushed = try pushBatch(entries, token: token, plainInsert: intoEmptyAccount)
+            } catch CloudError.serverError(_) where intoEmptyAccount {
+                intoEmptyAccount = false
+                continue
             }
-            guard let newToken else { return false }
-            try store.clearOutbox(entries, token: newToken)
-            token = newToken
+            guard let pushed else { return false }
+            try store.clearOutbox(entries, token: pushed.token)
+            token = pushed.token
             report.pushed += entries.count
             progress(.pushed(report.pushed))
-            entries = next
+            entries = pushed.next
         }
         return true
+    }
+
+    /// Pushes one batch in one server transaction, reading the next batch from the store while
+    /// the server inserts this one; nil when the server changed since the pull.
+    private func pushBatch(_ entries: [OutboxEntry], token: Int64, plainInsert: Bool) throws -> (token: Int64, next: [OutboxEntry])? {
+        var next: [OutboxEntry] = []
+        let newToken: Int64? = try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext(current_user))")
+            guard try latestSeq() == token else { return nil }
+            try connection.copyIn("COPY pg_temp.vocab_push (kind, id, deleted, body) FROM STDIN", data: SyncEngine.copyRows(entries))
+            try connection.send(plainInsert ? SyncEngine.insertSQL : SyncEngine.upsertSQL)
+            do {
+                next = try store.outbox(after: entries.last?.rowid ?? 0, limit: batchSize)
+            } catch {
+                _ = try? connection.awaitResult()
+                throw error
+            }
+            try connection.awaitResult()
+            return try latestSeq()
+        }
+        return newToken.map { ($0, next) }
     }
 
     private func latestSeq() throws -> Int64 {
@@ -130,6 +145,12 @@ public final class SyncEngine {
     /// the session, emptied at each commit, and from there into `vocab.records`.
     private static let stagingSQL = """
         CREATE TEMP TABLE IF NOT EXISTS vocab_push (kind text, id uuid, deleted boolean, body jsonb) ON COMMIT DELETE ROWS
+        """
+
+    /// Inserts the staged batch into an account that had no rows.
+    private static let insertSQL = """
+        INSERT INTO vocab.records (kind, id, seq, deleted, body)
+        SELECT kind, id, nextval('vocab.change_seq'), deleted, body FROM pg_temp.vocab_push
         """
 
     /// Upserts the staged batch: a deletion sticks, and a deleted record keeps its last known

@@ -4,7 +4,7 @@ import Foundation
 struct BenchOptions {
     var rows = 100_000
     var memoryRows = 1_000_000
-    var runs = 3
+    var runs = 5
     var skipMemory = false
     var skipImport = false
     var skipStudy = false
