@@ -47,7 +47,8 @@ enum SyncBodies {
         body.add("modifiedAt", word.modifiedAt.milliseconds)
         var stampsObject = JSONObjectWriter()
         if stamps.isEmpty {
-            for field in sortedWordFields { stampsObject.addPair(field, word.modifiedAt.milliseconds, device) }
+            let stamp = JSONObjectWriter.pair(word.modifiedAt.milliseconds, device)
+            for field in sortedWordFields { stampsObject.addPair(field, stamp) }
         } else {
             let all = complete(stamps, fields: wordFields, fallback: word.modifiedAt, device: device)
             for field in all.keys.sorted() {

@@ -34,6 +34,18 @@ struct SyncBenchmark {
                 var reader = try WordFileReader(try FileStream(path: csv), format: .csv)
                 _ = try WordImporter(defaultBook: "Bench").run(&reader, into: store)
             }
+            if size == options.rows {
+                // What reading the whole outbox costs the client, on a copy of the store.
+                let copy = work + "/reading-\(size)"
+                try FileManager.default.copyItem(atPath: pristine, toPath: copy)
+                let copyStore = try Store.open(folder: copy)
+                var count = 0
+                let reading = try clock.measure {
+                    try copyStore.expandOutboxRanges()
+                    count = try copyStore.outbox(limit: size + 10).count
+                }
+                print(String(format: "  (reading the %d records to push from the store: %.2f s)", count, reading.seconds))
+            }
             let runs = size == options.rows ? options.runs : 1
             var firstSyncs: [Double] = []
             var account: (name: String, address: ServerAddress, store: Store)?

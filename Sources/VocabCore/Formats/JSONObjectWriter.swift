@@ -35,12 +35,23 @@ public struct JSONObjectWriter {
 
     /// A member whose value is the pair `[number, "text"]`.
     public mutating func addPair(_ key: String, _ number: Int64, _ text: String) {
+        addPair(key, JSONObjectWriter.pair(number, text))
+    }
+
+    /// A member whose value is a pair made once by `pair(_:_:)` (for a value repeated often).
+    public mutating func addPair(_ key: String, _ pair: [UInt8]) {
         begin(key)
-        bytes.append(UInt8(ascii: "["))
-        bytes += String(number).utf8
-        bytes.append(UInt8(ascii: ","))
-        JSONValue.writeString(text, to: &bytes)
-        bytes.append(UInt8(ascii: "]"))
+        bytes += pair
+    }
+
+    /// The JSON text `[number, "text"]`, for `addPair(_:_:)`.
+    public static func pair(_ number: Int64, _ text: String) -> [UInt8] {
+        var pair: [UInt8] = [UInt8(ascii: "[")]
+        pair += String(number).utf8
+        pair.append(UInt8(ascii: ","))
+        JSONValue.writeString(text, to: &pair)
+        pair.append(UInt8(ascii: "]"))
+        return pair
     }
 
     /// The object's text.
