@@ -188,8 +188,10 @@ enum CopyText {
         text.withUTF8 { utf8 in
             var runStart = 0
             for position in 0..<utf8.count {
+                let byte = utf8[position]
+                if byte > UInt8(ascii: "\r") && byte != UInt8(ascii: "\\") { continue }  // plain: the common case
                 let escaped: UInt8
-                switch utf8[position] {
+                switch byte {
                 case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
                 case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
                 case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")

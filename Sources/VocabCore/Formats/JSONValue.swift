@@ -81,6 +81,11 @@ public indirect enum JSONValue: Equatable, Sendable {
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
+                // Almost every byte is plain: one test, then on to the next.
+                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2 {
+                    index += 1
+                    continue
+                }
                 var escape: [UInt8]?
                 var length = 1
                 switch byte {
