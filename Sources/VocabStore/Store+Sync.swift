@@ -31,9 +31,16 @@ public struct SyncRecord: Sendable {
     }
 }
 
-/// One local change waiting to be pushed; `rowid` tells whether it changed again since.
+/// One local change waiting to be pushed, and where it waits.
 public struct OutboxEntry: Sendable {
-    public var rowid: Int64
+    /// A row of the outbox (its rowid tells whether the object changed again since), or a
+    /// word of an import's range (`outbox_word_ranges`).
+    public enum Place: Sendable, Equatable {
+        case outbox(rowid: Int64)
+        case range(rowid: Int64, wordRowid: Int64)
+    }
+
+    public var place: Place
     public var record: SyncRecord
 }
 
@@ -64,10 +71,13 @@ extension Store {
             if try meta("server") != identity {
                 try setMeta("server", identity)
                 try setMeta("token", "0")
-                // Everything local must reach the new server.
+                // Everything local must reach the new server: every word as one range (read in
+                // rowid order at push time, after the books), the rest as outbox rows.
                 try database.execute("""
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT 'book', id FROM books;
-                    INSERT OR IGNORE INTO outbox (kind, id) SELECT 'word', id FROM words;
+                    DELETE FROM outbox WHERE kind = 'word' AND id IN (SELECT id FROM words);
+                    DELETE FROM outbox_word_ranges;
+                    INSERT INTO outbox_word_ranges (after_rowid, through_rowid) SELECT 0, max(rowid) FROM words HAVING max(rowid) > 0;
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT 'review', id FROM reviews;
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT kind, id FROM tombstones;
                     """)
@@ -100,56 +110,93 @@ extension Store {
             """, [.integer(rowid)])
     }
 
-    /// Turns recorded ranges of new words into outbox rows (before a push reads the outbox).
-    /// A word that changed again since keeps its later outbox row.
-    public func expandOutboxRanges() throws {
-        try write {
-            guard try database.integer("SELECT count(*) FROM outbox_word_ranges") > 0 else { return }
-            try database.execute("""
-                INSERT OR IGNORE INTO outbox (kind, id)
-                SELECT 'word', w.id FROM outbox_word_ranges r
-                JOIN words w ON w.rowid > r.after_rowid AND w.rowid <= r.through_rowid ORDER BY w.rowid;
-                DELETE FROM outbox_word_ranges;
-                """)
-        }
-    }
-
-    /// Up to `limit` local changes after the entry `after` (0: from the first), oldest first,
-    /// each with the record to push.
-    public func outbox(after: Int64 = 0, limit: Int) throws -> [OutboxEntry] {
+    /// Up to `limit` local changes after `last` (nil: from the first), each with the record to
+    /// push: outbox rows oldest first, then the words of imports' ranges.
+    public func outbox(after last: OutboxEntry? = nil, limit: Int) throws -> [OutboxEntry] {
         try guarded {
             let device = try deviceId()
             var entries: [OutboxEntry] = []
-            // Words (most entries) come with their fields and stamps in the same row.
-            try database.forEachRow("""
-                SELECT o.rowid, o.kind, o.id, w.stamps, \(Columns.word) FROM outbox o
-                LEFT JOIN words w ON o.kind = 'word' AND w.id = o.id
-                WHERE o.rowid > ? ORDER BY o.rowid LIMIT ?
-                """, [.integer(after), .integer(Int64(limit))]) { row in
-                let kind = row.text(1)
-                guard let id = UUID(text: row.text(2)) else { return }
-                let record: SyncRecord
-                if kind == "word", !row.isNull(3) {
-                    let word = try row.decodeWord(from: 4)
-                    record = SyncRecord(kind: kind, id: id, deleted: false,
-                                        body: SyncBodies.word(word, stamps: SyncBodies.decodeStamps(row.text(3)), device: device))
-                } else {
-                    record = try localRecord(kind: kind, id: id, device: device)
+            var rangeStart: (range: Int64, word: Int64)?
+            switch last?.place {
+            case .range(let range, let word)?:
+                rangeStart = (range, word)
+            case .outbox(let rowid)?:
+                try readOutboxRows(after: rowid, limit: limit, device: device, into: &entries)
+            case nil:
+                try readOutboxRows(after: 0, limit: limit, device: device, into: &entries)
+            }
+            guard entries.count < limit else { return entries }
+            let ranges = try database.query("""
+                SELECT rowid, after_rowid, through_rowid FROM outbox_word_ranges WHERE rowid >= ? ORDER BY rowid
+                """, [.integer(rangeStart?.range ?? 0)]) { ($0.int(0), $0.int(1), $0.int(2)) }
+            for (range, after, through) in ranges where entries.count < limit {
+                let from = range == rangeStart?.range ? max(after, rangeStart?.word ?? after) : after
+                // A word changed again since the import waits in the outbox too: it goes from there.
+                try database.forEachRow("""
+                    SELECT w.rowid, w.stamps, \(Columns.word) FROM words w
+                    WHERE w.rowid > ? AND w.rowid <= ?
+                      AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = 'word' AND o.id = w.id)
+                    ORDER BY w.rowid LIMIT ?
+                    """, [.integer(from), .integer(through), .integer(Int64(limit - entries.count))]) { row in
+                    let word = try row.decodeWord(from: 2)
+                    let body = SyncBodies.word(word, stamps: SyncBodies.decodeStamps(row.text(1)), device: device)
+                    entries.append(OutboxEntry(place: .range(rowid: range, wordRowid: row.int(0)),
+                                               record: SyncRecord(kind: "word", id: word.id, deleted: false, body: body)))
                 }
-                entries.append(OutboxEntry(rowid: row.int(0), record: record))
             }
             return entries
         }
     }
 
+    private func readOutboxRows(after: Int64, limit: Int, device: String, into entries: inout [OutboxEntry]) throws {
+        // Words (most entries) come with their fields and stamps in the same row.
+        try database.forEachRow("""
+            SELECT o.rowid, o.kind, o.id, w.stamps, \(Columns.word) FROM outbox o
+            LEFT JOIN words w ON o.kind = 'word' AND w.id = o.id
+            WHERE o.rowid > ? ORDER BY o.rowid LIMIT ?
+            """, [.integer(after), .integer(Int64(limit))]) { row in
+            let kind = row.text(1)
+            guard let id = UUID(text: row.text(2)) else { return }
+            let record: SyncRecord
+            if kind == "word", !row.isNull(3) {
+                let word = try row.decodeWord(from: 4)
+                record = SyncRecord(kind: kind, id: id, deleted: false,
+                                    body: SyncBodies.word(word, stamps: SyncBodies.decodeStamps(row.text(3)), device: device))
+            } else {
+                record = try localRecord(kind: kind, id: id, device: device)
+            }
+            entries.append(OutboxEntry(place: .outbox(rowid: row.int(0)), record: record))
+        }
+    }
+
     /// Forgets pushed changes that did not change again since they were read. `entries` is
-    /// one run of the outbox as `outbox(after:limit:)` returned it: every entry whose rowid lies
-    /// between its first and last. An object changed since has a new, larger rowid and stays.
+    /// one run as `outbox(after:limit:)` returned it: every outbox row whose rowid lies between
+    /// its first and last (an object changed since has a new, larger rowid and stays), and the
+    /// words of import ranges up to the last one read.
     public func clearOutbox(_ entries: [OutboxEntry], token: Int64) throws {
         try write {
-            if let first = entries.first?.rowid, let last = entries.last?.rowid {
+            var rows: [Int64] = []
+            var reached: [Int64: Int64] = [:]
+            for entry in entries {
+                switch entry.place {
+                case .outbox(let rowid): rows.append(rowid)
+                case .range(let range, let word): reached[range] = max(reached[range] ?? .min, word)
+                }
+            }
+            if let first = rows.min(), let last = rows.max() {
                 try database.run("DELETE FROM outbox WHERE rowid BETWEEN ? AND ?", [.integer(first), .integer(last)])
             }
+            for (range, word) in reached {
+                try database.run("DELETE FROM outbox_word_ranges WHERE rowid = ?1 AND through_rowid <= ?2",
+                                 [.integer(range), .integer(word)])
+                try database.run("UPDATE outbox_word_ranges SET after_rowid = max(after_rowid, ?2) WHERE rowid = ?1",
+                                 [.integer(range), .integer(word)])
+            }
+            // A range whose words were all pushed (or deleted) is done.
+            try database.run("""
+                DELETE FROM outbox_word_ranges WHERE NOT EXISTS
+                    (SELECT 1 FROM words w WHERE w.rowid > outbox_word_ranges.after_rowid AND w.rowid <= outbox_word_ranges.through_rowid)
+                """)
             try setMeta("token", String(token))
         }
     }

@@ -47,8 +47,6 @@ public final class SyncEngine {
     public func run() throws -> SyncReport {
         var report = SyncReport()
         var token = try store.syncToken(for: connection.address.url)
-        // Before anything is pulled, so that no pulled word can fall inside a range.
-        try store.expandOutboxRanges()
         for _ in 0..<20 {
             token = try pull(after: token, report: &report)
             if try push(token: &token, report: &report) { return report }
@@ -126,7 +124,7 @@ public final class SyncEngine {
             try connection.copyIn("COPY pg_temp.vocab_push (kind, id, deleted, body) FROM STDIN", data: SyncEngine.copyRows(entries))
             try connection.send(plainInsert ? SyncEngine.insertSQL : SyncEngine.upsertSQL)
             do {
-                next = try store.outbox(after: entries.last?.rowid ?? 0, limit: batchSize)
+                next = try store.outbox(after: entries.last, limit: batchSize)
             } catch {
                 _ = try? connection.awaitResult()
                 throw error

@@ -41,7 +41,6 @@ struct SyncBenchmark {
                 let copyStore = try Store.open(folder: copy)
                 var count = 0
                 let reading = try clock.measure {
-                    try copyStore.expandOutboxRanges()
                     count = try copyStore.outbox(limit: size + 10).count
                 }
                 print(String(format: "  (reading the %d records to push from the store: %.2f s)", count, reading.seconds))

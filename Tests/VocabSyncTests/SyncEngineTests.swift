@@ -151,6 +151,20 @@ final class SyncEngineTests: XCTestCase {
         XCTAssertEqual(books.first?.book.explain, "edited after the fold")
     }
 
+    func testAFirstSyncPushesEveryObjectOnceWhetherAddedByHandOrImported() throws {
+        let a = try device("a")
+        let book = try a.addBook(BookDraft(name: "Hand"), now: t0)
+        for word in ["one", "two", "three"] { try a.addWord(WordDraft(word: word), toBook: book.id, now: t0) }
+        var reader = try WordFileReader(ArrayByteStream("word\nfour\nfive\n"), format: .csv)
+        _ = try WordImporter(defaultBook: "Imported", now: t0).run(&reader, into: a)
+        let report = try sync(a)
+        XCTAssertEqual(report.pushed, 7, "2 books and 5 words, each once")
+        XCTAssertEqual(try a.outboxCount(), 0)
+        let b = try device("b")
+        XCTAssertEqual(try sync(b).pulled, 7)
+        XCTAssertEqual(try snapshot(a), try snapshot(b))
+    }
+
     func testBigBooksComeOverWholePageByPage() throws {
         let a = try device("a"), b = try device("b")
         let book = try a.addBook(BookDraft(name: "Big"), now: t0)
