@@ -4,26 +4,15 @@ import XCTest
 /// The server schema, accounts and row-level security against the real PostgreSQL that
 /// scripts/test.sh starts.
 final class CloudServerTests: XCTestCase {
-    var admin: PostgresConnection!
-    var adminAddress: ServerAddress!
-    var adminPassword: String!
+    var server: TestPostgres!
+    var admin: PostgresConnection { server.admin }
 
     override func setUpWithError() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let url = environment["VOCAB_TEST_PG_ADMIN"], let password = environment["VOCAB_TEST_PG_PASSWORD"] else {
-            throw XCTSkip("no PostgreSQL: run the suite with ./scripts/test.sh (it starts one)")
-        }
-        adminAddress = try ServerAddress(url: url)
-        adminPassword = password
-        admin = try PostgresConnection(adminAddress, password: password)
-        try CloudSchema.install(on: admin)
+        server = try TestPostgres()
     }
 
     private func user(_ name: String, password: String = "pw-\(UUID().uuidString)") throws -> CloudLogin {
-        try CloudSchema.addUser(name, password: password, on: admin)
-        var address = adminAddress!
-        address.user = name
-        return CloudLogin(address: address, password: password)
+        try server.addUser(name, password: password)
     }
 
     private func uniqueName(_ prefix: String) -> String {

@@ -3,7 +3,7 @@ import XCTest
 import Glibc
 #endif
 import VocabCore
-import VocabStore
+@testable import VocabStore
 @testable import VocabSync
 
 /// Two (or three) devices of one user syncing through the real PostgreSQL of scripts/test.sh.
@@ -14,18 +14,10 @@ final class SyncEngineTests: XCTestCase {
     var folder: String!
 
     override func setUpWithError() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let url = environment["VOCAB_TEST_PG_ADMIN"], let password = environment["VOCAB_TEST_PG_PASSWORD"] else {
-            throw XCTSkip("no PostgreSQL: run the suite with ./scripts/test.sh (it starts one)")
-        }
-        var address = try ServerAddress(url: url)
-        admin = try PostgresConnection(address, password: password)
-        adminLogin = CloudLogin(address: address, password: password)
-        try CloudSchema.install(on: admin)
-        let name = "sync_" + UUID().uuidString.prefix(8).lowercased()
-        try CloudSchema.addUser(name, password: "pw", on: admin)
-        address.user = name
-        login = CloudLogin(address: address, password: "pw")
+        let server = try TestPostgres()
+        admin = server.admin
+        adminLogin = server.adminLogin
+        login = try server.addUser("sync_" + UUID().uuidString.prefix(8).lowercased(), password: "pw")
         folder = NSTemporaryDirectory() + "vocab-sync-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
@@ -135,8 +127,13 @@ final class SyncEngineTests: XCTestCase {
 
     private func foldScenario(pageSize: Int) throws {
         let a = try device("a\(pageSize)"), b = try device("b\(pageSize)")
-        let survivor = try a.addBook(BookDraft(name: "TOEIC \(pageSize)"), now: t0)   // the smaller id
-        let folded = try b.addBook(BookDraft(name: "toeic \(pageSize)"), now: t0)
+        // Ids from one generator, so that A's book surely has the smaller id and survives (books
+        // made by `addBook` in the same millisecond could come out in either order).
+        var ids = TimeOrderedIDs()
+        let survivor = Book(id: ids.next(milliseconds: t0.milliseconds), name: "TOEIC \(pageSize)", createdAt: t0, modifiedAt: t0)
+        let folded = Book(id: ids.next(milliseconds: t0.milliseconds), name: "toeic \(pageSize)", createdAt: t0, modifiedAt: t0)
+        try a.transaction { try a.insert(survivor) }
+        try b.transaction { try b.insert(folded) }
         try b.addWord(WordDraft(word: "first"), toBook: folded.id, now: t0)
         try sync(b)
         try b.addWord(WordDraft(word: "offline"), toBook: folded.id, now: t0)      // not pushed yet
