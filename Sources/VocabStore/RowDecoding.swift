@@ -36,6 +36,11 @@ extension Row {
              date: timestamp(start + 8), memorized: bool(start + 9),
              createdAt: timestamp(start + 10), modifiedAt: timestamp(start + 11))
     }
+
+    /// A word (`Columns.word`) followed by its due time (nil when never reviewed).
+    func decodeWordWithDue() throws -> (word: Word, due: Timestamp?) {
+        (try decodeWord(), isNull(Columns.wordCount) ? nil : timestamp(Columns.wordCount))
+    }
 }
 
 extension UUID {

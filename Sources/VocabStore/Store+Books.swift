@@ -130,8 +130,7 @@ extension Store {
                 SELECT id, 'word', ? FROM words WHERE book_id = ?
                 """, [.integer(now.milliseconds), idText])
             let wordCount = database.changes
-            try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) VALUES (?, 'book', ?)",
-                             [idText, .integer(now.milliseconds)])
+            try recordTombstone(kind: "book", id: id, at: now)
             try database.run("DELETE FROM reviews WHERE word_id IN (SELECT id FROM words WHERE book_id = ?)", [idText])
             try database.run("DELETE FROM words WHERE book_id = ?", [idText])
             try database.run("DELETE FROM books WHERE id = ?", [idText])

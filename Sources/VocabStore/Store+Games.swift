@@ -113,20 +113,17 @@ extension Store {
         if !planner.includeMemorized { playable += " AND w.memorized = 0" }
         if planner.mode != .flashcard { playable += " AND w.definition != ''" }
         let arguments = bookIds.map { SQLValue.text($0.storageText) } + [.integer(Int64(max(planner.count, 0)))]
-        let decode = { (row: Row) -> (word: Word, due: Timestamp?) in
-            (try row.decodeWord(), row.isNull(Columns.wordCount) ? nil : row.timestamp(Columns.wordCount))
-        }
         return try guarded {
             let byDate = """
                 SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id
                 WHERE 1\(playable)\(planner.order == .due ? " AND s.word_id IS NULL" : "") ORDER BY w.date, w.word LIMIT ?
                 """
-            guard planner.order == .due else { return try database.query(byDate, arguments, decode) }
+            guard planner.order == .due else { return try database.query(byDate, arguments) { try $0.decodeWordWithDue() } }
             let due = try database.query("""
                 SELECT \(Columns.word), s.due FROM schedules s CROSS JOIN words w ON w.id = s.word_id
                 WHERE 1\(playable) ORDER BY s.due, s.word_id LIMIT ?
-                """, arguments, decode)
-            return due.count >= planner.count ? due : due + (try database.query(byDate, arguments, decode))
+                """, arguments) { try $0.decodeWordWithDue() }
+            return due.count >= planner.count ? due : due + (try database.query(byDate, arguments) { try $0.decodeWordWithDue() })
         }
     }
 }

@@ -157,9 +157,7 @@ extension Store {
             try database.query("""
                 SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id
                 WHERE w.book_id IN (\(marks)) ORDER BY w.date, w.word, w.id
-                """, bookIds.map { .text($0.storageText) }) { row in
-                (try row.decodeWord(), row.isNull(Columns.wordCount) ? nil : row.timestamp(Columns.wordCount))
-            }
+                """, bookIds.map { .text($0.storageText) }) { try $0.decodeWordWithDue() }
         }
     }
 }
@@ -254,9 +252,7 @@ extension Store {
                 guard let rowid = next, seen.insert(rowid).inserted else { continue }
                 let picked = try database.first("""
                     SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id WHERE w.rowid = ?
-                    """, [.integer(rowid)]) { row -> (word: Word, due: Timestamp?) in
-                    (try row.decodeWord(), row.isNull(Columns.wordCount) ? nil : row.timestamp(Columns.wordCount))
-                }
+                    """, [.integer(rowid)]) { try $0.decodeWordWithDue() }
                 if let picked { sample.append(picked) }
             }
             return sample

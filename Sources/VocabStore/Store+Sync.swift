@@ -101,6 +101,25 @@ extension Store {
         }
     }
 
+    /// Puts an object in the outbox; a new rowid if it was there, so a push that read it
+    /// before this change keeps it.
+    func markForPush(kind: String, id: UUID) throws {
+        try database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES (?, ?)", [.text(kind), .text(id.storageText)])
+    }
+
+    /// Remembers the deletion of an object (with the book a folded book went into), so that
+    /// it travels and wins over edits made elsewhere.
+    func recordTombstone(kind: String, id: UUID, at time: Timestamp, mergedInto: UUID? = nil) throws {
+        try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at, merged_into) VALUES (?, ?, ?, ?)",
+                         [.text(id.storageText), .text(kind), .integer(time.milliseconds),
+                          mergedInto.map { .text($0.storageText) } ?? .null])
+    }
+
+    /// Whether the object `id` was deleted here or the deletion was pulled.
+    func isTombstoned(_ id: UUID) throws -> Bool {
+        try database.first("SELECT 1 FROM tombstones WHERE id = ?", [.text(id.storageText)]) { _ in true } ?? false
+    }
+
     /// Records that the words inserted after `rowid` (by a bulk import, in this transaction)
     /// wait to be pushed: one row instead of one outbox row per word.
     func recordNewWords(afterRowid rowid: Int64) throws {
@@ -158,12 +177,14 @@ extension Store {
             let kind = row.text(1)
             guard let id = UUID(text: row.text(2)) else { return }
             let record: SyncRecord
-            if kind == "word", !row.isNull(3) {
+            if kind != "word" {
+                record = try localRecord(kind: kind, id: id, device: device)
+            } else if row.isNull(3) {
+                record = SyncRecord(kind: kind, id: id, deleted: true, body: "{}")
+            } else {
                 let word = try row.decodeWord(from: 4)
                 record = SyncRecord(kind: kind, id: id, deleted: false,
                                     body: SyncBodies.word(word, stamps: SyncBodies.decodeStamps(row.text(3)), device: device))
-            } else {
-                record = try localRecord(kind: kind, id: id, device: device)
             }
             entries.append(OutboxEntry(place: .outbox(rowid: row.int(0)), record: record))
         }
@@ -211,7 +232,8 @@ extension Store {
 
     // MARK: Local records
 
-    /// The record that describes the local state of an object (deleted when it is gone).
+    /// The record that describes the local state of a book or a review (deleted when it is
+    /// gone); words come with their outbox row, read in the same query.
     func localRecord(kind: String, id: UUID, device: String) throws -> SyncRecord {
         switch kind {
         case "book":
@@ -223,13 +245,6 @@ extension Store {
             }
             let stamps = try storedStamps(table: "books", id: id)
             return SyncRecord(kind: kind, id: id, deleted: false, body: SyncBodies.book(book, stamps: stamps, device: device))
-        case "word":
-            let found = try database.first("SELECT \(Columns.word), w.stamps FROM words w WHERE w.id = ?", [.text(id.storageText)]) {
-                (try $0.decodeWord(), $0.text(Columns.wordCount))
-            }
-            guard let (word, stamps) = found else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
-            return SyncRecord(kind: kind, id: id, deleted: false,
-                              body: SyncBodies.word(word, stamps: SyncBodies.decodeStamps(stamps), device: device))
         default:
             let review = try database.first("""
                 SELECT word_id, reviewed_at, rating, duration_ms, game_id, source FROM reviews WHERE id = ?

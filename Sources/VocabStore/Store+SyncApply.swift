@@ -75,10 +75,10 @@ extension Store {
             try database.run("DELETE FROM reviews WHERE word_id IN (SELECT id FROM words WHERE book_id = ?)", [idText])
             try database.run("DELETE FROM words WHERE book_id = ?", [idText])
             try database.run("DELETE FROM books WHERE id = ?", [idText])
-            try recordTombstone(kind: "book", id: record.id, mergedInto: survivor)
+            try recordTombstone(kind: "book", id: record.id, at: .now(), mergedInto: survivor)
             return
         }
-        if try database.first("SELECT 1 FROM tombstones WHERE id = ?", [idText], { $0.int(0) }) != nil {
+        if try isTombstoned(record.id) {
             try markForPush(kind: "book", id: record.id)  // deletion wins; make sure the server hears it
             return
         }
@@ -158,7 +158,7 @@ extension Store {
         guard try book(id: survivor) != nil else { return false }
         try moveWords(from: folded, to: survivor)
         try database.run("DELETE FROM books WHERE id = ?", [.text(folded.storageText)])
-        try recordTombstone(kind: "book", id: folded, mergedInto: survivor)
+        try recordTombstone(kind: "book", id: folded, at: .now(), mergedInto: survivor)
         return true
     }
 
@@ -179,13 +179,10 @@ extension Store {
     private func applyWord(_ record: SyncRecord, touchedWords: inout Set<UUID>) throws -> Bool {
         let idText = SQLValue.text(record.id.storageText)
         if record.deleted {
-            try database.run("DELETE FROM reviews WHERE word_id = ?", [idText])
-            try database.run("DELETE FROM words WHERE id = ?", [idText])
-            try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) VALUES (?, 'word', ?)",
-                             [idText, .integer(Timestamp.now().milliseconds)])
+            try removeWord(id: record.id, at: .now())
             return true
         }
-        if try database.first("SELECT 1 FROM tombstones WHERE id = ?", [idText], { $0.int(0) }) != nil {
+        if try isTombstoned(record.id) {
             try markForPush(kind: "word", id: record.id)  // deletion wins over a concurrent edit
             return true
         }
@@ -195,7 +192,7 @@ extension Store {
               let modified = (body["modifiedAt"] as? NSNumber)?.int64Value
         else { throw MalformedRecord(reason: "missing word, book, or times") }
         guard try book(id: bookId) != nil else {
-            if try database.first("SELECT 1 FROM tombstones WHERE id = ?", [.text(bookId.storageText)], { $0.int(0) }) != nil {
+            if try isTombstoned(bookId) {
                 return true  // its book was deleted: the word went with it
             }
             try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('word', ?, ?)", [idText, .text(record.body)])
@@ -298,19 +295,9 @@ extension Store {
 
     // MARK: Helpers
 
-    private func markForPush(kind: String, id: UUID) throws {
-        try database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES (?, ?)", [.text(kind), .text(id.storageText)])
-    }
-
     private func tombstoneForPush(kind: String, id: UUID, mergedInto: UUID? = nil) throws {
-        try recordTombstone(kind: kind, id: id, mergedInto: mergedInto)
+        try recordTombstone(kind: kind, id: id, at: .now(), mergedInto: mergedInto)
         try markForPush(kind: kind, id: id)
-    }
-
-    private func recordTombstone(kind: String, id: UUID, mergedInto: UUID? = nil) throws {
-        try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at, merged_into) VALUES (?, ?, ?, ?)",
-                         [.text(id.storageText), .text(kind), .integer(Timestamp.now().milliseconds),
-                          mergedInto.map { .text($0.storageText) } ?? .null])
     }
 
     private func sameStamps(_ a: [String: FieldStamp], _ b: [String: FieldStamp]) -> Bool {

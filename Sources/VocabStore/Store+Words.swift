@@ -154,11 +154,15 @@ extension Store {
     public func deleteWord(id: UUID, now: Timestamp = .now()) throws {
         try write {
             guard try word(id: id) != nil else { throw VocabError.wordNotFound(id.storageText, book: nil) }
-            try database.run("DELETE FROM reviews WHERE word_id = ?", [.text(id.storageText)])
-            try database.run("DELETE FROM words WHERE id = ?", [.text(id.storageText)])
-            try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) VALUES (?, 'word', ?)",
-                             [.text(id.storageText), .integer(now.milliseconds)])
+            try removeWord(id: id, at: now)
         }
+    }
+
+    /// Deletes a word with its review log and remembers the deletion (here or pulled).
+    func removeWord(id: UUID, at time: Timestamp) throws {
+        try database.run("DELETE FROM reviews WHERE word_id = ?", [.text(id.storageText)])
+        try database.run("DELETE FROM words WHERE id = ?", [.text(id.storageText)])
+        try recordTombstone(kind: "word", id: id, at: time)
     }
 
     /// Inserts a word as it is; `clearingTombstone` revives an id that was deleted before.
@@ -169,7 +173,7 @@ extension Store {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, wordValues(word))
         if clearingTombstone { try clearTombstone(id: word.id) }
-        try database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', ?)", [.text(word.id.storageText)])
+        try markForPush(kind: "word", id: word.id)
     }
 
     /// Forgets the deletion of `id` (a word with that id exists again).

@@ -45,30 +45,25 @@ enum SyncBodies {
         body.add("memorized", word.memorized)
         body.add("createdAt", word.createdAt.milliseconds)
         body.add("modifiedAt", word.modifiedAt.milliseconds)
-        var stampsObject = JSONObjectWriter()
-        if stamps.isEmpty {
-            let stamp = JSONObjectWriter.pair(word.modifiedAt.milliseconds, device)
-            for field in sortedWordFields { stampsObject.addPair(field, stamp) }
-        } else {
-            let all = complete(stamps, fields: wordFields, fallback: word.modifiedAt, device: device)
-            for field in all.keys.sorted() {
-                if let stamp = all[field] { stampsObject.addPair(field, stamp.milliseconds, stamp.device) }
-            }
-        }
-        body.add("stamps", stampsObject)
+        body.add("stamps", completeStamps(stamps, fields: sortedWordFields, fallback: word.modifiedAt, device: device))
+        return body.text
+    }
+
+    static func book(_ book: Book, stamps: [String: FieldStamp], device: String) -> String {
+        var body = JSONObjectWriter()
+        body.add("name", book.name)
+        body.add("explain", book.explain)
+        body.add("meaning", book.meaning)
+        if let image = book.image { body.add("image", Base64.encode(image)) } else { body.addNull("image") }
+        body.add("coverWord", book.coverWord)
+        body.add("createdAt", book.createdAt.milliseconds)
+        body.add("modifiedAt", book.modifiedAt.milliseconds)
+        body.add("stamps", completeStamps(stamps, fields: sortedBookFields, fallback: book.modifiedAt, device: device))
         return body.text
     }
 
     private static let sortedWordFields = wordFields.sorted()
-
-    static func book(_ book: Book, stamps: [String: FieldStamp], device: String) -> String {
-        JSONValue.object([
-            ("name", .string(book.name)), ("explain", .string(book.explain)), ("meaning", .string(book.meaning)),
-            ("image", book.image.map { .string(Base64.encode($0)) } ?? .null), ("coverWord", .string(book.coverWord)),
-            ("createdAt", .int(book.createdAt.milliseconds)), ("modifiedAt", .int(book.modifiedAt.milliseconds)),
-            ("stamps", completeStampsValue(stamps, fields: bookFields, fallback: book.modifiedAt, device: device)),
-        ]).compact
-    }
+    private static let sortedBookFields = bookFields.sorted()
 
     static func review(wordId: String, reviewedAt: Int64, rating: Int64, durationMs: Int64?, gameId: String?, source: String) -> String {
         JSONValue.object([
@@ -78,19 +73,25 @@ enum SyncBodies {
         ]).compact
     }
 
-    static func stampsValue(_ stamps: [String: FieldStamp]) -> JSONValue {
-        .object(stamps.keys.sorted().compactMap { key in
-            stamps[key].map { (key, .array([.int($0.milliseconds), .string($0.device)])) }
-        })
+    /// `{field: [ms, "device"]}` with the fields in sorted order.
+    static func stampsObject(_ stamps: [String: FieldStamp]) -> JSONObjectWriter {
+        var object = JSONObjectWriter()
+        for field in stamps.keys.sorted() {
+            if let stamp = stamps[field] { object.addPair(field, stamp.milliseconds, stamp.device) }
+        }
+        return object
     }
 
-    /// `stampsValue(complete(...))`, without building dictionaries when no field was ever
-    /// edited since sync existed (every imported word, on its first push).
-    static func completeStampsValue(_ stamps: [String: FieldStamp], fields: [String], fallback: Timestamp,
-                                    device: String) -> JSONValue {
-        guard stamps.isEmpty else { return stampsValue(complete(stamps, fields: fields, fallback: fallback, device: device)) }
-        let stamp = JSONValue.array([.int(fallback.milliseconds), .string(device)])
-        return .object(fields.sorted().map { ($0, stamp) })
+    /// The stamps of a pushed body: every field of `sortedFields` stamped, those never edited
+    /// since sync existed from `fallback`. With no stored stamps (every imported word, on its
+    /// first push) the one shared pair is written once and no dictionary is built.
+    static func completeStamps(_ stamps: [String: FieldStamp], fields sortedFields: [String], fallback: Timestamp,
+                               device: String) -> JSONObjectWriter {
+        guard stamps.isEmpty else { return stampsObject(complete(stamps, fields: sortedFields, fallback: fallback, device: device)) }
+        let pair = JSONObjectWriter.pair(fallback.milliseconds, device)
+        var object = JSONObjectWriter()
+        for field in sortedFields { object.addPair(field, pair) }
+        return object
     }
 
     /// Every field gets a stamp: fields never edited since sync existed count from `modifiedAt`.
@@ -101,7 +102,7 @@ enum SyncBodies {
     }
 
     static func encodeStamps(_ stamps: [String: FieldStamp]) -> String {
-        stampsValue(stamps).compact
+        stampsObject(stamps).text
     }
 
     static func decodeStamps(_ text: String) -> [String: FieldStamp] {

@@ -62,8 +62,8 @@ public struct WordImporter {
             }
             try store.database.run("DELETE FROM sync_applying")
             try store.recordNewWords(afterRowid: rowidBefore)
-            for id in updatedIds { try store.database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', ?)", [.text(id.storageText)]) }
-            for id in books.createdIds { try store.database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES ('book', ?)", [.text(id.storageText)]) }
+            for id in updatedIds { try store.markForPush(kind: "word", id: id) }
+            for id in books.createdIds { try store.markForPush(kind: "book", id: id) }
         }
         }
         return summary
