@@ -47,13 +47,16 @@ public struct WordImporter {
             // Bulk inserts skip the per-row outbox triggers; new words are recorded as one range below.
             let rowidBefore = try store.database.integer("SELECT coalesce(max(rowid), 0) FROM words")
             try store.database.run("INSERT INTO sync_applying VALUES (1)")
-            while true {
-                let row: ImportRow
+            // Rows are read and checked on a second thread while this one writes.
+            let rows = BackgroundWordReader(reader, defaultBook: defaultBook)
+            defer { reader = rows.finish() }
+            while let item = rows.next() {
                 do {
-                    guard let next = try reader.nextRow() else { break }
-                    row = next
-                    let word = try ImportedWord(row: row, defaultBook: defaultBook)
-                    if let updated = try upsert(word, store: store, inserter: &inserter, books: &books, ids: &ids, summary: &summary) { updatedIds.append(updated) }
+                    switch item {
+                    case .failed(let error): throw error
+                    case .word(let word):
+                        if let updated = try upsert(word, store: store, inserter: &inserter, books: &books, ids: &ids, summary: &summary) { updatedIds.append(updated) }
+                    }
                 } catch let error as ImportError {
                     guard skipInvalid, let (line, reason) = error.skippable else { throw error }
                     summary.rejected.append(RejectedLine(line: line, reason: reason))

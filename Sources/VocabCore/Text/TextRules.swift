@@ -16,7 +16,7 @@ public enum TextRules {
     public static func trimmingWhiteSpace(_ text: String) -> String {
         var copy = text
         let untouched = copy.withUTF8 { bytes -> Bool in
-            guard let first = bytes.first, let last = bytes.last else { return true }
+            guard let first = bytes.first else { return true }
             return !mayStartWhiteSpace(first) && !mayEndWhiteSpace(bytes)
         }
         if untouched { return text }
