@@ -17,16 +17,18 @@ public final class BackgroundWordReader: @unchecked Sendable {
     private static let batchSize = 256
     private static let batchesAhead = 8
 
-    // Everything below is guarded by `condition`, except `reader`, which belongs to the
-    // thread until `done` is signalled and to the caller afterwards.
+    // Shared by both threads, guarded by `condition`.
     private let condition = NSCondition()
     private var ready: [[Item]] = []
     private var producing = true
     private var cancelled = false
+
+    // The thread's until `done` is signalled, the caller's afterwards.
     private var reader: WordFileReader
     private let done = DispatchSemaphore(value: 0)
-    private var finished = false
 
+    // The caller's only.
+    private var finished = false
     private var current: [Item] = []
     private var index = 0
 
