@@ -2,12 +2,9 @@ import Foundation
 import XCTest
 
 /// Every bad input gets one clear line on stderr, the exit code of DESIGN.md §8, and changes nothing.
-final class BadInputEndToEndTests: XCTestCase {
-    var vocab: VocabRunner!
-
+final class BadInputEndToEndTests: EndToEndTestCase {
     override func setUpWithError() throws {
-        vocab = try VocabRunner()
-        addTeardownBlock { [weak self] in self?.vocab = nil }
+        try super.setUpWithError()
         try vocab.ok(["book", "add", "TOEIC"])
         try vocab.ok(["word", "add", "abandon", "--book", "TOEIC", "-d", "to leave"])
     }

@@ -2,14 +2,7 @@ import Foundation
 import XCTest
 
 /// A new user's path through books and words, with the real binary.
-final class BookAndWordEndToEndTests: XCTestCase {
-    var vocab: VocabRunner!
-
-    override func setUpWithError() throws {
-        vocab = try VocabRunner()
-        addTeardownBlock { [weak self] in self?.vocab = nil }
-    }
-
+final class BookAndWordEndToEndTests: EndToEndTestCase {
     func testTheFirstRunWelcomesTheUserAndCreatesAPrivateStore() throws {
         let output = try vocab.ok([])
         XCTAssertTrue(output.contains("Welcome to Vocab"), output)

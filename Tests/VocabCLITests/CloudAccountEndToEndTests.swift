@@ -2,12 +2,9 @@ import Foundation
 import XCTest
 
 /// `vocab cloud init|add-user`, `login`, `account`, `logout` against the real PostgreSQL.
-final class CloudAccountEndToEndTests: XCTestCase {
-    var vocab: VocabRunner!
-
+final class CloudAccountEndToEndTests: EndToEndTestCase {
     override func setUpWithError() throws {
-        vocab = try VocabRunner()
-        addTeardownBlock { [weak self] in self?.vocab = nil }
+        try super.setUpWithError()
         guard ProcessInfo.processInfo.environment["VOCAB_TEST_PG_ADMIN"] != nil else {
             throw XCTSkip("no PostgreSQL: run the suite with ./scripts/test.sh (it starts one)")
         }

@@ -2,14 +2,7 @@ import Foundation
 import XCTest
 
 /// `vocab dict`, `vocab say`, `word add --lookup` and the entry form, with the real binary.
-final class DictionaryEndToEndTests: XCTestCase {
-    var vocab: VocabRunner!
-
-    override func setUpWithError() throws {
-        vocab = try VocabRunner()
-        addTeardownBlock { [weak self] in self?.vocab = nil }
-    }
-
+final class DictionaryEndToEndTests: EndToEndTestCase {
     func testDictShowsSensesSynonymsAndAntonyms() throws {
         let output = try vocab.ok(["dict", "happy"])
         XCTAssertTrue(output.contains("enjoying or showing or marked by joy or pleasure"), output)

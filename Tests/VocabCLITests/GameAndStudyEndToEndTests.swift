@@ -2,14 +2,7 @@ import Foundation
 import XCTest
 
 /// Playing and studying from a pipe, with the real binary.
-final class GameAndStudyEndToEndTests: XCTestCase {
-    var vocab: VocabRunner!
-
-    override func setUpWithError() throws {
-        vocab = try VocabRunner()
-        addTeardownBlock { [weak self] in self?.vocab = nil }
-    }
-
+final class GameAndStudyEndToEndTests: EndToEndTestCase {
     private func addFruit() throws {
         try vocab.ok(["book", "add", "Fruit"])
         for (word, meaning) in [("apple", "사과"), ("banana", "바나나"), ("cherry", "체리"), ("grape", "포도"), ("melon", "멜론")] {

@@ -1,14 +1,7 @@
 import Foundation
 import XCTest
 
-final class ImportExportEndToEndTests: XCTestCase {
-    var vocab: VocabRunner!
-
-    override func setUpWithError() throws {
-        vocab = try VocabRunner()
-        addTeardownBlock { [weak self] in self?.vocab = nil }
-    }
-
+final class ImportExportEndToEndTests: EndToEndTestCase {
     private func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let path = vocab.file(name)
         try Data(bytes).write(to: URL(fileURLWithPath: path))

@@ -2,13 +2,11 @@ import Foundation
 import XCTest
 
 /// `vocab sync` between two data folders of one user, through the real PostgreSQL.
-final class SyncEndToEndTests: XCTestCase {
-    var vocab: VocabRunner!
+final class SyncEndToEndTests: EndToEndTestCase {
     var adminURL = "", adminPassword = ""
 
     override func setUpWithError() throws {
-        vocab = try VocabRunner()
-        addTeardownBlock { [weak self] in self?.vocab = nil }
+        try super.setUpWithError()
         let environment = ProcessInfo.processInfo.environment
         guard let url = environment["VOCAB_TEST_PG_ADMIN"], let password = environment["VOCAB_TEST_PG_PASSWORD"] else {
             throw XCTSkip("no PostgreSQL: run the suite with ./scripts/test.sh (it starts one)")

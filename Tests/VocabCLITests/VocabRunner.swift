@@ -1,6 +1,18 @@
 import Foundation
 import XCTest
 
+/// The base of the end-to-end test classes: each test gets a fresh `VocabRunner` (its own
+/// temporary VOCAB_HOME), removed after the test.
+class EndToEndTestCase: XCTestCase {
+    var vocab: VocabRunner!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        vocab = try VocabRunner()
+        addTeardownBlock { [weak self] in self?.vocab = nil }
+    }
+}
+
 /// What one run of the `vocab` binary did.
 struct RunResult {
     let status: Int32
