@@ -58,8 +58,8 @@ final class VocabRunner {
         let id = UUID().uuidString
         let inPath = root + "/stdin-" + id, outPath = root + "/stdout-" + id, errPath = root + "/stderr-" + id
         try Data(input.utf8).write(to: URL(fileURLWithPath: inPath))
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)  // opening it below reports a failure
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let stdin = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
         let stdout = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
