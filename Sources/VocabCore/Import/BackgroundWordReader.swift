@@ -76,6 +76,12 @@ public final class BackgroundWordReader: @unchecked Sendable {
     }
 
     private func produce(defaultBook: String?) {
+        defer {
+            condition.lock()
+            producing = false
+            condition.broadcast()
+            condition.unlock()
+        }
         var batch: [Item] = []
         batch.reserveCapacity(Self.batchSize)
         var ended = false
@@ -94,10 +100,6 @@ public final class BackgroundWordReader: @unchecked Sendable {
             }
         }
         if !batch.isEmpty { _ = hand(batch) }
-        condition.lock()
-        producing = false
-        condition.broadcast()
-        condition.unlock()
     }
 
     /// Queues a batch, waiting while the caller is `batchesAhead` behind; false once cancelled.
@@ -105,10 +107,7 @@ public final class BackgroundWordReader: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while ready.count >= Self.batchesAhead && !cancelled { condition.wait() }
-        guard !cancelled else {
-            producing = false
-            return false
-        }
+        guard !cancelled else { return false }
         ready.append(batch)
         condition.broadcast()
         return true
