@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "vocab-bench", targets: ["vocab-bench"]),
         .library(name: "VocabCore", targets: ["VocabCore"]),
         .library(name: "VocabStore", targets: ["VocabStore"]),
+        .library(name: "VocabSessions", targets: ["VocabSessions"]),
     ],
     targets: [
         // Debian's libsqlite3, reached through a system-library target.
@@ -31,8 +32,11 @@ let package = Package(
         .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CLibPQ"]),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
         .target(name: "VocabDictionary", dependencies: ["VocabCore"]),
+        // The workflows every front end shares: game, study, word form, sync, transfer, paths.
+        // No terminal and no widget code; the time comes from a clock passed in.
+        .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync"]),
         // Commands, prompts and output of the terminal application.
-        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync"]),
+        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
         .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabStore", "VocabCore", "VocabSync"]),
@@ -40,6 +44,7 @@ let package = Package(
         .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"], exclude: ["Data"]),
         .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCore"]),
         .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore"]),
+        .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         // End-to-end: runs the built `vocab` binary as a separate process.
         .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore"]),

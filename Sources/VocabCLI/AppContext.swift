@@ -1,6 +1,7 @@
 import Foundation
 import VocabCore
 import VocabStore
+import VocabSessions
 
 /// What a running command can reach: its arguments, the console, the environment and the
 /// store (opened on first use).
@@ -14,14 +15,16 @@ final class AppContext {
         self.environment = environment
     }
 
+    /// Where Vocab's files are, from the environment.
+    var paths: AppPaths { AppPaths(environment: environment) }
+
+    /// WordNet, espeak-ng and speech (the web dictionary, which reads the config, comes from
+    /// `paths.dictionaries()`).
+    var dictionary: DictionaryService { DictionaryService(environment: environment) }
+
     /// The data folder: `$VOCAB_HOME`, else `${XDG_DATA_HOME:-~/.local/share}/vocab`.
     func dataFolder() throws -> String {
-        if let home = environment["VOCAB_HOME"], !home.isEmpty { return home }
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/vocab" }
-        guard let home = environment["HOME"], !home.isEmpty else {
-            throw CLIError.noDataFolder
-        }
-        return home + "/.local/share/vocab"
+        try paths.dataFolder()
     }
 
     /// The store, opened (and created) on first use.
@@ -34,16 +37,7 @@ final class AppContext {
 
     /// `${XDG_CONFIG_HOME:-~/.config}/vocab/config.json`, parsed; empty when there is none.
     func config() throws -> [String: Any] {
-        let folder: String
-        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { folder = xdg + "/vocab" }
-        else if let home = environment["HOME"], !home.isEmpty { folder = home + "/.config/vocab" }
-        else { return [:] }
-        let path = folder + "/config.json"
-        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw CLIError.cannotReadFile(path: path, reason: "it is not a JSON object")
-        }
-        return object
+        try paths.config()
     }
 
     /// The current time: `--now` where a command accepts it, else the clock.
@@ -56,11 +50,15 @@ final class AppContext {
         }
         return .now()
     }
+
+    /// The clock a session runs on: fixed at `--now` when given, else the system clock.
+    func clock(_ arguments: ParsedArguments) throws -> SessionClock {
+        arguments.value("now") != nil ? FixedClock(try now(arguments)) : SystemClock()
+    }
 }
 
 /// Errors of the command line that are not about usage.
 enum CLIError: UserFacingError {
-    case noDataFolder
     case confirmationRequired(String)
     case cancelled
     case cannotReadFile(path: String, reason: String)
@@ -70,8 +68,6 @@ enum CLIError: UserFacingError {
 
     var message: String {
         switch self {
-        case .noDataFolder:
-            return "Neither VOCAB_HOME nor HOME is set, so there is no data folder. Set VOCAB_HOME."
         case .confirmationRequired(let what):
             return "\(what) Pass --yes to confirm (standard input is not a terminal)."
         case .cancelled:

@@ -64,8 +64,15 @@ extension Store {
         }
     }
 
-    /// The server token (last sequence number pulled) for the server `identity`; starts over at 0
-    /// when the store last synced with another server or user.
+    /// The account (server, database and user) this store syncs with; nil before its first sync.
+    public func boundAccount() throws -> String? {
+        try guarded { try meta("server") }
+    }
+
+    /// The server token (last sequence number pulled) for the server `identity`. A store not yet
+    /// bound is bound to `identity` here; a store bound to another account is rebound only when
+    /// the caller says so (`SyncEngine` asks the user first): it starts over at 0 and queues
+    /// everything local for the new account.
     public func syncToken(for identity: String) throws -> Int64 {
         try write {
             if try meta("server") != identity {

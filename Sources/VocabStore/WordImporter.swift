@@ -26,6 +26,9 @@ public struct WordImporter {
     public var defaultBook: String?
     public var skipInvalid: Bool
     public var now: Timestamp
+    /// Asked every 1,000 rows; true stops the import with `ImportError.cancelled`, and the
+    /// store stays as it was (one transaction).
+    public var isCancelled: @Sendable () -> Bool = { false }
 
     public init(defaultBook: String? = nil, skipInvalid: Bool = false, now: Timestamp = .now()) {
         self.defaultBook = defaultBook
@@ -61,7 +64,10 @@ public struct WordImporter {
                     guard skipInvalid, let (line, reason) = error.skippable else { throw error }
                     summary.rejected.append(RejectedLine(line: line, reason: reason))
                 }
-                if summary.rowsRead % 1000 == 0 { progress(summary.rowsRead) }
+                if summary.rowsRead % 1000 == 0 {
+                    if isCancelled() { throw ImportError.cancelled }
+                    progress(summary.rowsRead)
+                }
             }
             try store.database.run("DELETE FROM sync_applying")
             try store.recordNewWords(afterRowid: rowidBefore)

@@ -10,6 +10,10 @@ public enum CloudError: UserFacingError, Equatable {
     case invalidURL(String)
     case invalidRoleName(String)
     case emptyPassword
+    /// The user stopped the sync; what finished is saved.
+    case cancelled
+    /// The store syncs with `bound`; the login is `loggedIn`: refused unless asked for by name.
+    case boundToAnotherAccount(bound: String, loggedIn: String, user: String)
 
     public var category: ErrorCategory {
         switch self {
@@ -36,6 +40,15 @@ public enum CloudError: UserFacingError, Equatable {
             return "\"\(name)\" cannot be a user name: use letters, digits and underscores, starting with a letter."
         case .emptyPassword:
             return "The password must not be empty."
+        case .cancelled:
+            return "Cancelled."
+        case .boundToAnotherAccount(let bound, let loggedIn, let user):
+            return """
+                This data folder syncs with \(bound), but you are logged in as \(loggedIn). Nothing was sent. \
+                To keep the two accounts apart, use another data folder for this login (VOCAB_HOME=/path/to/folder vocab sync), \
+                or log in to \(bound) again. To copy this folder's books and words into \(user)'s account, run \
+                `vocab sync --copy-into-account \(user)`.
+                """
         }
     }
 }

@@ -34,6 +34,12 @@ public final class SyncEngine {
     private let pageSize: Int
     private let batchSize: Int
     private let progress: (SyncProgress) -> Void
+    /// Asked between pages and batches; when it says true the sync stops with
+    /// `CloudError.cancelled`, keeping what already committed.
+    public var isCancelled: () -> Bool = { false }
+    /// Set only at the user's explicit, named request: sync a store bound to another account
+    /// into this one (copying everything local into it) and bind it to this one.
+    public var copyIntoAnotherAccount = false
 
     public init(store: Store, connection: PostgresConnection, pageSize: Int = 2000, batchSize: Int = 2000,
                 progress: @escaping (SyncProgress) -> Void = { _ in }) {
@@ -46,7 +52,11 @@ public final class SyncEngine {
 
     public func run() throws -> SyncReport {
         var report = SyncReport()
-        var token = try store.syncToken(for: connection.address.url)
+        let account = connection.address.url
+        if let bound = try store.boundAccount(), bound != account, !copyIntoAnotherAccount {
+            throw CloudError.boundToAnotherAccount(bound: bound, loggedIn: account, user: connection.address.user)
+        }
+        var token = try store.syncToken(for: account)
         for _ in 0..<20 {
             token = try pull(after: token, report: &report)
             if try push(token: &token, report: &report) { return report }
@@ -58,6 +68,7 @@ public final class SyncEngine {
     private func pull(after start: Int64, report: inout SyncReport) throws -> Int64 {
         var token = start
         while true {
+            if isCancelled() { throw CloudError.cancelled }
             let rows = try connection.execute("""
                 SELECT r.kind, r.id::text AS id_text, r.seq::text AS seq_text, r.deleted::text AS deleted_text,
                     r.body::text AS body_text
@@ -97,6 +108,7 @@ public final class SyncEngine {
         // cheaper than the upsert). Should one still conflict, the batch is redone as an upsert.
         var intoEmptyAccount = try token == 0 && latestSeq() == 0
         while !entries.isEmpty {
+            if isCancelled() { throw CloudError.cancelled }
             let pushed: (token: Int64, next: [OutboxEntry])?
             do {
                 pushed = try pushBatch(entries, token: token, plainInsert: intoEmptyAccount)

@@ -1,5 +1,6 @@
 import VocabCore
 import VocabStore
+import VocabSessions
 
 /// `vocab book ...`: create, list, show, edit, rename and delete word books.
 enum BookCommands {

@@ -1,6 +1,7 @@
 import Foundation
 import VocabCore
 import VocabSync
+import VocabSessions
 
 /// `vocab cloud init|add-user`, `vocab login`, `vocab logout`, `vocab account`.
 enum CloudCommands {
@@ -84,9 +85,7 @@ enum CloudCommands {
 
     /// Where the login lives: next to config.json, private to the user.
     static func loginPath(_ context: AppContext) throws -> String {
-        if let xdg = context.environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/vocab/cloud.json" }
-        guard let home = context.environment["HOME"], !home.isEmpty else { throw CLIError.noDataFolder }
-        return home + "/.config/vocab/cloud.json"
+        try context.paths.loginPath()
     }
 
     private static func adminConnection(_ arguments: ParsedArguments) throws -> PostgresConnection {

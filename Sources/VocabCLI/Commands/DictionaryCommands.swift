@@ -1,6 +1,7 @@
 import Foundation
 import VocabCore
 import VocabDictionary
+import VocabSessions
 
 /// `vocab dict` and `vocab say`: looking words up and hearing them.
 enum DictionaryCommands {
@@ -23,8 +24,9 @@ enum DictionaryCommands {
         let word = arguments.positionals[0]
         let console = context.console
         if arguments.flag("web") {
-            let url = try webDictionary(context).url(for: word)
-            if try openInBrowser(url, context: context) {
+            let dictionaries = try context.paths.dictionaries()
+            let url = try dictionaries.webURL(for: word)
+            if dictionaries.openInBrowser(url) {
                 console.print("Opened \(url)")
             } else {
                 console.print(url)
@@ -49,7 +51,7 @@ enum DictionaryCommands {
             }
             return
         }
-        let entry = try lookUp(word, context: context)
+        let entry = try context.dictionary.lookUp(word)
         if arguments.flag("json") {
             console.print(json(entry).pretty)
         } else {
@@ -64,45 +66,9 @@ enum DictionaryCommands {
                   OptionSpec("voice", value: "VOICE", help: "en, ko or any espeak-ng voice (default: from the text).")],
         examples: ["vocab say serendipity", "vocab say 사과 -o apple.wav"]
     )) { arguments, context in
-        let speech = try Speech(environment: context.environment)
-        let text = arguments.positionals[0]
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw DictionaryError.emptyWord }
-        try speech.say(text, voice: arguments.value("voice"), wavPath: arguments.value("output"))
+        try context.dictionary.say(arguments.positionals[0], voice: arguments.value("voice"),
+                                             wavPath: arguments.value("output"))
         if let output = arguments.value("output") { context.console.print("Wrote \(output).") }
-    }
-
-    // MARK: Shared with `word add --lookup` and the entry form
-
-    /// WordNet's entry for the word, with IPA when espeak-ng is there.
-    static func lookUp(_ word: String, context: AppContext) throws -> DictionaryEntry {
-        let folder = context.environment["VOCAB_WORDNET"].flatMap { $0.isEmpty ? nil : $0 } ?? WordNetDatabase.defaultFolder
-        var entry = try WordNetDatabase(folder: folder).lookUp(word)
-        if let speech = try? Speech(environment: context.environment) {
-            entry.pronunciation = try? speech.ipa(entry.query)
-        }
-        return entry
-    }
-
-    static func webDictionary(_ context: AppContext) throws -> WebDictionary {
-        if let template = try context.config()["webDictionary"] as? String { return try WebDictionary(template: template) }
-        return try WebDictionary()
-    }
-
-    /// Opens the URL with xdg-open when there is a display; false when it printed nothing and
-    /// the caller should print the URL.
-    static func openInBrowser(_ url: String, context: AppContext) throws -> Bool {
-        let hasDisplay = !(context.environment["DISPLAY"] ?? "").isEmpty || !(context.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-        let paths = (context.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard hasDisplay, let opener = paths.map({ "\($0)/xdg-open" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-        else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: opener)
-        process.arguments = [url]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 
     static func json(_ entry: DictionaryEntry) -> JSONValue {

@@ -1,6 +1,7 @@
 import Foundation
 import VocabCore
 import VocabStore
+import VocabSessions
 
 /// `vocab game`: the test game over one or more books.
 enum GameCommand {
@@ -31,86 +32,66 @@ enum GameCommand {
         let memorizeAfter = try number(arguments, "memorize-after", default: 3)
         let mode = try choice(arguments, "mode", GameMode.self, default: .choice)
         let order = try choice(arguments, "order", GameOrder.self, default: .random)
-        let seed: UInt64
+        var seed: UInt64?
         if let text = arguments.value("seed") {
             guard let value = UInt64(text) else { throw UsageError.invalidValue(option: "seed", value: text, expected: "a whole number") }
             seed = value
-        } else {
-            var system = SystemRandomNumberGenerator()
-            seed = system.next()
         }
-        var now = try context.now(arguments)
-        let fixedClock = arguments.value("now") != nil
+        let clock = try context.clock(arguments)
         let store = try context.store()
         let books = try resolveBooks(arguments.allValues("book"), store: store)
-
-        let planner = GamePlanner(mode: mode, count: count, order: order,
-                                  includeMemorized: arguments.flag("include-memorized"), seed: seed)
-        let (questions, note) = try store.planGame(planner, books: books)
+        let configuration = GameConfiguration(mode: mode, count: count, order: order,
+                                              includeMemorized: arguments.flag("include-memorized"), seed: seed,
+                                              memorizeAfter: memorizeAfter)
+        let game = try GameSession(store: store, books: books, configuration: configuration, clock: clock)
         let console = context.console
         let style = Style(console: console, environment: context.environment)
-        if let note { console.print(note) }
+        if let note = game.note { console.print(note) }
 
-        let gameId = UUID.timeOrdered(milliseconds: now.milliseconds)
-        let config = JSONValue.object([
-            ("mode", .string(mode.rawValue)), ("count", .int(Int64(count))), ("order", .string(order.rawValue)),
-            ("includeMemorized", .bool(arguments.flag("include-memorized"))), ("seed", .string(String(seed))),
-        ]).compact
-        try store.startGame(id: gameId, mode: mode, books: books.map(\.name), planned: questions.count, configJSON: config, at: now)
-
-        var ids = TimeOrderedIDs()
-        var answered = 0, right = 0
-        var wrongWords: [Word] = []
-        var rightWords: [Word] = []
-        questionLoop: for (index, question) in questions.enumerated() {
+        questionLoop: while let question = game.current {
             if let clear = style.clearScreen { console.write(clear) }
-            console.print(style.dim("Question \(index + 1) of \(questions.count)"))
-            guard let (given, rating) = ask(question, mode: mode, console: console, style: style) else { break questionLoop }
-            if !fixedClock { now = .now() }
-            try store.recordGameAnswer(gameId: gameId, position: index, question: question, given: given,
-                                       rating: rating, at: now, ids: &ids)
-            answered += 1
-            if rating.rawValue >= Rating.good.rawValue {
-                right += 1
-                rightWords.append(question.word)
-            } else {
-                wrongWords.append(question.word)
-            }
+            console.print(style.dim("Question \(game.index + 1) of \(game.questions.count)"))
+            guard try ask(question, game: game, console: console, style: style) else { break questionLoop }
+            game.advance()
             // On a terminal the next question clears the screen: let the player read the verdict first.
-            if style.interactive && index + 1 < questions.count {
+            if style.interactive && game.current != nil {
                 console.prompt(style.dim("Enter: next question · q: quit "))
                 guard let line = console.readLine(), line.trimmingCharacters(in: .whitespaces) != "q" else { break questionLoop }
             }
         }
-        try store.finishGame(id: gameId, at: now)
+        let summary = try game.finish()
 
         console.print("")
-        let percent = answered == 0 ? 0 : right * 100 / answered
-        console.print(style.bold("Score: \(right)/\(answered) (\(percent)%)") + (answered < questions.count ? " — stopped after \(answered) of \(questions.count)" : ""))
-        if !wrongWords.isEmpty {
-            console.print("To review: " + wrongWords.map { "\($0.word) (\($0.definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""))" }.joined(separator: ", "))
+        console.print(style.bold("Score: \(summary.right)/\(summary.answered) (\(summary.percent)%)")
+                      + (summary.stoppedEarly ? " — stopped after \(summary.answered) of \(summary.planned)" : ""))
+        if !summary.wrongWords.isEmpty {
+            console.print("To review: " + summary.wrongWords.map { "\($0.word) (\($0.definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""))" }.joined(separator: ", "))
         }
-        try offerToMemorize(rightWords, after: memorizeAfter, store: store, context: context, now: now)
+        try offerToMemorize(game, context: context)
     }
 
-    /// Shows a question and reads the answer; nil when the player quits (q or end of input).
-    private static func ask(_ question: Question, mode: GameMode, console: Console, style: Style) -> (String, Rating)? {
+    /// Shows a question, reads the answer and shows the verdict; false when the player quits
+    /// (q or end of input).
+    private static func ask(_ question: Question, game: GameSession, console: Console, style: Style) throws -> Bool {
         console.print(style.bold(question.prompt))
         if let hint = question.hint { console.print(style.dim("[\(hint)]")) }
         for (number, option) in question.options.enumerated() { console.print("  \(number + 1). \(option)") }
 
-        if mode == .flashcard {
+        if game.configuration.mode == .flashcard {
             if style.interactive {
                 console.prompt(style.dim("Enter: show the meaning · q: quit "))
-                guard let line = console.readLine(), line.trimmingCharacters(in: .whitespaces) != "q" else { return nil }
+                guard let line = console.readLine(), line.trimmingCharacters(in: .whitespaces) != "q" else { return false }
             }
             console.print("→ " + question.expected)
             while true {
                 console.prompt("Grade 1 again · 2 hard · 3 good · 4 easy · q quit > ")
-                guard let line = console.readLine() else { return nil }
+                guard let line = console.readLine() else { return false }
                 let text = line.trimmingCharacters(in: .whitespaces)
-                if text == "q" { return nil }
-                if let rating = Rating(name: text) { return (text, rating) }
+                if text == "q" { return false }
+                if let rating = Rating(name: text) {
+                    try game.grade(rating)
+                    return true
+                }
                 console.print("Type 1, 2, 3 or 4.")
             }
         }
@@ -118,35 +99,27 @@ enum GameCommand {
         let hint = question.options.isEmpty ? "type the word · q quit" : "number 1-\(question.options.count) · q quit"
         while true {
             console.prompt(style.dim("(\(hint)) ") + "> ")
-            guard let line = console.readLine() else { return nil }
+            guard let line = console.readLine() else { return false }
             let text = line.trimmingCharacters(in: .whitespaces)
-            if text == "q" { return nil }
-            guard AnswerJudge.isWellFormed(text, for: question) else {
-                console.print(question.options.isEmpty ? "Type an answer, or q to quit." : "Type a number from 1 to \(question.options.count).")
+            if text == "q" { return false }
+            guard let verdict = try game.answer(text) else {
+                console.print(game.malformedAnswerHelp)
                 continue
             }
-            let correct = AnswerJudge.isCorrect(text, for: question)
-            let answerText = question.correctOption.map { "\($0 + 1). \(question.options[$0])" } ?? question.expected
-            console.print(correct ? style.green("✓ Right: \(answerText)") : style.red("✗ Wrong — the answer is \(answerText)"))
-            return (text, correct ? .good : .again)
+            console.print(verdict.correct ? style.green("✓ Right: \(verdict.answer)") : style.red("✗ Wrong — the answer is \(verdict.answer)"))
+            return true
         }
     }
 
-    private static func offerToMemorize(_ words: [Word], after streak: Int, store: Store, context: AppContext, now: Timestamp) throws {
-        guard streak > 0 else { return }
-        var ready: [Word] = []
-        for word in words where !word.memorized {
-            if try store.rightStreak(wordId: word.id) >= streak { ready.append(word) }
-        }
+    private static func offerToMemorize(_ game: GameSession, context: AppContext) throws {
+        let ready = try game.memorizeCandidates()
         guard !ready.isEmpty else { return }
         let list = ready.map(\.word).joined(separator: ", ")
         let console = context.console
-        console.print("Right \(streak) times in a row: \(list).")
+        console.print("Right \(game.configuration.memorizeAfter) times in a row: \(list).")
         if context.console.stdinIsTerminal {
             guard console.confirm("Mark them memorised?") else { return }
-            try store.transaction {
-                for word in ready { try store.updateWord(id: word.id, WordChanges(memorized: true), now: now) }
-            }
+            try game.memorize(ready)
             console.print("Marked \(plural(ready.count, "word")) memorised.")
         } else {
             console.print("Mark them memorised: vocab word memorize " + ready.map { ShellQuote.quote($0.word) }.joined(separator: " "))
@@ -155,15 +128,11 @@ enum GameCommand {
 
     /// The books named with --book, or the only book when none is named.
     static func resolveBooks(_ references: [String], store: Store) throws -> [Book] {
-        if !references.isEmpty {
-            var seen = Set<UUID>()
-            return try references.map { try store.book($0) }.filter { seen.insert($0.id).inserted }
+        switch try BookLookup.gameBooks(references, store: store) {
+        case .books(let books): return books
+        case .mustChoose(let names):
+            throw UsageError.missingArgument(name: "--book BOOK (your books: \(names.joined(separator: ", ")))", command: "game")
         }
-        let summaries = try store.bookSummaries()
-        if summaries.isEmpty { throw GameSetupError.noBooks }
-        if summaries.count == 1 { return [summaries[0].book] }
-        throw UsageError.missingArgument(
-            name: "--book BOOK (your books: \(summaries.map(\.book.name).joined(separator: ", ")))", command: "game")
     }
 }
 

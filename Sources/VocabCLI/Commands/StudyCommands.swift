@@ -1,6 +1,7 @@
 import Foundation
 import VocabCore
 import VocabStore
+import VocabSessions
 
 /// `vocab study`, `vocab due` and `vocab review`: spaced repetition with FSRS-6.
 enum StudyCommands {
@@ -17,30 +18,22 @@ enum StudyCommands {
         examples: ["vocab study --book TOEIC", "vocab study --now 2026-12-01T09:00:00Z"]
     )) { arguments, context in
         let store = try context.store()
-        let time = try context.now(arguments)
+        let clock = try context.clock(arguments)
         let bookIds = try resolve(arguments.allValues("book"), store: store)
         let newPerDay = try number(arguments, "new", default: 20)
-        let dayStart = Timestamp(milliseconds: time.milliseconds - ((time.milliseconds % 86_400_000) + 86_400_000) % 86_400_000)
-        let newLeft = max(0, newPerDay - (try store.wordsFirstReviewed(since: dayStart, inBooks: bookIds)))
-        let due = try store.dueWords(inBooks: bookIds, at: time, limit: 10_000)
-        let fresh = try store.newWords(inBooks: bookIds, limit: newLeft)
+        let session = try StudySession(store: store, bookIds: bookIds, newPerDay: newPerDay, clock: clock)
         let console = context.console
         let style = Style(console: console, environment: context.environment)
-        let queue = due.map { ($0.word, true) } + fresh.map { ($0, false) }
-        guard !queue.isEmpty else {
-            let total = try store.wordCount()
-            console.print(total == 0 ? "No words yet: add some with `vocab word add` or `vocab import`."
-                                     : "Nothing to study now. \(try nextDueDescription(store: store, bookIds: bookIds, after: time))")
+        guard !session.cards.isEmpty else {
+            console.print(try StudySession.nothingToStudy(store: store, bookIds: bookIds, at: clock.now()))
             return
         }
-        console.print("\(plural(due.count, "word")) due, \(plural(fresh.count, "new word")).")
+        console.print("\(plural(session.dueCount, "word")) due, \(plural(session.newCount, "new word")).")
         let names = try store.bookNames()
-        var ids = TimeOrderedIDs()
-        var graded = 0
-        let fixedClock = arguments.value("now") != nil
-        for (index, (word, isDue)) in queue.enumerated() {
+        while let card = session.current {
+            let word = card.word
             if let clear = style.clearScreen { console.write(clear) }
-            console.print(style.dim("\(index + 1)/\(queue.count) · \(isDue ? "due" : "new") · \(names[word.bookId] ?? "")"))
+            console.print(style.dim("\(session.position + 1)/\(session.cards.count) · \(card.isDue ? "due" : "new") · \(names[word.bookId] ?? "")"))
             console.print(style.bold(word.word) + (word.pronunciation.isEmpty ? "" : style.dim("  [\(word.pronunciation)]")))
             if style.interactive {
                 console.prompt(style.dim("Enter: show the meaning · q: stop "))
@@ -50,13 +43,10 @@ enum StudyCommands {
             for (label, value) in [("synonym", word.synonym), ("antonym", word.antonym), ("detail", word.detail)] where !value.isEmpty {
                 console.print(style.dim("  \(label): \(value)"))
             }
-            guard let rating = readGrade(console) else { break }
-            let at = fixedClock ? time : Timestamp.now()
-            let schedule = try store.recordReview(wordId: word.id, rating: rating, at: at, source: .study, ids: &ids)
-            graded += 1
-            console.print(style.dim("Next: \(describeDue(schedule.due, from: at))"))
+            guard let rating = readGrade(console), let schedule = try session.grade(rating) else { break }
+            console.print(style.dim("Next: \(describeDue(schedule.due, from: schedule.lastReview))"))
         }
-        console.print("Studied \(plural(graded, "word")).")
+        console.print("Studied \(plural(session.graded, "word")).")
     }
 
     static let due = Command(spec: CommandSpec(
@@ -85,7 +75,7 @@ enum StudyCommands {
             return
         }
         guard !due.isEmpty else {
-            console.print("Nothing is due. \(try nextDueDescription(store: store, bookIds: bookIds, after: time)) \(plural(newCount, "new word")) waiting.")
+            console.print("Nothing is due. \(try StudySession.nextReview(store: store, bookIds: bookIds, after: time)) \(plural(newCount, "new word")) waiting.")
             return
         }
         var table = TextTable(header: ["WORD", "BOOK", "STATE", "DUE"])
@@ -135,23 +125,12 @@ enum StudyCommands {
     }
 
     static func resolve(_ references: [String], store: Store) throws -> [UUID]? {
-        references.isEmpty ? nil : try references.map { try store.book($0).id }
-    }
-
-    private static func nextDueDescription(store: Store, bookIds: [UUID]?, after time: Timestamp) throws -> String {
-        guard let next = try store.dueWords(inBooks: bookIds, at: Timestamp(milliseconds: .max), limit: 1).first?.schedule else {
-            return "No reviews scheduled."
-        }
-        return "Next review \(describeDue(next.due, from: time))."
+        try BookLookup.bookIds(references, store: store)
     }
 
     /// "in 10 minutes", "in 3 days", "now".
     static func describeDue(_ due: Timestamp, from time: Timestamp) -> String {
-        let seconds = (due.milliseconds - time.milliseconds) / 1000
-        if seconds <= 0 { return "now" }
-        if seconds < 3600 { return "in \(plural(Int((seconds + 59) / 60), "minute"))" }
-        if seconds < 86_400 { return "in \(plural(Int((seconds + 1799) / 3600), "hour"))" }
-        return "in \(plural(Int((seconds + 43_199) / 86_400), "day"))"
+        DueText.describe(due, from: time)
     }
 }
 

@@ -2,45 +2,53 @@ import Foundation
 import VocabCore
 import VocabStore
 import VocabSync
+import VocabSessions
 
 /// `vocab sync`: two-way incremental sync with the cloud.
 enum SyncCommand {
     static let command = Command(spec: CommandSpec(
         name: "sync", abstract: "Sync books, words, reviews and deletions with the cloud (both ways).",
+        options: [OptionSpec("copy-into-account", value: "USER",
+                             help: "Copy this folder's books and words into USER's account (the one logged in) and sync with it from now on.")],
         discussion: """
             Pulls what other devices changed since the last sync, merges it (newest field wins; a deletion wins over an
             edit; reviews add up), then pushes what changed here. Safe to interrupt: run it again and nothing is lost
             or duplicated. Needs `vocab login` first.
+            A data folder belongs to the account it first synced with: logged in as another account, sync refuses,
+            unless --copy-into-account names that account (this folder's words are then copied into it).
             """
-    )) { _, context in
-        let login = try CloudLogin.load(from: try CloudCommands.loginPath(context))
-        let (status, checked) = AccountStatus.open(login)
-        if let refusal = status.refusal { throw refusal }
-        guard let login, let connection = checked else { throw CloudError.notLoggedIn }
-        let store = try context.store()
+    )) { arguments, context in
+        let service = try SyncService(paths: context.paths)
         let console = context.console
         let live = console.stderrIsTerminal
         var lastPulled = 0, lastPushed = 0
-        let engine = SyncEngine(store: store, connection: connection) { step in
-            switch step {
-            case .pulled(let count): lastPulled = count
-            case .pushed(let count): lastPushed = count
-            }
-            if live {
-                console.errorInPlace("Syncing… pulled \(lastPulled.grouped), pushed \(lastPushed.grouped)")
-            } else {
-                console.print("… pulled \(lastPulled), pushed \(lastPushed)")
-            }
+        let copyInto = arguments.value("copy-into-account")
+        if let copyInto {
+            let user = try service.login()?.address.user
+            guard copyInto == user else { throw SyncCopyRefused(named: copyInto, loggedIn: user) }
         }
-        let report: SyncReport
+        let cloud = try service.connect()
+        let store = try context.store()
+        let outcome: SyncOutcome
         do {
-            report = try engine.run()
-        } catch let error as UserFacingError {
+            outcome = try service.run(cloud, store: store, copyIntoAnotherAccount: copyInto != nil) { step in
+                switch step {
+                case .pulled(let count): lastPulled = count
+                case .pushed(let count): lastPushed = count
+                }
+                if live {
+                    console.errorInPlace("Syncing… pulled \(lastPulled.grouped), pushed \(lastPushed.grouped)")
+                } else {
+                    console.print("… pulled \(lastPulled), pushed \(lastPushed)")
+                }
+            }
+        } catch {
             if live { console.errorInPlace("") }
-            throw SyncFailure(underlying: error)
+            throw error
         }
         if live { console.errorInPlace("") }
-        console.print("Sync done with \(login.address.server): pulled \(report.pulled), pushed \(report.pushed).")
+        let report = outcome.report
+        console.print("Sync done with \(outcome.server.server): pulled \(report.pulled), pushed \(report.pushed).")
         if !report.skipped.isEmpty {
             console.print("Skipped \(plural(report.skipped.count, "malformed record")) from the server:")
             report.skipped.prefix(20).forEach { console.print("  \($0)") }
@@ -49,11 +57,13 @@ enum SyncCommand {
     }
 }
 
-/// A sync that stopped part-way: says what failed and that nothing was lost.
-struct SyncFailure: UserFacingError {
-    let underlying: UserFacingError
-    var category: ErrorCategory { .cloudUnavailable }
+/// `--copy-into-account` named an account other than the one logged in.
+struct SyncCopyRefused: UserFacingError {
+    let named: String
+    let loggedIn: String?
+    var category: ErrorCategory { .userInput }
     var message: String {
-        "Sync stopped: \(underlying.message) Nothing was lost: what finished is saved; run `vocab sync` again."
+        guard let loggedIn else { return "Not logged in: run `vocab login` as \(named) first. Nothing was changed." }
+        return "--copy-into-account names \(named), but you are logged in as \(loggedIn). Nothing was changed."
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import VocabCore
 import VocabStore
+import VocabSessions
 
 /// `vocab import` and `vocab export`: moving word lists in and out.
 enum TransferCommands {
@@ -27,28 +28,25 @@ enum TransferCommands {
         let path = arguments.positionals[0]
         let fileFormat = try chooseFormat(arguments.value("format"), fileName: path)
         let store = try context.store()
-        var stream = try FileByteStream(path: path)
-        defer { stream.close() }
-        var reader = try WordFileReader(stream, format: fileFormat)
-        let importer = WordImporter(defaultBook: arguments.value("book"), skipInvalid: arguments.flag("skip-invalid"),
-                                    now: try context.now())
         let progress = ProgressLine("Importing…", console: context.console)
-        let summary: ImportSummary
+        let outcome: ImportOutcome
         do {
-            summary = try importer.run(&reader, into: store, progress: progress.update)
+            outcome = try TransferService.importFile(path, format: fileFormat, into: store, defaultBook: arguments.value("book"),
+                                                     skipInvalid: arguments.flag("skip-invalid"), now: try context.now(),
+                                                     progress: progress.update)
         } catch {
             progress.finish()
             throw error
         }
         progress.finish()
-        stream.close()
+        let summary = outcome.summary
 
         let console = context.console
         let source = path == "-" ? "standard input" : path
         console.print("Imported \(source): \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) unchanged.")
         for name in summary.createdBooks { console.print("Created book \"\(name)\".") }
-        if !reader.unknownColumns.isEmpty {
-            console.print("Ignored unknown columns: \(reader.unknownColumns.joined(separator: ", ")).")
+        if !outcome.unknownColumns.isEmpty {
+            console.print("Ignored unknown columns: \(outcome.unknownColumns.joined(separator: ", ")).")
         }
         if !summary.rejected.isEmpty {
             console.print("Skipped \(plural(summary.rejected.count, "invalid line")):")
@@ -73,37 +71,21 @@ enum TransferCommands {
             fileFormat = output.flatMap { WordFileFormat(fileName: $0) } ?? .csv
         }
         let store = try context.store()
-        let book = try arguments.value("book").map { try store.book($0) }
-        let names = try store.bookNames()
-        let writer = WordFileWriter(format: fileFormat)
+        let bookId = try arguments.value("book").map { try store.book($0).id }
         let console = context.console
 
         guard let output, output != "-" else {
-            if !writer.header.isEmpty { console.write(writer.header) }
-            try store.forEachWord(WordFilter(bookId: book?.id)) { word in
-                console.write(writer.line(for: word, bookName: names[word.bookId] ?? ""))
-            }
+            try TransferService.export(from: store, bookId: bookId, format: fileFormat, to: console.write)
             return
         }
-        let file = try AtomicFileWriter(path: output)
-        try file.write(writer.header)
-        var count = 0
-        try store.forEachWord(WordFilter(bookId: book?.id)) { word in
-            try file.write(writer.line(for: word, bookName: names[word.bookId] ?? ""))
-            count += 1
-        }
-        try file.commit()
+        let count = try TransferService.exportFile(output, from: store, bookId: bookId, format: fileFormat)
         console.print("Exported \(plural(count, "word")) to \(output).")
     }
 
     private static func chooseFormat(_ name: String?, fileName: String) throws -> WordFileFormat {
-        if let name {
-            guard let format = WordFileFormat(rawValue: name.lowercased()) else {
-                throw UsageError.invalidValue(option: "format", value: name, expected: "csv, tsv or jsonl")
-            }
-            return format
+        guard let format = try TransferService.format(named: name, fileName: fileName) else {
+            throw UsageError.invalidValue(option: "format", value: name ?? "", expected: "csv, tsv or jsonl")
         }
-        guard let format = WordFileFormat(fileName: fileName) else { throw ImportError.unknownFormat(fileName) }
         return format
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import VocabCore
+import VocabSessions
 import VocabDictionary
 import VocabStore
 
@@ -43,7 +44,7 @@ enum WordCommands {
                 context.console.print("No word given; nothing added.")
                 return
             }
-            draft = filled
+            draft = filled.draft
         }
         draft.definition = arguments.value("definition") ?? draft.definition
         draft.detail = arguments.value("detail") ?? draft.detail
@@ -55,7 +56,7 @@ enum WordCommands {
         var note: String?
         if arguments.flag("lookup") {
             do {
-                draft = WordLookup.fill(draft, from: try DictionaryCommands.lookUp(draft.word, context: context))
+                draft = WordLookup.fill(draft, from: try context.dictionary.lookUp(draft.word))
             } catch DictionaryError.notFound(let word) {
                 note = "\"\(word)\" is not in the dictionary; added as typed."
             }

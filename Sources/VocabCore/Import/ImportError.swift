@@ -6,6 +6,8 @@ public enum ImportError: UserFacingError, Equatable {
     case noBook(line: Int)
     case unknownFormat(String)
     case emptyFile
+    /// The user stopped the import; the store is as it was.
+    case cancelled
 
     public var category: ErrorCategory { .userInput }
 
@@ -22,6 +24,8 @@ public enum ImportError: UserFacingError, Equatable {
             return "Cannot tell the format of \"\(name)\": give --format csv, tsv or jsonl."
         case .emptyFile:
             return "The file is empty: nothing to import."
+        case .cancelled:
+            return "Import cancelled; nothing was imported."
         }
     }
 

@@ -5,13 +5,13 @@ import Glibc
 import VocabCore
 
 /// Reads a file (or standard input) in 256 KiB chunks.
-struct FileByteStream: ByteStream {
+public struct FileByteStream: ByteStream {
     private let descriptor: Int32
     private let path: String
     private var buffer = [UInt8](repeating: 0, count: 262_144)
 
     /// Opens `path` for reading; "-" is standard input.
-    init(path: String) throws {
+    public init(path: String) throws {
         self.path = path
         if path == "-" {
             descriptor = STDIN_FILENO
@@ -19,44 +19,44 @@ struct FileByteStream: ByteStream {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError.cannotReadFile(path: path, reason: "no such file")
+            throw FileError.cannotRead(path: path, reason: "no such file")
         }
-        guard !isDirectory.boolValue else { throw CLIError.cannotReadFile(path: path, reason: "it is a folder") }
+        guard !isDirectory.boolValue else { throw FileError.cannotRead(path: path, reason: "it is a folder") }
         descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw CLIError.cannotReadFile(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw FileError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
     }
 
-    mutating func nextChunk() throws -> [UInt8]? {
+    public mutating func nextChunk() throws -> [UInt8]? {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CLIError.cannotReadFile(path: path, reason: String(cString: strerror(errno)))
+                throw FileError.cannotRead(path: path, reason: String(cString: strerror(errno)))
             }
             return count == 0 ? nil : Array(buffer[0..<count])
         }
     }
 
     /// Closes the file (standard input is left open).
-    func close() {
+    public func close() {
         if descriptor != STDIN_FILENO { _ = Glibc.close(descriptor) }
     }
 }
 
 /// Writes text to a file through a buffer; the file appears under its name only when
 /// `commit()` is called, so a failed export never leaves half a file behind.
-final class AtomicFileWriter {
+public final class AtomicFileWriter {
     private let path: String
     private let temporaryPath: String
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    init(path: String) throws {
+    public init(path: String) throws {
         self.path = path
         temporaryPath = FilePath.folder(of: path) + "/.vocab-export-\(UUID().uuidString).tmp"
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else {
-            throw CLIError.cannotWriteFile(path: path, reason: String(cString: strerror(errno)))
+            throw FileError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
     }
 
@@ -65,7 +65,7 @@ final class AtomicFileWriter {
         unlink(temporaryPath)
     }
 
-    func write(_ text: String) throws {
+    public func write(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 262_144 { try flush() }
     }
@@ -79,7 +79,7 @@ final class AtomicFileWriter {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw CLIError.cannotWriteFile(path: path, reason: String(cString: strerror(errno)))
+                throw FileError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
             }
             offset += written
         }
@@ -87,10 +87,10 @@ final class AtomicFileWriter {
     }
 
     /// Flushes, syncs and moves the file into place.
-    func commit() throws {
+    public func commit() throws {
         try flush()
         guard fsync(descriptor) == 0, rename(temporaryPath, path) == 0 else {
-            throw CLIError.cannotWriteFile(path: path, reason: String(cString: strerror(errno)))
+            throw FileError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
     }
 }

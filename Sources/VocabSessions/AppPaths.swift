@@ -1,0 +1,67 @@
+import Foundation
+import VocabCore
+
+/// Where Vocab keeps its files, from the environment (DESIGN.md §8), shared by every front end:
+/// the data folder (`$VOCAB_HOME`, else `${XDG_DATA_HOME:-~/.local/share}/vocab`) and the
+/// config folder (`${XDG_CONFIG_HOME:-~/.config}/vocab`: config.json and the cloud login).
+public struct AppPaths: Sendable {
+    public let environment: [String: String]
+
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    /// The data folder; throws when neither VOCAB_HOME nor HOME says where it is.
+    public func dataFolder() throws -> String {
+        if let home = environment["VOCAB_HOME"], !home.isEmpty { return home }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/vocab" }
+        guard let home = environment["HOME"], !home.isEmpty else { throw PathError.noDataFolder }
+        return home + "/.local/share/vocab"
+    }
+
+    /// The config folder, or nil when neither XDG_CONFIG_HOME nor HOME is set.
+    public func configFolder() -> String? {
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/vocab" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.config/vocab" }
+        return nil
+    }
+
+    /// The saved cloud login's file (private: 0600).
+    public func loginPath() throws -> String {
+        guard let folder = configFolder() else { throw PathError.noDataFolder }
+        return folder + "/cloud.json"
+    }
+
+    /// config.json, parsed; empty when there is none.
+    public func config() throws -> [String: Any] {
+        guard let folder = configFolder() else { return [:] }
+        let path = folder + "/config.json"
+        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw PathError.unreadableConfig(path: path)
+        }
+        return object
+    }
+
+    /// The dictionaries, with the config's web dictionary template.
+    public func dictionaries() throws -> DictionaryService {
+        DictionaryService(environment: environment, webTemplate: try config()["webDictionary"] as? String)
+    }
+}
+
+/// Files Vocab cannot find or read.
+public enum PathError: UserFacingError, Equatable {
+    case noDataFolder
+    case unreadableConfig(path: String)
+
+    public var category: ErrorCategory { .userInput }
+
+    public var message: String {
+        switch self {
+        case .noDataFolder:
+            return "Neither VOCAB_HOME nor HOME is set, so there is no data folder. Set VOCAB_HOME."
+        case .unreadableConfig(let path):
+            return "Cannot read \(path): it is not a JSON object."
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import VocabCore
+import VocabStore
+
+/// What an import did, with what the reader noticed.
+public struct ImportOutcome: Sendable {
+    public var summary: ImportSummary
+    /// Columns the file had that Vocab does not know (ignored).
+    public var unknownColumns: [String]
+}
+
+/// Importing and exporting word files for any front end, with progress and cancellation.
+public enum TransferService {
+    /// The format named, or the one the file's extension says.
+    public static func format(named name: String?, fileName: String) throws -> WordFileFormat? {
+        if let name { return WordFileFormat(rawValue: name.lowercased()) }
+        guard let format = WordFileFormat(fileName: fileName) else { throw ImportError.unknownFormat(fileName) }
+        return format
+    }
+
+    /// Imports `path` ("-": standard input) into `store`: all or nothing, unless `skipInvalid`.
+    /// `progress` gets the rows read so far; `isCancelled` is asked every 1,000 rows.
+    public static func importFile(_ path: String, format: WordFileFormat, into store: Store, defaultBook: String?,
+                                  skipInvalid: Bool, now: Timestamp, progress: (Int) -> Void = { _ in },
+                                  isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportOutcome {
+        let stream = try FileByteStream(path: path)
+        defer { stream.close() }
+        var reader = try WordFileReader(stream, format: format)
+        var importer = WordImporter(defaultBook: defaultBook, skipInvalid: skipInvalid, now: now)
+        importer.isCancelled = isCancelled
+        let summary = try importer.run(&reader, into: store, progress: progress)
+        return ImportOutcome(summary: summary, unknownColumns: reader.unknownColumns)
+    }
+
+    /// Writes the words (of one book, or all) to `write`, one line at a time after the header;
+    /// returns how many words. `progress` gets the count every 1,000 words; `isCancelled`,
+    /// asked as often, stops it with `ExportCancelled`.
+    @discardableResult
+    public static func export(from store: Store, bookId: UUID?, format: WordFileFormat, to write: (String) throws -> Void,
+                              progress: (Int) -> Void = { _ in }, isCancelled: () -> Bool = { false }) throws -> Int {
+        let names = try store.bookNames()
+        let writer = WordFileWriter(format: format)
+        if !writer.header.isEmpty { try write(writer.header) }
+        var count = 0
+        try store.forEachWord(WordFilter(bookId: bookId)) { word in
+            try write(writer.line(for: word, bookName: names[word.bookId] ?? ""))
+            count += 1
+            if count % 1000 == 0 {
+                if isCancelled() { throw ExportCancelled() }
+                progress(count)
+            }
+        }
+        return count
+    }
+
+    /// Exports into the file at `path`, which appears only when the whole export succeeded.
+    @discardableResult
+    public static func exportFile(_ path: String, from store: Store, bookId: UUID?, format: WordFileFormat,
+                                  progress: (Int) -> Void = { _ in }, isCancelled: () -> Bool = { false }) throws -> Int {
+        let file = try AtomicFileWriter(path: path)
+        let count = try export(from: store, bookId: bookId, format: format, to: file.write, progress: progress,
+                               isCancelled: isCancelled)
+        try file.commit()
+        return count
+    }
+}
+
+/// The user stopped an export; no file was written.
+public struct ExportCancelled: UserFacingError {
+    public var category: ErrorCategory { .userInput }
+    public var message: String { "Export cancelled; no file was written." }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import VocabCore
+import VocabDictionary
+import VocabStore
+
+/// The word entry form behind both front ends: field values as typed, the Dictionary action
+/// (fills only the empty fields; what the user typed is never replaced) and Done (validates,
+/// then saves all or nothing; a rule broken is reported with the field it concerns).
+public struct WordForm: Sendable, Equatable {
+    /// The word being edited, or nil for a new one.
+    public var editing: UUID?
+    public var values: [WordField: String]
+    public var memorized = false
+
+    public init(editing word: Word? = nil) {
+        editing = word?.id
+        values = [:]
+        if let word {
+            for field in WordField.allCases { values[field] = word.value(of: field) }
+            memorized = word.memorized
+        }
+    }
+
+    public subscript(field: WordField) -> String {
+        get { values[field] ?? "" }
+        set { values[field] = newValue }
+    }
+
+    /// The form as a draft for a new word.
+    public var draft: WordDraft {
+        WordDraft(word: self[.word], definition: self[.definition], detail: self[.detail],
+                  pronunciation: self[.pronunciation], synonym: self[.synonym], antonym: self[.antonym], memorized: memorized)
+    }
+
+    /// The fields the dictionary entry would fill (only empty ones), with their new values.
+    public func dictionaryFill(from entry: DictionaryEntry) -> [(field: WordField, value: String)] {
+        let filled = WordLookup.fill(draft, from: entry)
+        return WordField.allCases.compactMap { field in
+            let new = filled.value(of: field)
+            return new != self[field] ? (field, new) : nil
+        }
+    }
+
+    /// Fills the empty fields from the dictionary entry; returns the fields it filled.
+    @discardableResult
+    public mutating func fill(from entry: DictionaryEntry) -> [WordField] {
+        let changes = dictionaryFill(from: entry)
+        for (field, value) in changes { self[field] = value }
+        return changes.map(\.field)
+    }
+
+    /// Done: validates and saves the word into `bookId` (new) or over the word being edited.
+    /// Throws `WordFormError` naming the field a rule concerns, or the store's error; on any
+    /// error nothing is saved.
+    public func save(to store: Store, bookId: UUID, now: Timestamp) throws -> Word {
+        do {
+            if let editing {
+                let changes = WordChanges(word: self[.word], definition: self[.definition], detail: self[.detail],
+                                          pronunciation: self[.pronunciation], synonym: self[.synonym],
+                                          antonym: self[.antonym], memorized: memorized,
+                                          bookId: bookId)
+                return try store.updateWord(id: editing, changes, now: now)
+            }
+            return try store.addWord(draft, toBook: bookId, now: now)
+        } catch let error as VocabError {
+            throw WordFormError(field: WordFormError.field(of: error), underlying: error)
+        }
+    }
+}
+
+/// A rule the form broke, with the field to show it next to (nil: the whole form).
+public struct WordFormError: UserFacingError {
+    public let field: WordField?
+    public let underlying: VocabError
+    public var category: ErrorCategory { underlying.category }
+    public var message: String { underlying.message }
+
+    static func field(of error: VocabError) -> WordField? {
+        switch error {
+        case .emptyField(let name), .fieldTooLong(let name, _), .invalidCharacters(let name):
+            return WordField(rawValue: name)
+        case .duplicateWord: return .word
+        default: return nil
+        }
+    }
+}
+
+/// Filling a word's empty fields from a dictionary entry; what the user typed is never replaced.
+public enum WordLookup {
+    public static func fill(_ draft: WordDraft, from entry: DictionaryEntry) -> WordDraft {
+        var filled = draft
+        if filled.definition.isEmpty, let sense = entry.senses.first {
+            filled.definition = "(\(abbreviation(sense.partOfSpeech))) \(sense.definition)"
+        }
+        if filled.detail.isEmpty, let example = entry.senses.first?.examples.first { filled.detail = example }
+        if filled.pronunciation.isEmpty, let ipa = entry.pronunciation, !ipa.isEmpty { filled.pronunciation = ipa }
+        if filled.synonym.isEmpty { filled.synonym = entry.synonyms.prefix(5).joined(separator: ", ") }
+        if filled.antonym.isEmpty { filled.antonym = entry.antonyms.prefix(3).joined(separator: ", ") }
+        return filled
+    }
+
+    private static func abbreviation(_ partOfSpeech: String) -> String {
+        switch partOfSpeech {
+        case "noun": return "n."
+        case "verb": return "v."
+        case "adjective": return "adj."
+        case "adverb": return "adv."
+        default: return partOfSpeech
+        }
+    }
+}
+
+extension WordDraft {
+    /// The text of one field.
+    public func value(of field: WordField) -> String {
+        switch field {
+        case .word: return word
+        case .definition: return definition
+        case .detail: return detail
+        case .pronunciation: return pronunciation
+        case .synonym: return synonym
+        case .antonym: return antonym
+        }
+    }
+}
+
+extension Word {
+    /// The text of one field.
+    public func value(of field: WordField) -> String {
+        switch field {
+        case .word: return word
+        case .definition: return definition
+        case .detail: return detail
+        case .pronunciation: return pronunciation
+        case .synonym: return synonym
+        case .antonym: return antonym
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import XCTest
+import VocabCore
+import VocabStore
+@testable import VocabSessions
+
+final class GameSessionTests: XCTestCase {
+    let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    private func storeWithBook(words: Int) throws -> (Store, Book) {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "TOEIC"), now: t0)
+        for index in 0..<words {
+            try store.addWord(WordDraft(word: "word\(index)", definition: "meaning \(index)"), toBook: book.id, now: t0)
+        }
+        return (store, book)
+    }
+
+    func testAGameSetUpOnAnEmptyBookStartsOnceWordsArrive() throws {
+        let (store, book) = try storeWithBook(words: 0)
+        let configuration = GameConfiguration(mode: .choice, count: 3, seed: 1)
+        XCTAssertThrowsError(try GameSession(store: store, books: [book], configuration: configuration, clock: FixedClock(t0))) {
+            XCTAssertEqual($0 as? GameSetupError, .emptyBooks(["TOEIC"]))
+        }
+        for index in 0..<4 { try store.addWord(WordDraft(word: "late\(index)", definition: "d\(index)"), toBook: book.id, now: t0) }
+        let game = try GameSession(store: store, books: [book], configuration: configuration, clock: FixedClock(t0))
+        XCTAssertEqual(game.questions.count, 3)
+        XCTAssertNotNil(game.current)
+    }
+
+    func testAnsweringEveryQuestionGivesTheScoreAndSavesEachAnswerAsAReview() throws {
+        let (store, book) = try storeWithBook(words: 5)
+        let game = try GameSession(store: store, books: [book], configuration: GameConfiguration(count: 3, seed: 7),
+                                   clock: FixedClock(t0))
+        var expectedRight = 0
+        var turn = 0
+        while let question = game.current {
+            XCTAssertNil(try game.answer("99"), "an option number out of range is asked again")
+            XCTAssertNil(try game.answer("  "), "so is nothing")
+            XCTAssertEqual(game.malformedAnswerHelp, "Type a number from 1 to \(question.options.count).")
+            let correctNumber = (question.correctOption ?? 0) + 1
+            let pick = turn == 1 ? (correctNumber % question.options.count) + 1 : correctNumber
+            let verdict = try XCTUnwrap(game.answer(String(pick)))
+            XCTAssertEqual(verdict.correct, pick == correctNumber)
+            XCTAssertNil(try game.answer(String(pick)), "one answer per question")
+            if verdict.correct { expectedRight += 1 }
+            game.advance()
+            turn += 1
+        }
+        let summary = try game.finish()
+        XCTAssertEqual(summary.answered, 3)
+        XCTAssertEqual(summary.right, expectedRight)
+        XCTAssertEqual(summary.right, 2)
+        XCTAssertEqual(summary.wrongWords.count, 1)
+        XCTAssertFalse(summary.stoppedEarly)
+        XCTAssertEqual(try store.reviewCount(), 3)
+        XCTAssertEqual(try store.recentGames(limit: 1).first?.answered, 3)
+    }
+
+    func testQuittingKeepsWhatWasAnswered() throws {
+        let (store, book) = try storeWithBook(words: 5)
+        let game = try GameSession(store: store, books: [book], configuration: GameConfiguration(count: 4, seed: 3),
+                                   clock: FixedClock(t0))
+        let first = try XCTUnwrap(game.current)
+        try game.answer(String((first.correctOption ?? 0) + 1))
+        game.advance()
+        let summary = try game.finish()
+        XCTAssertNil(game.current, "a finished game asks nothing more")
+        XCTAssertEqual(summary.answered, 1)
+        XCTAssertTrue(summary.stoppedEarly)
+        XCTAssertEqual(try store.reviewCount(), 1)
+    }
+
+    func testWordsRightEnoughTimesInARowAreOfferedForMemorising() throws {
+        let (store, book) = try storeWithBook(words: 2)
+        let configuration = GameConfiguration(mode: .flashcard, count: 2, seed: 1, memorizeAfter: 2)
+        for round in 0..<2 {
+            let game = try GameSession(store: store, books: [book], configuration: configuration,
+                                       clock: FixedClock(t0.adding(seconds: Double(round) * 60)))
+            while game.current != nil {
+                try game.grade(.good)
+                game.advance()
+            }
+            try game.finish()
+            let candidates = try game.memorizeCandidates()
+            XCTAssertEqual(candidates.count, round == 0 ? 0 : 2)
+            if round == 1 { try game.memorize(candidates) }
+        }
+        XCTAssertEqual(try store.wordCount(WordFilter(memorized: true)), 2)
+    }
+
+    func testChoosingBooksNeedsANameWhenThereAreSeveral() throws {
+        let store = try Store(path: ":memory:")
+        XCTAssertThrowsError(try BookLookup.gameBooks([], store: store)) { XCTAssertEqual($0 as? GameSetupError, .noBooks) }
+        try store.addBook(BookDraft(name: "A"), now: t0)
+        guard case .books(let one) = try BookLookup.gameBooks([], store: store) else { return XCTFail("the only book") }
+        XCTAssertEqual(one.map(\.name), ["A"])
+        try store.addBook(BookDraft(name: "B"), now: t0)
+        guard case .mustChoose(let names) = try BookLookup.gameBooks([], store: store) else { return XCTFail("must choose") }
+        XCTAssertEqual(names.sorted(), ["A", "B"])
+        guard case .books(let named) = try BookLookup.gameBooks(["b", "B"], store: store) else { return XCTFail("named") }
+        XCTAssertEqual(named.map(\.name), ["B"], "named books, each once")
+    }
+}

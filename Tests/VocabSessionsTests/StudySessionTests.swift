@@ -1,0 +1,59 @@
+import XCTest
+import VocabCore
+import VocabStore
+@testable import VocabSessions
+
+final class StudySessionTests: XCTestCase {
+    let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    func testDueWordsComeFirstThenNewOnesUpToTheDailyLimit() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let words = try (0..<6).map {
+            try store.addWord(WordDraft(word: "w\($0)", date: t0.adding(seconds: Double($0))), toBook: book.id, now: t0)
+        }
+        var ids = TimeOrderedIDs()
+        try store.recordReview(wordId: words[5].id, rating: .again, at: t0, source: .study, ids: &ids)
+        let later = t0.adding(seconds: 120)
+        let session = try StudySession(store: store, bookIds: nil, newPerDay: 3, clock: FixedClock(later))
+        XCTAssertEqual(session.cards.map(\.word.word), ["w5", "w0", "w1"], "one new word was already started today")
+        XCTAssertEqual(session.dueCount, 1)
+        XCTAssertEqual(session.newCount, 2)
+    }
+
+    func testTheButtonsShowTheDueTimeEachRatingWouldGiveAndGradingGivesIt() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        try store.addWord(WordDraft(word: "apple", definition: "사과"), toBook: book.id, now: t0)
+        let session = try StudySession(store: store, bookIds: [book.id], clock: FixedClock(t0))
+        let previews = session.nextDue()
+        XCTAssertEqual(previews.map(\.rating), [.again, .hard, .good, .easy])
+        let scheduler = FSRSScheduler()
+        for (rating, due) in previews { XCTAssertEqual(due, scheduler.review(nil, rating: rating, at: t0).due) }
+        XCTAssertEqual(DueText.short(previews[0].due, from: t0), "1m")
+        XCTAssertEqual(DueText.short(previews[2].due, from: t0), "10m")
+        let schedule = try XCTUnwrap(session.grade(.good))
+        XCTAssertEqual(schedule.due, previews[2].due)
+        XCTAssertNil(session.current)
+        XCTAssertEqual(session.graded, 1)
+        XCTAssertEqual(try store.schedule(wordId: session.cards[0].word.id), schedule)
+    }
+
+    func testNothingToStudySaysWhy() throws {
+        let store = try Store(path: ":memory:")
+        XCTAssertEqual(try StudySession.nothingToStudy(store: store, bookIds: nil, at: t0),
+                       "No words yet: add some with `vocab word add` or `vocab import`.")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let word = try store.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
+        var ids = TimeOrderedIDs()
+        try store.recordReview(wordId: word.id, rating: .easy, at: t0, source: .study, ids: &ids)
+        XCTAssertTrue(try StudySession.nothingToStudy(store: store, bookIds: nil, at: t0).hasPrefix("Nothing to study now. Next review in "))
+    }
+
+    func testShortIntervalsReadLikeAnkisButtons() {
+        XCTAssertEqual(DueText.short(t0.adding(seconds: 3 * 3600), from: t0), "3h")
+        XCTAssertEqual(DueText.short(t0.adding(seconds: 4 * 86_400), from: t0), "4d")
+        XCTAssertEqual(DueText.short(t0.adding(seconds: 60 * 86_400), from: t0), "2mo")
+        XCTAssertEqual(DueText.short(t0.adding(seconds: 548 * 86_400), from: t0), "1.5y")
+    }
+}

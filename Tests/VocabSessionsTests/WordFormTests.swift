@@ -1,0 +1,68 @@
+import XCTest
+import VocabCore
+import VocabDictionary
+import VocabStore
+@testable import VocabSessions
+
+final class WordFormTests: XCTestCase {
+    let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    private var entry: DictionaryEntry {
+        DictionaryEntry(query: "happy", lemma: "happy",
+                        senses: [Sense(lemma: "happy", partOfSpeech: "adjective", definition: "enjoying well-being",
+                                       examples: ["a happy smile"], synonyms: ["glad", "felicitous"])],
+                        antonyms: ["unhappy"], pronunciation: "hˈæpi")
+    }
+
+    func testDictionaryFillsOnlyTheEmptyFields() {
+        var form = WordForm()
+        form[.word] = "happy"
+        form[.definition] = "기쁜"
+        let filled = form.fill(from: entry)
+        XCTAssertEqual(filled, [.detail, .pronunciation, .synonym, .antonym])
+        XCTAssertEqual(form[.definition], "기쁜", "what the user typed stays")
+        XCTAssertEqual(form[.pronunciation], "hˈæpi")
+        XCTAssertEqual(form[.synonym], "glad, felicitous")
+        XCTAssertEqual(form.fill(from: entry), [], "a second fill changes nothing")
+    }
+
+    func testDoneSavesANewWordAndEditsAnExistingOne() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        var form = WordForm()
+        form[.word] = "  apple "
+        form[.definition] = "사과"
+        let saved = try form.save(to: store, bookId: book.id, now: t0)
+        XCTAssertEqual(saved.word, "apple")
+        var edit = WordForm(editing: saved)
+        XCTAssertEqual(edit[.definition], "사과")
+        edit[.detail] = "An apple a day."
+        let edited = try edit.save(to: store, bookId: book.id, now: t0.adding(seconds: 1))
+        XCTAssertEqual(edited.id, saved.id)
+        XCTAssertEqual(try store.word(id: saved.id)?.detail, "An apple a day.")
+    }
+
+    func testDoneReportsTheFieldABrokenRuleConcernsAndSavesNothing() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        var form = WordForm()
+        form[.definition] = "no word"
+        XCTAssertThrowsError(try form.save(to: store, bookId: book.id, now: t0)) {
+            XCTAssertEqual(($0 as? WordFormError)?.field, .word)
+        }
+        form[.word] = "apple"
+        try form.save(to: store, bookId: book.id, now: t0)
+        XCTAssertThrowsError(try form.save(to: store, bookId: book.id, now: t0)) {
+            XCTAssertEqual(($0 as? WordFormError)?.field, .word, "a duplicate is the word field's problem")
+        }
+        XCTAssertEqual(try store.wordCount(), 1)
+    }
+
+    func testTheWebDictionaryURLIsForTheWordTyped() throws {
+        let service = DictionaryService(environment: [:])
+        XCTAssertEqual(try service.webURL(for: "사과"), "https://en.dict.naver.com/#/search?query=%EC%82%AC%EA%B3%BC")
+        let custom = DictionaryService(environment: [:], webTemplate: "https://example.org/{word}")
+        XCTAssertEqual(try custom.webURL(for: "a b"), "https://example.org/a%20b")
+        XCTAssertThrowsError(try DictionaryService(environment: [:], webTemplate: "https://no-placeholder").webURL(for: "x"))
+    }
+}
