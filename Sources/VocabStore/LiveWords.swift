@@ -10,7 +10,8 @@ public final class LiveWords {
     /// The last error met while refreshing, if the latest refresh failed.
     public private(set) var refreshError: Error?
 
-    private unowned let store: Store
+    /// Weak: a live list that outlives its store keeps its last words and stops refreshing.
+    private weak var store: Store?
     private let filter: WordFilter
     private var token: ObservationToken?
 
@@ -22,6 +23,7 @@ public final class LiveWords {
     }
 
     private func refresh() {
+        guard let store else { return }
         do {
             words = try store.words(filter)
             refreshError = nil

@@ -12,6 +12,7 @@ public final class Store {
     let database: Database
     private var observers: [Int: (StoreChange) -> Void] = [:]
     private var nextObserverKey = 0
+    private var lastDataVersion: Int64?
 
     /// The file name of the store inside its data folder.
     public static let fileName = "vocab.sqlite"
@@ -46,6 +47,7 @@ public final class Store {
             throw StoreError.from(error, path: path)
         }
         database.didCommit = { [unowned self] tables in self.notifyObservers(tables) }
+        lastDataVersion = try? database.integer("PRAGMA data_version")
     }
 
     /// The schema version of this store.
@@ -55,9 +57,11 @@ public final class Store {
 
     // MARK: Observation
 
-    /// Calls `handler` after every commit that changed books or words, including the first
-    /// data to arrive in an empty store. Keep the token: observation stops when it is cancelled
-    /// or released.
+    /// Calls `handler` after every commit that changed books, words, reviews or games,
+    /// including the first data to arrive in an empty store — and only after it committed.
+    /// Keep the token: observation stops when it is cancelled or released. Commits by other
+    /// connections (another process, or a worker thread's own `Store`) are heard when
+    /// `checkForOutsideChanges()` runs.
     public func observe(_ handler: @escaping (StoreChange) -> Void) -> ObservationToken {
         let key = nextObserverKey
         nextObserverKey += 1
@@ -65,8 +69,23 @@ public final class Store {
         return ObservationToken { [weak self] in self?.observers[key] = nil }
     }
 
+    /// Tells the observers when another connection committed to this file since the last
+    /// check (SQLite's `PRAGMA data_version`: cheap enough for a timer of a second or less).
+    /// Returns whether it did.
+    @discardableResult
+    public func checkForOutsideChanges() throws -> Bool {
+        let version = try guarded { try database.integer("PRAGMA data_version") }
+        defer { lastDataVersion = version }
+        guard let last = lastDataVersion, last != version else { return false }
+        notify(.everything)
+        return true
+    }
+
     private func notifyObservers(_ tables: Set<String>) {
-        let change = StoreChange(tables: tables)
+        notify(StoreChange(tables: tables))
+    }
+
+    private func notify(_ change: StoreChange) {
         guard !change.isEmpty else { return }
         for key in observers.keys.sorted() {
             observers[key]?(change)
@@ -94,17 +113,28 @@ public final class Store {
 public struct StoreChange: Equatable, Sendable {
     public var books: Bool
     public var words: Bool
+    /// Reviews were added (so schedules and due counts changed).
+    public var reviews: Bool
+    /// Games were played or finished.
+    public var games: Bool
 
-    public init(books: Bool, words: Bool) {
+    public init(books: Bool, words: Bool, reviews: Bool = false, games: Bool = false) {
         self.books = books
         self.words = words
+        self.reviews = reviews
+        self.games = games
     }
 
     init(tables: Set<String>) {
-        self.init(books: tables.contains("books"), words: tables.contains("words"))
+        self.init(books: tables.contains("books"), words: tables.contains("words"),
+                  reviews: tables.contains("reviews") || tables.contains("schedules"),
+                  games: tables.contains("games") || tables.contains("game_answers"))
     }
 
-    public var isEmpty: Bool { !books && !words }
+    /// Anything may have changed: another process committed to the same file.
+    public static let everything = StoreChange(books: true, words: true, reviews: true, games: true)
+
+    public var isEmpty: Bool { !books && !words && !reviews && !games }
 }
 
 /// Keeps an observation alive; cancelling or releasing it stops the notifications.

@@ -22,14 +22,44 @@ final class SyncEndToEndTests: EndToEndTestCase {
         ])
     }
 
-    private func setUpUser() throws -> String {
+    private func setUpUser(devices: [String] = ["a", "b"]) throws -> String {
         let admin = ["PGPASSWORD": adminPassword, "XDG_CONFIG_HOME": vocab.file("admin")]
         XCTAssertEqual(try vocab.run(["cloud", "init", "--admin", adminURL], environment: admin).status, 0)
         let name = "dev_" + UUID().uuidString.prefix(8).lowercased()
         XCTAssertEqual(try vocab.run(["cloud", "add-user", name, "--admin", adminURL], input: "pw\n", environment: admin).status, 0)
         let url = adminURL.replacingOccurrences(of: "postgres@", with: "\(name)@")
-        for device in ["a", "b"] { XCTAssertEqual(try on(device, ["login", url], input: "pw\n").status, 0) }
+        for device in devices { XCTAssertEqual(try on(device, ["login", url], input: "pw\n").status, 0) }
         return url
+    }
+
+    /// Issue 17, failure 1: logging out of alice and in as bob must not push alice's words into
+    /// bob's account, unless asked for by name.
+    func testADataFolderNeverSyncsIntoAnotherAccountUnlessAskedByName() throws {
+        let alice = try setUpUser(devices: ["a"])
+        let bob = try setUpUser(devices: ["bob"])
+        let userName = { (url: String) in String(url.split(separator: "@")[0].split(separator: "/").last ?? "") }
+        let bobName = userName(bob)
+        XCTAssertEqual(try on("a", ["book", "add", "Private"]).status, 0)
+        XCTAssertEqual(try on("a", ["word", "add", "secret", "--book", "Private"]).status, 0)
+        XCTAssertEqual(try on("a", ["sync"]).status, 0)
+        XCTAssertEqual(try on("a", ["logout"]).status, 0)
+        XCTAssertEqual(try on("a", ["login", bob], input: "pw\n").status, 0)
+        let refused = try on("a", ["sync"])
+        XCTAssertEqual(refused.status, 3, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains(userName(alice) + "@") && refused.stderr.contains(bobName + "@"),
+                      "names both accounts: \(refused.stderr)")
+        XCTAssertTrue(refused.stderr.contains("VOCAB_HOME") && refused.stderr.contains("--copy-into-account \(bobName)"), refused.stderr)
+        XCTAssertEqual(try on("a", ["word", "list", "--json"]).stdout.contains("secret"), true, "logging out keeps local words")
+        // bob's own device sees nothing of alice's.
+        XCTAssertEqual(try on("bob", ["sync"]).status, 0)
+        XCTAssertFalse(try on("bob", ["word", "list", "--json"]).stdout.contains("secret"))
+        // A wrong name is refused; the right one copies.
+        XCTAssertEqual(try on("a", ["sync", "--copy-into-account", "somebody_else"]).status, 1)
+        let copied = try on("a", ["sync", "--copy-into-account", bobName])
+        XCTAssertEqual(copied.status, 0, copied.stderr)
+        XCTAssertEqual(try on("bob", ["sync"]).status, 0)
+        XCTAssertTrue(try on("bob", ["word", "list", "--json"]).stdout.contains("secret"))
+        XCTAssertEqual(try on("a", ["sync"]).status, 0, "the folder now syncs with bob's account")
     }
 
     func testTwoDevicesStayInSyncAndNotLoggedInIsRefused() throws {

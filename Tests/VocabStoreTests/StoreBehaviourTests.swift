@@ -239,3 +239,66 @@ final class FileStoreBehaviourTests: StoreBehaviourTests {
         XCTAssertEqual(try reopened.word("kept", inBook: nil).word, "kept")
     }
 }
+
+final class StoreObservationTests: XCTestCase {
+    let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    func testARolledBackSavepointInsideACommittedTransactionIsNotReported() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        var changes: [StoreChange] = []
+        let token = store.observe { changes.append($0) }
+        try store.transaction {
+            try store.updateBook(id: book.id, BookChanges(explain: "e"), now: t0)
+            _ = try? store.transaction {
+                try store.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
+                throw VocabError.emptyField(field: "test")
+            }
+        }
+        XCTAssertEqual(changes.map(\.words), [false], "the word's savepoint rolled back")
+        XCTAssertEqual(changes.map(\.books), [true])
+        try store.addWord(WordDraft(word: "x"), toBook: book.id, now: t0)
+        XCTAssertEqual(changes.last?.words, true, "a later change to the same table is still heard")
+        withExtendedLifetime(token) {}
+    }
+
+    func testObserversHearOfReviewsAndGames() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let word = try store.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
+        var changes: [StoreChange] = []
+        let token = store.observe { changes.append($0) }
+        var ids = TimeOrderedIDs()
+        try store.recordReview(wordId: word.id, rating: .good, at: t0, source: .study, ids: &ids)
+        XCTAssertEqual(changes.last?.reviews, true)
+        try store.startGame(id: UUID.random(), mode: .choice, books: ["B"], planned: 1, configJSON: "{}", at: t0)
+        XCTAssertEqual(changes.last?.games, true)
+        withExtendedLifetime(token) {}
+    }
+
+    func testAnotherConnectionsCommitIsHeardAtTheNextCheck() throws {
+        let folder = try TemporaryFolder()
+        let window = try Store.open(folder: folder.path)
+        let terminal = try Store.open(folder: folder.path)
+        var heard: [StoreChange] = []
+        let token = window.observe { heard.append($0) }
+        XCTAssertFalse(try window.checkForOutsideChanges(), "nothing happened yet")
+        try window.addBook(BookDraft(name: "Mine"), now: t0)
+        XCTAssertFalse(try window.checkForOutsideChanges(), "its own commits are heard at once, not again")
+        XCTAssertEqual(heard.count, 1)
+        try terminal.addBook(BookDraft(name: "From the terminal"), now: t0)
+        XCTAssertTrue(try window.checkForOutsideChanges())
+        XCTAssertEqual(heard.last, .everything)
+        XCTAssertFalse(try window.checkForOutsideChanges(), "heard once")
+        withExtendedLifetime(token) {}
+    }
+
+    func testALiveListThatOutlivesItsStoreKeepsItsWords() throws {
+        var store: Store? = try Store(path: ":memory:")
+        let book = try XCTUnwrap(store).addBook(BookDraft(name: "B"), now: t0)
+        try XCTUnwrap(store).addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
+        let live = try LiveWords(store: XCTUnwrap(store))
+        store = nil
+        XCTAssertEqual(live.words.map(\.word), ["w"])
+    }
+}

@@ -118,6 +118,9 @@ public final class Database {
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         if isInTransaction {
             let name = "vocab_savepoint"
+            // What the enclosing transaction changed so far: a rolled-back savepoint's tables
+            // must not be reported when the enclosing transaction commits.
+            let tablesBefore = changeCollector.tables
             try execute("SAVEPOINT \(name)")
             do {
                 let result = try body()
@@ -125,6 +128,8 @@ public final class Database {
                 return result
             } catch {
                 try? execute("ROLLBACK TO \(name); RELEASE \(name)")
+                changeCollector.tables = tablesBefore
+                changeCollector.lastName = ""
                 throw error
             }
         }
