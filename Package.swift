@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "vocab", targets: ["vocab"]),
         .executable(name: "vocab-bench", targets: ["vocab-bench"]),
+        .executable(name: "vocab-desktop", targets: ["vocab-desktop"]),
         .library(name: "VocabCore", targets: ["VocabCore"]),
         .library(name: "VocabStore", targets: ["VocabStore"]),
         .library(name: "VocabSessions", targets: ["VocabSessions"]),
@@ -38,6 +39,20 @@ let package = Package(
         // Commands, prompts and output of the terminal application.
         .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
+        // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the
+        // macros and variadic functions Swift cannot import.
+        .systemLibrary(
+            name: "CGtk",
+            path: "Sources/CGtk",
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]
+        ),
+        // A lazy GListModel in C: long word lists cost a count, not an object per word.
+        .target(name: "CVocabListModel", dependencies: ["CGtk"]),
+        // The GTK 4 window: screens over the sessions, widgets only.
+        .target(name: "VocabDesktop", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabSync",
+                                                     "CGtk", "CVocabListModel"]),
+        .executableTarget(name: "vocab-desktop", dependencies: ["VocabDesktop"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
         .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabStore", "VocabCore", "VocabSync"]),
 

@@ -42,6 +42,24 @@ public struct SyncService: Sendable {
         return AccountStatus.check(login)
     }
 
+    /// Checks the login against the server and, when the account is available, saves it
+    /// (0600). Throws the refusal otherwise, saving nothing. Connects: call it off the main thread.
+    public func logIn(url: String, password: String?) throws -> ServerAddress {
+        let address = try ServerAddress(url: url)
+        let login = CloudLogin(address: address, password: password.flatMap { $0.isEmpty ? nil : $0 })
+        if let refusal = AccountStatus.check(login).refusal { throw refusal }
+        try login.save(to: loginPath)
+        return address
+    }
+
+    /// Forgets the login; local words stay. Returns whether there was one.
+    @discardableResult
+    public func logOut() throws -> Bool {
+        guard FileManager.default.fileExists(atPath: loginPath) else { return false }
+        try FileManager.default.removeItem(atPath: loginPath)
+        return true
+    }
+
     /// The account gate: connects with the saved login and checks the account, or throws the
     /// refusal (not logged in, cannot reach server, access denied) having changed nothing.
     public func connect() throws -> CloudSession {

@@ -54,9 +54,7 @@ enum CloudCommands {
     }
 
     static let logout = Command(spec: CommandSpec(name: "logout", abstract: "Forget the cloud login (local words stay).")) { _, context in
-        let path = try loginPath(context)
-        if FileManager.default.fileExists(atPath: path) {
-            try FileManager.default.removeItem(atPath: path)
+        if try SyncService(paths: context.paths).logOut() {
             context.console.print("Logged out.")
         } else {
             context.console.print("Not logged in.")

@@ -1,0 +1,119 @@
+import CGtk
+import Foundation
+import VocabCore
+import VocabStore
+import VocabSessions
+
+/// Making or editing a book: every field, a cover from a file, and deleting it (after a
+/// confirmation that says how many words go with it).
+@MainActor
+final class BookEditor {
+    private let model: AppModel
+    private let dialog: DialogWindow
+    private let book: Book?
+    private let name: FormField
+    private let explain: FormField
+    private let meaning: FormField
+    private let coverWord: FormField
+    private let coverLabel: Widget
+    private let formError: Widget
+    private var cover: BookChanges.ImageChange?
+    var onSaved: (Book) -> Void = { _ in }
+
+    init(model: AppModel, parent: Widget, book: Book?) {
+        self.model = model
+        self.book = book
+        dialog = DialogWindow(parent: parent, title: book == nil ? tr("New book") : tr("Edit book"))
+        name = FormField(label: tr("Name"), name: tr("Book name"), value: book?.name ?? "")
+        explain = FormField(label: tr("Explain"), name: tr("Explain"), value: book?.explain ?? "")
+        meaning = FormField(label: tr("Meaning"), name: tr("Meaning"), value: book?.meaning ?? "")
+        coverWord = FormField(label: tr("Cover word"), name: tr("Cover word"), value: book?.coverWord ?? "")
+        coverLabel = UI.label(book?.image == nil ? tr("No cover image") : tr("Has a cover image"), style: "dim-label")
+        formError = UI.label("", style: "error", wrap: true)
+        UI.setVisible(formError, false)
+        let chooseCover = UI.button(tr("Choose cover…"), name: tr("Choose cover image")) { [weak self] in self?.chooseCover() }
+        let save = UI.button(tr("Save"), name: tr("Save book"), style: "suggested-action") { [weak self] in self?.save() }
+        let cancel = UI.button(tr("Cancel"), name: tr("Cancel")) { [weak self] in self?.dialog.close() }
+        let buttons = UI.box(false, spacing: 6, [cancel, save])
+        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+        if book != nil {
+            let delete = UI.button(tr("Delete book…"), name: tr("Delete book"), style: "destructive-action") { [weak self] in self?.confirmDelete() }
+            gtk_box_prepend(vocab_box(buttons), delete)
+        }
+        for field in [name, explain, meaning, coverWord] {
+            UI.append(dialog.body, field.row)
+            on(field.entry, "activate") { [weak self] in self?.save() }
+        }
+        UI.append(dialog.body, UI.box(false, spacing: 8, [coverLabel, chooseCover]), formError, buttons)
+    }
+
+    func present() { dialog.present() }
+
+    private func chooseCover() {
+        FileDialog.choose(parent: dialog.window, title: tr("Choose a cover image"), save: false) { [weak self] path in
+            guard let self else { return }
+            do {
+                let bytes = try FileAccess.readBytes(path, limit: FieldRules.maxImageBytes)
+                guard bytes.count <= FieldRules.maxImageBytes else {
+                    throw VocabError.imageTooLarge(bytes: FileAccess.size(of: path) ?? bytes.count, limit: FieldRules.maxImageBytes)
+                }
+                cover = .set(bytes)
+                UI.setText(coverLabel, (path as NSString).lastPathComponent)
+            } catch {
+                show(error)
+            }
+        }
+    }
+
+    private func save() {
+        for field in [name, explain, meaning, coverWord] { field.show(error: nil) }
+        do {
+            let now = model.clock.now()
+            let saved: Book
+            if let book {
+                saved = try model.store.updateBook(id: book.id, BookChanges(name: name.text, explain: explain.text, meaning: meaning.text,
+                                                                            image: cover, coverWord: coverWord.text), now: now)
+            } else {
+                var draft = BookDraft(name: name.text)
+                draft.explain = explain.text
+                draft.meaning = meaning.text
+                draft.coverWord = coverWord.text
+                if case .set(let bytes)? = cover { draft.image = bytes }
+                saved = try model.store.addBook(draft, now: now)
+            }
+            dialog.close()
+            model.toast(book == nil ? tr("Made the book %@.", saved.name) : tr("Saved %@.", saved.name))
+            onSaved(saved)
+        } catch {
+            show(error)
+        }
+    }
+
+    private func show(_ error: Error) {
+        if case VocabError.duplicateBookName? = error as? VocabError {
+            name.show(error: AppModel.message(error))
+        } else if case VocabError.emptyField(let field)? = error as? VocabError, field.contains("name") {
+            name.show(error: AppModel.message(error))
+        } else {
+            UI.setText(formError, AppModel.message(error))
+            UI.setVisible(formError, true)
+        }
+    }
+
+    private func confirmDelete() {
+        guard let book else { return }
+        let count = (try? model.store.wordCount(WordFilter(bookId: book.id))) ?? 0
+        Confirm.ask(parent: dialog.window, heading: tr("Delete “%@”?", book.name),
+                    body: tr("Its %d words go with it. Other devices will delete them at their next sync.", count),
+                    action: tr("Delete")) { [weak self] in
+            guard let self else { return }
+            do {
+                try model.store.deleteBook(id: book.id, now: model.clock.now())
+                dialog.close()
+                model.toast(tr("Deleted %@ and its %d words.", book.name, count))
+            } catch {
+                show(error)
+            }
+        }
+    }
+}

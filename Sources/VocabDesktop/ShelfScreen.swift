@@ -1,0 +1,147 @@
+import CGtk
+import Foundation
+import VocabCore
+import VocabStore
+import VocabSessions
+
+/// The book shelf: every book as a card with its cover, name, explain and counts; a click opens
+/// its word list. New books from the button; the shelf follows the store live.
+@MainActor
+final class ShelfScreen {
+    let root: Widget
+    private let model: AppModel
+    private let window: Widget
+    private let cards: Widget
+    private let empty: Widget
+    private let pages: Widget
+    private var wordList: WordListScreen?
+    private var editor: BookEditor?
+    /// The book whose words are shown, if any.
+    private(set) var openBook: Book?
+
+    init(model: AppModel, window: Widget) {
+        self.model = model
+        self.window = window
+        cards = gtk_flow_box_new()!
+        gtk_flow_box_set_selection_mode(vocab_flow_box(cards), GTK_SELECTION_NONE)
+        gtk_flow_box_set_homogeneous(vocab_flow_box(cards), 1)
+        gtk_flow_box_set_max_children_per_line(vocab_flow_box(cards), 6)
+        gtk_flow_box_set_column_spacing(vocab_flow_box(cards), 12)
+        gtk_flow_box_set_row_spacing(vocab_flow_box(cards), 12)
+        gtk_widget_set_valign(cards, GTK_ALIGN_START)
+        UI.margins(cards, 18)
+
+        empty = adw_status_page_new()!
+        adw_status_page_set_icon_name(vocab_status_page(empty), "accessories-dictionary-symbolic")
+        adw_status_page_set_title(vocab_status_page(empty), tr("No books yet"))
+        adw_status_page_set_description(vocab_status_page(empty), tr("A book holds the words you learn together. Make your first one."))
+        UI.expand(empty)
+
+        let shelf = UI.box(true, spacing: 0)
+        pages = gtk_stack_new()!
+        gtk_stack_set_transition_type(vocab_stack(pages), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
+        root = pages
+        let newBook = UI.button(tr("New book"), name: tr("New book"), style: "suggested-action") { [weak self] in self?.editBook(nil) }
+        let bar = UI.box(false, spacing: 6, [UI.label(tr("Your books"), style: "title-2"), newBook])
+        gtk_widget_set_hexpand(gtk_widget_get_first_child(bar), 1)
+        UI.margins(bar, 12)
+        UI.append(shelf, bar, empty, UI.scrolled(cards))
+        gtk_stack_add_named(vocab_stack(pages), shelf, "shelf")
+
+        model.onChange { [weak self] change in
+            if change.books || change.words || change.reviews { self?.reload() }
+        }
+        reload()
+    }
+
+    /// Reads the shelf again from the store.
+    func reload() {
+        while let child = gtk_widget_get_first_child(cards) { gtk_flow_box_remove(vocab_flow_box(cards), child) }
+        let books: [ShelfBook]
+        do {
+            books = try Shelf.books(in: model.store, at: model.clock.now())
+        } catch {
+            model.toast(AppModel.message(error))
+            return
+        }
+        UI.setVisible(empty, books.isEmpty)
+        UI.setVisible(gtk_widget_get_parent(cards), !books.isEmpty)
+        for item in books { gtk_flow_box_append(vocab_flow_box(cards), card(for: item)) }
+        if let open = openBook, !books.contains(where: { $0.book.id == open.id }) { closeBook() }
+        if let open = openBook, let fresh = books.first(where: { $0.book.id == open.id }) {
+            openBook = fresh.book
+            wordList?.update(book: fresh.summary)
+        }
+    }
+
+    private func card(for item: ShelfBook) -> Widget {
+        let book = item.book
+        let cover: Widget
+        if let image = book.image, let texture = Cover.texture(image) {
+            cover = gtk_picture_new_for_paintable(texture)!
+            gtk_picture_set_can_shrink(vocab_picture(cover), 1)
+            g_object_unref(UnsafeMutableRawPointer(texture))
+        } else {
+            cover = UI.label(String(book.name.prefix(1)).uppercased(), style: "title-1", xalign: 0.5)
+            gtk_widget_add_css_class(cover, "dim-label")
+        }
+        gtk_widget_set_size_request(cover, 140, 140)
+        var counts = tr("%d words", item.summary.wordCount)
+        if item.summary.memorizedCount > 0 { counts += " · " + tr("%d memorised", item.summary.memorizedCount) }
+        if item.dueCount > 0 { counts += " · " + tr("%d due", item.dueCount) }
+        let body = UI.box(true, spacing: 4, [cover, UI.label(book.name, style: "heading", xalign: 0.5)])
+        if !book.explain.isEmpty { UI.append(body, UI.label(book.explain, style: "dim-label", wrap: true, xalign: 0.5)) }
+        UI.append(body, UI.label(counts, style: "caption", xalign: 0.5))
+        UI.margins(body, 6)
+        let button = gtk_button_new()!
+        gtk_button_set_child(vocab_button(button), body)
+        gtk_widget_add_css_class(button, "card")
+        vocab_set_accessible_label(button, tr("Open book %@", book.name))
+        let id = book.id
+        on(button, "clicked") { [weak self] in self?.open(bookId: id) }
+        return button
+    }
+
+    private func open(bookId: UUID) {
+        do {
+            let summary = try model.store.bookSummary(id: bookId)
+            openBook = summary.book
+            if wordList == nil {
+                let list = WordListScreen(model: model, window: window)
+                list.onBack = { [weak self] in self?.closeBook() }
+                list.onEditBook = { [weak self] in self?.editBook(self?.openBook) }
+                wordList = list
+                gtk_stack_add_named(vocab_stack(pages), list.root, "words")
+            }
+            wordList?.show(book: summary)
+            gtk_stack_set_visible_child_name(vocab_stack(pages), "words")
+        } catch {
+            model.toast(AppModel.message(error))
+        }
+    }
+
+    private func closeBook() {
+        openBook = nil
+        gtk_stack_set_visible_child_name(vocab_stack(pages), "shelf")
+    }
+
+    private func editBook(_ book: Book?) {
+        let editor = BookEditor(model: model, parent: window, book: book)
+        editor.onSaved = { [weak self] saved in
+            self?.editor = nil
+            if book == nil { self?.open(bookId: saved.id) }
+        }
+        self.editor = editor
+        editor.present()
+    }
+}
+
+/// Book covers as textures.
+enum Cover {
+    /// A texture of the image bytes (PNG, JPEG, GIF or WebP), or nil when GDK cannot read them.
+    static func texture(_ bytes: [UInt8]) -> OpaquePointer? {
+        let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(data) }
+        return gdk_texture_new_from_bytes(data, nil)
+    }
+}

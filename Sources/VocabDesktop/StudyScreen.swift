@@ -1,0 +1,137 @@
+import CGtk
+import Foundation
+import VocabCore
+import VocabStore
+import VocabSessions
+
+/// Study (FSRS-6): the due word, Show answer, then four rating buttons that show the interval
+/// each would give, as Anki does. When nothing is due it says when the next review is, and it
+/// picks up words that arrive later.
+@MainActor
+final class StudyScreen {
+    let root: Widget
+    private let model: AppModel
+    private let position: Widget
+    private let word: Widget
+    private let pronunciation: Widget
+    private let reveal: Widget
+    private let answer: Widget
+    private let extras: Widget
+    private let ratings: Widget
+    private var ratingButtons: [Rating: Widget] = [:]
+    private let status: Widget
+    private let card: Widget
+    private var session: StudySession?
+    private var names: [UUID: String] = [:]
+
+    static func name(_ rating: Rating) -> String {
+        switch rating {
+        case .again: return tr("Again")
+        case .hard: return tr("Hard")
+        case .good: return tr("Good")
+        case .easy: return tr("Easy")
+        }
+    }
+
+    init(model: AppModel) {
+        self.model = model
+        position = UI.label("", style: "dim-label", xalign: 0.5)
+        word = UI.label("", style: "title-1", wrap: true, xalign: 0.5)
+        pronunciation = UI.label("", style: "dim-label", xalign: 0.5)
+        reveal = UI.button(tr("Show answer"), name: tr("Show answer"), style: "suggested-action") { }
+        answer = UI.label("", style: "title-3", wrap: true, xalign: 0.5)
+        extras = UI.label("", style: "dim-label", wrap: true, xalign: 0.5)
+        ratings = UI.box(false, spacing: 6)
+        gtk_box_set_homogeneous(vocab_box(ratings), 1)
+        for rating in Rating.allCases {
+            let button = UI.button(StudyScreen.name(rating), name: StudyScreen.name(rating)) { }
+            ratingButtons[rating] = button
+            UI.append(ratings, button)
+        }
+        status = adw_status_page_new()!
+        adw_status_page_set_icon_name(vocab_status_page(status), "emblem-ok-symbolic")
+        UI.expand(status)
+        card = UI.box(true, spacing: 12, [position, word, pronunciation, reveal, answer, extras, ratings])
+        gtk_widget_set_halign(card, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(card, GTK_ALIGN_CENTER)
+        gtk_widget_set_size_request(card, 460, -1)
+        UI.expand(card)
+        root = UI.box(true, spacing: 0, [status, card])
+
+        on(reveal, "clicked") { [weak self] in self?.showAnswer() }
+        for (rating, button) in ratingButtons {
+            on(button, "clicked") { [weak self] in self?.grade(rating) }
+        }
+        model.onChange { [weak self] change in
+            guard let self, change.words || change.reviews || change.books else { return }
+            // A card in progress stays; an empty or finished queue picks up what arrived.
+            if self.session?.current == nil { self.restart() }
+        }
+        restart()
+    }
+
+    /// Builds the queue again from the store as it is now.
+    func restart() {
+        do {
+            names = try model.store.bookNames()
+            let session = try StudySession(store: model.store, bookIds: nil, clock: model.clock)
+            self.session = session
+            show()
+        } catch {
+            model.toast(AppModel.message(error))
+        }
+    }
+
+    private func show() {
+        guard let session, let current = session.current else {
+            let done = (session?.graded ?? 0) > 0
+            adw_status_page_set_title(vocab_status_page(status), done ? tr("Studied %d words", session?.graded ?? 0) : tr("All done for now"))
+            let why = (try? StudySession.nothingToStudy(store: model.store, bookIds: nil, at: model.clock.now())) ?? ""
+            adw_status_page_set_description(vocab_status_page(status), tr(why))
+            UI.setVisible(status, true)
+            UI.setVisible(card, false)
+            return
+        }
+        UI.setVisible(status, false)
+        UI.setVisible(card, true)
+        UI.setText(position, "\(session.position + 1)/\(session.cards.count) · \(current.isDue ? tr("due") : tr("new")) · \(names[current.word.bookId] ?? "")")
+        UI.setText(word, current.word.word)
+        UI.setText(pronunciation, current.word.pronunciation.isEmpty ? "" : "[\(current.word.pronunciation)]")
+        UI.setText(answer, current.word.definition.isEmpty ? tr("(no definition)") : current.word.definition)
+        let lines = [(tr("Synonym"), current.word.synonym), (tr("Antonym"), current.word.antonym), (tr("Detail"), current.word.detail)]
+            .filter { !$0.1.isEmpty }.map { "\($0.0): \($0.1)" }
+        UI.setText(extras, lines.joined(separator: "\n"))
+        let now = model.clock.now()
+        for (rating, due) in session.nextDue() {
+            guard let button = ratingButtons[rating] else { continue }
+            let interval = DueText.short(due, from: now)
+            gtk_button_set_label(vocab_button(button), "\(StudyScreen.name(rating))\n\(interval)")
+            vocab_set_accessible_label(button, "\(StudyScreen.name(rating)) (\(interval))")
+        }
+        setRevealed(false)
+    }
+
+    private func setRevealed(_ shown: Bool) {
+        UI.setVisible(reveal, !shown)
+        UI.setVisible(answer, shown)
+        UI.setVisible(extras, shown)
+        UI.setVisible(ratings, shown)
+        if !shown { gtk_widget_grab_focus(reveal) }
+    }
+
+    private func showAnswer() {
+        setRevealed(true)
+    }
+
+    private func grade(_ rating: Rating) {
+        guard let session else { return }
+        do {
+            if let schedule = try session.grade(rating) {
+                model.toast(tr("Next review %@.", DueText.describe(schedule.due, from: model.clock.now())))
+            }
+            show()
+        } catch {
+            model.toast(AppModel.message(error))
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import CGtk
+import Foundation
+import VocabCore
+import VocabDictionary
+import VocabStore
+import VocabSessions
+
+/// The word editor, as the original app's form: every field, and a toolbar with Dictionary
+/// (fills only the empty fields, from WordNet with IPA from espeak-ng), the web dictionary page
+/// for the word being typed, Speak, and Done (saves all or nothing; a broken rule is shown next
+/// to its field).
+@MainActor
+final class WordEditor {
+    private let model: AppModel
+    private let dialog: DialogWindow
+    private let book: Book
+    private var form: WordForm
+    private var fields: [WordField: FormField] = [:]
+    private let memorized: Widget
+    private let message: Widget
+    private let dictionaryButton: Widget
+    var onClose: () -> Void = {} {
+        didSet { dialog.onClose = onClose }
+    }
+
+    static func label(_ field: WordField) -> String {
+        switch field {
+        case .word: return tr("Word")
+        case .definition: return tr("Definition")
+        case .detail: return tr("Detail")
+        case .pronunciation: return tr("Pronunciation")
+        case .synonym: return tr("Synonym")
+        case .antonym: return tr("Antonym")
+        }
+    }
+
+    init(model: AppModel, parent: Widget, book: Book, word: Word?) {
+        self.model = model
+        self.book = book
+        form = WordForm(editing: word)
+        dialog = DialogWindow(parent: parent, title: word == nil ? tr("New word in %@", book.name) : tr("Edit word"), width: 560)
+        memorized = gtk_check_button_new_with_label(tr("Memorised"))!
+        gtk_check_button_set_active(vocab_check_button(memorized), form.memorized ? 1 : 0)
+        message = UI.label("", style: "dim-label", wrap: true)
+        UI.setVisible(message, false)
+
+        // The toolbar above the fields, like the original app's keyboard toolbar.
+        dictionaryButton = UI.button(tr("Dictionary"), name: tr("Dictionary")) { }
+        let web = UI.button(tr("Web dictionary"), name: tr("Web dictionary")) { }
+        let speak = UI.iconButton("audio-volume-high-symbolic", name: tr("Speak")) { }
+        let done = UI.button(tr("Done"), name: tr("Done"), style: "suggested-action") { }
+        let spacer = UI.box(false)
+        gtk_widget_set_hexpand(spacer, 1)
+        let toolbar = UI.box(false, spacing: 6, [dictionaryButton, web, speak, spacer, done])
+        UI.append(dialog.body, toolbar)
+        on(dictionaryButton, "clicked") { [weak self] in self?.lookUp() }
+        on(web, "clicked") { [weak self] in self?.openWeb() }
+        on(speak, "clicked") { [weak self] in self?.speak() }
+        on(done, "clicked") { [weak self] in self?.save() }
+
+        for field in WordField.allCases {
+            let row = FormField(label: WordEditor.label(field), name: WordEditor.label(field), value: form[field])
+            fields[field] = row
+            UI.append(dialog.body, row.row)
+            on(row.entry, "activate") { [weak self] in self?.save() }
+        }
+        UI.append(dialog.body, memorized, message)
+        if let word {
+            let delete = UI.button(tr("Delete word"), name: tr("Delete word"), style: "destructive-action") { [weak self] in
+                self?.delete(word)
+            }
+            gtk_widget_set_halign(delete, GTK_ALIGN_START)
+            UI.append(dialog.body, delete)
+        }
+    }
+
+    func present() {
+        dialog.present()
+        if let word = fields[.word] { gtk_widget_grab_focus(word.entry) }
+    }
+
+    /// The form as typed on screen.
+    private func readForm() {
+        for (field, row) in fields { form[field] = row.text }
+        form.memorized = gtk_check_button_get_active(vocab_check_button(memorized)) != 0
+    }
+
+    private func say(_ text: String) {
+        UI.setText(message, text)
+        UI.setVisible(message, !text.isEmpty)
+    }
+
+    private func lookUp() {
+        readForm()
+        let word = form[.word].trimmingCharacters(in: .whitespaces)
+        guard !word.isEmpty else {
+            fields[.word]?.show(error: tr("Type the word first, then look it up."))
+            return
+        }
+        say(tr("Looking up “%@”…", word))
+        UI.setSensitive(dictionaryButton, false)
+        let dictionaries = model.dictionaries
+        DispatchQueue.global().async {
+            let result = Result { try dictionaries.lookUp(word) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in self?.filled(result) } }
+        }
+    }
+
+    private func filled(_ result: Result<DictionaryEntry, Error>) {
+        UI.setSensitive(dictionaryButton, true)
+        switch result {
+        case .success(let entry):
+            readForm()
+            let changed = form.fill(from: entry)
+            for field in changed { UI.setText(entry: fields[field]!.entry, form[field]) }
+            say(changed.isEmpty ? tr("The dictionary has nothing for the empty fields.")
+                                : tr("Filled from the dictionary: %@.", changed.map(WordEditor.label).joined(separator: ", ")))
+        case .failure(let error):
+            say(AppModel.message(error))
+        }
+    }
+
+    private func openWeb() {
+        readForm()
+        do {
+            let url = try model.dictionaries.webURL(for: form[.word])
+            let dictionaries = model.dictionaries
+            DispatchQueue.global().async {
+                let opened = dictionaries.openInBrowser(url)
+                DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in
+                    self?.say(opened ? tr("Opened %@", url) : url)
+                } }
+            }
+        } catch {
+            say(AppModel.message(error))
+        }
+    }
+
+    private func speak() {
+        readForm()
+        let text = form[.word]
+        let dictionaries = model.dictionaries
+        DispatchQueue.global().async {
+            let result = Result { try dictionaries.say(text) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in
+                if case .failure(let error) = result { self?.say(AppModel.message(error)) }
+            } }
+        }
+    }
+
+    private func save() {
+        readForm()
+        for row in fields.values { row.show(error: nil) }
+        do {
+            let saved = try form.save(to: model.store, bookId: book.id, now: model.clock.now())
+            dialog.close()
+            model.toast(form.editing == nil ? tr("Added “%@”.", saved.word) : tr("Saved “%@”.", saved.word))
+        } catch let error as WordFormError {
+            if let field = error.field, let row = fields[field] {
+                row.show(error: error.message)
+                gtk_widget_grab_focus(row.entry)
+            } else {
+                say(error.message)
+            }
+        } catch {
+            say(AppModel.message(error))
+        }
+    }
+
+    private func delete(_ word: Word) {
+        Confirm.ask(parent: dialog.window, heading: tr("Delete “%@”?", word.word), body: tr("Its reviews go with it."),
+                    action: tr("Delete")) { [weak self] in
+            guard let self else { return }
+            do {
+                try model.store.deleteWord(id: word.id, now: model.clock.now())
+                dialog.close()
+                model.toast(tr("Deleted “%@”.", word.word))
+            } catch {
+                say(AppModel.message(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import CGtk
+import CVocabListModel
+import Foundation
+import VocabCore
+import VocabStore
+import VocabSessions
+
+/// A book's words: a lazy list (only the rows on screen are read from the store, so 100,000
+/// words scroll like 100), search as you type (run off the main thread), a memorised toggle and
+/// a due marker on each row; a click opens the word editor.
+@MainActor
+final class WordListScreen {
+    let root: Widget
+    var onBack: () -> Void = {}
+    var onEditBook: () -> Void = {}
+    private let model: AppModel
+    private let window: Widget
+    private let title: Widget
+    private let counts: Widget
+    private let search: Widget
+    private let list: Widget
+    private let empty: Widget
+    private var book: BookSummary?
+    private var keys: [Int64] = []
+    private var rowKeys: [UnsafeMutableRawPointer: Int64] = [:]
+    private var generation = 0
+    private var editor: WordEditor?
+
+    init(model: AppModel, window: Widget) {
+        self.model = model
+        self.window = window
+        title = UI.label("", style: "title-2")
+        counts = UI.label("", style: "dim-label")
+        search = gtk_search_entry_new()!
+        vocab_set_accessible_label(search, tr("Search words"))
+        gtk_widget_set_size_request(search, 260, -1)
+        let back = UI.iconButton("go-previous-symbolic", name: tr("Back to books")) { }
+        let add = UI.button(tr("Add word"), name: tr("Add word"), style: "suggested-action") { }
+        let editBook = UI.button(tr("Edit book"), name: tr("Edit book")) { }
+        let heading = UI.box(true, spacing: 0, [title, counts])
+        gtk_widget_set_hexpand(heading, 1)
+        let bar = UI.box(false, spacing: 8, [back, heading, search, editBook, add])
+        UI.margins(bar, 12)
+
+        let factory = gtk_signal_list_item_factory_new()!
+        list = gtk_list_view_new(nil, factory)!
+        gtk_list_view_set_single_click_activate(vocab_list_view(list), 1)
+        gtk_widget_add_css_class(list, "rich-list")
+        vocab_set_accessible_label(list, tr("Words"))
+        empty = UI.label(tr("No words here yet: add one, or import a file."), style: "dim-label", xalign: 0.5)
+        UI.expand(empty)
+        root = UI.box(true, spacing: 0, [bar, empty, UI.scrolled(list)])
+
+        on(UnsafeMutableRawPointer(factory), "setup", pointer: { [weak self] item in self?.setUp(item) })
+        on(UnsafeMutableRawPointer(factory), "bind", pointer: { [weak self] item in self?.bind(item) })
+        on(back, "clicked") { [weak self] in self?.onBack() }
+        on(add, "clicked") { [weak self] in self?.edit(nil) }
+        on(editBook, "clicked") { [weak self] in self?.onEditBook() }
+        on(list, "activate", int: { [weak self] position in self?.activate(Int(position)) })
+        on(search, "search-changed") { [weak self] in self?.reloadKeys() }
+        model.onChange { [weak self] change in
+            if change.words || change.reviews { self?.reloadKeys() }
+        }
+    }
+
+    /// Shows the words of `book`.
+    func show(book: BookSummary) {
+        let changed = self.book?.book.id != book.book.id
+        update(book: book)
+        if changed {
+            UI.setText(entry: search, "")
+            reloadKeys()
+        }
+    }
+
+    /// The book's name and counts changed.
+    func update(book: BookSummary) {
+        self.book = book
+        UI.setText(title, book.book.name)
+        UI.setText(counts, tr("%d words · %d memorised", book.wordCount, book.memorizedCount))
+    }
+
+    /// Reads the list's keys again (off the main thread) for the current search.
+    private func reloadKeys() {
+        guard let bookId = book?.book.id else { return }
+        let text = UI.text(search)
+        generation += 1
+        let asked = generation
+        model.background({ store in try store.wordListKeys(bookId: bookId, search: text) }) { [weak self] result in
+            guard let self, asked == self.generation else { return }
+            switch result {
+            case .success(let keys): self.apply(keys)
+            case .failure(let error): self.model.toast(AppModel.message(error))
+            }
+        }
+    }
+
+    private func apply(_ keys: [Int64]) {
+        self.keys = keys
+        let rows = vocab_list_model_new()!
+        vocab_list_model_reset(rows, guint(keys.count))
+        let selection = gtk_no_selection_new(vocab_list_model(UnsafeMutableRawPointer(rows)))
+        gtk_list_view_set_model(vocab_list_view(list), vocab_selection_model(UnsafeMutableRawPointer(selection)))
+        g_object_unref(UnsafeMutableRawPointer(selection))
+        UI.setVisible(empty, keys.isEmpty)
+        UI.setText(empty, UI.text(search).isEmpty ? tr("No words here yet: add one, or import a file.") : tr("No word matches."))
+        UI.setVisible(gtk_widget_get_parent(list), !keys.isEmpty)
+    }
+
+    private func setUp(_ item: UnsafeMutableRawPointer?) {
+        guard let item else { return }
+        let word = UI.label("", style: "heading")
+        gtk_widget_set_size_request(word, 180, -1)
+        let definition = UI.label("", style: "dim-label")
+        gtk_label_set_ellipsize(vocab_label(definition), PANGO_ELLIPSIZE_END)
+        gtk_widget_set_hexpand(definition, 1)
+        let due = UI.label("", style: "caption")
+        let memorized = gtk_button_new()!
+        gtk_widget_add_css_class(memorized, "flat")
+        on(memorized, "clicked") { [weak self] in self?.toggleMemorized(UnsafeMutableRawPointer(memorized)) }
+        let row = UI.box(false, spacing: 12, [word, definition, due, memorized])
+        UI.margins(row, 4)
+        gtk_list_item_set_child(vocab_list_item(item), row)
+    }
+
+    private func bind(_ item: UnsafeMutableRawPointer?) {
+        guard let item, let object = gtk_list_item_get_item(vocab_list_item(item)),
+              let row = gtk_list_item_get_child(vocab_list_item(item)) else { return }
+        let position = Int(vocab_row_get_position(OpaquePointer(object)))
+        guard position < keys.count, let word = gtk_widget_get_first_child(row),
+              let definition = gtk_widget_get_next_sibling(word), let due = gtk_widget_get_next_sibling(definition),
+              let memorized = gtk_widget_get_next_sibling(due) else { return }
+        rowKeys[UnsafeMutableRawPointer(memorized)] = keys[position]
+        guard let data = try? model.store.wordListRow(key: keys[position]) else {
+            UI.setText(word, "")
+            return
+        }
+        UI.setText(word, data.word.word)
+        UI.setText(definition, data.word.definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")
+        let now = model.clock.now()
+        switch data.due {
+        case nil: UI.setText(due, data.word.memorized ? "" : tr("new"))
+        case let time? where time <= now: UI.setText(due, tr("due"))
+        case let time?: UI.setText(due, DueText.short(time, from: now))
+        }
+        gtk_button_set_icon_name(vocab_button(memorized), data.word.memorized ? "starred-symbolic" : "non-starred-symbolic")
+        vocab_set_accessible_label(memorized, data.word.memorized ? tr("Memorised: %@", data.word.word) : tr("Not memorised: %@", data.word.word))
+    }
+
+    private func toggleMemorized(_ button: UnsafeMutableRawPointer) {
+        guard let key = rowKeys[button], let row = try? model.store.wordListRow(key: key) else { return }
+        do {
+            try model.store.updateWord(id: row.word.id, WordChanges(memorized: !row.word.memorized), now: model.clock.now())
+        } catch {
+            model.toast(AppModel.message(error))
+        }
+    }
+
+    private func activate(_ position: Int) {
+        guard position < keys.count, let row = try? model.store.wordListRow(key: keys[position]) else { return }
+        edit(row.word)
+    }
+
+    private func edit(_ word: Word?) {
+        guard let book = book?.book else { return }
+        let editor = WordEditor(model: model, parent: window, book: book, word: word)
+        editor.onClose = { [weak self] in self?.editor = nil }
+        self.editor = editor
+        editor.present()
+    }
+}

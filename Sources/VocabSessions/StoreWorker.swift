@@ -1,0 +1,54 @@
+import Dispatch
+import Synchronization
+import VocabCore
+import VocabStore
+
+/// Runs store work off the main thread, on a connection of its own to the same file (SQLite
+/// in WAL mode lets it write while the window's connection reads), so a sync or a 100,000-word
+/// import never freezes a window. Jobs run one at a time, in order; each result comes back on
+/// the main queue. The window's own `Store` hears of the worker's commits through
+/// `checkForOutsideChanges()`.
+public final class StoreWorker: @unchecked Sendable {
+    // `store` is touched only on `queue`: that is what makes this type safe to share.
+    private let queue = DispatchQueue(label: "vocab.store-worker")
+    private let folder: String
+    private var store: Store?
+
+    /// `folder`: the data folder the window's store was opened in.
+    public init(folder: String) {
+        self.folder = folder
+    }
+
+    /// Runs `body` with the worker's store on its thread, then `completion` on the main queue.
+    public func perform<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T,
+                                     then completion: @escaping @MainActor @Sendable (Result<T, Error>) -> Void) {
+        queue.async {
+            let result = Result { try body(try self.openStore()) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
+        }
+    }
+
+    /// Runs `body` on the worker's thread and waits for it (tests, and work that must finish
+    /// before a window closes).
+    public func performAndWait<T>(_ body: (Store) throws -> T) throws -> T {
+        try queue.sync { try body(try openStore()) }
+    }
+
+    private func openStore() throws -> Store {
+        if let store { return store }
+        let opened = try Store.open(folder: folder)
+        store = opened
+        return opened
+    }
+}
+
+/// A flag a front end sets to stop a long job; the job checks it between steps.
+public final class CancelFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    public init() {}
+
+    public func cancel() { flag.store(true, ordering: .relaxed) }
+
+    public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
