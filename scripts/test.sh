@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs Vocab's whole test suite: builds the package, starts what the tests need (a throw-away
-# PostgreSQL cluster and a dictd, each on a loopback port), runs every test (unit and
-# end-to-end), and stops what it started, also when tests fail. Extra arguments go to
-# `swift test` (e.g. --filter VocabStoreTests).
+# PostgreSQL cluster and a dictd, each on a loopback port), runs every test (unit, end-to-end
+# of the terminal app, and the desktop window under Xvfb), and stops what it started, also
+# when tests fail. Extra arguments go to `swift test` (e.g. --filter VocabStoreTests; a filter
+# without "Desktop" in it skips the window's tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/services.sh
@@ -19,4 +20,13 @@ start_dictd
 
 # The end-to-end tests run this binary as a separate process.
 export VOCAB_TEST_BINARY="$PWD/.build/debug/vocab"
-swift test --skip-build --disable-swift-testing "$@"
+export VOCAB_TEST_DESKTOP_BINARY="$PWD/.build/debug/vocab-desktop"
+status=0
+swift test --skip-build --disable-swift-testing "$@" || status=$?
+
+# The desktop app's end-to-end tests: a real window under Xvfb, driven through the
+# accessibility tree (skipped only when a --filter names other tests).
+if [ $# -eq 0 ] || [[ " $* " == *Desktop* ]]; then
+    Tests/Desktop/run.sh || status=$?
+fi
+exit $status

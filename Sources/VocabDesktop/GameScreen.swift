@@ -57,6 +57,7 @@ final class GameScreen {
         countChoice = UI.dropDown(GameScreen.counts.map { tr("%d questions", $0) }, name: tr("Number of questions"))
         gtk_drop_down_set_selected(vocab_drop_down(countChoice), 1)
         setupError = UI.label("", style: "error", wrap: true)
+        gtk_label_set_max_width_chars(vocab_label(setupError), 40)
         UI.setVisible(setupError, false)
         let start = UI.button(tr("Start"), name: tr("Start game"), style: "suggested-action") { }
         setupBox = UI.box(true, spacing: 12, [UI.label(tr("Test yourself"), style: "title-1", xalign: 0.5),
@@ -164,8 +165,25 @@ final class GameScreen {
             gtk_stack_set_visible_child_name(vocab_stack(pages), "play")
             showQuestion()
         } catch {
-            UI.setText(setupError, AppModel.message(error))
+            UI.setText(setupError, GameScreen.message(error))
             UI.setVisible(setupError, true)
+        }
+    }
+
+    /// Why a game cannot start, in the window's words (the terminal's name its commands).
+    static func message(_ error: Error) -> String {
+        guard let setup = error as? GameSetupError else { return AppModel.message(error) }
+        switch setup {
+        case .noBooks:
+            return tr("You have no books yet. Make one on the Books page.")
+        case .emptyBooks(let names):
+            return tr("%@ has no words yet: add some on the Books page, or import a file.", names.joined(separator: ", "))
+        case .allMemorized(let names):
+            return tr("Every word in %@ is marked memorised.", names.joined(separator: ", "))
+        case .noDefinitions:
+            return tr("No word here has a definition, which this mode needs. Try Flashcard, or add definitions.")
+        case .tooFewMeanings(let found, _):
+            return tr("This mode needs at least 2 different definitions to choose from (found %d). Try Spelling.", found)
         }
     }
 

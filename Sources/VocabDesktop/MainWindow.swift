@@ -55,6 +55,10 @@ final class MainWindow {
             let page = adw_view_stack_add_titled(vocab_view_stack(stack), child, name, title)
             adw_view_stack_page_set_icon_name(page, icon)
         }
+        // The study queue is built afresh whenever its page is shown.
+        on(stack, "notify::visible-child-name", pointer: { [weak study] _ in
+            if String(cString: adw_view_stack_get_visible_child_name(vocab_view_stack(stack))) == "study" { study?.restart() }
+        })
         let switcher = adw_view_switcher_title_new()!
         adw_view_switcher_title_set_stack(vocab_view_switcher_title(switcher), vocab_view_stack(stack))
         adw_view_switcher_title_set_title(vocab_view_switcher_title(switcher), tr("Vocab"))

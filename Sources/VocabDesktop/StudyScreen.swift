@@ -23,6 +23,7 @@ final class StudyScreen {
     private let card: Widget
     private var session: StudySession?
     private var names: [UUID: String] = [:]
+    private var revealed = false
 
     static func name(_ rating: Rating) -> String {
         switch rating {
@@ -64,8 +65,9 @@ final class StudyScreen {
         }
         model.onChange { [weak self] change in
             guard let self, change.words || change.reviews || change.books else { return }
-            // A card in progress stays; an empty or finished queue picks up what arrived.
-            if self.session?.current == nil { self.restart() }
+            // A card whose answer is showing stays (the learner is rating it); otherwise the
+            // queue is built again, so what arrived or was reviewed elsewhere counts.
+            if !self.revealed { self.restart() }
         }
         restart()
     }
@@ -86,8 +88,10 @@ final class StudyScreen {
         guard let session, let current = session.current else {
             let done = (session?.graded ?? 0) > 0
             adw_status_page_set_title(vocab_status_page(status), done ? tr("Studied %d words", session?.graded ?? 0) : tr("All done for now"))
-            let why = (try? StudySession.nothingToStudy(store: model.store, bookIds: nil, at: model.clock.now())) ?? ""
-            adw_status_page_set_description(vocab_status_page(status), tr(why))
+            let hasWords = ((try? model.store.wordCount()) ?? 0) > 0
+            let next = (try? StudySession.nextReview(store: model.store, bookIds: nil, after: model.clock.now())) ?? ""
+            adw_status_page_set_description(vocab_status_page(status), hasWords ? tr("Nothing to study now. %@", tr(next))
+                                                                                 : tr("No words yet: add some on the Books page."))
             UI.setVisible(status, true)
             UI.setVisible(card, false)
             return
@@ -112,6 +116,7 @@ final class StudyScreen {
     }
 
     private func setRevealed(_ shown: Bool) {
+        revealed = shown
         UI.setVisible(reveal, !shown)
         UI.setVisible(answer, shown)
         UI.setVisible(extras, shown)

@@ -49,14 +49,16 @@ final class WordEditor {
         let web = UI.button(tr("Web dictionary"), name: tr("Web dictionary")) { }
         let speak = UI.iconButton("audio-volume-high-symbolic", name: tr("Speak")) { }
         let done = UI.button(tr("Done"), name: tr("Done"), style: "suggested-action") { }
+        let cancel = UI.button(tr("Cancel"), name: tr("Cancel")) { }
         let spacer = UI.box(false)
         gtk_widget_set_hexpand(spacer, 1)
-        let toolbar = UI.box(false, spacing: 6, [dictionaryButton, web, speak, spacer, done])
+        let toolbar = UI.box(false, spacing: 6, [dictionaryButton, web, speak, spacer, cancel, done])
         UI.append(dialog.body, toolbar)
         on(dictionaryButton, "clicked") { [weak self] in self?.lookUp() }
         on(web, "clicked") { [weak self] in self?.openWeb() }
         on(speak, "clicked") { [weak self] in self?.speak() }
         on(done, "clicked") { [weak self] in self?.save() }
+        on(cancel, "clicked") { [weak self] in self?.dialog.close() }
 
         for field in WordField.allCases {
             let row = FormField(label: WordEditor.label(field), name: WordEditor.label(field), value: form[field])
