@@ -50,8 +50,11 @@ let package = Package(
         // A lazy GListModel in C: long word lists cost a count, not an object per word.
         .target(name: "CVocabListModel", dependencies: ["CGtk"]),
         // The GTK 4 window: screens over the sessions, widgets only.
+        // Its strings' translations (Translations/*.po) are compiled by msgfmt at build time.
         .target(name: "VocabDesktop", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabSync",
-                                                     "CGtk", "CVocabListModel"]),
+                                                     "CGtk", "CVocabListModel"],
+                plugins: ["CompileTranslations"]),
+        .plugin(name: "CompileTranslations", capability: .buildTool()),
         .executableTarget(name: "vocab-desktop", dependencies: ["VocabDesktop"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
         .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabStore", "VocabCore", "VocabSync"]),

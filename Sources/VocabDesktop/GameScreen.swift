@@ -79,6 +79,7 @@ final class GameScreen {
         grades = UI.box(false, spacing: 6)
         gtk_box_set_homogeneous(vocab_box(grades), 1)
         verdictLabel = UI.label("", style: "title-3", wrap: true, xalign: 0.5)
+        for label in [prompt, hint, expected, verdictLabel] { gtk_label_set_max_width_chars(vocab_label(label), 40) }
         nextButton = UI.button(tr("Next"), name: tr("Next question"), style: "suggested-action") { }
         let quit = UI.button(tr("Stop"), name: tr("Stop game"), style: "flat") { }
         let play = UI.box(true, spacing: 12, [progress, prompt, hint, options, answerEntry, checkButton, revealButton, expected,
@@ -199,7 +200,11 @@ final class GameScreen {
             let button = UI.button("\(index + 1). \(option)", name: "\(index + 1). \(option)") { [weak self] in
                 self?.answer(String(index + 1))
             }
-            gtk_label_set_wrap(vocab_label(gtk_button_get_child(vocab_button(button))), 1)
+            if let label = gtk_button_get_child(vocab_button(button)) {
+                gtk_label_set_wrap(vocab_label(label), 1)
+                gtk_label_set_max_width_chars(vocab_label(label), 48)
+                gtk_label_set_xalign(vocab_label(label), 0)
+            }
             UI.append(options, button)
         }
         let typed = mode != .flashcard && question.options.isEmpty

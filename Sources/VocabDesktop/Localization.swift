@@ -6,16 +6,16 @@ import Foundation
 enum Localization {
     nonisolated(unsafe) private static var catalog: [String: String] = [:]
 
-    /// Loads the catalogue for the environment's language from the first folder that has one:
-    /// `$VOCAB_LOCALEDIR`, `<prefix>/share/locale` beside the installed binary, or `locale/`
-    /// beside a binary built from source.
+    /// Loads the catalogue for the environment's language from the first place that has one:
+    /// `$VOCAB_LOCALEDIR/<lang>/LC_MESSAGES/vocab.mo`, `<prefix>/share/locale/…` beside the
+    /// installed binary, or the build's resources beside a binary built from source (where the
+    /// package's build plugin put `<lang>.mo`).
     static func load(environment: [String: String], executable: String) {
         guard let language = language(environment), language != "en" else { return }
         let binFolder = (executable as NSString).deletingLastPathComponent
-        let folders = [environment["VOCAB_LOCALEDIR"], (binFolder as NSString).deletingLastPathComponent + "/share/locale",
-                       binFolder + "/locale"].compactMap { $0 }.filter { !$0.isEmpty }
-        for folder in folders {
-            let path = "\(folder)/\(language)/LC_MESSAGES/vocab.mo"
+        let installed = [environment["VOCAB_LOCALEDIR"], (binFolder as NSString).deletingLastPathComponent + "/share/locale"]
+            .compactMap { $0 }.filter { !$0.isEmpty }.map { "\($0)/\(language)/LC_MESSAGES/vocab.mo" }
+        for path in installed + ["\(binFolder)/Vocab_VocabDesktop.resources/\(language).mo"] {
             if let data = FileManager.default.contents(atPath: path), let parsed = MOFile.parse([UInt8](data)) {
                 catalog = parsed
                 return

@@ -78,15 +78,15 @@ final class ShelfScreen {
         let book = item.book
         let cover: Widget
         if let image = book.image, let texture = Cover.texture(image) {
-            cover = gtk_picture_new_for_paintable(texture)!
-            gtk_picture_set_can_shrink(vocab_picture(cover), 1)
+            cover = gtk_image_new_from_paintable(texture)!
+            gtk_image_set_pixel_size(OpaquePointer(cover), 140)
             g_object_unref(UnsafeMutableRawPointer(texture))
         } else {
             cover = UI.label(String(book.name.prefix(1)).uppercased(), style: "title-1", xalign: 0.5)
             gtk_widget_add_css_class(cover, "dim-label")
         }
         gtk_widget_set_size_request(cover, 140, 140)
-        var counts = tr("%d words", item.summary.wordCount)
+        var counts = item.summary.wordCount == 1 ? tr("1 word") : tr("%d words", item.summary.wordCount)
         if item.summary.memorizedCount > 0 { counts += " · " + tr("%d memorised", item.summary.memorizedCount) }
         if item.dueCount > 0 { counts += " · " + tr("%d due", item.dueCount) }
         let body = UI.box(true, spacing: 4, [cover, UI.label(book.name, style: "heading", xalign: 0.5)])

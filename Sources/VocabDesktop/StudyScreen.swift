@@ -42,6 +42,7 @@ final class StudyScreen {
         reveal = UI.button(tr("Show answer"), name: tr("Show answer"), style: "suggested-action") { }
         answer = UI.label("", style: "title-3", wrap: true, xalign: 0.5)
         extras = UI.label("", style: "dim-label", wrap: true, xalign: 0.5)
+        for label in [word, answer, extras] { gtk_label_set_max_width_chars(vocab_label(label), 40) }
         ratings = UI.box(false, spacing: 6)
         gtk_box_set_homogeneous(vocab_box(ratings), 1)
         for rating in Rating.allCases {

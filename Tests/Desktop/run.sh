@@ -6,4 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 export GSK_RENDERER=cairo NO_AT_BRIDGE=0 GTK_A11Y=atspi
+/usr/bin/python3 check_translations.py
 exec xvfb-run -a -s "-screen 0 1280x800x24 -noreset" dbus-run-session -- /usr/bin/python3 desktop_tests.py "$@"
