@@ -9,6 +9,7 @@ work=$(mktemp -d /tmp/vocab-bench-XXXXXX)
 trap stop_services EXIT
 
 swift build -c release --product vocab-bench
+swift build -c release --product vocab-desktop
 start_postgres
 export PATH="$pg_bin:$PATH"
 .build/release/vocab-bench "$@"

@@ -25,6 +25,8 @@ final class AppModel {
         let folder = try paths.dataFolder()
         store = try Store.open(folder: folder)
         worker = StoreWorker(folder: folder)
+        // Open the worker's connection now, so the first search or list does not wait for it.
+        worker.perform({ _ in }, then: { _ in })
         // VOCAB_NOW fixes the clock (reproducible screenshots), like --now on the command line.
         if let text = environment["VOCAB_NOW"], let time = Timestamp(iso8601: text) {
             clock = FixedClock(time)

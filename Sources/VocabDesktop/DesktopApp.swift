@@ -8,6 +8,7 @@ import VocabSessions
 public enum DesktopApp {
     /// Runs the application; returns its exit status.
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        _ = DesktopProbe.start
         setlocale(LC_ALL, "")
         Localization.load(environment: environment, executable: CommandLine.arguments.first.map(resolvedPath) ?? "")
         adw_init()

@@ -11,8 +11,11 @@ final class MainWindow {
     private let toasts: Widget
     private var model: AppModel?
     private var screens: [AnyObject] = []
+    private var shelf: ShelfScreen?
+    private let probe: Bool
 
     init(application: UnsafeMutablePointer<AdwApplication>, environment: [String: String]) {
+        probe = environment["VOCAB_DESKTOP_PROBE"] == "1"
         window = adw_application_window_new(vocab_gtk_application(UnsafeMutableRawPointer(application)))!
         gtk_window_set_title(vocab_window(window), tr("Vocab"))
         gtk_window_set_default_size(vocab_window(window), 1000, 720)
@@ -46,6 +49,7 @@ final class MainWindow {
         let study = StudyScreen(model: model)
         let game = GameScreen(model: model, window: window)
         screens = [shelf, study, game]
+        self.shelf = shelf
         let pages: [(Widget, String, String, String)] = [
             (shelf.root, "books", tr("Books"), "accessories-dictionary-symbolic"),
             (study.root, "study", tr("Study"), "view-refresh-symbolic"),
@@ -86,6 +90,7 @@ final class MainWindow {
 
     func present() {
         gtk_window_present(vocab_window(window))
+        if probe, let shelf { DesktopProbe.run(window: window, shelf: shelf) }
     }
 
     private func showToast(_ text: String) {

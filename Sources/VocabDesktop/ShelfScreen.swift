@@ -18,6 +18,8 @@ final class ShelfScreen {
     private var editor: BookEditor?
     /// The book whose words are shown, if any.
     private(set) var openBook: Book?
+    /// The shelf as last read, by book id (opening a book needs no second count of its words).
+    private var summaries: [UUID: BookSummary] = [:]
 
     init(model: AppModel, window: Widget) {
         self.model = model
@@ -64,6 +66,7 @@ final class ShelfScreen {
             model.toast(AppModel.message(error))
             return
         }
+        summaries = Dictionary(books.map { ($0.book.id, $0.summary) }, uniquingKeysWith: { first, _ in first })
         UI.setVisible(empty, books.isEmpty)
         UI.setVisible(gtk_widget_get_parent(cards), !books.isEmpty)
         for item in books { gtk_flow_box_append(vocab_flow_box(cards), card(for: item)) }
@@ -102,9 +105,19 @@ final class ShelfScreen {
         return button
     }
 
+    /// Opens the book with the most words; `shown` is called once its list is on screen.
+    func openBiggestBook(shown: @escaping @MainActor () -> Void) {
+        guard let biggest = summaries.values.max(by: { $0.wordCount < $1.wordCount }) else { return shown() }
+        open(bookId: biggest.book.id)
+        wordList?.onApplied = { [weak self] in
+            self?.wordList?.onApplied = nil
+            shown()
+        }
+    }
+
     private func open(bookId: UUID) {
         do {
-            let summary = try model.store.bookSummary(id: bookId)
+            let summary = try summaries[bookId] ?? model.store.bookSummary(id: bookId)
             openBook = summary.book
             if wordList == nil {
                 let list = WordListScreen(model: model, window: window)

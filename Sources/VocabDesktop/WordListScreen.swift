@@ -13,6 +13,8 @@ final class WordListScreen {
     let root: Widget
     var onBack: () -> Void = {}
     var onEditBook: () -> Void = {}
+    /// Called after a new list of keys is in the view.
+    var onApplied: (() -> Void)?
     private let model: AppModel
     private let window: Widget
     private let title: Widget
@@ -105,6 +107,7 @@ final class WordListScreen {
         UI.setVisible(empty, keys.isEmpty)
         UI.setText(empty, UI.text(search).isEmpty ? tr("No words here yet: add one, or import a file.") : tr("No word matches."))
         UI.setVisible(gtk_widget_get_parent(list), !keys.isEmpty)
+        onApplied?()
     }
 
     private func setUp(_ item: UnsafeMutableRawPointer?) {

@@ -9,6 +9,7 @@ struct BenchOptions {
     var skipImport = false
     var skipStudy = false
     var skipSync = false
+    var skipDesktop = false
     /// Keep the generated files (their folder is printed).
     var keep = false
 
@@ -33,8 +34,9 @@ struct BenchOptions {
             case "--skip-import": skipImport = true
             case "--skip-study": skipStudy = true
             case "--skip-sync": skipSync = true
+            case "--skip-desktop": skipDesktop = true
             case "--help", "-h":
-                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
+                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--skip-desktop] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
                 exit(0)
             default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
             }

@@ -14,7 +14,7 @@ struct Measurement {
 /// its own peak memory.
 enum ChildProcess {
     static func measure(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                        stdinPath: String = "/dev/null") throws -> Measurement {
+                        stdinPath: String = "/dev/null", stdoutPath: String = "/dev/null") throws -> Measurement {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         let errorPath = NSTemporaryDirectory() + "vocab-bench-stderr-\(UUID().uuidString)"
@@ -24,7 +24,7 @@ enum ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]

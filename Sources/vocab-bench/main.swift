@@ -22,6 +22,7 @@ do {
     if !options.skipImport { try ImportBenchmark(options: options).run() }
     if !options.skipStudy { try StudyBenchmark(options: options).run() }
     if !options.skipSync { try SyncBenchmark(options: options).run() }
+    if !options.skipDesktop { try DesktopBenchmark(options: options).run() }
 } catch {
     FileHandle.standardError.write(Data("vocab-bench: \(error)\n".utf8))
     exit(1)

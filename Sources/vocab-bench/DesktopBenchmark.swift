@@ -1,0 +1,58 @@
+import Foundation
+
+/// The desktop window with a 100,000-word store: start to first frame, opening the big book's
+/// word list, and the window's peak memory — each beside the same window on an empty store,
+/// measured in the same run (vocab-desktop's VOCAB_DESKTOP_PROBE mode, under Xvfb).
+struct DesktopBenchmark {
+    let options: BenchOptions
+
+    func run() throws {
+        let me = CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
+            : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+        let desktop = (me as NSString).deletingLastPathComponent + "/vocab-desktop"
+        guard FileManager.default.isExecutableFile(atPath: desktop) else {
+            throw BenchError.message("\(desktop) is missing: swift build -c release --product vocab-desktop")
+        }
+        guard let xvfbRun = ChildProcess.which("xvfb-run") else {
+            throw BenchError.message("the desktop figures need a virtual display: apt-get install xvfb xauth")
+        }
+        let work = NSTemporaryDirectory() + "vocab-bench-desktop-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let csv = work + "/words.csv"
+        try DataSet.writeCSV(rows: options.rows, to: csv)
+        let big = work + "/big", empty = work + "/empty"
+        _ = try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Big"], environment: ["VOCAB_HOME": big])
+        _ = try ChildProcess.measure(me, ["vocab", "book", "add", "Empty"], environment: ["VOCAB_HOME": empty])
+
+        func probe(_ home: String) throws -> [String: Int] {
+            let output = work + "/probe.txt"
+            _ = try ChildProcess.measure(xvfbRun, ["-a", "-s", "-screen 0 1280x800x24", desktop],
+                                         environment: ["VOCAB_HOME": home, "XDG_CONFIG_HOME": work + "/config",
+                                                       "VOCAB_DESKTOP_PROBE": "1", "GSK_RENDERER": "cairo", "LANG": "C.UTF-8"],
+                                         stdoutPath: output)
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            var figures: [String: Int] = [:]
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: " ")
+                if parts.count == 2, let value = Int(parts[1]) { figures[String(parts[0])] = value }
+            }
+            guard figures.count == 3 else { throw BenchError.message("vocab-desktop's probe printed: \(text)") }
+            return figures
+        }
+        var bigRuns: [[String: Int]] = [], emptyRuns: [[String: Int]] = []
+        for _ in 0..<options.runs {
+            bigRuns.append(try probe(big))
+            emptyRuns.append(try probe(empty))
+        }
+        func best(_ runs: [[String: Int]], _ key: String) -> Int { runs.compactMap { $0[key] }.min() ?? 0 }
+        let frame = best(bigRuns, "first-frame-ms"), frameEmpty = best(emptyRuns, "first-frame-ms")
+        let list = best(bigRuns, "list-open-ms"), listEmpty = best(emptyRuns, "list-open-ms")
+        let memory = Double(best(bigRuns, "peak-rss-kib")) / 1024, memoryEmpty = Double(best(emptyRuns, "peak-rss-kib")) / 1024
+        print("desktop start to first frame, \(options.rows)-word store: \(frame) ms; empty store \(frameEmpty) ms, ratio "
+              + String(format: "%.2fx", Double(frame) / Double(max(frameEmpty, 1))) + " (target < 500 ms)")
+        print("desktop open the \(options.rows)-word list: \(list) ms; an empty book's list \(listEmpty) ms (target < 100 ms)")
+        print(String(format: "desktop peak memory, %d-word store: %.1f MiB; empty store %.1f MiB, ratio %.2fx (target < 150 MiB)",
+                     options.rows, memory, memoryEmpty, memory / max(memoryEmpty, 1)))
+    }
+}
