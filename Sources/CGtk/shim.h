@@ -27,6 +27,14 @@ static inline void vocab_set_accessible_description(GtkWidget *widget, const cha
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
 
+// A vertical box that screen readers (and the tests) see as a dialog.
+static inline GtkWidget *vocab_dialog_box_new(int spacing) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_BOX, "orientation", GTK_ORIENTATION_VERTICAL, "spacing", spacing,
+                                   "accessible-role", GTK_ACCESSIBLE_ROLE_DIALOG, NULL));
+}
+
+static inline GtkOverlay *vocab_overlay(GtkWidget *widget) { return GTK_OVERLAY(widget); }
+
 static inline GtkWindow *vocab_window(GtkWidget *widget) { return GTK_WINDOW(widget); }
 static inline GtkWidget *vocab_widget(gpointer object) { return GTK_WIDGET(object); }
 static inline GtkBox *vocab_box(GtkWidget *widget) { return GTK_BOX(widget); }

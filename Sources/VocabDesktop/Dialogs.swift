@@ -1,39 +1,128 @@
 import CGtk
 import Foundation
 
-/// A modal dialog window with a title, a body and Escape to close.
+/// A modal sheet over the window's content: a title, a body, Escape to close. In-window
+/// rather than a second top-level window: nothing to place without a window manager, and GTK
+/// 4.8's accessibility tree went stale when dialog windows were destroyed (a closed dialog
+/// lingered, a new one was missing).
 @MainActor
 final class DialogWindow {
+    /// The main window (the parent for file dialogs).
     let window: Widget
     let body: Widget
+    private let sheet: Widget
+    private let backdrop: Widget
+    private let host: SheetHost
     var onClose: () -> Void = {}
 
     init(parent: Widget, title: String, width: Int32 = 480) {
-        window = gtk_window_new()!
-        gtk_window_set_title(vocab_window(window), title)
-        gtk_window_set_transient_for(vocab_window(window), vocab_window(parent))
-        gtk_window_set_modal(vocab_window(window), 1)
-        gtk_window_set_default_size(vocab_window(window), width, -1)
-        gtk_window_set_destroy_with_parent(vocab_window(window), 1)
+        window = parent
+        host = SheetHost.host(of: parent)
+        sheet = vocab_dialog_box_new(8)!
+        vocab_set_accessible_label(sheet, title)
+        gtk_widget_add_css_class(sheet, "vocab-sheet")
+        gtk_widget_set_size_request(sheet, width, -1)
+        gtk_widget_set_halign(sheet, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(sheet, GTK_ALIGN_CENTER)
         body = UI.box(true, spacing: 8)
-        UI.margins(body, 18)
-        gtk_window_set_child(vocab_window(window), body)
+        UI.append(sheet, UI.label(title, style: "title-3"), body)
+        backdrop = UI.box(true)
+        gtk_widget_add_css_class(backdrop, "vocab-backdrop")
+        UI.expand(backdrop)
+        UI.append(backdrop, sheet)
         let keys = gtk_event_controller_key_new()!
         onKeyPressed(UnsafeMutableRawPointer(keys)) { [weak self] keyval, _ in
             guard keyval == UInt32(GDK_KEY_Escape) else { return false }
             self?.close()
             return true
         }
-        gtk_widget_add_controller(window, vocab_event_controller(UnsafeMutableRawPointer(keys)))
+        gtk_widget_add_controller(sheet, vocab_event_controller(UnsafeMutableRawPointer(keys)))
     }
 
     func present() {
-        gtk_window_present(vocab_window(window))
+        host.show(backdrop)
+        gtk_widget_child_focus(sheet, GTK_DIR_TAB_FORWARD)
     }
 
     func close() {
-        gtk_window_destroy(vocab_window(window))
+        host.hide(backdrop)
         onClose()
+    }
+}
+
+/// Where a window's sheets go: an overlay over its content, which is made insensitive while a
+/// sheet is up (that is what makes a sheet modal).
+@MainActor
+final class SheetHost {
+    private static var hosts: [UnsafeMutableRawPointer: SheetHost] = [:]
+    private let overlay: Widget
+    private let content: Widget
+    private var shown: [Widget] = []
+
+    /// Wraps `content` in an overlay for the sheets of `window`; returns the overlay to show.
+    static func install(window: Widget, content: Widget) -> Widget {
+        let overlay = gtk_overlay_new()!
+        gtk_overlay_set_child(vocab_overlay(overlay), content)
+        hosts[UnsafeMutableRawPointer(window)] = SheetHost(overlay: overlay, content: content)
+        Style.install()
+        return overlay
+    }
+
+    /// The host `install` made for `window` (the main window always has one).
+    static func host(of window: Widget) -> SheetHost {
+        if let host = hosts[UnsafeMutableRawPointer(window)] { return host }
+        // Not expected: a window without a host gets one around its current child.
+        let content = gtk_window_get_child(vocab_window(window)) ?? UI.box(true)
+        g_object_ref(UnsafeMutableRawPointer(content))
+        gtk_window_set_child(vocab_window(window), nil)
+        let host = SheetHost(overlay: gtk_overlay_new()!, content: content)
+        gtk_overlay_set_child(vocab_overlay(host.overlay), content)
+        g_object_unref(UnsafeMutableRawPointer(content))
+        gtk_window_set_child(vocab_window(window), host.overlay)
+        hosts[UnsafeMutableRawPointer(window)] = host
+        Style.install()
+        return host
+    }
+
+    private init(overlay: Widget, content: Widget) {
+        self.overlay = overlay
+        self.content = content
+    }
+
+    func show(_ sheet: Widget) {
+        shown.last.map { UI.setSensitive($0, false) }
+        shown.append(sheet)
+        gtk_overlay_add_overlay(vocab_overlay(overlay), sheet)
+        UI.setSensitive(content, false)
+    }
+
+    func hide(_ sheet: Widget) {
+        guard let index = shown.firstIndex(of: sheet) else { return }
+        shown.remove(at: index)
+        gtk_overlay_remove_overlay(vocab_overlay(overlay), sheet)
+        if let top = shown.last {
+            UI.setSensitive(top, true)
+        } else {
+            UI.setSensitive(content, true)
+        }
+    }
+}
+
+/// The window's own few styles.
+@MainActor
+enum Style {
+    private static var installed = false
+
+    static func install() {
+        guard !installed, let display = gdk_display_get_default() else { return }
+        installed = true
+        let provider = gtk_css_provider_new()!
+        gtk_css_provider_load_from_data(provider, """
+            .vocab-backdrop { background-color: alpha(black, 0.3); }
+            .vocab-sheet { background-color: @window_bg_color; color: @window_fg_color; border-radius: 12px;
+                           padding: 18px; box-shadow: 0 4px 16px alpha(black, 0.3); }
+            """, -1)
+        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
     }
 }
 
@@ -42,18 +131,22 @@ final class DialogWindow {
 enum Confirm {
     static func ask(parent: Widget, heading: String, body: String, action: String,
                     _ confirmed: @escaping @MainActor () -> Void) {
-        let dialog = vocab_message_dialog_new(vocab_window(parent), heading, body)!
-        adw_message_dialog_add_response(vocab_message_dialog(dialog), "cancel", tr("Cancel"))
-        adw_message_dialog_add_response(vocab_message_dialog(dialog), "confirm", action)
-        adw_message_dialog_set_response_appearance(vocab_message_dialog(dialog), "confirm", ADW_RESPONSE_DESTRUCTIVE)
-        adw_message_dialog_set_default_response(vocab_message_dialog(dialog), "cancel")
-        adw_message_dialog_set_close_response(vocab_message_dialog(dialog), "cancel")
-        on(dialog, "response", pointer: { response in
-            guard let response, String(cString: response.assumingMemoryBound(to: CChar.self)) == "confirm" else { return }
+        let dialog = DialogWindow(parent: parent, title: heading, width: 360)
+        let cancel = UI.button(tr("Cancel"), name: tr("Cancel")) { [weak dialog] in dialog?.close() }
+        let confirm = UI.button(action, name: action, style: "destructive-action") { [weak dialog] in
+            dialog?.close()
             confirmed()
-        })
-        gtk_window_present(vocab_window(dialog))
+        }
+        let buttons = UI.box(false, spacing: 6, [cancel, confirm])
+        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+        UI.append(dialog.body, UI.label(body, wrap: true), buttons)
+        retained.append(dialog)
+        dialog.onClose = { [weak dialog] in retained.removeAll { $0 === dialog } }
+        dialog.present()
+        gtk_widget_grab_focus(cancel)
     }
+
+    private static var retained: [DialogWindow] = []
 }
 
 /// A labelled entry with a line for the error that concerns it.

@@ -24,7 +24,7 @@ final class MainWindow {
 
         let header = adw_header_bar_new()!
         let content = UI.box(true, spacing: 0, [header])
-        adw_toast_overlay_set_child(vocab_toast_overlay(toasts), content)
+        adw_toast_overlay_set_child(vocab_toast_overlay(toasts), SheetHost.install(window: window, content: content))
 
         do {
             let model = try AppModel(environment: environment)

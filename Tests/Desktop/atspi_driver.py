@@ -91,6 +91,16 @@ def gone(root, role=None, name=None, prefix=None, contains=None, timeout=10.0):
     wait_for(what, lambda: not find_all(root, role, name, prefix, contains), timeout)
 
 
+def window_titled(root, title, timeout=10.0):
+    """A window or dialog (in-window sheets are dialogs too) with this title."""
+    def probe():
+        for node in find_all(root, None, title):
+            if node.getRoleName() in ("frame", "dialog", "alert"):
+                return node
+        return None
+    return wait_for(f"window {title!r}", probe, timeout)
+
+
 def click(node):
     action = node.queryAction()
     for index in range(action.nActions):

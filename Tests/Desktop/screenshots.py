@@ -5,7 +5,7 @@ import subprocess
 import sys
 import time
 
-from atspi_driver import application, click, find, type_into, vocab, wait_for
+from atspi_driver import application, click, find, find_all, type_into, vocab, wait_for
 
 import pyatspi
 
@@ -47,6 +47,7 @@ try:
     find(app, "label", prefix=names["filled"], timeout=15)
     shoot("word-editor")
     click(find(app, "push button", names["cancel"]))
+    wait_for("the editor to close", lambda: not find_all(app, "dialog"))
     page(app, names["test"])
     click(find(app, "push button", names["start"]))
     click(find(app, "push button", prefix="2. "))

@@ -1,0 +1,99 @@
+import XCTest
+import VocabCore
+import VocabStore
+import VocabSync
+@testable import VocabSessions
+
+final class TransferServiceTests: XCTestCase {
+    let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    private func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "vocab-sessions-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    private func writeCSV(rows: Int, in folder: String) throws -> String {
+        let path = folder + "/words.csv"
+        var text = "word,definition\n"
+        for index in 0..<rows { text += "word\(index),meaning \(index)\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testAnImportReportsProgressAndACancelledOneChangesNothing() throws {
+        let folder = try folder()
+        let csv = try writeCSV(rows: 5_000, in: folder)
+        let store = try Store.open(folder: folder)
+        var seen: [Int] = []
+        let cancel = CancelFlag()
+        XCTAssertThrowsError(try TransferService.importFile(csv, format: .csv, into: store, defaultBook: "Big", skipInvalid: false,
+                                                            now: t0, progress: { count in
+            seen.append(count)
+            if count >= 2_000 { cancel.cancel() }
+        }, isCancelled: { cancel.isCancelled })) { XCTAssertEqual($0 as? ImportError, .cancelled) }
+        XCTAssertEqual(seen, [1_000, 2_000])
+        XCTAssertEqual(try store.wordCount(), 0, "all or nothing")
+        XCTAssertEqual(try store.bookSummaries().count, 0)
+        let outcome = try TransferService.importFile(csv, format: .csv, into: store, defaultBook: "Big", skipInvalid: false, now: t0)
+        XCTAssertEqual(outcome.summary.added, 5_000)
+    }
+
+    func testAnExportAppearsOnlyWholeAndACancelledOneLeavesNoFile() throws {
+        let folder = try folder()
+        let store = try Store.open(folder: folder)
+        _ = try TransferService.importFile(try writeCSV(rows: 3_000, in: folder), format: .csv, into: store, defaultBook: "B",
+                                           skipInvalid: false, now: t0)
+        let path = folder + "/out.csv"
+        XCTAssertThrowsError(try TransferService.exportFile(path, from: store, bookId: nil, format: .csv,
+                                                            isCancelled: { true })) { XCTAssertTrue($0 is ExportCancelled) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        XCTAssertEqual(try TransferService.exportFile(path, from: store, bookId: nil, format: .csv), 3_000)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+    }
+}
+
+final class StoreWorkerTests: XCTestCase {
+    func testAWorkersCommitIsHeardByTheWindowsConnection() throws {
+        let folder = NSTemporaryDirectory() + "vocab-worker-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let window = try Store.open(folder: folder)
+        var heard: [StoreChange] = []
+        let token = window.observe { heard.append($0) }
+        let worker = StoreWorker(folder: folder)
+        let done = expectation(description: "the worker's job ends on the main queue")
+        worker.perform({ store -> Bool in
+            try store.addBook(BookDraft(name: "From the worker"))
+            return Thread.isMainThread
+        }, then: { result in
+            XCTAssertEqual(try? result.get(), false, "the job ran off the main thread")
+            XCTAssertTrue(Thread.isMainThread, "the result comes back on the main thread")
+            done.fulfill()
+        })
+        wait(for: [done], timeout: 30)
+        XCTAssertTrue(try window.checkForOutsideChanges())
+        XCTAssertEqual(heard, [.everything])
+        XCTAssertEqual(try window.bookSummaries().map(\.book.name), ["From the worker"])
+        withExtendedLifetime(token) {}
+    }
+}
+
+final class SyncServiceTests: XCTestCase {
+    func testWithoutALoginSyncRefusesAndTouchesNothing() throws {
+        let home = NSTemporaryDirectory() + "vocab-sync-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let service = try SyncService(paths: AppPaths(environment: ["XDG_CONFIG_HOME": home + "/config", "VOCAB_HOME": home]))
+        XCTAssertEqual(service.accountStatus(), .notLoggedIn)
+        let store = try Store(path: ":memory:")
+        XCTAssertThrowsError(try service.run(store: store)) { XCTAssertEqual($0 as? CloudError, .notLoggedIn) }
+        XCTAssertNil(try store.boundAccount())
+        XCTAssertFalse(try service.logOut(), "nothing to log out of")
+    }
+
+    func testACancelledSyncSaysNothingWasLost() {
+        let failure = SyncFailure(underlying: CloudError.cancelled)
+        XCTAssertEqual(failure.message, "Sync cancelled. Nothing was lost: what finished is saved; sync again to go on.")
+        XCTAssertEqual(failure.category, .cloudUnavailable)
+    }
+}
