@@ -26,9 +26,12 @@ public struct SyncFailure: UserFacingError {
 /// honest result — "done" only after the work committed.
 public struct SyncService: Sendable {
     public let loginPath: String
+    /// How long the cloud may keep us waiting (`VOCAB_CLOUD_TIMEOUT` sets the statement limit).
+    public let timeouts: CloudTimeouts
 
     public init(paths: AppPaths) throws {
         loginPath = try paths.loginPath()
+        timeouts = CloudTimeouts.from(environment: paths.environment)
     }
 
     /// The saved login, if any.
@@ -39,7 +42,7 @@ public struct SyncService: Sendable {
     /// The account's status (connects to the server: call it off the main thread).
     public func accountStatus() -> AccountStatus {
         guard let login = try? login() else { return .notLoggedIn }
-        return AccountStatus.check(login)
+        return AccountStatus.check(login, timeouts: timeouts)
     }
 
     /// Checks the login against the server and, when the account is available, saves it
@@ -47,7 +50,7 @@ public struct SyncService: Sendable {
     public func logIn(url: String, password: String?) throws -> ServerAddress {
         let address = try ServerAddress(url: url)
         let login = CloudLogin(address: address, password: password.flatMap { $0.isEmpty ? nil : $0 })
-        if let refusal = AccountStatus.check(login).refusal { throw refusal }
+        if let refusal = AccountStatus.check(login, timeouts: timeouts).refusal { throw refusal }
         try login.save(to: loginPath)
         return address
     }
@@ -64,7 +67,7 @@ public struct SyncService: Sendable {
     /// refusal (not logged in, cannot reach server, access denied) having changed nothing.
     public func connect() throws -> CloudSession {
         let login = try login()
-        let (status, checked) = AccountStatus.open(login)
+        let (status, checked) = AccountStatus.open(login, timeouts: timeouts)
         if let refusal = status.refusal { throw refusal }
         guard let login, let connection = checked else { throw CloudError.notLoggedIn }
         return CloudSession(login: login, connection: connection)

@@ -54,18 +54,27 @@ public enum AccountStatus: Equatable, Sendable {
     case accessDenied(CloudError)
 
     /// Checks the login: connects, and makes sure the Vocab schema is there and usable.
-    public static func check(_ login: CloudLogin?) -> AccountStatus {
-        open(login).status
+    public static func check(_ login: CloudLogin?, timeouts: CloudTimeouts = CloudTimeouts()) -> AccountStatus {
+        open(login, timeouts: timeouts).status
     }
 
     /// Checks the login like `check`, and hands back the checked connection when the account
     /// is available (so that a cloud command connects once).
-    public static func open(_ login: CloudLogin?) -> (status: AccountStatus, connection: PostgresConnection?) {
+    public static func open(_ login: CloudLogin?, timeouts: CloudTimeouts = CloudTimeouts()) -> (status: AccountStatus, connection: PostgresConnection?) {
         guard let login else { return (.notLoggedIn, nil) }
         do {
-            let connection = try PostgresConnection(login.address, password: login.password)
-            let installed = try connection.execute("SELECT to_regclass('vocab.records') IS NOT NULL").first?.first ?? nil
-            guard installed == "t" else { return (.accessDenied(.schemaMissing(server: login.address.server)), nil) }
+            let connection = try PostgresConnection(login.address, password: login.password, timeouts: timeouts)
+            let server = login.address.server
+            let installed = try connection.execute("SELECT to_regclass('vocab.meta') IS NOT NULL").first?.first ?? nil
+            guard installed == "t" else { return (.accessDenied(.schemaMissing(server: server)), nil) }
+            let text = try connection.execute("SELECT value FROM vocab.meta WHERE key = 'schema_version'").first?.first ?? nil
+            let found = text.flatMap { Int($0) } ?? 0
+            if found < CloudSchema.version {
+                return (.accessDenied(.schemaTooOld(server: server, found: found, needed: CloudSchema.version)), nil)
+            }
+            if found > CloudSchema.version {
+                return (.accessDenied(.schemaTooNew(server: server, found: found, known: CloudSchema.version)), nil)
+            }
             _ = try connection.execute("SELECT count(*) FROM vocab.records WHERE false")
             return (.available(login.address), connection)
         } catch let error as CloudError {

@@ -12,6 +12,13 @@ public enum CloudError: UserFacingError, Equatable {
     case emptyPassword
     /// The user stopped the sync; what finished is saved.
     case cancelled
+    /// A statement did not finish in time (the server is stuck, or something holds a lock).
+    case timedOut(server: String, seconds: Int)
+    /// The server's Vocab schema is older than this Vocab needs, or newer than it knows.
+    case schemaTooOld(server: String, found: Int, needed: Int)
+    case schemaTooNew(server: String, found: Int, known: Int)
+    /// The administrator capped the account's records and a push would pass the cap.
+    case quotaExceeded(detail: String)
     /// The store syncs with `bound`; the login is `loggedIn`: refused unless asked for by name.
     case boundToAnotherAccount(bound: String, loggedIn: String, user: String)
 
@@ -42,6 +49,14 @@ public enum CloudError: UserFacingError, Equatable {
             return "The password must not be empty."
         case .cancelled:
             return "Cancelled."
+        case .timedOut(let server, let seconds):
+            return "The cloud server \(server) did not answer within \(seconds) s (it may be busy or stuck). Nothing was lost."
+        case .schemaTooOld(let server, let found, let needed):
+            return "The cloud server \(server) has Vocab schema version \(found); this Vocab needs \(needed): an administrator runs `vocab cloud init --admin URL`. Nothing was changed."
+        case .schemaTooNew(let server, let found, let known):
+            return "The cloud server \(server) has Vocab schema version \(found), newer than this Vocab knows (\(known)): update Vocab. Nothing was changed."
+        case .quotaExceeded(let detail):
+            return "The cloud refused the changes: \(detail). Nothing local was lost; ask the administrator for more room, or delete words you no longer need."
         case .boundToAnotherAccount(let bound, let loggedIn, let user):
             return """
                 This data folder syncs with \(bound), but you are logged in as \(loggedIn). Nothing was sent. \

@@ -5,9 +5,18 @@ import Foundation
 public enum CloudSchema {
     /// The group role every Vocab user belongs to.
     public static let userGroup = "vocab_user"
-    public static let version = 1
+    /// The schema this Vocab speaks; `vocab cloud init` installs it, clients refuse others.
+    public static let version = 2
 
     /// Idempotent: running it again changes nothing (and upgrades an older schema).
+    ///
+    /// Users only read: SELECT on their own rows (row-level security). Every write goes through
+    /// `vocab.push`, a SECURITY DEFINER function with a pinned search_path that acts on the
+    /// caller's rows alone and serialises one user's writes with a lock on the user's own row
+    /// of `vocab.accounts` — a lock no other user can take or wait on. Users hold no privilege
+    /// that can lock a shared table against others (LOCK TABLE beyond ACCESS SHARE needs
+    /// UPDATE, DELETE or TRUNCATE; SELECT … FOR UPDATE needs UPDATE), and no advisory lock is
+    /// used. Nothing outlives a transaction, so it works through a transaction pooler.
     static let installSQL = """
         DO $$ BEGIN
             CREATE ROLE vocab_user NOLOGIN;
@@ -15,11 +24,10 @@ public enum CloudSchema {
         END $$;
         CREATE SCHEMA IF NOT EXISTS vocab;
         CREATE SEQUENCE IF NOT EXISTS vocab.change_seq;
-        -- Books, words, reviews and deletions of every user, one row per object. `seq` orders a
-        -- user's changes: writes of one user are serialised (advisory lock) so that sequence
-        -- values commit in order and a reader's token never skips a row committed late.
+        -- Books, words, reviews and deletions of every user, one row per object, keyed by owner
+        -- first (so they partition by owner). `seq` orders a user's changes.
         CREATE TABLE IF NOT EXISTS vocab.records (
-            owner   name NOT NULL DEFAULT current_user,
+            owner   name NOT NULL DEFAULT session_user,
             kind    text NOT NULL CHECK (kind IN ('book', 'word', 'review')),
             id      uuid NOT NULL,
             seq     bigint NOT NULL,
@@ -28,20 +36,97 @@ public enum CloudSchema {
             PRIMARY KEY (owner, kind, id)
         );
         CREATE INDEX IF NOT EXISTS records_by_owner_seq ON vocab.records (owner, seq);
+        -- One row per user: the user's write lock, and the administrator's cap on records.
+        CREATE TABLE IF NOT EXISTS vocab.accounts (
+            owner       name PRIMARY KEY,
+            max_records bigint CHECK (max_records IS NULL OR max_records >= 0)
+        );
         CREATE TABLE IF NOT EXISTS vocab.meta (key text PRIMARY KEY, value text NOT NULL);
-        INSERT INTO vocab.meta VALUES ('schema_version', '1') ON CONFLICT (key) DO NOTHING;
+        INSERT INTO vocab.meta VALUES ('schema_version', '2') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
         ALTER TABLE vocab.records ENABLE ROW LEVEL SECURITY;
         ALTER TABLE vocab.records FORCE ROW LEVEL SECURITY;
         DROP POLICY IF EXISTS own_rows ON vocab.records;
         CREATE POLICY own_rows ON vocab.records
-            USING (owner = current_user) WITH CHECK (owner = current_user);
+            USING (owner = session_user) WITH CHECK (owner = session_user);
+        ALTER TABLE vocab.accounts ENABLE ROW LEVEL SECURITY;
+        DROP POLICY IF EXISTS own_account ON vocab.accounts;
+        CREATE POLICY own_account ON vocab.accounts USING (owner = session_user);
+
+        -- Stores a batch of the caller's records (a JSON array of {"k","i","d","b"}) if the
+        -- caller's latest seq is still `expected`; returns the new latest seq, or NULL when
+        -- another device pushed first (pull, then push again). `fresh`: the account had no
+        -- rows, so a plain insert (cheaper; a conflict is an error and the client retries).
+        CREATE OR REPLACE FUNCTION vocab.push(expected bigint, batch jsonb, fresh boolean) RETURNS bigint
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE
+            me name := session_user;
+            cap bigint;
+            latest bigint;
+            total bigint;
+        BEGIN
+            IF NOT pg_has_role(me, 'vocab_user', 'MEMBER') THEN
+                RAISE EXCEPTION 'not a Vocab user' USING ERRCODE = '42501';
+            END IF;
+            INSERT INTO vocab.accounts (owner) VALUES (me) ON CONFLICT (owner) DO NOTHING;
+            SELECT a.max_records INTO cap FROM vocab.accounts a WHERE a.owner = me FOR UPDATE;
+            SELECT coalesce(max(r.seq), 0) INTO latest FROM vocab.records r WHERE r.owner = me;
+            IF latest <> expected THEN
+                RETURN NULL;
+            END IF;
+            IF fresh THEN
+                INSERT INTO vocab.records (owner, kind, id, seq, deleted, body)
+                SELECT me, x.k, x.i, nextval('vocab.change_seq'), x.d, x.b
+                FROM jsonb_to_recordset(batch) AS x(k text, i uuid, d boolean, b jsonb);
+            ELSE
+                -- A deletion sticks, and a deleted record keeps its last known fields plus what
+                -- the deletion says (a folded book's mergedInto).
+                INSERT INTO vocab.records AS r (owner, kind, id, seq, deleted, body)
+                SELECT me, x.k, x.i, nextval('vocab.change_seq'), x.d, x.b
+                FROM jsonb_to_recordset(batch) AS x(k text, i uuid, d boolean, b jsonb)
+                ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
+                    deleted = r.deleted OR excluded.deleted,
+                    body = CASE WHEN excluded.deleted THEN r.body || excluded.body ELSE excluded.body END;
+            END IF;
+            IF cap IS NOT NULL THEN
+                SELECT count(*) INTO total FROM vocab.records r WHERE r.owner = me;
+                IF total > cap THEN
+                    RAISE EXCEPTION 'the account % may hold % records, and this push would make it %', me, cap, total
+                        USING ERRCODE = '53400';
+                END IF;
+            END IF;
+            RETURN (SELECT max(r.seq) FROM vocab.records r WHERE r.owner = me);
+        END
+        $fn$;
+
+        -- The caller's live counts, for the check that ends every sync.
+        CREATE OR REPLACE FUNCTION vocab.counts() RETURNS TABLE (kind text, live bigint)
+        LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp AS $fn$
+            SELECT r.kind, count(*) FROM vocab.records r WHERE NOT r.deleted GROUP BY r.kind
+        $fn$;
+
         REVOKE ALL ON SCHEMA vocab FROM PUBLIC;
         REVOKE ALL ON ALL TABLES IN SCHEMA vocab FROM PUBLIC;
+        REVOKE ALL ON ALL TABLES IN SCHEMA vocab FROM vocab_user;
+        REVOKE ALL ON SEQUENCE vocab.change_seq FROM vocab_user;
+        REVOKE ALL ON FUNCTION vocab.push(bigint, jsonb, boolean) FROM PUBLIC;
+        REVOKE ALL ON FUNCTION vocab.counts() FROM PUBLIC;
         GRANT USAGE ON SCHEMA vocab TO vocab_user;
-        GRANT SELECT, INSERT, UPDATE, DELETE ON vocab.records TO vocab_user;
+        GRANT SELECT ON vocab.records TO vocab_user;
         GRANT SELECT ON vocab.meta TO vocab_user;
-        GRANT USAGE ON SEQUENCE vocab.change_seq TO vocab_user;
+        GRANT EXECUTE ON FUNCTION vocab.push(bigint, jsonb, boolean) TO vocab_user;
+        GRANT EXECUTE ON FUNCTION vocab.counts() TO vocab_user;
         """
+
+    /// Caps the records (books, words, reviews, deletions) `name` may hold; nil removes the cap.
+    public static func setRecordLimit(_ name: String, to limit: Int?, on connection: PostgresConnection) throws {
+        guard try !connection.execute("SELECT 1 FROM pg_roles WHERE rolname = $1", [name]).isEmpty else {
+            throw CloudError.serverError("there is no user \(name)")
+        }
+        try connection.execute("""
+            INSERT INTO vocab.accounts (owner, max_records) VALUES ($1, $2::bigint)
+            ON CONFLICT (owner) DO UPDATE SET max_records = excluded.max_records
+            """, [name, limit.map(String.init)])
+    }
 
     /// Installs or upgrades the schema with an administrator's connection.
     public static func install(on connection: PostgresConnection) throws {
@@ -68,6 +153,11 @@ public enum CloudSchema {
                 try connection.execute("CREATE ROLE \"\(name)\" LOGIN PASSWORD \(quoted) IN ROLE vocab_user")
             }
             try connection.execute("GRANT vocab_user TO \"\(name)\"")
+            // Bounded waits on the server too: no statement, lock or idle transaction of this
+            // user holds anything for long, whatever the client does.
+            try connection.execute("ALTER ROLE \"\(name)\" SET statement_timeout = '120s'")
+            try connection.execute("ALTER ROLE \"\(name)\" SET lock_timeout = '30s'")
+            try connection.execute("ALTER ROLE \"\(name)\" SET idle_in_transaction_session_timeout = '120s'")
         }
     }
 }

@@ -37,19 +37,44 @@ public struct ServerAddress: Sendable, Equatable {
     public var server: String { "\(host):\(port)" }
 }
 
-/// One libpq connection. Parameters are always sent separately from SQL text.
+/// How long the cloud may keep Vocab waiting. Every wait is bounded: connecting, each
+/// statement (the client gives up, cancels it and says so), and on the server each lock.
+public struct CloudTimeouts: Sendable, Equatable {
+    public var connectSeconds: Int
+    public var statementSeconds: Int
+    public var lockSeconds: Int
+
+    public init(connectSeconds: Int = 10, statementSeconds: Int = 60, lockSeconds: Int = 15) {
+        self.connectSeconds = connectSeconds
+        self.statementSeconds = statementSeconds
+        self.lockSeconds = lockSeconds
+    }
+
+    /// The defaults, or `VOCAB_CLOUD_TIMEOUT` seconds for statements (connect and lock waits
+    /// never longer than that).
+    public static func from(environment: [String: String]) -> CloudTimeouts {
+        guard let text = environment["VOCAB_CLOUD_TIMEOUT"], let seconds = Int(text), seconds > 0 else { return CloudTimeouts() }
+        return CloudTimeouts(connectSeconds: min(10, seconds), statementSeconds: seconds, lockSeconds: min(15, seconds))
+    }
+}
+
+/// One libpq connection. Parameters are always sent separately from SQL text. Every wait for
+/// the server is bounded by `timeouts`; nothing outlives a transaction on the server (no
+/// session settings, temporary tables or named statements), so it works through a
+/// transaction-pooling PgBouncer.
 public final class PostgresConnection {
     private let handle: OpaquePointer
     public let address: ServerAddress
+    public let timeouts: CloudTimeouts
 
-    /// Connects; a refusal (wrong password, unknown role) is `accessDenied`, anything else that
-    /// keeps the connection from opening is `unreachable`.
-    public init(_ address: ServerAddress, password: String?, timeoutSeconds: Int = 5) throws {
+    /// Connects; a refused login (SQLSTATE 28P01 or 28000: wrong password, unknown role, no
+    /// entry in pg_hba.conf) is `accessDenied`, anything else that keeps the connection from
+    /// opening in time is `unreachable`.
+    public init(_ address: ServerAddress, password: String?, timeouts: CloudTimeouts = CloudTimeouts()) throws {
         self.address = address
-        // Server notices ("... does not exist, skipping") are not for the user's terminal.
-        var keys = ["host", "port", "dbname", "user", "connect_timeout", "application_name", "client_encoding", "options"]
-        var values = [address.host, String(address.port), address.database, address.user, String(timeoutSeconds), "vocab", "UTF8",
-                      "-c client_min_messages=warning"]
+        self.timeouts = timeouts
+        var keys = ["host", "port", "dbname", "user", "application_name", "client_encoding"]
+        var values = [address.host, String(address.port), address.database, address.user, "vocab", "UTF8"]
         if let password { keys.append("password"); values.append(password) }
         let keyPointers = keys.map { strdup($0) } + [nil]
         let valuePointers = values.map { strdup($0) } + [nil]
@@ -57,19 +82,34 @@ public final class PostgresConnection {
         let connection = keyPointers.withUnsafeBufferPointer { keysBuffer in
             valuePointers.withUnsafeBufferPointer { valuesBuffer -> OpaquePointer? in
                 guard let keysBase = keysBuffer.baseAddress, let valuesBase = valuesBuffer.baseAddress else { return nil }
-                return PQconnectdbParams(UnsafeRawPointer(keysBase).assumingMemoryBound(to: UnsafePointer<CChar>?.self),
-                                         UnsafeRawPointer(valuesBase).assumingMemoryBound(to: UnsafePointer<CChar>?.self), 0)
+                return PQconnectStartParams(UnsafeRawPointer(keysBase).assumingMemoryBound(to: UnsafePointer<CChar>?.self),
+                                            UnsafeRawPointer(valuesBase).assumingMemoryBound(to: UnsafePointer<CChar>?.self), 0)
             }
         }
         guard let connection else { throw CloudError.unreachable(server: address.server, detail: "out of memory") }
+        // Verbose errors carry the SQLSTATE ("FATAL:  28P01: …"): logins are judged by code, not by wording.
+        PQsetErrorVerbosity(connection, PQERRORS_VERBOSE)
+        let deadline = ContinuousClock.now + .seconds(timeouts.connectSeconds)
+        var state = PGRES_POLLING_WRITING
+        while state != PGRES_POLLING_OK && state != PGRES_POLLING_FAILED {
+            guard PostgresConnection.wait(for: PQsocket(connection), reading: state == PGRES_POLLING_READING, until: deadline) else {
+                PQfinish(connection)
+                throw CloudError.unreachable(server: address.server, detail: "no answer within \(timeouts.connectSeconds) s")
+            }
+            state = PQconnectPoll(connection)
+        }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let detail = PostgresConnection.firstLine(PQerrorMessage(connection))
+            let message = PQerrorMessage(connection).map { String(cString: $0) } ?? ""
             PQfinish(connection)
-            if PostgresConnection.isAuthenticationFailure(detail) {
+            let (code, detail) = PostgresConnection.sqlState(in: message)
+            if code == "28P01" || code == "28000" {
                 throw CloudError.accessDenied(server: address.server, detail: detail)
             }
             throw CloudError.unreachable(server: address.server, detail: detail)
         }
+        PQsetErrorVerbosity(connection, PQERRORS_DEFAULT)
+        // Server notices ("... does not exist, skipping") are not for the user's terminal.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
     }
 
@@ -79,46 +119,29 @@ public final class PostgresConnection {
     /// returns the rows as text (nil for NULL).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
-        let result = parameters.isEmpty ? PQexec(handle, sql)
-            : withParameters(parameters) { PQexecParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) }
-        guard let result else { throw CloudError.serverError(PostgresConnection.firstLine(PQerrorMessage(handle))) }
-        defer { PQclear(result) }
-        return try rows(of: result)
+        let sent = parameters.isEmpty ? PQsendQuery(handle, sql)
+            : withParameters(parameters) { PQsendQueryParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) }
+        guard sent == 1 else { throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle))) }
+        return try awaitResult()
     }
 
     /// Sends one statement without waiting for it: the caller does other work while the
     /// server runs it, then must call `awaitResult()` before anything else.
-    public func send(_ sql: String) throws {
-        guard PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1 else {
-            throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
-        }
+    public func send(_ sql: String, _ parameters: [String?] = []) throws {
+        let sent = parameters.isEmpty ? PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0)
+            : withParameters(parameters) { PQsendQueryParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) }
+        guard sent == 1 else { throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle))) }
     }
 
-    /// Runs `COPY … FROM STDIN` (`sql`) with `data`, rows in COPY's text format, and waits
-    /// until the server has stored them.
-    public func copyIn(_ sql: String, data: [UInt8]) throws {
-        guard let started = PQexec(handle, sql) else { throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle))) }
-        defer { PQclear(started) }
-        guard PQresultStatus(started) == PGRES_COPY_IN else {
-            _ = try rows(of: started)
-            throw CloudError.serverError("the server did not start the COPY")
-        }
-        let sent = data.withUnsafeBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return 1 }
-            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { PQputCopyData(handle, $0, Int32(buffer.count)) }
-        }
-        guard sent == 1, PQputCopyEnd(handle, nil) == 1 else {
-            throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
-        }
-        try awaitResult()
-    }
-
-    /// Waits for the statement `send` started; returns its rows as text.
+    /// Waits (at most `timeouts.statementSeconds`) for the statement `send` started; returns
+    /// its rows as text. On time out the statement is cancelled and `timedOut` thrown.
     @discardableResult
     public func awaitResult() throws -> [[String?]] {
         var rows: [[String?]] = []
         var firstError: Error?
-        while let result = PQgetResult(handle) {
+        while true {
+            try waitUntilReady()
+            guard let result = PQgetResult(handle) else { break }
             defer { PQclear(result) }
             do {
                 rows = try self.rows(of: result)
@@ -131,6 +154,60 @@ public final class PostgresConnection {
             throw CloudError.unreachable(server: address.server, detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
         }
         return rows
+    }
+
+    /// Reads from the server until a whole result is there, or the statement's time is up.
+    private func waitUntilReady() throws {
+        let deadline = ContinuousClock.now + .seconds(timeouts.statementSeconds)
+        while PQisBusy(handle) == 1 {
+            guard PostgresConnection.wait(for: PQsocket(handle), reading: true, until: deadline) else {
+                cancelRunningStatement()
+                throw CloudError.timedOut(server: address.server, seconds: timeouts.statementSeconds)
+            }
+            guard PQconsumeInput(handle) == 1 else {
+                throw CloudError.unreachable(server: address.server, detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
+            }
+        }
+    }
+
+    /// Asks the server to stop the statement, and drops what it still sends.
+    private func cancelRunningStatement() {
+        if let cancel = PQgetCancel(handle) {
+            var buffer = [CChar](repeating: 0, count: 256)
+            _ = PQcancel(cancel, &buffer, Int32(buffer.count))
+            PQfreeCancel(cancel)
+        }
+        // Give the server a moment to end the statement; a connection still busy is dropped.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while PQisBusy(handle) == 1, PostgresConnection.wait(for: PQsocket(handle), reading: true, until: deadline),
+              PQconsumeInput(handle) == 1 {}
+        while PQisBusy(handle) == 0, let result = PQgetResult(handle) { PQclear(result) }
+    }
+
+    /// Waits until the socket is ready (or the deadline passes: false).
+    private static func wait(for socket: Int32, reading: Bool, until deadline: ContinuousClock.Instant) -> Bool {
+        guard socket >= 0 else { return true }  // libpq reports the failure on the next call
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return false }
+            let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
+            var descriptor = pollfd(fd: socket, events: Int16(reading ? POLLIN : POLLOUT), revents: 0)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR { return true }
+        }
+    }
+
+    /// The SQLSTATE and first line of a verbose libpq message ("…failed: FATAL:  28P01: password…").
+    static func sqlState(in message: String) -> (code: String?, detail: String) {
+        let firstLine = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
+        guard let match = firstLine.range(of: "(FATAL|ERROR|PANIC):  [0-9A-Z]{5}: ", options: .regularExpression) else {
+            return (nil, firstLine.trimmingCharacters(in: .whitespaces))
+        }
+        let codeStart = firstLine.index(match.upperBound, offsetBy: -7)
+        let code = String(firstLine[codeStart..<firstLine.index(codeStart, offsetBy: 5)])
+        let detail = firstLine.replacingCharacters(in: firstLine.index(match.upperBound, offsetBy: -7)..<match.upperBound, with: "")
+        return (code, detail.trimmingCharacters(in: .whitespaces))
     }
 
     private func withParameters<T>(_ parameters: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
@@ -183,12 +260,5 @@ public final class PostgresConnection {
         guard let message else { return "unknown error" }
         let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "unknown error"
-    }
-
-    private static func isAuthenticationFailure(_ detail: String) -> Bool {
-        let lower = detail.lowercased()
-        return lower.contains("password authentication failed") || lower.contains("no password supplied")
-            || lower.contains("role") && lower.contains("does not exist") || lower.contains("authentication failed")
-            || lower.contains("pg_hba.conf")
     }
 }

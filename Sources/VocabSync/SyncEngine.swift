@@ -23,8 +23,9 @@ public enum SyncProgress: Sendable {
 /// Two-way incremental sync between the local store and the PostgreSQL cloud.
 ///
 /// Pull first, page by page (each page applied in one local transaction with its token), then
-/// push the outbox in batches. A push runs under the user's advisory lock and only if the
-/// server's latest sequence number is still the one pulled; otherwise it pulls again first.
+/// push the outbox in batches. A push (the server's `vocab.push`) runs under the user's own
+/// account lock and only if the server's latest sequence number is still the one pulled;
+/// otherwise it pulls again first.
 /// So a push never overwrites a change it has not merged, and sequence numbers of one user
 /// commit in order, so a token never skips a row. Any interruption leaves a state from which
 /// the next sync loses nothing and duplicates nothing (pushes are idempotent upserts).
@@ -103,7 +104,6 @@ public final class SyncEngine {
     private func push(token: inout Int64, report: inout SyncReport) throws -> Bool {
         var entries = try store.outbox(limit: batchSize)
         guard !entries.isEmpty else { return true }
-        try connection.execute(SyncEngine.stagingSQL)
         // Into an account that had no rows at all nothing can conflict: a plain INSERT (a third
         // cheaper than the upsert). Should one still conflict, the batch is redone as an upsert.
         var intoEmptyAccount = try token == 0 && latestSeq() == 0
@@ -112,7 +112,7 @@ public final class SyncEngine {
             let pushed: (token: Int64, next: [OutboxEntry])?
             do {
                 pushed = try pushBatch(entries, token: token, plainInsert: intoEmptyAccount)
-            } catch CloudError.serverError(_) where intoEmptyAccount {
+            } catch CloudError.serverError(let detail) where intoEmptyAccount && !detail.contains("may hold") {
                 intoEmptyAccount = false
                 continue
             }
@@ -126,94 +126,51 @@ public final class SyncEngine {
         return true
     }
 
-    /// Pushes one batch in one server transaction, reading the next batch from the store while
-    /// the server inserts this one; nil when the server changed since the pull.
+    /// Pushes one batch with one call of the server's `vocab.push` (one transaction there,
+    /// under the user's own account lock), reading the next batch from the store while the
+    /// server stores this one; nil when the server changed since the pull.
     private func pushBatch(_ entries: [OutboxEntry], token: Int64, plainInsert: Bool) throws -> (token: Int64, next: [OutboxEntry])? {
-        var next: [OutboxEntry] = []
-        let newToken: Int64? = try connection.transaction {
-            try connection.execute("SELECT pg_advisory_xact_lock(hashtext(current_user))")
-            guard try latestSeq() == token else { return nil }
-            try connection.copyIn("COPY pg_temp.vocab_push (kind, id, deleted, body) FROM STDIN", data: SyncEngine.copyRows(entries))
-            try connection.send(plainInsert ? SyncEngine.insertSQL : SyncEngine.upsertSQL)
-            do {
-                next = try store.outbox(after: entries.last, limit: batchSize)
-            } catch {
-                _ = try? connection.awaitResult()
-                throw error
-            }
-            try connection.awaitResult()
-            return try latestSeq()
+        try connection.send("SELECT vocab.push($1::bigint, $2::jsonb, $3::boolean)::text",
+                            [String(token), SyncEngine.batchJSON(entries), plainInsert ? "true" : "false"])
+        let next: [OutboxEntry]
+        do {
+            next = try store.outbox(after: entries.last, limit: batchSize)
+        } catch {
+            _ = try? connection.awaitResult()
+            throw error
         }
-        return newToken.map { ($0, next) }
+        let rows: [[String?]]
+        do {
+            rows = try connection.awaitResult()
+        } catch CloudError.serverError(let detail) where detail.contains("may hold") {
+            throw CloudError.quotaExceeded(detail: detail)
+        }
+        guard let text = rows.first?.first ?? nil else { return nil }
+        guard let newToken = Int64(text) else { throw CloudError.serverError("vocab.push returned \(text)") }
+        return (newToken, next)
     }
 
     private func latestSeq() throws -> Int64 {
         Int64(try connection.execute("SELECT coalesce(max(seq), 0)::text FROM vocab.records").first?.first.flatMap { $0 } ?? "0") ?? 0
     }
 
-    /// A batch goes to the server with COPY (the cheapest way in) into a temporary table of
-    /// the session, emptied at each commit, and from there into `vocab.records`.
-    private static let stagingSQL = """
-        CREATE TEMP TABLE IF NOT EXISTS vocab_push (kind text, id uuid, deleted boolean, body jsonb) ON COMMIT DELETE ROWS
-        """
-
-    /// Inserts the staged batch into an account that had no rows.
-    private static let insertSQL = """
-        INSERT INTO vocab.records (kind, id, seq, deleted, body)
-        SELECT kind, id, nextval('vocab.change_seq'), deleted, body FROM pg_temp.vocab_push
-        """
-
-    /// Upserts the staged batch: a deletion sticks, and a deleted record keeps its last known
-    /// fields plus what the deletion says (a folded book's `mergedInto`).
-    private static let upsertSQL = """
-        INSERT INTO vocab.records (kind, id, seq, deleted, body)
-        SELECT kind, id, nextval('vocab.change_seq'), deleted, body FROM pg_temp.vocab_push
-        ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
-            deleted = vocab.records.deleted OR excluded.deleted,
-            body = CASE WHEN excluded.deleted THEN vocab.records.body || excluded.body ELSE excluded.body END
-        """
-
-    /// The batch as rows of COPY's text format: kind, id, t/f, body.
-    static func copyRows(_ entries: [OutboxEntry]) -> [UInt8] {
+    /// The batch as the JSON array `vocab.push` reads: `[{"k":kind,"i":id,"d":deleted,"b":body}, …]`
+    /// (bodies are JSON already and go in as they are).
+    static func batchJSON(_ entries: [OutboxEntry]) -> String {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(entries.reduce(0) { $0 + $1.record.body.utf8.count + 50 })
-        for entry in entries {
-            CopyText.append(entry.record.kind, to: &bytes)
-            bytes.append(UInt8(ascii: "\t"))
+        bytes.reserveCapacity(entries.reduce(2) { $0 + $1.record.body.utf8.count + 80 })
+        bytes.append(UInt8(ascii: "["))
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += #"{"k":""#.utf8
+            bytes += entry.record.kind.utf8  // book, word or review: nothing to escape
+            bytes += #"","i":""#.utf8
             bytes += entry.record.id.lowercaseText.utf8
-            bytes.append(UInt8(ascii: "\t"))
-            bytes.append(UInt8(ascii: entry.record.deleted ? "t" : "f"))
-            bytes.append(UInt8(ascii: "\t"))
-            CopyText.append(entry.record.body, to: &bytes)
-            bytes.append(UInt8(ascii: "\n"))
+            bytes += entry.record.deleted ? #"","d":true,"b":"#.utf8 : #"","d":false,"b":"#.utf8
+            bytes += entry.record.body.utf8
+            bytes.append(UInt8(ascii: "}"))
         }
-        return bytes
-    }
-}
-
-/// COPY's text format: a backslash, tab, newline or carriage return in a value is escaped.
-enum CopyText {
-    static func append(_ value: String, to bytes: inout [UInt8]) {
-        var text = value
-        text.withUTF8 { utf8 in
-            var runStart = 0
-            for position in 0..<utf8.count {
-                let byte = utf8[position]
-                if byte > UInt8(ascii: "\r") && byte != UInt8(ascii: "\\") { continue }  // plain: the common case
-                let escaped: UInt8
-                switch byte {
-                case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
-                case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
-                case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
-                case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
-                default: continue
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(escaped)
-                runStart = position + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -22,7 +22,7 @@ final class CloudServerTests: XCTestCase {
     func testInstallingTheSchemaTwiceChangesNothing() throws {
         try CloudSchema.install(on: admin)
         let version = try admin.execute("SELECT value FROM vocab.meta WHERE key = 'schema_version'")
-        XCTAssertEqual(version, [["1"]])
+        XCTAssertEqual(version, [[String(CloudSchema.version)]])
     }
 
     func testAccountStatusCoversTheFourCases() throws {
@@ -47,16 +47,19 @@ final class CloudServerTests: XCTestCase {
         let asAlice = try PostgresConnection(alice.address, password: alice.password)
         let asBob = try PostgresConnection(bob.address, password: bob.password)
         let id = UUID().uuidString
-        try asAlice.execute("INSERT INTO vocab.records (kind, id, seq, body) VALUES ('word', $1, nextval('vocab.change_seq'), $2)",
-                            [id, #"{"word": "secret"}"#])
+        try push(#"[{"k":"word","i":"\#(id)","d":false,"b":{"word":"secret"}}]"#, on: asAlice)
         XCTAssertEqual(try asAlice.execute("SELECT body->>'word' FROM vocab.records WHERE id = $1", [id]), [["secret"]])
         XCTAssertEqual(try asBob.execute("SELECT count(*) FROM vocab.records WHERE id = $1", [id]), [["0"]])
-        try asBob.execute("UPDATE vocab.records SET body = '{}' WHERE id = $1", [id])
-        try asBob.execute("DELETE FROM vocab.records WHERE id = $1", [id])
+        // Users write only through vocab.push, which acts on the caller's own rows.
+        for statement in ["UPDATE vocab.records SET body = '{}' WHERE id = $1", "DELETE FROM vocab.records WHERE id = $1",
+                          "INSERT INTO vocab.records (owner, kind, id, seq, body) VALUES ('x', 'word', $1, 1, '{}')"] {
+            XCTAssertThrowsError(try asBob.execute(statement, [id]), statement)
+        }
+        try push(#"[{"k":"word","i":"\#(id)","d":false,"b":{"word":"bob's"}}]"#, on: asBob)
         XCTAssertEqual(try asAlice.execute("SELECT body->>'word' FROM vocab.records WHERE id = $1", [id]), [["secret"]])
-        XCTAssertThrowsError(try asBob.execute(
-            "INSERT INTO vocab.records (owner, kind, id, seq, body) VALUES ($1, 'word', $2, 1, '{}')", [alice.address.user, UUID().uuidString]))
+        XCTAssertEqual(try asBob.execute("SELECT body->>'word' FROM vocab.records WHERE id = $1", [id]), [["bob's"]])
         XCTAssertThrowsError(try asBob.execute("SELECT * FROM pg_catalog.pg_authid"))
+        XCTAssertThrowsError(try asBob.execute("SELECT * FROM vocab.accounts"), "accounts are for the push function only")
     }
 
     func testInjectionThroughTextIsStoredAsPlainText() throws {
@@ -64,11 +67,18 @@ final class CloudServerTests: XCTestCase {
         let connection = try PostgresConnection(alice.address, password: alice.password)
         let text = "'); DROP TABLE vocab.records; --"
         let id = UUID().uuidString
-        try connection.execute("INSERT INTO vocab.records (kind, id, seq, body) VALUES ('book', $1, nextval('vocab.change_seq'), jsonb_build_object('name', $2::text))", [id, text])
+        try connection.execute("SELECT vocab.push((SELECT coalesce(max(seq), 0) FROM vocab.records), jsonb_build_array(jsonb_build_object('k', 'book', 'i', $1::text, 'd', false, 'b', jsonb_build_object('name', $2::text))), false)", [id, text])
         XCTAssertEqual(try connection.execute("SELECT body->>'name' FROM vocab.records WHERE id = $1", [id]), [[text]])
         XCTAssertThrowsError(try CloudSchema.addUser("x\"; DROP ROLE postgres; --", password: "p", on: admin)) { error in
             guard case .invalidRoleName = error as? CloudError else { return XCTFail("\(error)") }
         }
+    }
+
+    /// Pushes a batch as the connection's user, expecting the user's latest seq not to move.
+    private func push(_ batch: String, on connection: PostgresConnection) throws {
+        let latest = try connection.execute("SELECT coalesce(max(seq), 0)::text FROM vocab.records").first?.first ?? nil
+        let pushed = try connection.execute("SELECT vocab.push($1::bigint, $2::jsonb, false)::text", [latest, batch])
+        XCTAssertNotNil(pushed.first?.first ?? nil, "the push was applied")
     }
 
     func testURLsWithPasswordsAreRefused() {

@@ -181,7 +181,8 @@ final class SyncEngineTests: XCTestCase {
         try sync(a)
         let asUser = try PostgresConnection(login.address, password: login.password)
         try asUser.execute("""
-            INSERT INTO vocab.records (kind, id, seq, body) VALUES ('word', $1, nextval('vocab.change_seq'), '{"definition": 7}')
+            SELECT vocab.push((SELECT max(seq) FROM vocab.records), jsonb_build_array(jsonb_build_object(
+                'k', 'word', 'i', $1::text, 'd', false, 'b', '{"definition": 7}'::jsonb)), false)
             """, [UUID().uuidString])
         let report = try sync(b)
         XCTAssertEqual(report.skipped.count, 1, "\(report.skipped)")
@@ -273,11 +274,19 @@ extension SyncEngineTests {
         try a.transaction {
             for index in 0..<3000 { try a.addWord(WordDraft(word: "w\(index)"), toBook: book.id, now: t0) }
         }
-        let stopper = Thread { usleep(150_000); _ = runScript(stop) }
-        stopper.start()
-        XCTAssertThrowsError(try sync(a, batchSize: 20)) { error in
+        // The server stops right after the first batch is stored: the sync is cut in the middle.
+        let stopper = Thread { _ = runScript(stop) }
+        let connection = try PostgresConnection(login.address, password: login.password)
+        let engine = SyncEngine(store: a, connection: connection, batchSize: 20) { step in
+            if case .pushed = step, !stopper.isExecuting && !stopper.isFinished {
+                stopper.start()
+                while !stopper.isFinished { usleep(10_000) }
+            }
+        }
+        XCTAssertThrowsError(try engine.run()) { error in
             XCTAssertEqual((error as? CloudError)?.category, .cloudUnavailable, "\(error)")
         }
+        XCTAssertGreaterThan(try a.outboxCount(), 0, "the sync was cut before the end")
         while stopper.isExecuting { usleep(10_000) }
         XCTAssertEqual(runScript(start), 0, "the server starts again")
         admin = try PostgresConnection(adminLogin.address, password: adminLogin.password)

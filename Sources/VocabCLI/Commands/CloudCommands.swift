@@ -47,7 +47,7 @@ enum CloudCommands {
             password = SecretPrompt.read("Password for \(address.user): ", console: context.console).flatMap { $0.isEmpty ? nil : $0 }
         }
         let login = CloudLogin(address: address, password: password)
-        let status = AccountStatus.check(login)
+        let status = AccountStatus.check(login, timeouts: CloudTimeouts.from(environment: context.environment))
         if let refusal = status.refusal { throw refusal }
         try login.save(to: try loginPath(context))
         context.console.print("Logged in to \(address.url).")
@@ -65,7 +65,8 @@ enum CloudCommands {
         name: "account", abstract: "Show the cloud account's status: available, not logged in, cannot reach server or access denied.",
         options: [.json]
     )) { arguments, context in
-        let status = AccountStatus.check(try CloudLogin.load(from: try loginPath(context)))
+        let status = AccountStatus.check(try CloudLogin.load(from: try loginPath(context)),
+                                         timeouts: CloudTimeouts.from(environment: context.environment))
         if arguments.flag("json") {
             let name: String
             switch status {

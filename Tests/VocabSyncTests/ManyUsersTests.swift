@@ -1,0 +1,134 @@
+import XCTest
+import VocabCore
+@testable import VocabStore
+@testable import VocabSync
+
+/// Issue 17: one user cannot delay another, every wait is bounded, the schema version is
+/// checked, and an administrator's cap is enforced by the server — against the real PostgreSQL.
+final class ManyUsersTests: XCTestCase {
+    var server: TestPostgres!
+    var folder: String!
+    let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    override func setUpWithError() throws {
+        server = try TestPostgres()
+        folder = NSTemporaryDirectory() + "vocab-many-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    private func user(_ prefix: String) throws -> CloudLogin {
+        try server.addUser(prefix + "_" + UUID().uuidString.prefix(8).lowercased(), password: "pw")
+    }
+
+    private func storeWithWords(_ name: String, count: Int) throws -> Store {
+        let store = try Store.open(folder: folder + "/" + name)
+        let book = try store.addBook(BookDraft(name: "Book"), now: t0)
+        try store.transaction {
+            for index in 0..<count { try store.addWord(WordDraft(word: "\(name)\(index)"), toBook: book.id, now: t0) }
+        }
+        return store
+    }
+
+    private func sync(_ store: Store, as login: CloudLogin, statementSeconds: Int = 10) throws -> SyncReport {
+        let timeouts = CloudTimeouts(connectSeconds: 5, statementSeconds: statementSeconds, lockSeconds: 5)
+        let connection = try PostgresConnection(login.address, password: login.password, timeouts: timeouts)
+        return try SyncEngine(store: store, connection: connection, batchSize: 50).run()
+    }
+
+    func testAUserHoldingEveryLockHeCanTakeDoesNotStopAnothersSync() throws {
+        let alice = try user("alice"), bob = try user("bob")
+        let asBob = try PostgresConnection(bob.address, password: bob.password)
+        // Advisory locks on every key bob can compute for alice (the old scheme's), held for the session.
+        for key in ["hashtext('\(alice.address.user)')", "hashtext('alice')", "0", "1"] {
+            try asBob.execute("SELECT pg_advisory_lock(\(key))")
+        }
+        try asBob.execute("BEGIN")
+        // The strongest lock he can get on every table and sequence he can name.
+        var granted: [String: String] = [:]
+        for table in ["vocab.records", "vocab.meta", "vocab.accounts", "vocab.change_seq"] {
+            for mode in ["ACCESS EXCLUSIVE", "EXCLUSIVE", "SHARE ROW EXCLUSIVE", "SHARE", "SHARE UPDATE EXCLUSIVE",
+                         "ROW EXCLUSIVE", "ROW SHARE", "ACCESS SHARE"] {
+                try asBob.execute("SAVEPOINT attempt")
+                if (try? asBob.execute("LOCK TABLE \(table) IN \(mode) MODE")) != nil {
+                    granted[table] = mode
+                    break
+                }
+                try asBob.execute("ROLLBACK TO SAVEPOINT attempt")
+            }
+        }
+        for statement in ["SELECT * FROM vocab.records FOR UPDATE", "SELECT * FROM vocab.accounts FOR UPDATE"] {
+            try asBob.execute("SAVEPOINT attempt")
+            XCTAssertThrowsError(try asBob.execute(statement), statement)
+            try asBob.execute("ROLLBACK TO SAVEPOINT attempt")
+        }
+        // And his own push, left uncommitted: it holds his own account row, nobody else's.
+        try asBob.execute("SELECT vocab.push(0, '[]'::jsonb, false)")
+        XCTAssertEqual(granted, ["vocab.records": "ACCESS SHARE", "vocab.meta": "ACCESS SHARE"],
+                       "only locks that block nobody's sync")
+
+        let store = try storeWithWords("alice", count: 120)
+        let report = try sync(store, as: alice, statementSeconds: 10)
+        XCTAssertEqual(report.pushed, 121)
+        XCTAssertEqual(try store.outboxCount(), 0)
+        try asBob.execute("ROLLBACK")
+    }
+
+    func testASyncThatCannotFinishStopsInTimeLosesNothingAndTheNextOneResumes() throws {
+        let alice = try user("slow")
+        let store = try storeWithWords("slow", count: 30)
+        // Maintenance (or a stuck server): the administrator holds the records table.
+        let maintenance = try PostgresConnection(server.adminLogin.address, password: server.adminLogin.password)
+        try maintenance.execute("BEGIN")
+        try maintenance.execute("LOCK TABLE vocab.records IN ACCESS EXCLUSIVE MODE")
+        let started = ContinuousClock.now
+        XCTAssertThrowsError(try sync(store, as: alice, statementSeconds: 2)) { error in
+            guard case .timedOut(_, let seconds)? = error as? CloudError else { return XCTFail("\(error)") }
+            XCTAssertEqual(seconds, 2)
+            XCTAssertEqual((error as? CloudError)?.category, .cloudUnavailable)
+        }
+        XCTAssertLessThan(started.duration(to: .now), .seconds(30), "the wait was bounded")
+        XCTAssertEqual(try store.outboxCount(), 31, "nothing was lost")
+        try maintenance.execute("ROLLBACK")
+        XCTAssertEqual(try sync(store, as: alice).pushed, 31)
+        XCTAssertEqual(try store.outboxCount(), 0)
+    }
+
+    func testTheServerRefusesAPushPastTheAdministratorsCapAndNothingLocalIsLost() throws {
+        let alice = try user("capped")
+        try CloudSchema.setRecordLimit(alice.address.user, to: 10, on: server.admin)
+        let store = try storeWithWords("capped", count: 20)
+        XCTAssertThrowsError(try sync(store, as: alice)) { error in
+            guard case .quotaExceeded(let detail)? = error as? CloudError else { return XCTFail("\(error)") }
+            XCTAssertTrue(detail.contains("may hold 10 records"), detail)
+        }
+        XCTAssertEqual(try store.wordCount(), 20)
+        XCTAssertEqual(try store.outboxCount(), 21, "everything still waits to be pushed")
+        try CloudSchema.setRecordLimit(alice.address.user, to: nil, on: server.admin)
+        XCTAssertEqual(try sync(store, as: alice).pushed, 21)
+    }
+
+    func testAClientRefusesASchemaOlderOrNewerThanItSpeaks() throws {
+        let alice = try user("version")
+        defer { _ = try? server.admin.execute("UPDATE vocab.meta SET value = $1 WHERE key = 'schema_version'", [String(CloudSchema.version)]) }
+        for (found, expected) in [(CloudSchema.version - 1, "older"), (CloudSchema.version + 1, "newer")] {
+            try server.admin.execute("UPDATE vocab.meta SET value = $1 WHERE key = 'schema_version'", [String(found)])
+            let status = AccountStatus.check(alice)
+            switch (status, expected) {
+            case (.accessDenied(.schemaTooOld(_, let seen, _)), "older"): XCTAssertEqual(seen, found)
+            case (.accessDenied(.schemaTooNew(_, let seen, _)), "newer"): XCTAssertEqual(seen, found)
+            default: XCTFail("\(status) for a schema \(expected) than this Vocab's")
+            }
+            XCTAssertTrue(status.refusal?.message.contains(expected == "older" ? "vocab cloud init" : "update Vocab") ?? false)
+        }
+    }
+
+    func testAFailedLoginIsRecognisedByItsSQLState() {
+        XCTAssertEqual(PostgresConnection.sqlState(in: #"connection to server at "h", port 5 failed: FATAL:  28P01: password authentication failed for user "x""#).code,
+                       "28P01")
+        XCTAssertNil(PostgresConnection.sqlState(in: "could not connect to server: Connection refused").code)
+    }
+}
