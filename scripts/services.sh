@@ -10,6 +10,7 @@ as_pg() {
 
 stop_services() {
     if [ -f "$work/dictd.pid" ]; then kill "$(cat "$work/dictd.pid")" 2>/dev/null || true; fi
+    if [ -f "$work/pgbouncer.pid" ]; then kill "$(cat "$work/pgbouncer.pid")" 2>/dev/null || true; fi
     if [ -f "$work/pg/postmaster.pid" ]; then as_pg "'$pg_bin/pg_ctl' -D '$work/pg' -m immediate stop" >/dev/null 2>&1 || true; fi
     rm -rf "$work"
 }
@@ -40,6 +41,47 @@ start_postgres() {
             export VOCAB_TEST_PG_STOP="$work/pg-stop" VOCAB_TEST_PG_START="$work/pg-start"
             return 0
         fi
+    done
+}
+
+# Exports VOCAB_TEST_PGBOUNCER (host:port) when a PgBouncer in transaction pooling mode could be
+# started in front of the PostgreSQL above: users log in through it with their own passwords
+# (SCRAM, looked up with auth_query as the administrator).
+start_pgbouncer() {
+    [ -n "${VOCAB_TEST_PG_ADMIN:-}" ] && command -v pgbouncer >/dev/null 2>&1 || return 0
+    local pg_port=${VOCAB_TEST_PG_ADMIN##*:}; pg_port=${pg_port%%/*}
+    printf '"postgres" "%s"\n' "$VOCAB_TEST_PG_PASSWORD" > "$work/pgbouncer-users.txt"
+    chmod 600 "$work/pgbouncer-users.txt"
+    [ "$(id -u)" = 0 ] && chown postgres "$work/pgbouncer-users.txt"
+    local port
+    for port in $(seq 26432 26472); do
+        # A port someone else listens on would look like ours once we "started".
+        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then continue; fi
+        cat > "$work/pgbouncer.ini" <<CONF
+[databases]
+* = host=127.0.0.1 port=$pg_port
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $port
+unix_socket_dir =
+auth_type = scram-sha-256
+auth_file = $work/pgbouncer-users.txt
+auth_user = postgres
+auth_query = SELECT usename, passwd FROM pg_shadow WHERE usename = \$1
+pool_mode = transaction
+max_client_conn = 500
+default_pool_size = 20
+pidfile = $work/pgbouncer.pid
+logfile = $work/pgbouncer.log
+CONF
+        as_pg "pgbouncer -d '$work/pgbouncer.ini'" >/dev/null 2>&1 || continue
+        for _ in $(seq 1 50); do
+            if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+                export VOCAB_TEST_PGBOUNCER="127.0.0.1:$port"
+                return 0
+            fi
+            sleep 0.1
+        done
     done
 }
 

@@ -15,6 +15,8 @@ swift build --build-tests
 
 start_postgres
 [ -n "${VOCAB_TEST_PG_ADMIN:-}" ] || echo "test.sh: no PostgreSQL could be started (apt-get install postgresql); the cloud tests will be skipped" >&2
+start_pgbouncer
+[ -n "${VOCAB_TEST_PGBOUNCER:-}" ] || echo "test.sh: no PgBouncer could be started (apt-get install pgbouncer); the pooler tests will be skipped" >&2
 start_dictd
 [ -n "${VOCAB_TEST_DICT_SERVER:-}" ] || echo "test.sh: no dictd could be started (apt-get install dictd dict-wn); its tests will be skipped" >&2
 

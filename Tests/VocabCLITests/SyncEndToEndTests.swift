@@ -22,13 +22,21 @@ final class SyncEndToEndTests: EndToEndTestCase {
         ])
     }
 
-    private func setUpUser(devices: [String] = ["a", "b"]) throws -> String {
+    /// Where devices connect: PostgreSQL itself, or (`through` a pooler) the suite's PgBouncer
+    /// in transaction pooling mode in front of it.
+    private func setUpUser(devices: [String] = ["a", "b"], through pooler: String? = nil) throws -> String {
         let admin = ["PGPASSWORD": adminPassword, "XDG_CONFIG_HOME": vocab.file("admin")]
         XCTAssertEqual(try vocab.run(["cloud", "init", "--admin", adminURL], environment: admin).status, 0)
         let name = "dev_" + UUID().uuidString.prefix(8).lowercased()
         XCTAssertEqual(try vocab.run(["cloud", "add-user", name, "--admin", adminURL], input: "pw\n", environment: admin).status, 0)
-        let url = adminURL.replacingOccurrences(of: "postgres@", with: "\(name)@")
-        for device in devices { XCTAssertEqual(try on(device, ["login", url], input: "pw\n").status, 0) }
+        var url = adminURL.replacingOccurrences(of: "postgres@", with: "\(name)@")
+        if let pooler, let hostAndPort = url.range(of: "@[^/]+", options: .regularExpression) {
+            url.replaceSubrange(hostAndPort, with: "@" + pooler)
+        }
+        for device in devices {
+            let login = try on(device, ["login", url], input: "pw\n")
+            XCTAssertEqual(login.status, 0, login.stderr)
+        }
         return url
     }
 
@@ -66,24 +74,53 @@ final class SyncEndToEndTests: EndToEndTestCase {
         let refused = try on("x", ["sync"])
         XCTAssertEqual(refused.status, 3)
         XCTAssertTrue(refused.stderr.contains("Not logged in"), refused.stderr)
-        _ = try setUpUser()
+        try twoDevicesStayInSync(through: nil)
+    }
+
+    /// Through PgBouncer in transaction pooling mode: nothing may outlive a transaction.
+    func testTwoDevicesStayInSyncThroughPgBouncer() throws {
+        try twoDevicesStayInSync(through: try pgBouncer())
+    }
+
+    func testASyncKilledMidwayCompletesThroughPgBouncer() throws {
+        try syncKilledMidwayCompletes(through: try pgBouncer())
+    }
+
+    private func syncs(_ device: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let result = try on(device, ["sync"])
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+    }
+
+    private func pgBouncer() throws -> String {
+        guard let pooler = ProcessInfo.processInfo.environment["VOCAB_TEST_PGBOUNCER"] else {
+            throw XCTSkip("no PgBouncer: run the suite with ./scripts/test.sh (it starts one)")
+        }
+        return pooler
+    }
+
+    private func twoDevicesStayInSync(through pooler: String?) throws {
+        _ = try setUpUser(through: pooler)
         XCTAssertEqual(try on("a", ["book", "add", "Fruit"]).status, 0)
         XCTAssertEqual(try on("a", ["word", "add", "apple", "--book", "Fruit", "-d", "사과"]).status, 0)
         XCTAssertEqual(try on("a", ["word", "add", "pear", "--book", "Fruit"]).status, 0)
         let pushed = try on("a", ["sync"])
         XCTAssertEqual(pushed.status, 0, pushed.stderr)
         XCTAssertTrue(pushed.stdout.contains("Sync done"), pushed.stdout)
-        XCTAssertEqual(try on("b", ["sync"]).status, 0)
+        try syncs("b")
         XCTAssertEqual(try on("b", ["word", "show", "apple"]).status, 0)
         XCTAssertEqual(try on("b", ["word", "delete", "pear"]).status, 0)
-        XCTAssertEqual(try on("b", ["sync"]).status, 0)
-        XCTAssertEqual(try on("a", ["sync"]).status, 0)
+        try syncs("b")
+        try syncs("a")
         let words = try on("a", ["word", "list", "--json"]).stdout
         XCTAssertTrue(words.contains("apple") && !words.contains("pear"), words)
     }
 
     func testASyncKilledMidwayCompletesOnTheNextRunWithNothingLostOrDuplicated() throws {
-        _ = try setUpUser()
+        try syncKilledMidwayCompletes(through: nil)
+    }
+
+    private func syncKilledMidwayCompletes(through pooler: String?) throws {
+        _ = try setUpUser(through: pooler)
         var csv = "word,definition\n"
         for index in 0..<20_000 { csv += "word\(index),meaning \(index)\n" }
         try Data(csv.utf8).write(to: URL(fileURLWithPath: vocab.file("big.csv")))
