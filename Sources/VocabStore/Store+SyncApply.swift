@@ -33,7 +33,13 @@ extension Store {
             for (kind, idText, body) in pending {
                 guard let id = UUID(text: idText) else { continue }
                 let record = SyncRecord(kind: kind, id: id, deleted: false, body: body)
-                if (try? apply(record, touchedWords: &touchedWords)) == true {
+                let applied: Bool
+                do {
+                    applied = try apply(record, touchedWords: &touchedWords)
+                } catch is MalformedRecord {
+                    applied = false  // it waits on; a store failure, though, ends the page (rolled back)
+                }
+                if applied {
                     try database.run("DELETE FROM sync_pending WHERE kind = ? AND id = ?", [.text(kind), .text(idText)])
                     summary.deferred = max(0, summary.deferred - 1)
                 }

@@ -14,7 +14,7 @@ public enum StoreError: UserFacingError {
 
     public var category: ErrorCategory {
         switch self {
-        case .cannotCreateFolder, .cannotOpen, .readOnly, .busy, .sqlite: return .userInput
+        case .cannotCreateFolder, .cannotOpen, .readOnly, .busy, .sqlite: return .storeUnavailable
         case .notAVocabDatabase, .newerSchema, .corrupt, .malformedRow: return .conflictOrCorruption
         }
     }

@@ -86,6 +86,23 @@ final class SyncEndToEndTests: EndToEndTestCase {
         try syncKilledMidwayCompletes(through: try pgBouncer())
     }
 
+    func testAnAdministratorsCapIsRefusedClearlyAndNothingLocalIsLost() throws {
+        let url = try setUpUser(devices: ["a"])
+        let name = String(url.split(separator: "@")[0].split(separator: "/").last ?? "")
+        let admin = ["PGPASSWORD": adminPassword, "XDG_CONFIG_HOME": vocab.file("admin")]
+        let capped = try vocab.run(["cloud", "limit", name, "2", "--admin", adminURL], environment: admin)
+        XCTAssertEqual(capped.status, 0, capped.stderr)
+        XCTAssertEqual(try vocab.run(["cloud", "limit", name, "lots", "--admin", adminURL], environment: admin).status, 2)
+        XCTAssertEqual(try on("a", ["book", "add", "Fruit"]).status, 0)
+        for word in ["apple", "pear"] { XCTAssertEqual(try on("a", ["word", "add", word, "--book", "Fruit"]).status, 0) }
+        let refused = try on("a", ["sync"])
+        XCTAssertEqual(refused.status, 3, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("may hold 2 records") && refused.stderr.contains("Nothing local was lost"), refused.stderr)
+        XCTAssertEqual(try vocab.run(["cloud", "limit", name, "none", "--admin", adminURL], environment: admin).status, 0)
+        try syncs("a")
+        XCTAssertTrue(try on("a", ["word", "list", "--json"]).stdout.contains("pear"))
+    }
+
     private func syncs(_ device: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let result = try on(device, ["sync"])
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)

@@ -5,7 +5,7 @@ import VocabSessions
 
 /// `vocab cloud init|add-user`, `vocab login`, `vocab logout`, `vocab account`.
 enum CloudCommands {
-    static let group = CommandGroup(name: "cloud", abstract: "The cloud server (for administrators):", commands: [initialize, addUser])
+    static let group = CommandGroup(name: "cloud", abstract: "The cloud server (for administrators):", commands: [initialize, addUser, limit])
 
     private static let admin = OptionSpec("admin", value: "URL", help: "An administrator's postgresql://USER@HOST[:PORT]/DATABASE (password from PGPASSWORD or ~/.pgpass).")
 
@@ -33,6 +33,28 @@ enum CloudCommands {
         }
         try CloudSchema.addUser(name, password: password, on: connection)
         context.console.print("User \(name) can now log in: vocab login postgresql://\(name)@\(connection.address.host):\(connection.address.port)/\(connection.address.database)")
+    }
+
+    static let limit = Command(spec: CommandSpec(
+        name: "cloud limit", abstract: "Cap how many records (books, words, reviews, deletions) a user may keep.",
+        arguments: [ArgumentSpec("NAME", help: "The user."), ArgumentSpec("RECORDS", help: "The most records, or none to lift the cap.")],
+        options: [admin],
+        discussion: "Past the cap the server refuses a push with a clear message; nothing on the user's devices is lost.",
+        examples: ["PGPASSWORD=... vocab cloud limit alice 200000 --admin postgresql://postgres@localhost/vocab"]
+    )) { arguments, context in
+        let name = arguments.positionals[0], text = arguments.positionals[1]
+        let records: Int?
+        if text.lowercased() == "none" {
+            records = nil
+        } else {
+            guard let value = Int(text), value >= 0 else {
+                throw UsageError.invalidValue(option: "RECORDS", value: text, expected: "a whole number, 0 or more, or none")
+            }
+            records = value
+        }
+        let connection = try adminConnection(arguments)
+        try CloudSchema.setRecordLimit(name, to: records, on: connection)
+        context.console.print(records.map { "\(name) may keep up to \($0) records." } ?? "\(name) may keep any number of records.")
     }
 
     static let login = Command(spec: CommandSpec(

@@ -8,6 +8,9 @@ public enum ErrorCategory: Sendable, Equatable {
     case cloudUnavailable
     /// A data conflict or a corrupt / foreign database was detected. Exit code 4.
     case conflictOrCorruption
+    /// The local store could not do its work: cannot be created or opened, read-only, busy,
+    /// disk full, an I/O error. Not the user's input: exit code 5.
+    case storeUnavailable
 
     /// The process exit code for this category.
     public var exitCode: Int32 {
@@ -16,6 +19,7 @@ public enum ErrorCategory: Sendable, Equatable {
         case .usage: return 2
         case .cloudUnavailable: return 3
         case .conflictOrCorruption: return 4
+        case .storeUnavailable: return 5
         }
     }
 }
