@@ -118,6 +118,7 @@ final class CloudPanel {
             idle(text)
             var message = text + "."
             if !outcome.report.skipped.isEmpty { message += " " + tr("Skipped %d malformed records.", outcome.report.skipped.count) }
+            if outcome.report.repaired { message += " " + tr("The counts disagreed, so everything was pulled again.") }
             model.toast(message)
         case .failure(let error):
             idle(tr("Sync failed"))

@@ -93,6 +93,25 @@ extension Store {
         }
     }
 
+    /// Live books, words and reviews in this store, and how many pulled objects still wait
+    /// (words for their book, folds for their survivor): what a sync's closing check compares.
+    public func liveCounts() throws -> (books: Int, words: Int, reviews: Int, waiting: Int) {
+        try guarded {
+            (Int(try database.integer("SELECT count(*) FROM books")), Int(try database.integer("SELECT count(*) FROM words")),
+             Int(try database.integer("SELECT count(*) FROM reviews")), Int(try database.integer("SELECT count(*) FROM sync_pending")))
+        }
+    }
+
+    /// Forgets what this store knows of the server (token and binding stay with the account
+    /// `identity`): the next sync pulls everything from the start and offers everything local
+    /// again — the repair when a sync's closing counts disagree.
+    public func forgetSyncProgress(for identity: String) throws {
+        try write {
+            try database.run("DELETE FROM sync_meta WHERE key IN ('server', 'token')")
+            _ = try syncToken(for: identity)
+        }
+    }
+
     public func setSyncToken(_ token: Int64) throws {
         try write { try setMeta("token", String(token)) }
     }

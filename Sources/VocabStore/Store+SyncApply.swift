@@ -197,15 +197,21 @@ extension Store {
               let date = (body["date"] as? NSNumber)?.int64Value, let created = (body["createdAt"] as? NSNumber)?.int64Value,
               let modified = (body["modifiedAt"] as? NSNumber)?.int64Value
         else { throw MalformedRecord(reason: "missing word, book, or times") }
-        guard try book(id: bookId) != nil else {
-            if try isTombstoned(bookId) {
+        var home = bookId
+        if try book(id: bookId) == nil {
+            // A book folded into another here: the word follows it (and the move is pushed, so
+            // the server and every device see it in the surviving book).
+            if let survivor = try survivorOfFold(bookId), try book(id: survivor) != nil {
+                home = survivor
+            } else if try isTombstoned(bookId) {
                 return true  // its book was deleted: the word went with it
+            } else {
+                try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('word', ?, ?)", [idText, .text(record.body)])
+                return false
             }
-            try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('word', ?, ?)", [idText, .text(record.body)])
-            return false
         }
         let remoteStamps = SyncBodies.decodeStamps(body["stamps"] as? [String: Any] ?? [:])
-        let remote = Word(id: record.id, bookId: bookId, word: text, definition: body["definition"] as? String ?? "",
+        let remote = Word(id: record.id, bookId: home, word: text, definition: body["definition"] as? String ?? "",
                           detail: body["detail"] as? String ?? "", pronunciation: body["pronunciation"] as? String ?? "",
                           synonym: body["synonym"] as? String ?? "", antonym: body["antonym"] as? String ?? "",
                           date: Timestamp(milliseconds: date), memorized: (body["memorized"] as? Bool) ?? false,
@@ -220,7 +226,14 @@ extension Store {
         } else {
             try writeWord(remote, stamps: remoteStamps)
         }
+        if home != bookId, try word(id: record.id) != nil { try markForPush(kind: "word", id: record.id) }
         return true
+    }
+
+    /// The book a folded book was merged into, if `bookId` was folded.
+    private func survivorOfFold(_ bookId: UUID) throws -> UUID? {
+        try database.first("SELECT merged_into FROM tombstones WHERE id = ? AND merged_into IS NOT NULL",
+                           [.text(bookId.storageText)]) { $0.text(0) }.flatMap { UUID(text: $0) }
     }
 
     private func mergeWord(local: Word, localStamps: [String: FieldStamp], remote: Word, remoteStamps: [String: FieldStamp]) -> (Word, [String: FieldStamp]) {

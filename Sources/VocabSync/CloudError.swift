@@ -19,12 +19,15 @@ public enum CloudError: UserFacingError, Equatable {
     case schemaTooNew(server: String, found: Int, known: Int)
     /// The administrator capped the account's records and a push would pass the cap.
     case quotaExceeded(detail: String)
+    /// After a repair by full pull, this store and the server still count differently.
+    case countsDisagree(detail: String)
     /// The store syncs with `bound`; the login is `loggedIn`: refused unless asked for by name.
     case boundToAnotherAccount(bound: String, loggedIn: String, user: String)
 
     public var category: ErrorCategory {
         switch self {
         case .invalidURL, .invalidRoleName, .emptyPassword: return .userInput
+        case .countsDisagree: return .conflictOrCorruption
         default: return .cloudUnavailable
         }
     }
@@ -55,6 +58,8 @@ public enum CloudError: UserFacingError, Equatable {
             return "The cloud server \(server) has Vocab schema version \(found); this Vocab needs \(needed): an administrator runs `vocab cloud init --admin URL`. Nothing was changed."
         case .schemaTooNew(let server, let found, let known):
             return "The cloud server \(server) has Vocab schema version \(found), newer than this Vocab knows (\(known)): update Vocab. Nothing was changed."
+        case .countsDisagree(let detail):
+            return "After syncing, this device and the cloud still disagree (\(detail)), even after pulling everything again. Nothing was deleted; please report this."
         case .quotaExceeded(let detail):
             return "The cloud refused the changes: \(detail). Nothing local was lost; ask the administrator for more room, or delete words you no longer need."
         case .boundToAnotherAccount(let bound, let loggedIn, let user):

@@ -41,6 +41,18 @@ public enum CloudSchema {
             owner       name PRIMARY KEY,
             max_records bigint CHECK (max_records IS NULL OR max_records >= 0)
         );
+        -- Live (not deleted) records per kind, kept by vocab.push: the counts every sync ends by
+        -- comparing, at a cost that does not grow with the account.
+        ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS live_books bigint NOT NULL DEFAULT 0;
+        ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS live_words bigint NOT NULL DEFAULT 0;
+        ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS live_reviews bigint NOT NULL DEFAULT 0;
+        ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS total_records bigint NOT NULL DEFAULT 0;
+        INSERT INTO vocab.accounts (owner) SELECT DISTINCT owner FROM vocab.records ON CONFLICT (owner) DO NOTHING;
+        UPDATE vocab.accounts a SET
+            live_books = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner AND r.kind = 'book' AND NOT r.deleted),
+            live_words = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner AND r.kind = 'word' AND NOT r.deleted),
+            live_reviews = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner AND r.kind = 'review' AND NOT r.deleted),
+            total_records = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner);
         CREATE TABLE IF NOT EXISTS vocab.meta (key text PRIMARY KEY, value text NOT NULL);
         INSERT INTO vocab.meta VALUES ('schema_version', '2') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
         ALTER TABLE vocab.records ENABLE ROW LEVEL SECURITY;
@@ -63,6 +75,9 @@ public enum CloudSchema {
             cap bigint;
             latest bigint;
             total bigint;
+            before_live record;
+            after_live record;
+            added bigint;
         BEGIN
             IF NOT pg_has_role(me, 'vocab_user', 'MEMBER') THEN
                 RAISE EXCEPTION 'not a Vocab user' USING ERRCODE = '42501';
@@ -77,7 +92,20 @@ public enum CloudSchema {
                 INSERT INTO vocab.records (owner, kind, id, seq, deleted, body)
                 SELECT me, x.k, x.i, nextval('vocab.change_seq'), x.d, x.b
                 FROM jsonb_to_recordset(batch) AS x(k text, i uuid, d boolean, b jsonb);
+                SELECT 0::bigint AS books, 0::bigint AS words, 0::bigint AS reviews, 0::bigint AS existing INTO before_live;
+                SELECT count(*) FILTER (WHERE x.k = 'book' AND NOT x.d) AS books,
+                       count(*) FILTER (WHERE x.k = 'word' AND NOT x.d) AS words,
+                       count(*) FILTER (WHERE x.k = 'review' AND NOT x.d) AS reviews
+                INTO after_live FROM jsonb_to_recordset(batch) AS x(k text, d boolean);
             ELSE
+                -- The batch's records as they were, to keep the live counters in step.
+                SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
+                       count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
+                       count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
+                       count(*) AS existing
+                INTO before_live
+                FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
+                JOIN vocab.records r ON r.owner = me AND r.kind = x.k AND r.id = x.i;
                 -- A deletion sticks, and a deleted record keeps its last known fields plus what
                 -- the deletion says (a folded book's mergedInto).
                 INSERT INTO vocab.records AS r (owner, kind, id, seq, deleted, body)
@@ -86,9 +114,22 @@ public enum CloudSchema {
                 ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
                     deleted = r.deleted OR excluded.deleted,
                     body = CASE WHEN excluded.deleted THEN r.body || excluded.body ELSE excluded.body END;
+                SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
+                       count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
+                       count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews
+                INTO after_live
+                FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
+                JOIN vocab.records r ON r.owner = me AND r.kind = x.k AND r.id = x.i;
             END IF;
+            added := jsonb_array_length(batch) - before_live.existing;
+            UPDATE vocab.accounts a SET
+                live_books = a.live_books + after_live.books - before_live.books,
+                live_words = a.live_words + after_live.words - before_live.words,
+                live_reviews = a.live_reviews + after_live.reviews - before_live.reviews,
+                total_records = a.total_records + added
+            WHERE a.owner = me
+            RETURNING a.total_records INTO total;
             IF cap IS NOT NULL THEN
-                SELECT count(*) INTO total FROM vocab.records r WHERE r.owner = me;
                 IF total > cap THEN
                     RAISE EXCEPTION 'the account % may hold % records, and this push would make it %', me, cap, total
                         USING ERRCODE = '53400';
@@ -99,9 +140,10 @@ public enum CloudSchema {
         $fn$;
 
         -- The caller's live counts, for the check that ends every sync.
-        CREATE OR REPLACE FUNCTION vocab.counts() RETURNS TABLE (kind text, live bigint)
-        LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp AS $fn$
-            SELECT r.kind, count(*) FROM vocab.records r WHERE NOT r.deleted GROUP BY r.kind
+        DROP FUNCTION IF EXISTS vocab.counts();
+        CREATE FUNCTION vocab.counts() RETURNS TABLE (books bigint, words bigint, reviews bigint)
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+            SELECT a.live_books, a.live_words, a.live_reviews FROM vocab.accounts a WHERE a.owner = session_user
         $fn$;
 
         REVOKE ALL ON SCHEMA vocab FROM PUBLIC;

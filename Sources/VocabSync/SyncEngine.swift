@@ -10,6 +10,8 @@ public struct SyncReport: Sendable, Equatable {
     public var skipped: [String] = []
     /// Pulled words still waiting for their book.
     public var waiting = 0
+    /// The closing count check disagreed, and the sync repaired this store by a full pull.
+    public var repaired = false
 
     public init() {}
 }
@@ -57,12 +59,48 @@ public final class SyncEngine {
         if let bound = try store.boundAccount(), bound != account, !copyIntoAnotherAccount {
             throw CloudError.boundToAnotherAccount(bound: bound, loggedIn: account, user: connection.address.user)
         }
+        try exchange(account: account, report: &report)
+        // The closing check, as Anki's sync ends: this store and the server must count the same
+        // live books and words (and the server at least as many reviews: its log keeps those of
+        // deleted words). If not, the store's sync state is damaged: pull everything again.
+        if try !countsAgree(report) {
+            try store.forgetSyncProgress(for: account)
+            report.repaired = true
+            try exchange(account: account, report: &report)
+            if try !countsAgree(report) { throw CloudError.countsDisagree(detail: try countsText()) }
+        }
+        return report
+    }
+
+    /// Pulls, then pushes, until a push finds nothing new on the server.
+    private func exchange(account: String, report: inout SyncReport) throws {
         var token = try store.syncToken(for: account)
         for _ in 0..<20 {
             token = try pull(after: token, report: &report)
-            if try push(token: &token, report: &report) { return report }
+            if try push(token: &token, report: &report) { return }
         }
         throw CloudError.serverError("the server kept changing during the sync; run `vocab sync` again")
+    }
+
+    private func serverCounts() throws -> (books: Int, words: Int, reviews: Int) {
+        let row = try connection.execute("SELECT books::text, words::text, reviews::text FROM vocab.counts()").first ?? []
+        let values = row.map { $0.flatMap { Int($0) } ?? 0 }
+        return values.count == 3 ? (values[0], values[1], values[2]) : (0, 0, 0)
+    }
+
+    /// Whether the closing counts agree (not checked while pulled records wait or were skipped:
+    /// those are live on the server and rightly not here).
+    private func countsAgree(_ report: SyncReport) throws -> Bool {
+        let local = try store.liveCounts()
+        guard report.skipped.isEmpty, local.waiting == 0 else { return true }
+        let remote = try serverCounts()
+        return local.books == remote.books && local.words == remote.words && local.reviews <= remote.reviews
+    }
+
+    private func countsText() throws -> String {
+        let local = try store.liveCounts(), remote = try serverCounts()
+        return "this device has \(local.books) books, \(local.words) words, \(local.reviews) reviews; "
+            + "the server \(remote.books), \(remote.words), \(remote.reviews)"
     }
 
     /// Pulls every record after `token`; returns the new token.

@@ -132,3 +132,68 @@ final class ManyUsersTests: XCTestCase {
         XCTAssertNil(PostgresConnection.sqlState(in: "could not connect to server: Connection refused").code)
     }
 }
+
+/// Every sync ends by comparing counts with the server, and repairs a damaged store.
+final class SyncCountCheckTests: XCTestCase {
+    var login: CloudLogin!
+    var folder: String!
+    let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
+
+    override func setUpWithError() throws {
+        let server = try TestPostgres()
+        login = try server.addUser("count_" + UUID().uuidString.prefix(8).lowercased(), password: "pw")
+        folder = NSTemporaryDirectory() + "vocab-count-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    private func sync(_ store: Store) throws -> SyncReport {
+        try SyncEngine(store: store, connection: try PostgresConnection(login.address, password: login.password)).run()
+    }
+
+    func testOrdinarySyncsAgreeWithTheServerAndRepairNothing() throws {
+        let a = try Store.open(folder: folder + "/a"), b = try Store.open(folder: folder + "/b")
+        let book = try a.addBook(BookDraft(name: "B"), now: t0)
+        let words = try (0..<5).map { try a.addWord(WordDraft(word: "w\($0)"), toBook: book.id, now: t0) }
+        var ids = TimeOrderedIDs()
+        try a.recordReview(wordId: words[0].id, rating: .good, at: t0, source: .study, ids: &ids)
+        XCTAssertFalse(try sync(a).repaired)
+        XCTAssertFalse(try sync(b).repaired)
+        try b.deleteWord(id: words[0].id, now: t0)  // its review stays in the server's log
+        XCTAssertFalse(try sync(b).repaired)
+        XCTAssertFalse(try sync(a).repaired)
+        XCTAssertEqual(try a.wordCount(), 4)
+    }
+
+    func testAStoreWhoseTokenWasDamagedIsRepairedByAFullPull() throws {
+        let a = try Store.open(folder: folder + "/a"), b = try Store.open(folder: folder + "/b")
+        let book = try a.addBook(BookDraft(name: "B"), now: t0)
+        try a.addWord(WordDraft(word: "first"), toBook: book.id, now: t0)
+        _ = try sync(a)
+        _ = try sync(b)
+        // Damage: b believes it has seen far more of the server than it has.
+        try b.setSyncToken(Int64.max / 2)
+        try a.addWord(WordDraft(word: "second"), toBook: book.id, now: t0)
+        _ = try sync(a)
+        let report = try sync(b)
+        XCTAssertTrue(report.repaired)
+        XCTAssertEqual(try b.words().map(\.word).sorted(), ["first", "second"])
+    }
+
+    func testAStoreThatLostItsOutboxIsRepairedAndPushesWhatItHas() throws {
+        let a = try Store.open(folder: folder + "/a")
+        let book = try a.addBook(BookDraft(name: "B"), now: t0)
+        try a.addWord(WordDraft(word: "kept"), toBook: book.id, now: t0)
+        _ = try sync(a)
+        try a.addWord(WordDraft(word: "unsent"), toBook: book.id, now: t0)
+        // Damage: the record of what waits to be pushed is lost.
+        try a.database.execute("DELETE FROM outbox; DELETE FROM outbox_word_ranges;")
+        XCTAssertTrue(try sync(a).repaired)
+        let b = try Store.open(folder: folder + "/b")
+        _ = try sync(b)
+        XCTAssertEqual(try b.words().map(\.word).sorted(), ["kept", "unsent"])
+    }
+}

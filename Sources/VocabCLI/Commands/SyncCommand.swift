@@ -53,6 +53,9 @@ enum SyncCommand {
             console.print("Skipped \(plural(report.skipped.count, "malformed record")) from the server:")
             report.skipped.prefix(20).forEach { console.print("  \($0)") }
         }
+        if report.repaired {
+            console.print("This device and the cloud counted differently, so everything was pulled again; they agree now.")
+        }
         if report.waiting > 0 { console.print("\(plural(report.waiting, "word")) wait for their book to arrive.") }
     }
 }
