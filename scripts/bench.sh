@@ -11,5 +11,6 @@ trap stop_services EXIT
 swift build -c release --product vocab-bench
 swift build -c release --product vocab-desktop
 start_postgres
+start_pgbouncer
 export PATH="$pg_bin:$PATH"
 .build/release/vocab-bench "$@"

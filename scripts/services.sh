@@ -30,7 +30,7 @@ start_postgres() {
     rm -f "$work/pwfile"
     local port
     for port in $(seq 25432 25472); do
-        local start_command="'$pg_bin/pg_ctl' -D '$work/pg' -l '$work/pg.log' -w -t 30 -o \"-p $port -k '$work' -c listen_addresses=127.0.0.1 -c fsync=off\" start"
+        local start_command="'$pg_bin/pg_ctl' -D '$work/pg' -l '$work/pg.log' -w -t 30 -o \"-p $port -k '$work' -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400\" start"
         if as_pg "$start_command" >/dev/null 2>&1; then
             export VOCAB_TEST_PG_ADMIN="postgresql://postgres@127.0.0.1:$port/postgres"
             export VOCAB_TEST_PG_PASSWORD="$admin_password"

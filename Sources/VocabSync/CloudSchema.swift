@@ -141,9 +141,13 @@ public enum CloudSchema {
 
         -- The caller's live counts, for the check that ends every sync.
         DROP FUNCTION IF EXISTS vocab.counts();
-        CREATE FUNCTION vocab.counts() RETURNS TABLE (books bigint, words bigint, reviews bigint)
+        -- With the latest seq they hold (one snapshot): counts are comparable only with a device
+        -- that has pulled exactly that far.
+        CREATE FUNCTION vocab.counts() RETURNS TABLE (books bigint, words bigint, reviews bigint, latest bigint)
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
-            SELECT a.live_books, a.live_words, a.live_reviews FROM vocab.accounts a WHERE a.owner = session_user
+            SELECT a.live_books, a.live_words, a.live_reviews,
+                   (SELECT coalesce(max(r.seq), 0) FROM vocab.records r WHERE r.owner = session_user)
+            FROM vocab.accounts a WHERE a.owner = session_user
         $fn$;
 
         REVOKE ALL ON SCHEMA vocab FROM PUBLIC;
@@ -158,6 +162,15 @@ public enum CloudSchema {
         GRANT EXECUTE ON FUNCTION vocab.push(bigint, jsonb, boolean) TO vocab_user;
         GRANT EXECUTE ON FUNCTION vocab.counts() TO vocab_user;
         """
+
+    /// `addUser`, returning the new user's login on the administrator's server.
+    public static func addUserReturningLogin(_ name: String, password: String, admin: PostgresConnection,
+                                             base: ServerAddress) throws -> CloudLogin {
+        try addUser(name, password: password, on: admin)
+        var address = base
+        address.user = name
+        return CloudLogin(address: address, password: password)
+    }
 
     /// Caps the records (books, words, reviews, deletions) `name` may hold; nil removes the cap.
     public static func setRecordLimit(_ name: String, to limit: Int?, on connection: PostgresConnection) throws {

@@ -82,18 +82,23 @@ public final class SyncEngine {
         throw CloudError.serverError("the server kept changing during the sync; run `vocab sync` again")
     }
 
-    private func serverCounts() throws -> (books: Int, words: Int, reviews: Int) {
-        let row = try connection.execute("SELECT books::text, words::text, reviews::text FROM vocab.counts()").first ?? []
-        let values = row.map { $0.flatMap { Int($0) } ?? 0 }
-        return values.count == 3 ? (values[0], values[1], values[2]) : (0, 0, 0)
+    private func serverCounts() throws -> (books: Int, words: Int, reviews: Int, latest: Int64) {
+        let row = try connection.execute("SELECT books::text, words::text, reviews::text, latest::text FROM vocab.counts()").first ?? []
+        let values = row.map { $0.flatMap { Int64($0) } ?? 0 }
+        return values.count == 4 ? (Int(values[0]), Int(values[1]), Int(values[2]), values[3]) : (0, 0, 0, 0)
     }
 
-    /// Whether the closing counts agree (not checked while pulled records wait or were skipped:
-    /// those are live on the server and rightly not here).
+    /// Whether the closing counts agree. Compared only when the server is exactly where this
+    /// store pulled to (another device may have pushed meanwhile: the next sync checks; a token
+    /// beyond the server's latest is damage), and
+    /// not while pulled records wait or were skipped (live there, rightly not here).
     private func countsAgree(_ report: SyncReport) throws -> Bool {
         let local = try store.liveCounts()
         guard report.skipped.isEmpty, local.waiting == 0 else { return true }
         let remote = try serverCounts()
+        let token = try store.syncToken(for: connection.address.url)
+        if token > remote.latest { return false }  // a token the server never gave: damaged
+        guard token == remote.latest else { return true }
         return local.books == remote.books && local.words == remote.words && local.reviews <= remote.reviews
     }
 

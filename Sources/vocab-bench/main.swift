@@ -7,6 +7,7 @@ import Glibc
 // vocab-bench: one line per figure, each beside a reference measured in the same run.
 //
 //   swift run -c release vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory]
+//   vocab-bench cloud-load [--users N] [--devices N] [--seconds N]   (many users syncing at once)
 //
 // `vocab-bench vocab ARGS...` runs the vocab command line in this process; the benchmark uses
 // it to run `vocab import` as a child whose time and peak memory are its own.
@@ -14,6 +15,16 @@ import Glibc
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "vocab" {
     exit(VocabApp.main(arguments: Array(arguments.dropFirst())))
+}
+
+if arguments.first == "cloud-load" {
+    do {
+        try CloudLoadBenchmark(Array(arguments.dropFirst())).run()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("vocab-bench: \(error)\n".utf8))
+        exit(1)
+    }
 }
 
 var options = BenchOptions()

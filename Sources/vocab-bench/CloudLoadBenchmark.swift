@@ -1,0 +1,207 @@
+import Foundation
+import Synchronization
+import VocabCore
+import VocabStore
+import VocabSync
+
+/// `vocab-bench cloud-load`: many users, each with several devices (a store of its own per
+/// device), making random adds, edits, deletes and reviews and syncing, against the local
+/// PostgreSQL — directly, and through PgBouncer when one runs. Reports syncs per second,
+/// p50/p99 sync latency and errors, then checks convergence: every device of a user equals
+/// the server, nothing lost or duplicated, and no user's rows reached another.
+struct CloudLoadBenchmark {
+    var users = 50
+    var devices = 4
+    var seconds = 60
+
+    init(_ arguments: [String]) throws {
+        var index = 0
+        func number(_ range: ClosedRange<Int>) throws -> Int {
+            index += 1
+            guard index < arguments.count, let value = Int(arguments[index]), range.contains(value) else {
+                throw BenchError.message("\(arguments[index - 1]) needs a number in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return value
+        }
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--users": users = try number(1...500)
+            case "--devices": devices = try number(1...16)
+            case "--seconds": seconds = try number(1...600)
+            case "--help", "-h":
+                print("Usage: vocab-bench cloud-load [--users N (1-500, default 50)] [--devices N (1-16, default 4)] [--seconds N (1-600, default 60)]")
+                exit(0)
+            default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
+            }
+            index += 1
+        }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = environment["VOCAB_TEST_PG_ADMIN"], let password = environment["VOCAB_TEST_PG_PASSWORD"] else {
+            throw BenchError.message("cloud-load needs a PostgreSQL: run scripts/bench.sh cloud-load, which starts one")
+        }
+        let adminAddress = try ServerAddress(url: url)
+        var routes = [("directly", adminAddress.host, adminAddress.port)]
+        if let pooler = environment["VOCAB_TEST_PGBOUNCER"], let colon = pooler.lastIndex(of: ":"), let port = Int(pooler[pooler.index(after: colon)...]) {
+            routes.append(("through PgBouncer (transaction pooling)", String(pooler[..<colon]), port))
+        } else {
+            print("cloud-load: no PgBouncer (apt-get install pgbouncer); measuring direct connections only")
+        }
+        for (name, host, port) in routes {
+            try runOnce(route: name, host: host, port: port, admin: adminAddress, adminPassword: password)
+        }
+    }
+
+    private func runOnce(route: String, host: String, port: Int, admin adminAddress: ServerAddress, adminPassword: String) throws {
+        let admin = try PostgresConnection(adminAddress, password: adminPassword)
+        try CloudSchema.install(on: admin)
+        let run = UUID().uuidString.prefix(6).lowercased()
+        let work = NSTemporaryDirectory() + "vocab-cloud-load-\(run)"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        var logins: [CloudLogin] = []
+        for user in 0..<users {
+            var login = try CloudSchema.addUserReturningLogin("load_\(run)_\(user)", password: "load-\(run)", admin: admin, base: adminAddress)
+            login.address.host = host
+            login.address.port = port
+            logins.append(login)
+        }
+        let timeouts = CloudTimeouts(connectSeconds: 10, statementSeconds: 60, lockSeconds: 30)
+        // Each user's first device makes the user's book; every device starts from it.
+        for (user, login) in logins.enumerated() {
+            let first = try Store.open(folder: "\(work)/u\(user)-d0")
+            try first.addBook(BookDraft(name: "Book of user \(user)"))
+            for device in 0..<devices {
+                let store = device == 0 ? first : try Store.open(folder: "\(work)/u\(user)-d\(device)")
+                _ = try SyncEngine(store: store, connection: try PostgresConnection(login.address, password: login.password, timeouts: timeouts)).run()
+            }
+        }
+        print("cloud-load \(route): \(users) users × \(devices) devices = \(users * devices) devices, \(seconds) s")
+
+        let results = LoadResults()
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var threads: [Thread] = []
+        for (user, login) in logins.enumerated() {
+            for device in 0..<devices {
+                let folder = "\(work)/u\(user)-d\(device)"
+                let thread = Thread {
+                    LoadDevice(user: user, device: device, folder: folder, login: login, timeouts: timeouts).run(until: deadline, results: results)
+                }
+                thread.stackSize = 1 << 20
+                threads.append(thread)
+            }
+        }
+        let started = ContinuousClock.now
+        threads.forEach { $0.start() }
+        while threads.contains(where: { !$0.isFinished }) { usleep(50_000) }
+        let elapsed = started.duration(to: .now)
+        let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let (latencies, errors) = results.snapshot()
+        let sorted = latencies.sorted()
+        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        print(String(format: "  %d syncs in %.1f s: %.1f syncs/s; latency p50 %.0f ms, p99 %.0f ms; %d errors",
+                     sorted.count, elapsedSeconds, Double(sorted.count) / elapsedSeconds, percentile(0.5) * 1000,
+                     percentile(0.99) * 1000, errors.values.reduce(0, +)))
+        for (message, count) in errors.sorted(by: { $0.value > $1.value }).prefix(5) { print("    \(count)× \(message)") }
+
+        // Quiet: every device syncs twice in turn, then each must equal the server.
+        var problems: [String] = []
+        for (user, login) in logins.enumerated() {
+            for _ in 0..<2 {
+                for device in 0..<devices {
+                    let store = try Store.open(folder: "\(work)/u\(user)-d\(device)")
+                    _ = try SyncEngine(store: store, connection: try PostgresConnection(login.address, password: login.password, timeouts: timeouts)).run()
+                }
+            }
+            let server = try admin.execute("""
+                SELECT id::text, body->>'word', coalesce(body->>'definition', '') FROM vocab.records
+                WHERE owner = $1 AND kind = 'word' AND NOT deleted ORDER BY id
+                """, [login.address.user]).map { $0.map { $0 ?? "" }.joined(separator: "|") }
+            let serverTexts = try admin.execute("""
+                SELECT count(*)::text, count(DISTINCT body->>'word')::text FROM vocab.records
+                WHERE owner = $1 AND kind = 'word' AND NOT deleted
+                """, [login.address.user]).first ?? []
+            if serverTexts.count == 2, serverTexts[0] != serverTexts[1] { problems.append("user \(user): duplicated words on the server") }
+            for device in 0..<devices {
+                let store = try Store.open(folder: "\(work)/u\(user)-d\(device)")
+                let local = try store.words().sorted { $0.id.lowercaseText < $1.id.lowercaseText }
+                    .map { "\($0.id.lowercaseText)|\($0.word)|\($0.definition)" }
+                if local != server { problems.append("user \(user) device \(device): \(local.count) words, the server \(server.count)") }
+                if let foreign = try store.words().first(where: { !$0.word.hasPrefix("u\(user)-") }) {
+                    problems.append("user \(user) device \(device) holds another user's word \(foreign.word)")
+                }
+            }
+        }
+        let foreignOnServer = try admin.execute("""
+            SELECT count(*)::text FROM vocab.records WHERE kind = 'word' AND owner LIKE $1
+                AND body->>'word' NOT LIKE 'u' || split_part(owner::text, '_', 3) || '-%'
+            """, ["load_\(run)_%"]).first?.first ?? "?"
+        if foreignOnServer != "0" { problems.append("\(foreignOnServer ?? "?") words on the server under another user") }
+        let totalWords = try admin.execute("SELECT count(*)::text FROM vocab.records WHERE kind = 'word' AND NOT deleted AND owner LIKE $1",
+                                           ["load_\(run)_%"]).first?.first ?? "?"
+        print(problems.isEmpty
+              ? "  converged: every device of every user equals the server (\(totalWords ?? "?") live words), nothing duplicated, no user saw another's rows"
+              : "  NOT converged: " + problems.prefix(10).joined(separator: "; "))
+        for user in 0..<users { try admin.execute("DROP OWNED BY \"load_\(run)_\(user)\"; DROP ROLE \"load_\(run)_\(user)\"") }
+        try admin.execute("DELETE FROM vocab.records WHERE owner LIKE $1", ["load_\(run)_%"])
+        try admin.execute("DELETE FROM vocab.accounts WHERE owner LIKE $1", ["load_\(run)_%"])
+    }
+}
+
+/// Sync latencies and errors of all devices.
+final class LoadResults: Sendable {
+    private let state = Mutex<(latencies: [Double], errors: [String: Int])>(([], [:]))
+
+    func record(seconds: Double) { state.withLock { $0.latencies.append(seconds) } }
+    func record(error: String) { state.withLock { $0.errors[error, default: 0] += 1 } }
+    func snapshot() -> ([Double], [String: Int]) { state.withLock { ($0.latencies, $0.errors) } }
+}
+
+/// One simulated device: random changes, then a sync, until the deadline.
+struct LoadDevice {
+    let user: Int, device: Int, folder: String, login: CloudLogin, timeouts: CloudTimeouts
+
+    func run(until deadline: ContinuousClock.Instant, results: LoadResults) {
+        guard let store = try? Store.open(folder: folder) else { return results.record(error: "cannot open a device store") }
+        var random = SystemRandomNumberGenerator()
+        var counter = 0
+        var ids = TimeOrderedIDs()
+        while ContinuousClock.now < deadline {
+            do {
+                let words = try store.words()
+                let book = try store.bookSummaries().first?.book
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0..<5:
+                    if let book {
+                        counter += 1
+                        try store.addWord(WordDraft(word: "u\(user)-d\(device)-\(counter)", definition: "meaning \(counter)"), toBook: book.id)
+                    }
+                case 5..<7:
+                    if let word = words.randomElement(using: &random) {
+                        try store.updateWord(id: word.id, WordChanges(definition: "edited by \(device) #\(counter)"))
+                    }
+                case 7:
+                    if let word = words.randomElement(using: &random) { try store.deleteWord(id: word.id) }
+                default:
+                    if let word = words.randomElement(using: &random) {
+                        try store.recordReview(wordId: word.id, rating: Rating.allCases.randomElement(using: &random) ?? .good,
+                                               at: .now(), source: .review, ids: &ids)
+                    }
+                }
+            } catch {
+                results.record(error: "local change: \((error as? UserFacingError)?.message ?? "\(error)")")
+            }
+            let started = ContinuousClock.now
+            do {
+                let connection = try PostgresConnection(login.address, password: login.password, timeouts: timeouts)
+                _ = try SyncEngine(store: store, connection: connection).run()
+                let elapsed = started.duration(to: .now)
+                results.record(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            } catch {
+                results.record(error: (error as? UserFacingError)?.message ?? "\(error)")
+            }
+        }
+    }
+}
