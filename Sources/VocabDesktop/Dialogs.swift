@@ -185,8 +185,18 @@ final class FileDialog {
         let dialog = FileDialog(parent: parent, title: title, save: save)
         if let suggestedName { gtk_file_chooser_set_current_name(vocab_file_chooser(UnsafeMutableRawPointer(dialog.chooser)), suggestedName) }
         open.append(dialog)
-        on(UnsafeMutableRawPointer(dialog.chooser), "response", int: { response in
-            defer { open.removeAll { $0 === dialog } }
+        on(UnsafeMutableRawPointer(dialog.chooser), "response", int: { [weak dialog] response in
+            guard let dialog else { return }
+            defer {
+                // Destroyed once the signal is over, and forgotten: a hidden file chooser left
+                // behind made GTK 4.8's accessibility code crash later.
+                let chooser = dialog.chooser
+                open.removeAll { $0 === dialog }
+                DispatchQueue.main.async {
+                    gtk_native_dialog_destroy(vocab_native_dialog(UnsafeMutableRawPointer(chooser)))
+                    g_object_unref(UnsafeMutableRawPointer(chooser))
+                }
+            }
             guard response == GTK_RESPONSE_ACCEPT.rawValue,
                   let file = gtk_file_chooser_get_file(vocab_file_chooser(UnsafeMutableRawPointer(dialog.chooser))) else { return }
             defer { g_object_unref(UnsafeMutableRawPointer(file)) }
