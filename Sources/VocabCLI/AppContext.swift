@@ -9,6 +9,10 @@ final class AppContext {
     let console: Console
     let environment: [String: String]
     private var openedStore: Store?
+    private var storeObservation: ObservationToken?
+    /// Whether a command committed a change to the store (an automatic backup may follow).
+    private(set) var storeChanged = false
+    var openedStorePath: String? { openedStore?.path }
 
     init(console: Console, environment: [String: String]) {
         self.console = console
@@ -30,7 +34,14 @@ final class AppContext {
     /// The store, opened (and created) on first use.
     func store() throws -> Store {
         if let openedStore { return openedStore }
-        let store = try Store.open(folder: try dataFolder())
+        let folder = try dataFolder()
+        let store: Store
+        do {
+            store = try Store.open(folder: folder)
+        } catch let error as StoreError {
+            throw DamagedStore.naming(backupIn: StoreBackups.folder(forStoreAt: folder + "/" + Store.fileName), for: error)
+        }
+        storeObservation = store.observe { [weak self] _ in self?.storeChanged = true }
         openedStore = store
         return store
     }
@@ -54,6 +65,28 @@ final class AppContext {
     /// The clock a session runs on: fixed at `--now` when given, else the system clock.
     func clock(_ arguments: ParsedArguments) throws -> SessionClock {
         arguments.value("now") != nil ? FixedClock(try now(arguments)) : SystemClock()
+    }
+}
+
+/// A store that cannot be opened because it is damaged, with the way back: the newest good backup.
+struct DamagedStore: UserFacingError {
+    let underlying: StoreError
+    let backup: BackupInfo
+
+    var category: ErrorCategory { underlying.category }
+    var message: String {
+        underlying.message + " The newest good backup is from \(backup.takenAt.iso8601): `vocab backup restore latest` puts it back (the damaged store is kept aside)."
+    }
+
+    /// The error itself, or, for a damaged store with a good backup, one that names the backup.
+    static func naming(backupIn folder: String, for error: StoreError) -> Error {
+        switch error {
+        case .corrupt, .malformedRow:
+            guard let backup = BackupService.newestGood(folder: folder) else { return error }
+            return DamagedStore(underlying: error, backup: backup)
+        default:
+            return error
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import VocabCore
+import VocabSessions
 
 /// The `vocab` program: finds the command named by argv, runs it, and turns any error into
 /// one line on standard error and an exit code (DESIGN.md §8), in this one place.
@@ -13,6 +14,7 @@ public enum VocabApp {
         defer { console.flush() }
         do {
             try dispatch(arguments, context: context)
+            startAutomaticBackupIfDue(context)
             return 0
         } catch let exit as SilentExit {
             return exit.category.exitCode
@@ -25,7 +27,15 @@ public enum VocabApp {
         }
     }
 
-    static let groups: [CommandGroup] = [BookCommands.group, WordCommands.group, CloudCommands.group]
+    /// After a command that changed the store, a backup in the background when one is due.
+    private static func startAutomaticBackupIfDue(_ context: AppContext) {
+        guard context.storeChanged, let path = context.openedStorePath else { return }
+        let policy = BackupPolicy(config: (try? context.config()) ?? [:])
+        guard BackupService.isDue(storePath: path, policy: policy, now: .now()) else { return }
+        BackupCommands.startAutomaticBackup(environment: context.environment)
+    }
+
+    static let groups: [CommandGroup] = [BookCommands.group, WordCommands.group, CloudCommands.group, BackupCommands.group]
     static let topLevel: [Command] = [
         HomeCommand.command, TransferCommands.importWords, TransferCommands.export, GameCommand.command,
         StudyCommands.study, StudyCommands.due, StudyCommands.review, StatsCommand.command, StarterCommand.command,
@@ -51,7 +61,11 @@ public enum VocabApp {
         }
         if let group = groups.first(where: { $0.name == first }) {
             guard let sub = rest.first, !sub.hasPrefix("-") else {
-                context.console.print(group.helpText)
+                if let command = group.defaultCommand, !rest.contains("--help"), !rest.contains("-h") {
+                    try run(command, rest, context: context)
+                } else {
+                    context.console.print(group.helpText)
+                }
                 return
             }
             guard let command = group.commands.first(where: { $0.spec.name == "\(group.name) \(sub)" }) else {

@@ -37,7 +37,10 @@ public final class Store {
             throw StoreError.cannotOpen(path: path, reason: error.message)
         }
         do {
-            try migrator.migrate(database, path: path)
+            // A store from an older Vocab is backed up before its schema changes.
+            try migrator.migrate(database, path: path) { [database] _ in
+                if path != ":memory:" { _ = try StoreBackups.take(from: database, storePath: path, reason: "before-upgrade", at: .now()) }
+            }
             if path != ":memory:" {
                 try database.execute("PRAGMA journal_mode = WAL")
                 try database.execute("PRAGMA synchronous = NORMAL")
@@ -85,7 +88,7 @@ public final class Store {
         notify(StoreChange(tables: tables))
     }
 
-    private func notify(_ change: StoreChange) {
+    func notify(_ change: StoreChange) {
         guard !change.isEmpty else { return }
         for key in observers.keys.sorted() {
             observers[key]?(change)

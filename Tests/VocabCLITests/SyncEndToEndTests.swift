@@ -103,6 +103,36 @@ final class SyncEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(try on("a", ["word", "list", "--json"]).stdout.contains("pear"))
     }
 
+    /// A restored store rejoins as a device that pulls everything first: deletions made
+    /// elsewhere since the backup stay deleted, newer edits win, nothing is resurrected.
+    func testARestoredStoreNeitherResurrectsDeletionsNorLosesNewerEdits() throws {
+        _ = try setUpUser()
+        XCTAssertEqual(try on("a", ["book", "add", "Fruit"]).status, 0)
+        for word in ["apple", "pear", "plum"] { XCTAssertEqual(try on("a", ["word", "add", word, "--book", "Fruit", "-d", "old"]).status, 0) }
+        try syncs("a")
+        XCTAssertEqual(try on("a", ["backup"]).status, 0)
+        try syncs("b")
+        XCTAssertEqual(try on("b", ["word", "delete", "pear"]).status, 0)
+        XCTAssertEqual(try on("b", ["word", "edit", "apple", "--definition", "newer, from b"]).status, 0)
+        XCTAssertEqual(try on("b", ["word", "add", "fig", "--book", "Fruit"]).status, 0)
+        try syncs("b")
+        try syncs("a")
+        XCTAssertEqual(try on("a", ["word", "delete", "plum"]).status, 0)  // after the backup, on a itself
+        try syncs("a")
+        let restored = try on("a", ["backup", "restore", "latest", "--yes"])
+        XCTAssertEqual(restored.status, 0, restored.stderr)
+        XCTAssertTrue(try on("a", ["word", "list", "--json"]).stdout.contains("pear"), "the backup had pear")
+        try syncs("a")
+        try syncs("b")
+        for device in ["a", "b"] {
+            let words = try on(device, ["word", "list", "--json"]).stdout
+            XCTAssertFalse(words.contains("\"pear\""), "\(device): a deletion made elsewhere stays deleted")
+            XCTAssertFalse(words.contains("\"plum\""), "\(device): a deletion made here after the backup stays deleted")
+            XCTAssertTrue(words.contains("newer, from b"), "\(device): the newer edit wins")
+            XCTAssertTrue(words.contains("\"fig\""), "\(device): words added elsewhere since are there")
+        }
+    }
+
     private func syncs(_ device: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let result = try on(device, ["sync"])
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)

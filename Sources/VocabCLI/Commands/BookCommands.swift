@@ -127,7 +127,7 @@ enum BookCommands {
         name: "book delete", abstract: "Delete a book and all its words.",
         arguments: [ArgumentSpec("BOOK", help: "The book, by name or id.")],
         options: [.yes],
-        discussion: "A book that holds words is deleted only after you confirm (on a terminal) or with --yes."
+        discussion: "A book that holds words is deleted only after you confirm (on a terminal) or with --yes, and after a backup\nof the store (undo with `vocab backup restore latest`)."
     )) { arguments, context in
         let store = try context.store()
         let book = try store.book(arguments.positionals[0])
@@ -137,8 +137,15 @@ enum BookCommands {
             guard context.console.stdinIsTerminal else { throw CLIError.confirmationRequired(question) }
             guard context.console.confirm(question) else { throw CLIError.cancelled }
         }
+        var backup: BackupInfo?
+        if count > 0 {
+            // A copy first: a mistaken delete is one restore away.
+            backup = try BackupService.take(store, reason: "before-delete", policy: BackupPolicy(config: (try? context.config()) ?? [:]),
+                                            now: try context.now()).backup
+        }
         let deleted = try store.deleteBook(id: book.id, now: try context.now())
         context.console.print("Deleted book \"\(book.name)\" and \(plural(deleted, "word")).")
+        if let backup { context.console.print("Undo: vocab backup restore \(backup.takenAt.iso8601)") }
     }
 
     private static func readImage(_ path: String) throws -> [UInt8] {

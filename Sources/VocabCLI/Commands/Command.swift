@@ -9,6 +9,8 @@ struct CommandGroup: Sendable {
     let name: String
     let abstract: String
     let commands: [Command]
+    /// What `vocab NAME` alone (or with options only) runs; nil: it prints this help.
+    var defaultCommand: Command? = nil
 
     var helpText: String {
         var lines = [abstract, "", "Usage: vocab \(name) COMMAND [options]", "", "Commands:"]

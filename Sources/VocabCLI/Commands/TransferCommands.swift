@@ -28,6 +28,11 @@ enum TransferCommands {
         let path = arguments.positionals[0]
         let fileFormat = try chooseFormat(arguments.value("format"), fileName: path)
         let store = try context.store()
+        if try store.wordCount() > 0 {
+            // An import may replace words (it is an upsert): a copy of the store first.
+            try BackupService.take(store, reason: "before-import", policy: BackupPolicy(config: (try? context.config()) ?? [:]),
+                                   now: try context.now())
+        }
         let progress = ProgressLine("Importing…", console: context.console)
         let outcome: ImportOutcome
         do {

@@ -14,7 +14,8 @@ struct Migrator {
     /// Checks the database's identity and applies every missing step, each in its own
     /// transaction. Returns the version the database had before.
     @discardableResult
-    func migrate(_ database: Database, path: String, upTo target: Int64? = nil) throws -> Int64 {
+    func migrate(_ database: Database, path: String, upTo target: Int64? = nil,
+                 beforeUpgrade: (Int64) throws -> Void = { _ in }) throws -> Int64 {
         let found = try database.integer("PRAGMA application_id")
         let version = try database.integer("PRAGMA user_version")
         let objects = try database.integer("SELECT count(*) FROM sqlite_master")
@@ -25,6 +26,7 @@ struct Migrator {
             throw StoreError.newerSchema(path: path, found: version, supported: latestVersion)
         }
         let goal = target ?? latestVersion
+        if version > 0 && version < goal { try beforeUpgrade(version) }
         for step in steps where step.version > version && step.version <= goal {
             try database.transaction {
                 try database.execute(step.sql)

@@ -1,0 +1,143 @@
+import Foundation
+import VocabCore
+import VocabStore
+import VocabSessions
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `vocab backup`, `vocab backup list`, `vocab backup restore`: copies of the store, taken
+/// automatically after writes and before anything destructive, checked, kept by a policy.
+enum BackupCommands {
+    private static let now = OptionSpec("now", value: "TIME", help: "The time to record (ISO 8601; default: now).")
+
+    static let group = CommandGroup(name: "backup", abstract: "Backups of your words (taken automatically too):",
+                                    commands: [list, restore], defaultCommand: take)
+
+    static let take = Command(spec: CommandSpec(
+        name: "backup", abstract: "Take a backup now (and remove those the retention policy no longer keeps).",
+        options: [now, OptionSpec("auto", help: "Only if one is due (what vocab runs by itself after a write); quiet.")],
+        discussion: """
+            Backups go to $VOCAB_HOME/backups (private to you), each checked after writing. One is taken by itself
+            after a change when the newest is older than 30 minutes, and before deleting a book, importing into a
+            store that has words, restoring, or upgrading the store. Kept: the 8 newest, then the newest of each of
+            the last 7 days, 4 weeks and 12 months. config.json may set "backups": {"everyMinutes": 30, "recent": 8,
+            "daily": 7, "weekly": 4, "monthly": 12}.
+            """,
+        examples: ["vocab backup", "vocab backup list", "vocab backup restore latest"]
+    )) { arguments, context in
+        let policy = BackupPolicy(config: (try? context.config()) ?? [:])
+        let time = try context.now(arguments)
+        let auto = arguments.flag("auto")
+        let store = try context.store()
+        if auto {
+            guard BackupService.isDue(storePath: store.path, policy: policy, now: time), let lock = BackupLock(folder: store.backupFolder) else { return }
+            defer { lock.release() }
+            try BackupService.take(store, reason: "auto", policy: policy, now: time)
+            return
+        }
+        let (backup, counts, removed) = try BackupService.take(store, reason: "manual", policy: policy, now: time)
+        context.console.print("Backed up \(plural(counts.books, "book")), \(plural(counts.words, "word")) and \(plural(counts.reviews, "review")) to \(backup.path) (\(ByteCount.describe(backup.bytes)), checked).")
+        if !removed.isEmpty { context.console.print("Removed \(plural(removed.count, "older backup")) the retention policy no longer keeps.") }
+    }
+
+    static let list = Command(spec: CommandSpec(
+        name: "backup list", abstract: "List the backups, newest first: time, why, size, books, words, reviews.",
+        options: [.json]
+    )) { arguments, context in
+        let folder = StoreBackups.folder(forStoreAt: try context.dataFolder() + "/" + Store.fileName)
+        let (backups, foreign) = StoreBackups.list(in: folder)
+        let rows = backups.map { backup -> (BackupInfo, StoreCounts?) in (backup, try? StoreBackups.check(backup.path)) }
+        if arguments.flag("json") {
+            context.console.print(JSONValue.array(rows.map { backup, counts in
+                .object([("time", .string(backup.takenAt.iso8601)), ("reason", .string(backup.reason)), ("path", .string(backup.path)),
+                         ("bytes", .int(Int64(backup.bytes))), ("ok", .bool(counts != nil)),
+                         ("books", counts.map { .int(Int64($0.books)) } ?? .null),
+                         ("words", counts.map { .int(Int64($0.words)) } ?? .null),
+                         ("reviews", counts.map { .int(Int64($0.reviews)) } ?? .null)])
+            }).pretty)
+            return
+        }
+        guard !backups.isEmpty else {
+            context.console.print("No backups yet in \(folder): take one with `vocab backup` (one is also taken after your next change).")
+            return
+        }
+        var table = TextTable(header: ["TAKEN (UTC)", "WHY", "SIZE", "BOOKS", "WORDS", "REVIEWS"])
+        for (backup, counts) in rows {
+            table.rows.append([backup.takenAt.iso8601, backup.reason, ByteCount.describe(backup.bytes),
+                               counts.map { String($0.books) } ?? "damaged", counts.map { String($0.words) } ?? "",
+                               counts.map { String($0.reviews) } ?? ""])
+        }
+        table.render().forEach(context.console.print)
+        if !foreign.isEmpty { context.console.print("(Other files in \(folder), left alone: \(foreign.joined(separator: ", ")).)") }
+    }
+
+    static let restore = Command(spec: CommandSpec(
+        name: "backup restore", abstract: "Put a backup back in place of the store (the store is backed up first).",
+        arguments: [ArgumentSpec("BACKUP", help: "latest, a time (the newest backup at or before it, e.g. 2026-12-01T09:30), or a file.")],
+        options: [.yes, now],
+        discussion: """
+            The backup is checked before it replaces anything. A store that syncs pulls everything from the cloud at its
+            next sync before it pushes, so deletions made elsewhere since the backup stay deleted and newer edits win.
+            A damaged store is moved aside (kept, never deleted) and the backup restored in its place.
+            """,
+        examples: ["vocab backup restore latest", "vocab backup restore 2026-12-01T09:30 --yes"]
+    )) { arguments, context in
+        let dataFolder = try context.dataFolder()
+        let folder = StoreBackups.folder(forStoreAt: dataFolder + "/" + Store.fileName)
+        let backup = try BackupService.find(arguments.positionals[0], folder: folder)
+        let counts = try StoreBackups.check(backup.path)
+        if !arguments.flag("yes") {
+            let when = backup.takenAt.milliseconds > 0 ? "of \(backup.takenAt.iso8601) " : ""
+            let question = "Replace the store with the backup \(when)(\(plural(counts.books, "book")), \(plural(counts.words, "word")))?"
+            guard context.console.stdinIsTerminal else { throw CLIError.confirmationRequired(question) }
+            guard context.console.confirm(question) else { throw CLIError.cancelled }
+        }
+        let policy = BackupPolicy(config: (try? context.config()) ?? [:])
+        let (safety, aside) = try BackupService.restore(backup, dataFolder: dataFolder, policy: policy, now: try context.now(arguments))
+        context.console.print("Restored \(plural(counts.books, "book")), \(plural(counts.words, "word")) and \(plural(counts.reviews, "review")) from \(backup.path).")
+        if let safety { context.console.print("The store as it was is kept in \(safety.path).") }
+        if let aside { context.console.print("The damaged store was moved aside to \(aside).") }
+    }
+
+    /// Starts `vocab backup --auto` as a detached process (its own session, no terminal), so
+    /// the command that wrote does not wait for the backup.
+    static func startAutomaticBackup(environment: [String: String]) {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, 0x80)  // POSIX_SPAWN_SETSID (glibc): a session of its own
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor in Int32(0)...2 {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let words: [String] = ["vocab", "backup", "--auto"]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        _ = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp)
+    }
+}
+
+/// One automatic backup at a time: a lock file in the backups folder (flock, released on exit).
+final class BackupLock {
+    private let descriptor: Int32
+
+    init?(folder: String) {
+        mkdir(folder, 0o700)
+        descriptor = open(folder + "/.lock", O_WRONLY | O_CREAT, 0o600)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return nil
+        }
+    }
+
+    func release() {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}

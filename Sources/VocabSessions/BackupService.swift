@@ -1,0 +1,112 @@
+import Foundation
+import VocabCore
+import VocabStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// When automatic backups are taken and which are kept: config.json's `"backups"` object
+/// (`everyMinutes`, `recent`, `daily`, `weekly`, `monthly`), else the defaults.
+public struct BackupPolicy: Sendable, Equatable {
+    /// An automatic backup is due when the newest backup is older than this (default 30 min).
+    public var intervalMinutes: Int
+    public var retention: BackupRetention
+
+    public init(intervalMinutes: Int = 30, retention: BackupRetention = BackupRetention()) {
+        self.intervalMinutes = max(1, intervalMinutes)
+        self.retention = retention
+    }
+
+    public init(config: [String: Any]) {
+        let settings = config["backups"] as? [String: Any] ?? [:]
+        func number(_ key: String, _ fallback: Int) -> Int { (settings[key] as? NSNumber)?.intValue ?? fallback }
+        let defaults = BackupRetention()
+        self.init(intervalMinutes: number("everyMinutes", 30),
+                  retention: BackupRetention(recent: number("recent", defaults.recent), daily: number("daily", defaults.daily),
+                                             weekly: number("weekly", defaults.weekly), monthly: number("monthly", defaults.monthly)))
+    }
+}
+
+/// Backups for both front ends: taking one (and pruning by the policy), telling whether an
+/// automatic one is due, finding one by a user's reference, restoring.
+public enum BackupService {
+    /// Whether the newest backup of the store at `storePath` is older than the policy's interval.
+    public static func isDue(storePath: String, policy: BackupPolicy, now: Timestamp) -> Bool {
+        guard let newest = StoreBackups.list(in: StoreBackups.folder(forStoreAt: storePath)).backups.first else { return true }
+        return now.milliseconds - newest.takenAt.milliseconds >= Int64(policy.intervalMinutes) * 60_000
+    }
+
+    /// Takes a backup and removes the ones the retention policy no longer keeps; returns the
+    /// new backup, its counts and the files removed.
+    @discardableResult
+    public static func take(_ store: Store, reason: String, policy: BackupPolicy, now: Timestamp) throws
+        -> (backup: BackupInfo, counts: StoreCounts, removed: [BackupInfo]) {
+        let (backup, counts) = try store.takeBackup(reason: reason, at: now)
+        return (backup, counts, prune(folder: store.backupFolder, retention: policy.retention))
+    }
+
+    /// Deletes the backups the retention policy does not keep (other files are left alone).
+    @discardableResult
+    public static func prune(folder: String, retention: BackupRetention) -> [BackupInfo] {
+        let backups = StoreBackups.list(in: folder).backups
+        let kept = retention.keep(backups.map(\.takenAt))
+        let removed = backups.filter { !kept.contains($0.takenAt) }
+        for backup in removed { unlink(backup.path) }
+        return removed
+    }
+
+    /// The backup a user means: `latest`, a time (any leading part of ISO 8601, e.g.
+    /// 2026-12-01T09:30: the newest backup at or before it), or a file path.
+    public static func find(_ reference: String, folder: String) throws -> BackupInfo {
+        let backups = StoreBackups.list(in: folder).backups
+        if reference == "latest" {
+            guard let newest = backups.first else { throw BackupError.noBackups(folder: folder) }
+            return newest
+        }
+        if reference.contains("/") || reference.hasSuffix(".sqlite") {
+            guard FileManager.default.fileExists(atPath: reference) else { throw BackupError.noSuchBackup(reference) }
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: reference))?[.size] as? Int ?? 0
+            return backups.first { $0.path == reference }
+                ?? BackupInfo(path: reference, takenAt: Timestamp(milliseconds: 0), reason: "file", bytes: bytes)
+        }
+        guard let time = Timestamp(iso8601: reference) ?? Timestamp(iso8601: reference + ":00Z")
+                ?? Timestamp(iso8601: reference + "T23:59:59Z") ?? Timestamp(iso8601: reference + "Z") else {
+            throw BackupError.noSuchBackup(reference)
+        }
+        guard let match = backups.first(where: { $0.takenAt <= time }) else { throw BackupError.noSuchBackup(reference) }
+        return match
+    }
+
+    /// The newest backup that passes its check, for the message on a damaged store.
+    public static func newestGood(folder: String) -> BackupInfo? {
+        StoreBackups.list(in: folder).backups.first { (try? StoreBackups.check($0.path)) != nil }
+    }
+
+    /// Restores `backup` into the store in `dataFolder`, after backing the current store up
+    /// (unless it is damaged: then it is moved aside, kept, and a new store receives the backup).
+    /// Returns the safety backup (nil when the store was damaged) and what was moved aside.
+    public static func restore(_ backup: BackupInfo, dataFolder: String, policy: BackupPolicy, now: Timestamp) throws
+        -> (safety: BackupInfo?, movedAside: String?) {
+        _ = try StoreBackups.check(backup.path)
+        let storePath = dataFolder + "/" + Store.fileName
+        do {
+            let store = try Store.open(folder: dataFolder)
+            let safety = try store.takeBackup(reason: "before-restore", at: now).0
+            try store.restore(from: backup.path)
+            return (safety, nil)
+        } catch let error as StoreError {
+            switch error {
+            case .corrupt, .notAVocabDatabase, .malformedRow:
+                // Damaged: keep it aside (never deleted), then restore into a new store.
+                let aside = dataFolder + "/vocab-damaged-" + now.iso8601.replacingOccurrences(of: ":", with: "") + ".sqlite"
+                guard rename(storePath, aside) == 0 else { throw error }
+                for suffix in ["-wal", "-shm"] { _ = rename(storePath + suffix, aside + suffix) }
+                let fresh = try Store.open(folder: dataFolder)
+                try fresh.restore(from: backup.path)
+                return (nil, aside)
+            default:
+                throw error
+            }
+        }
+    }
+}

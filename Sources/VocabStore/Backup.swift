@@ -1,0 +1,243 @@
+import CSQLite
+import Foundation
+import VocabCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One backup file of a store.
+public struct BackupInfo: Sendable, Equatable {
+    public var path: String
+    public var takenAt: Timestamp
+    /// Why it was taken: auto, manual, before-delete, before-import, before-restore, before-upgrade.
+    public var reason: String
+    public var bytes: Int
+
+    public init(path: String, takenAt: Timestamp, reason: String, bytes: Int) {
+        self.path = path
+        self.takenAt = takenAt
+        self.reason = reason
+        self.bytes = bytes
+    }
+}
+
+/// What a store held, for a backup's list line and its check.
+public struct StoreCounts: Sendable, Equatable {
+    public var books: Int
+    public var words: Int
+    public var reviews: Int
+}
+
+/// Why a backup or a restore could not be done. The store is untouched in every case.
+public enum BackupError: UserFacingError, Equatable {
+    case cannotWrite(folder: String, reason: String)
+    case checkFailed(detail: String)
+    case notABackup(path: String, reason: String)
+    case noBackups(folder: String)
+    case noSuchBackup(String)
+
+    public var category: ErrorCategory {
+        switch self {
+        case .cannotWrite: return .storeUnavailable
+        case .checkFailed: return .conflictOrCorruption
+        case .notABackup, .noBackups, .noSuchBackup: return .userInput
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .cannotWrite(let folder, let reason):
+            return "Cannot write a backup into \(folder): \(reason). The store was not changed."
+        case .checkFailed(let detail):
+            return "The backup failed its check (\(detail)) and was deleted; the store was not changed."
+        case .notABackup(let path, let reason):
+            return "\(path) is not a usable Vocab backup (\(reason)); nothing was changed."
+        case .noBackups(let folder):
+            return "There are no backups in \(folder) yet: take one with `vocab backup`."
+        case .noSuchBackup(let text):
+            return "No backup matches \"\(text)\": see `vocab backup list` (use latest, a time such as 2026-12-01T09:30, or a file)."
+        }
+    }
+}
+
+/// Backups of the store: consistent copies through SQLite's online backup API (never a file
+/// copy of a live WAL database), written under a temporary name, checked (`quick_check`, the
+/// Vocab identity, and the counts the source had at the time of the copy), and only then given
+/// their name — so a backup under its name is always a good one. Private: 0600 in a 0700 folder.
+public enum StoreBackups {
+    /// The backups folder of the store at `storePath`.
+    public static func folder(forStoreAt storePath: String) -> String {
+        FilePath.folder(of: storePath) + "/backups"
+    }
+
+    /// `vocab-20261201T093000.123Z-auto.sqlite`
+    static func fileName(at time: Timestamp, reason: String) -> String {
+        let stamp = time.iso8601.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        return "vocab-\(stamp)-\(reason).sqlite"
+    }
+
+    /// The time and reason a backup's file name holds; nil for a file that is not a backup.
+    static func parse(fileName: String) -> (Timestamp, String)? {
+        guard fileName.hasPrefix("vocab-"), fileName.hasSuffix(".sqlite") else { return nil }
+        let core = fileName.dropFirst(6).dropLast(7)
+        guard let dash = core.firstIndex(of: "-"), core.distance(from: core.startIndex, to: dash) >= 16 else { return nil }
+        let stamp = String(core[..<dash]), reason = String(core[core.index(after: dash)...])
+        // 20261201T093000.123Z → 2026-12-01T09:30:00.123Z
+        let chars = Array(stamp)
+        guard chars.count >= 16, chars[8] == "T" else { return nil }
+        let iso = String(chars[0..<4]) + "-" + String(chars[4..<6]) + "-" + String(chars[6..<8]) + "T"
+            + String(chars[9..<11]) + ":" + String(chars[11..<13]) + ":" + String(chars[13...])
+        guard let time = Timestamp(iso8601: iso), !reason.isEmpty,
+              reason.allSatisfy({ $0.isLetter || $0 == "-" }) else { return nil }
+        return (time, reason)
+    }
+
+    /// The backups in `folder`, newest first, and the names of files there that are not backups
+    /// (left alone).
+    public static func list(in folder: String) -> (backups: [BackupInfo], foreign: [String]) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var backups: [BackupInfo] = [], foreign: [String] = []
+        for name in names where !name.hasPrefix(".") {
+            guard let (time, reason) = parse(fileName: name) else { foreign.append(name); continue }
+            let path = folder + "/" + name
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+            backups.append(BackupInfo(path: path, takenAt: time, reason: reason, bytes: bytes))
+        }
+        return (backups.sorted { $0.takenAt > $1.takenAt }, foreign.sorted())
+    }
+
+    /// Checks a backup file (read-only): SQLite's quick_check, the Vocab identity, a schema
+    /// this Vocab knows; returns its counts.
+    public static func check(_ path: String) throws -> StoreCounts {
+        let database: Database
+        do {
+            database = try Database(path: path, create: false, readOnly: true)
+        } catch let error as SQLiteError {
+            throw BackupError.notABackup(path: path, reason: error.message)
+        }
+        do {
+            let result = try database.first("PRAGMA quick_check") { $0.text(0) } ?? ""
+            guard result == "ok" else { throw BackupError.notABackup(path: path, reason: "damaged: \(result)") }
+            guard try database.integer("PRAGMA application_id") == Migrations.applicationID else {
+                throw BackupError.notABackup(path: path, reason: "not a Vocab store")
+            }
+            let version = try database.integer("PRAGMA user_version")
+            guard version <= Migrator().latestVersion else {
+                throw BackupError.notABackup(path: path, reason: "written by a newer Vocab (schema \(version))")
+            }
+            return try counts(database)
+        } catch let error as SQLiteError {
+            throw BackupError.notABackup(path: path, reason: error.message)
+        }
+    }
+
+    static func counts(_ database: Database) throws -> StoreCounts {
+        StoreCounts(books: Int(try database.integer("SELECT count(*) FROM books")),
+                    words: Int(try database.integer("SELECT count(*) FROM words")),
+                    reviews: Int(try database.integer("SELECT count(*) FROM reviews")))
+    }
+
+    /// Copies `source` (whole, one consistent snapshot) into a new file at `path`, made private
+    /// from the start.
+    static func copy(_ source: Database, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw BackupError.cannotWrite(folder: FilePath.folder(of: path), reason: String(cString: strerror(errno))) }
+        close(descriptor)
+        let destination: Database
+        do {
+            destination = try Database(path: path, create: false)
+        } catch let error as SQLiteError {
+            throw BackupError.cannotWrite(folder: FilePath.folder(of: path), reason: error.message)
+        }
+        try transfer(from: source, to: destination, folder: FilePath.folder(of: path))
+        // A backup is a single file: no WAL beside it.
+        try? destination.execute("PRAGMA journal_mode = DELETE")
+    }
+
+    /// SQLite's online backup from `source` into `destination`, in one step (a consistent
+    /// snapshot of the source; the destination locked while it is written).
+    static func transfer(from source: Database, to destination: Database, folder: String) throws {
+        guard let backup = sqlite3_backup_init(destination.handle, "main", source.handle, "main") else {
+            throw BackupError.cannotWrite(folder: folder, reason: String(cString: sqlite3_errmsg(destination.handle)))
+        }
+        var code: Int32
+        repeat {
+            code = sqlite3_backup_step(backup, -1)
+            if code == SQLITE_BUSY || code == SQLITE_LOCKED { usleep(20_000) }
+        } while code == SQLITE_BUSY || code == SQLITE_LOCKED || code == SQLITE_OK
+        sqlite3_backup_finish(backup)
+        guard code == SQLITE_DONE else {
+            let reason = code == SQLITE_FULL ? "the disk is full" : String(cString: sqlite3_errstr(code))
+            throw BackupError.cannotWrite(folder: folder, reason: reason)
+        }
+    }
+}
+
+extension StoreBackups {
+    static func take(from database: Database, storePath: String, reason: String, at time: Timestamp) throws -> (BackupInfo, StoreCounts) {
+        let folder = StoreBackups.folder(forStoreAt: storePath)
+        do { try FolderMaker.makeFolder(folder) } catch { throw BackupError.cannotWrite(folder: folder, reason: "cannot create it") }
+        chmod(folder, 0o700)
+        let name = fileName(at: time, reason: reason)
+        let partial = folder + "/.partial-" + name
+        unlink(partial)
+        defer { unlink(partial) }
+        // The counts and the copy come from one read transaction: the same snapshot.
+        let expected: StoreCounts
+        do {
+            try database.execute("BEGIN")
+            defer { try? database.execute("COMMIT") }
+            expected = try counts(database)
+            try copy(database, to: partial)
+        } catch let error as SQLiteError {
+            throw BackupError.cannotWrite(folder: folder, reason: error.message)
+        }
+        let found: StoreCounts
+        do {
+            found = try check(partial)
+        } catch let error as BackupError {
+            throw BackupError.checkFailed(detail: error.message)
+        }
+        guard found == expected else {
+            throw BackupError.checkFailed(detail: "it holds \(found.words) words where the store had \(expected.words)")
+        }
+        let target = folder + "/" + name
+        guard rename(partial, target) == 0 else {
+            throw BackupError.cannotWrite(folder: folder, reason: String(cString: strerror(errno)))
+        }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: target))?[.size] as? Int ?? 0
+        return (BackupInfo(path: target, takenAt: time, reason: reason, bytes: bytes), found)
+    }
+}
+
+extension Store {
+    /// The folder this store's backups go to.
+    public var backupFolder: String { StoreBackups.folder(forStoreAt: path) }
+
+    /// Takes a backup now: copies, checks, names it; a backup that fails its check is deleted
+    /// and reported. `reason` goes into the file name.
+    @discardableResult
+    public func takeBackup(reason: String, at time: Timestamp = .now()) throws -> (BackupInfo, StoreCounts) {
+        try StoreBackups.take(from: database, storePath: path, reason: reason, at: time)
+    }
+
+    /// Replaces this store's content with the backup at `path` (checked first), through
+    /// SQLite's backup API so that other connections see the restored store. The restored
+    /// store then pulls everything from the cloud before pushing (token 0, binding kept), so a
+    /// sync neither resurrects deletions nor loses edits made elsewhere since the backup.
+    public func restore(from path: String) throws {
+        _ = try StoreBackups.check(path)
+        let source: Database
+        do {
+            source = try Database(path: path, create: false, readOnly: true)
+        } catch let error as SQLiteError {
+            throw BackupError.notABackup(path: path, reason: error.message)
+        }
+        try StoreBackups.transfer(from: source, to: database, folder: FilePath.folder(of: self.path))
+        try guarded {
+            try Migrator().migrate(database, path: self.path)
+            try database.execute("DELETE FROM sync_meta WHERE key = 'token'")
+        }
+        notify(.everything)
+    }
+}
