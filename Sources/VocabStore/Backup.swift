@@ -132,9 +132,11 @@ public enum StoreBackups {
     }
 
     static func counts(_ database: Database) throws -> StoreCounts {
-        StoreCounts(books: Int(try database.integer("SELECT count(*) FROM books")),
-                    words: Int(try database.integer("SELECT count(*) FROM words")),
-                    reviews: Int(try database.integer("SELECT count(*) FROM reviews")))
+        // A store of an older schema (backed up before its upgrade) may have no review log yet.
+        let hasReviews = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'reviews'") > 0
+        return StoreCounts(books: Int(try database.integer("SELECT count(*) FROM books")),
+                           words: Int(try database.integer("SELECT count(*) FROM words")),
+                           reviews: hasReviews ? Int(try database.integer("SELECT count(*) FROM reviews")) : 0)
     }
 
     /// Copies `source` (whole, one consistent snapshot) into a new file at `path`, made private

@@ -54,6 +54,10 @@ final class MigrationTests: XCTestCase {
         var ids = TimeOrderedIDs()
         try store.recordReview(wordId: word.id, rating: .good, at: Timestamp(milliseconds: 0), source: .review, ids: &ids)
         XCTAssertNotNil(try store.schedule(wordId: word.id))
+        // The store was backed up, as it was, before its schema changed.
+        let backups = StoreBackups.list(in: folder.file("backups")).backups
+        XCTAssertEqual(backups.map(\.reason), ["before-upgrade"])
+        XCTAssertEqual(try StoreBackups.check(backups[0].path), StoreCounts(books: 1, words: 1, reviews: 0))
     }
 
     func testAStoreFromANewerVocabIsRefusedAndLeftUntouched() throws {
