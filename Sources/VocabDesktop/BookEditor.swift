@@ -107,12 +107,20 @@ final class BookEditor {
                     body: tr("Its %d words go with it. Other devices will delete them at their next sync.", count),
                     action: tr("Delete")) { [weak self] in
             guard let self else { return }
-            do {
-                try model.store.deleteBook(id: book.id, now: model.clock.now())
-                dialog.close()
-                model.toast(tr("Deleted %@ and its %d words.", book.name, count))
-            } catch {
-                show(error)
+            // A backup first (on the worker: a big store takes a moment), then the delete.
+            let policy = BackupPolicy(config: (try? model.paths.config()) ?? [:]), now = model.clock.now(), id = book.id
+            model.background({ store in
+                if count > 0 { try BackupService.take(store, reason: "before-delete", policy: policy, now: now) }
+                return try store.deleteBook(id: id, now: now)
+            }) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success:
+                    dialog.close()
+                    model.toast(tr("Deleted %@ and its %d words. A backup was taken first.", book.name, count))
+                case .failure(let error):
+                    show(error)
+                }
             }
         }
     }

@@ -70,9 +70,11 @@ final class MainWindow {
 
         let transfer = TransferFlow(model: model, window: window, currentBook: { [weak shelf] in shelf?.openBook })
         let cloud = CloudPanel(model: model, window: window)
-        screens += [transfer, cloud]
+        let backups = BackupsPanel(model: model, window: window)
+        screens += [transfer, cloud, backups]
         adw_header_bar_pack_start(OpaquePointer(header), transfer.importButton)
         adw_header_bar_pack_start(OpaquePointer(header), transfer.exportButton)
+        adw_header_bar_pack_start(OpaquePointer(header), backups.button)
         adw_header_bar_pack_end(OpaquePointer(header), cloud.accountButton)
         adw_header_bar_pack_end(OpaquePointer(header), cloud.syncButton)
         adw_header_bar_pack_end(OpaquePointer(header), cloud.status)

@@ -151,9 +151,15 @@ public enum StoreBackups {
         } catch let error as SQLiteError {
             throw BackupError.cannotWrite(folder: FilePath.folder(of: path), reason: error.message)
         }
+        // A new file nobody else reads: no journal while it is written; one fsync at the end.
+        try? destination.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         try transfer(from: source, to: destination, folder: FilePath.folder(of: path))
-        // A backup is a single file: no WAL beside it.
         try? destination.execute("PRAGMA journal_mode = DELETE")
+        let descriptor2 = open(path, O_RDONLY)
+        defer { if descriptor2 >= 0 { close(descriptor2) } }
+        guard descriptor2 >= 0, fsync(descriptor2) == 0 else {
+            throw BackupError.cannotWrite(folder: FilePath.folder(of: path), reason: String(cString: strerror(errno)))
+        }
     }
 
     /// SQLite's online backup from `source` into `destination`, in one step (a consistent
@@ -239,6 +245,7 @@ extension Store {
         try guarded {
             try Migrator().migrate(database, path: self.path)
             try database.execute("DELETE FROM sync_meta WHERE key = 'token'")
+            try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")  // leave no store-sized WAL behind
         }
         notify(.everything)
     }

@@ -10,6 +10,7 @@ struct BenchOptions {
     var skipStudy = false
     var skipSync = false
     var skipDesktop = false
+    var skipBackup = false
     /// Keep the generated files (their folder is printed).
     var keep = false
 
@@ -35,8 +36,9 @@ struct BenchOptions {
             case "--skip-study": skipStudy = true
             case "--skip-sync": skipSync = true
             case "--skip-desktop": skipDesktop = true
+            case "--skip-backup": skipBackup = true
             case "--help", "-h":
-                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--skip-desktop] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
+                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--skip-desktop] [--skip-backup] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
                 exit(0)
             default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
             }

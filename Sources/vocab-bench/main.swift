@@ -34,6 +34,7 @@ do {
     if !options.skipStudy { try StudyBenchmark(options: options).run() }
     if !options.skipSync { try SyncBenchmark(options: options).run() }
     if !options.skipDesktop { try DesktopBenchmark(options: options).run() }
+    if !options.skipBackup { try BackupBenchmark(options: options).run() }
 } catch {
     FileHandle.standardError.write(Data("vocab-bench: \(error)\n".utf8))
     exit(1)

@@ -140,6 +140,15 @@ def test_books_words_dictionary_and_live_data(root):
         click(find(confirm, "push button", "Delete"))
         window.find("label", "No books yet")
         assert window.words() == []
+        # Undo through the backups: the one taken before the delete is the newest.
+        window.click("push button", "Backups")
+        sheet = window.dialog("Backups")
+        click(find(sheet, "push button", prefix="Restore the backup of"))
+        confirm = wait_for("the confirmation", lambda: [n for n in find_all(window.app, None, prefix="Restore the backup of")
+                                                         if n.getRoleName() == "dialog"])[0]
+        click(find(confirm, "push button", "Restore"))
+        window.find("push button", "Open book TOEIC 900", timeout=15)
+        assert len(window.words()) == 2, window.words()
     finally:
         window.stop()
 
