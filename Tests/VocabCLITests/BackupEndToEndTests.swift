@@ -69,6 +69,24 @@ final class BackupEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(try vocab.ok(["word", "list", "--json"]).contains("apple"))
     }
 
+    func testABackupFolderThatCannotBeWrittenOrHoldsOtherFilesGetsClearMessages() throws {
+        _ = try vocab.ok(["book", "add", "Kept"])
+        usleep(1_500_000)  // let the automatic backup finish
+        try? FileManager.default.removeItem(atPath: backups)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: backups))
+        let refused = try vocab.run(["backup"])
+        XCTAssertEqual(refused.status, 5, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("Cannot write a backup into") && refused.stderr.contains("not changed"), refused.stderr)
+        XCTAssertTrue(try vocab.ok(["book", "list"]).contains("Kept"), "the store is untouched")
+        try FileManager.default.removeItem(atPath: backups)
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: backups + "/notes.txt"))
+        _ = try vocab.ok(["backup"])
+        let list = try vocab.ok(["backup", "list"])
+        XCTAssertTrue(list.contains("notes.txt") && list.contains("left alone"), list)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: backups + "/notes.txt"))
+    }
+
     func testRetentionKeepsThePromisedSetOverASimulatedYear() throws {
         // Automatic backups (taken at the real time) off for this test: a very long interval.
         let config = vocab.root + "/config"
