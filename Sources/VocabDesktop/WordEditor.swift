@@ -114,7 +114,7 @@ final class WordEditor {
         case .success(let entry):
             readForm()
             let changed = form.fill(from: entry)
-            for field in changed { UI.setText(entry: fields[field]!.entry, form[field]) }
+            for field in changed { if let row = fields[field] { UI.setText(entry: row.entry, form[field]) } }
             say(changed.isEmpty ? tr("The dictionary has nothing for the empty fields.")
                                 : tr("Filled from the dictionary: %@.", changed.map(WordEditor.label).joined(separator: ", ")))
         case .failure(let error):

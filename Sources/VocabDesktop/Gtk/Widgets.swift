@@ -91,10 +91,9 @@ enum UI {
     /// A drop-down of fixed strings.
     static func dropDown(_ items: [String], name: String) -> Widget {
         var pointers = items.map { strdup($0) } + [nil]
-        let model = pointers.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                gtk_string_list_new($0)
-            }
+        let model = pointers.withUnsafeMutableBufferPointer { buffer -> OpaquePointer? in
+            guard let base = buffer.baseAddress else { return nil }  // never empty: it ends with nil
+            return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { gtk_string_list_new($0) }
         }
         for pointer in pointers { free(pointer) }
         pointers.removeAll()
