@@ -110,7 +110,17 @@ public enum WordLookup {
     }
 }
 
-extension WordDraft {
+/// The six text fields a word and a draft share, readable by `WordField`.
+public protocol WordTextFields {
+    var word: String { get }
+    var definition: String { get }
+    var detail: String { get }
+    var pronunciation: String { get }
+    var synonym: String { get }
+    var antonym: String { get }
+}
+
+extension WordTextFields {
     /// The text of one field.
     public func value(of field: WordField) -> String {
         switch field {
@@ -124,16 +134,5 @@ extension WordDraft {
     }
 }
 
-extension Word {
-    /// The text of one field.
-    public func value(of field: WordField) -> String {
-        switch field {
-        case .word: return word
-        case .definition: return definition
-        case .detail: return detail
-        case .pronunciation: return pronunciation
-        case .synonym: return synonym
-        case .antonym: return antonym
-        }
-    }
-}
+extension Word: WordTextFields {}
+extension WordDraft: WordTextFields {}

@@ -20,7 +20,7 @@ final class BackupRetentionTests: XCTestCase {
         // 8 newest (all on the last day) + the newest of each of the 6 days before, then weeks, then months.
         XCTAssertEqual(kept.filter { $0.milliseconds / day == newest.milliseconds / day }.count, 8)
         for back in 1..<7 { XCTAssertTrue(days.contains(newest.milliseconds / day - Int64(back)), "day -\(back)") }
-        let months = Set(kept.map { CivilDate.from(daysSinceEpoch: $0.milliseconds / day).month })
+        let months = Set(kept.map { CivilCalendar.date(fromDaysSinceEpoch: $0.milliseconds / day).month })
         XCTAssertEqual(months.count, 12, "one per month for a year")
         XCTAssertLessThanOrEqual(kept.count, 8 + 6 + 4 + 12)
         XCTAssertGreaterThanOrEqual(kept.count, 8 + 6 + 11)

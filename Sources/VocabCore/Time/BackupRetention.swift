@@ -26,28 +26,12 @@ public struct BackupRetention: Sendable, Equatable {
             }
         }
         let day: Int64 = 86_400_000
-        keepNewestPer(daily) { $0.milliseconds >= 0 ? $0.milliseconds / day : ($0.milliseconds - day + 1) / day }
-        keepNewestPer(weekly) { ($0.milliseconds >= 0 ? $0.milliseconds / day : ($0.milliseconds - day + 1) / day) / 7 }
+        keepNewestPer(daily) { $0.milliseconds.floorDivided(by: day).quotient }
+        keepNewestPer(weekly) { $0.milliseconds.floorDivided(by: day).quotient.floorDivided(by: 7).quotient }
         keepNewestPer(monthly) { time in
-            let (year, month, _) = CivilDate.from(daysSinceEpoch: time.milliseconds / day)
-            return Int64(year) * 12 + Int64(month)
+            let (year, month, _) = CivilCalendar.date(fromDaysSinceEpoch: time.milliseconds.floorDivided(by: day).quotient)
+            return year * 12 + month
         }
         return kept
-    }
-}
-
-/// Calendar dates from day numbers (proleptic Gregorian, UTC).
-enum CivilDate {
-    /// Howard Hinnant's civil_from_days.
-    static func from(daysSinceEpoch days: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (Int(yoe + era * 400 + (m <= 2 ? 1 : 0)), Int(m), Int(d))
     }
 }

@@ -97,7 +97,7 @@ private func pad(_ value: Int64, _ width: Int) -> String {
 
 extension Int64 {
     /// Floor division and its non-negative remainder.
-    fileprivate func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+    func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         var quotient = self / divisor
         var remainder = self % divisor
         if remainder < 0 { quotient -= 1; remainder += divisor }
