@@ -32,7 +32,11 @@ final class BackupsPanel {
         guard !running, BackupService.isDue(storePath: model.store.path, policy: policy, now: model.clock.now()) else { return }
         running = true
         let policy = policy, now = model.clock.now()
-        model.background({ store in try BackupService.take(store, reason: "auto", policy: policy, now: now).backup }) { [weak self] result in
+        model.background({ store in
+            let backup = try BackupService.take(store, reason: "auto", policy: policy, now: now).backup
+            BackupService.compressOlder(of: store)
+            return backup
+        }) { [weak self] result in
             self?.running = false
             if case .failure(let error) = result { self?.model.toast(AppModel.message(error)) }
         }

@@ -45,6 +45,12 @@ public enum BackupService {
         return (backup, counts, prune(folder: store.backupFolder, retention: policy.retention))
     }
 
+    /// Compresses the backups older than the newest, where that pays (slow: for the detached
+    /// automatic backup and the window's worker, never a command the user waits for).
+    public static func compressOlder(of store: Store) {
+        StoreBackups.compressOlder(in: store.backupFolder)
+    }
+
     /// Deletes the backups the retention policy does not keep (other files are left alone).
     @discardableResult
     public static func prune(folder: String, retention: BackupRetention) -> [BackupInfo] {
@@ -63,7 +69,7 @@ public enum BackupService {
             guard let newest = backups.first else { throw BackupError.noBackups(folder: folder) }
             return newest
         }
-        if reference.contains("/") || reference.hasSuffix(".sqlite") {
+        if reference.contains("/") || reference.hasSuffix(".sqlite") || reference.hasSuffix(".sqlite.gz") {
             guard FileManager.default.fileExists(atPath: reference) else { throw BackupError.noSuchBackup(reference) }
             let bytes = (try? FileManager.default.attributesOfItem(atPath: reference))?[.size] as? Int ?? 0
             return backups.first { $0.path == reference }

@@ -78,8 +78,9 @@ public enum StoreBackups {
 
     /// The time and reason a backup's file name holds; nil for a file that is not a backup.
     static func parse(fileName: String) -> (Timestamp, String)? {
-        guard fileName.hasPrefix("vocab-"), fileName.hasSuffix(".sqlite") else { return nil }
-        let core = fileName.dropFirst(6).dropLast(7)
+        let name = fileName.hasSuffix(".sqlite.gz") ? String(fileName.dropLast(3)) : fileName
+        guard name.hasPrefix("vocab-"), name.hasSuffix(".sqlite") else { return nil }
+        let core = name.dropFirst(6).dropLast(7)
         guard let dash = core.firstIndex(of: "-"), core.distance(from: core.startIndex, to: dash) >= 16 else { return nil }
         let stamp = String(core[..<dash]), reason = String(core[core.index(after: dash)...])
         // 20261201T093000.123Z → 2026-12-01T09:30:00.123Z
@@ -106,9 +107,21 @@ public enum StoreBackups {
         return (backups.sorted { $0.takenAt > $1.takenAt }, foreign.sorted())
     }
 
-    /// Checks a backup file (read-only): SQLite's quick_check, the Vocab identity, a schema
-    /// this Vocab knows; returns its counts.
+    /// Checks a backup file (read-only; unpacked for the while when compressed): SQLite's
+    /// quick_check, the Vocab identity, a schema this Vocab knows; returns its counts.
     public static func check(_ path: String) throws -> StoreCounts {
+        try withPlainFile(path) { try checkPlain($0, reportedAs: path) }
+    }
+
+    private static func checkPlain(_ path: String, reportedAs shownPath: String) throws -> StoreCounts {
+        do {
+            return try checkPlainFile(path)
+        } catch BackupError.notABackup(_, let reason) {
+            throw BackupError.notABackup(path: shownPath, reason: reason)
+        }
+    }
+
+    private static func checkPlainFile(_ path: String) throws -> StoreCounts {
         let database: Database
         do {
             database = try Database(path: path, create: false, readOnly: true)
@@ -234,6 +247,10 @@ extension Store {
     /// store then pulls everything from the cloud before pushing (token 0, binding kept), so a
     /// sync neither resurrects deletions nor loses edits made elsewhere since the backup.
     public func restore(from path: String) throws {
+        try StoreBackups.withPlainFile(path) { try restorePlain(from: $0) }
+    }
+
+    private func restorePlain(from path: String) throws {
         _ = try StoreBackups.check(path)
         let source: Database
         do {

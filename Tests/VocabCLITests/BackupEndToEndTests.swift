@@ -87,6 +87,31 @@ final class BackupEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: backups + "/notes.txt"))
     }
 
+    func testOlderAutomaticBackupsAreCompressedAndStillRestore() throws {
+        let config = vocab.root + "/config"
+        try FileManager.default.createDirectory(atPath: config + "/vocab", withIntermediateDirectories: true)
+        try #"{"backups": {"everyMinutes": 60}}"#.write(toFile: config + "/vocab/config.json", atomically: true, encoding: .utf8)
+        let environment = ["XDG_CONFIG_HOME": config]
+        XCTAssertEqual(try vocab.run(["book", "add", "Old"], environment: environment).status, 0)
+        XCTAssertEqual(try vocab.run(["word", "add", "first", "--book", "Old"], environment: environment).status, 0)
+        let deadline = Date().addingTimeInterval(20)
+        while backupFiles().isEmpty && Date() < deadline { usleep(100_000) }  // the automatic one after the first change
+        usleep(500_000)
+        XCTAssertEqual(try vocab.run(["backup", "--now", "2027-01-01T00:00:00Z"], environment: environment).status, 0)
+        XCTAssertEqual(try vocab.run(["word", "add", "second", "--book", "Old"], environment: environment).status, 0)
+        XCTAssertEqual(try vocab.run(["backup", "--auto", "--now", "2027-01-01T02:00:00Z"], environment: environment).status, 0)
+        let files = backupFiles()
+        XCTAssertEqual(files.count, 3, "\(files)")
+        XCTAssertEqual(files.filter { $0.hasSuffix(".sqlite.gz") }.count, 2, "all but the newest are compressed: \(files)")
+        XCTAssertTrue(files.last?.hasSuffix("20270101T020000Z-auto.sqlite") ?? false, "the newest stays plain: \(files)")
+        let list = try vocab.ok(["backup", "list"])
+        XCTAssertFalse(list.contains("damaged"), list)
+        let restored = try vocab.run(["backup", "restore", "2027-01-01T01:00", "--yes"], environment: environment)
+        XCTAssertEqual(restored.status, 0, restored.stderr)
+        let words = try vocab.ok(["word", "list", "--json"])
+        XCTAssertTrue(words.contains("first") && !words.contains("second"), words)
+    }
+
     func testRetentionKeepsThePromisedSetOverASimulatedYear() throws {
         // Automatic backups (taken at the real time) off for this test: a very long interval.
         let config = vocab.root + "/config"

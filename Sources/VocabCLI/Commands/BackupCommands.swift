@@ -21,7 +21,7 @@ enum BackupCommands {
             Backups go to $VOCAB_HOME/backups (private to you), each checked after writing. One is taken by itself
             after a change when the newest is older than 30 minutes, and before deleting a book, importing into a
             store that has words, restoring, or upgrading the store. Kept: the 8 newest, then the newest of each of
-            the last 7 days, 4 weeks and 12 months. config.json may set "backups": {"everyMinutes": 30, "recent": 8,
+            the last 7 days, 4 weeks and 12 months; all but the newest are gzip-compressed when that pays. config.json may set "backups": {"everyMinutes": 30, "recent": 8,
             "daily": 7, "weekly": 4, "monthly": 12}.
             """,
         examples: ["vocab backup", "vocab backup list", "vocab backup restore latest"]
@@ -34,6 +34,7 @@ enum BackupCommands {
             guard BackupService.isDue(storePath: store.path, policy: policy, now: time), let lock = BackupLock(folder: store.backupFolder) else { return }
             defer { lock.release() }
             try BackupService.take(store, reason: "auto", policy: policy, now: time)
+            BackupService.compressOlder(of: store)
             return
         }
         let (backup, counts, removed) = try BackupService.take(store, reason: "manual", policy: policy, now: time)
