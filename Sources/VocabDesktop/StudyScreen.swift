@@ -111,6 +111,10 @@ final class StudyScreen {
             guard let button = ratingButtons[rating] else { continue }
             let interval = DueText.short(due, from: now)
             gtk_button_set_label(vocab_button(button), "\(StudyScreen.name(rating))\n\(interval)")
+            if let label = gtk_button_get_child(vocab_button(button)) {
+                gtk_label_set_justify(vocab_label(label), GTK_JUSTIFY_CENTER)
+                gtk_label_set_xalign(vocab_label(label), 0.5)
+            }
             vocab_set_accessible_label(button, "\(StudyScreen.name(rating)) (\(interval))")
         }
         setRevealed(false)
