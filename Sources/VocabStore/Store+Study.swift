@@ -103,6 +103,17 @@ extension Store {
         }
     }
 
+    /// How many words were never reviewed and are not memorised (one count, no rows read into Swift).
+    public func newWordCount(inBooks bookIds: [UUID]?) throws -> Int {
+        let (bookClause, arguments) = bookCondition(bookIds)
+        return try guarded {
+            Int(try database.integer("""
+                SELECT count(*) FROM words w
+                WHERE w.memorized = 0 AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.word_id = w.id)\(bookClause)
+                """, arguments))
+        }
+    }
+
     /// How many words had their first review at or after `time` (new words studied today).
     public func wordsFirstReviewed(since time: Timestamp, inBooks bookIds: [UUID]?) throws -> Int {
         let (bookClause, arguments) = bookCondition(bookIds)

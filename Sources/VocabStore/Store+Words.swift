@@ -23,13 +23,15 @@ extension Store {
         return words
     }
 
-    /// Streams the words matching `filter`, oldest first, without holding them all in memory.
-    public func forEachWord(_ filter: WordFilter = WordFilter(), _ body: (Word) throws -> Void) throws {
+    /// Streams the words matching `filter`, oldest first, without holding them all in memory;
+    /// `limit` and `offset` page through them.
+    public func forEachWord(_ filter: WordFilter = WordFilter(), limit: Int? = nil, offset: Int = 0,
+                            _ body: (Word) throws -> Void) throws {
         let (whereClause, arguments) = sqlCondition(filter)
         try guarded {
             try database.forEachRow("""
-                SELECT \(Columns.word) FROM words w \(whereClause) ORDER BY w.date, w.word, w.id
-                """, arguments) { try body(try $0.decodeWord()) }
+                SELECT \(Columns.word) FROM words w \(whereClause) ORDER BY w.date, w.word, w.id LIMIT ? OFFSET ?
+                """, arguments + [.integer(Int64(limit ?? -1)), .integer(Int64(max(0, offset)))]) { try body(try $0.decodeWord()) }
         }
     }
 

@@ -57,7 +57,7 @@ enum StudyCommands {
         let time = try context.now(arguments)
         let bookIds = try resolve(arguments.allValues("book"), store: store)
         let due = try store.dueWords(inBooks: bookIds, at: time, limit: 100_000)
-        let newCount = try store.newWords(inBooks: bookIds, limit: 1_000_000).count
+        let newCount = try store.newWordCount(inBooks: bookIds)
         let names = try store.bookNames()
         let console = context.console
         if arguments.flag("json") {

@@ -75,8 +75,11 @@ enum WordCommands {
         name: "word list", abstract: "List words, of one book or of all.",
         options: [
             .book, OptionSpec("memorized", help: "Only memorised words."),
-            OptionSpec("not-memorized", help: "Only words not yet memorised."), .json,
-        ]
+            OptionSpec("not-memorized", help: "Only words not yet memorised."),
+            OptionSpec("limit", value: "N", help: "At most N words."),
+            OptionSpec("offset", value: "N", help: "Skip the first N words (with --limit: pages)."), .json,
+        ],
+        discussion: "Words stream from the store as they are printed: a list of any size takes little memory."
     )) { arguments, context in
         if arguments.flag("memorized") && arguments.flag("not-memorized") {
             throw UsageError.conflictingOptions("--memorized", "--not-memorized")
@@ -86,7 +89,10 @@ enum WordCommands {
         var filter = WordFilter(bookId: book?.id)
         if arguments.flag("memorized") { filter.memorized = true }
         if arguments.flag("not-memorized") { filter.memorized = false }
-        try printWords(try store.words(filter), showingBook: book == nil, json: arguments.flag("json"),
+        let limit = arguments.value("limit") != nil ? try number(arguments, "limit", default: 0) : nil
+        let offset = try number(arguments, "offset", default: 0)
+        try printWords({ body in try store.forEachWord(filter, limit: limit, offset: offset, body) },
+                       showingBook: book == nil, json: arguments.flag("json"),
                        emptyMessage: book.map { "No words in \"\($0.name)\" yet. Add one: vocab word add WORD --book \(ShellQuote.quote($0.name))" }
                            ?? "No words yet.",
                        store: store, context: context)
@@ -191,7 +197,7 @@ enum WordCommands {
         let store = try context.store()
         let book = try arguments.value("book").map { try store.book($0) }
         let found = try store.searchWords(arguments.positionals[0], inBook: book?.id)
-        try printWords(found, showingBook: book == nil, json: arguments.flag("json"),
+        try printWords({ body in try found.forEach(body) }, showingBook: book == nil, json: arguments.flag("json"),
                        emptyMessage: "Nothing matches \"\(arguments.positionals[0])\".", store: store, context: context)
     }
 
@@ -211,25 +217,39 @@ enum WordCommands {
             command: "word add")
     }
 
-    private static func printWords(_ words: [Word], showingBook: Bool, json: Bool, emptyMessage: String,
-                                   store: Store, context: AppContext) throws {
+    /// Prints words from `source` (called once per pass; it calls its argument for each word)
+    /// as a table or a JSON array, streaming: JSON is written word by word, and the table reads
+    /// the words twice (column widths, then rows) rather than keeping them.
+    private static func printWords(_ source: ((Word) throws -> Void) throws -> Void, showingBook: Bool, json: Bool,
+                                   emptyMessage: String, store: Store, context: AppContext) throws {
         let names = try store.bookNames()
         let console = context.console
         if json {
-            console.print(JSONValue.array(words.map { $0.json(bookName: names[$0.bookId]) }).pretty)
+            var count = 0
+            try source { word in
+                let text = word.json(bookName: names[word.bookId]).pretty(level: 1)
+                console.write((count == 0 ? "[\n  " : ",\n  ") + text)
+                count += 1
+            }
+            console.print(count == 0 ? "[]" : "\n]")
             return
         }
-        guard !words.isEmpty else {
+        func cells(_ word: Word) -> [String] {
+            (showingBook ? [TextWidth.fit(names[word.bookId] ?? "", width: 20)] : [])
+                + [TextWidth.fit(word.word, width: 30), TextWidth.fit(word.definition, width: 50), word.memorized ? "yes" : ""]
+        }
+        var table = TextTable(header: (showingBook ? ["BOOK"] : []) + ["WORD", "DEFINITION", "MEMORISED"])
+        var count = 0
+        try source { word in
+            table.widen(for: cells(word))
+            count += 1
+        }
+        guard count > 0 else {
             console.print(emptyMessage)
             return
         }
-        var table = TextTable(header: (showingBook ? ["BOOK"] : []) + ["WORD", "DEFINITION", "MEMORISED"])
-        for word in words {
-            let book = showingBook ? [TextWidth.fit(names[word.bookId] ?? "", width: 20)] : []
-            table.rows.append(book + [TextWidth.fit(word.word, width: 30), TextWidth.fit(word.definition, width: 50),
-                                      word.memorized ? "yes" : ""])
-        }
-        table.render().forEach(console.print)
-        console.print("(\(plural(words.count, "word")))")
+        console.print(table.line(table.header))
+        try source { word in console.print(table.line(cells(word))) }
+        console.print("(\(plural(count, "word")))")
     }
 }

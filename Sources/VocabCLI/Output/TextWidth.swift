@@ -46,6 +46,27 @@ enum TextWidth {
 struct TextTable {
     var header: [String]
     var rows: [[String]] = []
+    /// Column widths seen so far by `widen` (for tables printed row by row).
+    private var widths: [Int] = []
+
+    init(header: [String]) {
+        self.header = header
+        widths = header.map { TextWidth.columns($0) }
+    }
+
+    /// Makes the columns wide enough for `row` (without keeping it).
+    mutating func widen(for row: [String]) {
+        for (column, cell) in row.enumerated() where column < widths.count {
+            widths[column] = max(widths[column], TextWidth.columns(cell))
+        }
+    }
+
+    /// One line of a table printed row by row, after every row was given to `widen`.
+    func line(_ row: [String]) -> String {
+        row.indices.map { column in
+            column == row.count - 1 ? row[column] : TextWidth.pad(row[column], to: widths[column])
+        }.joined(separator: "  ").trimmingTrailingSpaces()
+    }
 
     func render() -> [String] {
         let all = [header] + rows

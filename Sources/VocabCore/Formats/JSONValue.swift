@@ -32,8 +32,14 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// Indented JSON for people and `--json` output.
     public var pretty: String {
+        pretty(level: 0)
+    }
+
+    /// Indented JSON as an element `level` containers deep (for arrays written one element
+    /// at a time).
+    public func pretty(level: Int) -> String {
         var out: [UInt8] = []
-        write(to: &out, indent: "  ", level: 0)
+        write(to: &out, indent: "  ", level: level)
         return String(decoding: out, as: UTF8.self)
     }
 
