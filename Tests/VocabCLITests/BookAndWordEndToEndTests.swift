@@ -97,3 +97,22 @@ final class BookAndWordEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(try vocab.ok(["help", "word", "add"]).contains("--definition"))
     }
 }
+
+/// Lists page through a book and stream it (the same words as one list, in pieces).
+final class WordListPagingEndToEndTests: EndToEndTestCase {
+    func testLimitAndOffsetPageThroughTheWordsInOrder() throws {
+        _ = try vocab.ok(["book", "add", "Pages"])
+        for index in 1...5 { _ = try vocab.ok(["word", "add", "w\(index)", "--book", "Pages", "--date", "2026-01-0\(index)"]) }
+        func words(_ extra: [String]) throws -> [String] {
+            let list = try XCTUnwrap(try vocab.json(["word", "list", "--json"] + extra) as? [[String: Any]])
+            return list.compactMap { $0["word"] as? String }
+        }
+        XCTAssertEqual(try words([]), ["w1", "w2", "w3", "w4", "w5"])
+        XCTAssertEqual(try words(["--limit", "2", "--offset", "1"]), ["w2", "w3"])
+        XCTAssertEqual(try words(["--offset", "4"]), ["w5"])
+        XCTAssertEqual(try words(["--offset", "9"]), [])
+        let table = try vocab.ok(["word", "list", "--limit", "2"])
+        XCTAssertTrue(table.contains("w1") && table.contains("w2") && !table.contains("w3") && table.contains("(2 words)"), table)
+        XCTAssertEqual(try vocab.run(["word", "list", "--limit", "-1"]).status, 2)
+    }
+}
