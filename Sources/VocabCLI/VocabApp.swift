@@ -8,13 +8,16 @@ public enum VocabApp {
     static let version = "0.1.0"
 
     /// Runs `vocab` with `arguments` (argv without the program name); returns the exit code.
-    public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+    /// `invocation`: the arguments that run this program as `vocab` again (for the detached
+    /// automatic backup): `["vocab"]`, or `["vocab-bench", "vocab"]` inside the benchmark.
+    public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+                            invocation: [String] = ["vocab"]) -> Int32 {
         let console = Console()
         let context = AppContext(console: console, environment: environment)
         defer { console.flush() }
         do {
             try dispatch(arguments, context: context)
-            startAutomaticBackupIfDue(context)
+            startAutomaticBackupIfDue(context, invocation: invocation)
             return 0
         } catch let exit as SilentExit {
             return exit.category.exitCode
@@ -28,11 +31,11 @@ public enum VocabApp {
     }
 
     /// After a command that changed the store, a backup in the background when one is due.
-    private static func startAutomaticBackupIfDue(_ context: AppContext) {
+    private static func startAutomaticBackupIfDue(_ context: AppContext, invocation: [String]) {
         guard context.storeChanged, let path = context.openedStorePath else { return }
         let policy = BackupPolicy(config: (try? context.config()) ?? [:])
-        guard BackupService.isDue(storePath: path, policy: policy, now: .now()) else { return }
-        BackupCommands.startAutomaticBackup(environment: context.environment)
+        guard policy.automatic, BackupService.isDue(storePath: path, policy: policy, now: .now()) else { return }
+        BackupCommands.startAutomaticBackup(invocation: invocation, environment: context.environment)
     }
 
     static let groups: [CommandGroup] = [BookCommands.group, WordCommands.group, CloudCommands.group, BackupCommands.group]

@@ -29,7 +29,7 @@ final class BackupsPanel {
 
     /// After a change: a backup on the worker when the newest is older than the interval.
     private func backUpIfDue() {
-        guard !running, BackupService.isDue(storePath: model.store.path, policy: policy, now: model.clock.now()) else { return }
+        guard !running, policy.automatic, BackupService.isDue(storePath: model.store.path, policy: policy, now: model.clock.now()) else { return }
         running = true
         let policy = policy, now = model.clock.now()
         model.background({ store in

@@ -6,15 +6,18 @@ import Glibc
 #endif
 
 /// When automatic backups are taken and which are kept: config.json's `"backups"` object
-/// (`everyMinutes`, `recent`, `daily`, `weekly`, `monthly`), else the defaults.
+/// (`automatic`, `everyMinutes`, `recent`, `daily`, `weekly`, `monthly`), else the defaults.
 public struct BackupPolicy: Sendable, Equatable {
     /// An automatic backup is due when the newest backup is older than this (default 30 min).
     public var intervalMinutes: Int
     public var retention: BackupRetention
+    /// False: no automatic backups (`"automatic": false`); those before destructive steps stay.
+    public var automatic: Bool
 
-    public init(intervalMinutes: Int = 30, retention: BackupRetention = BackupRetention()) {
+    public init(intervalMinutes: Int = 30, retention: BackupRetention = BackupRetention(), automatic: Bool = true) {
         self.intervalMinutes = max(1, intervalMinutes)
         self.retention = retention
+        self.automatic = automatic
     }
 
     public init(config: [String: Any]) {
@@ -23,7 +26,8 @@ public struct BackupPolicy: Sendable, Equatable {
         let defaults = BackupRetention()
         self.init(intervalMinutes: number("everyMinutes", 30),
                   retention: BackupRetention(recent: number("recent", defaults.recent), daily: number("daily", defaults.daily),
-                                             weekly: number("weekly", defaults.weekly), monthly: number("monthly", defaults.monthly)))
+                                             weekly: number("weekly", defaults.weekly), monthly: number("monthly", defaults.monthly)),
+                  automatic: (settings["automatic"] as? Bool) ?? true)
     }
 }
 

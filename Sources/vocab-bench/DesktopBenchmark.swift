@@ -22,8 +22,11 @@ struct DesktopBenchmark {
         let csv = work + "/words.csv"
         try DataSet.writeCSV(rows: options.rows, to: csv)
         let big = work + "/big", empty = work + "/empty"
-        _ = try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Big"], environment: ["VOCAB_HOME": big])
-        _ = try ChildProcess.measure(me, ["vocab", "book", "add", "Empty"], environment: ["VOCAB_HOME": empty])
+        // No automatic backups (in the terminal app nor the window): they would run beside the measurements.
+        try FileManager.default.createDirectory(atPath: work + "/config/vocab", withIntermediateDirectories: true)
+        try #"{"backups": {"automatic": false}}"#.write(toFile: work + "/config/vocab/config.json", atomically: true, encoding: .utf8)
+        _ = try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Big"], environment: ["VOCAB_HOME": big, "XDG_CONFIG_HOME": work + "/config"])
+        _ = try ChildProcess.measure(me, ["vocab", "book", "add", "Empty"], environment: ["VOCAB_HOME": empty, "XDG_CONFIG_HOME": work + "/config"])
 
         func probe(_ home: String) throws -> [String: Int] {
             let output = work + "/probe.txt"

@@ -18,6 +18,10 @@ struct ImportBenchmark {
         let me = CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
             : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
 
+        // No automatic backups: a detached backup after each import would run beside the next measurement.
+        let config = work + "/config"
+        try FileManager.default.createDirectory(atPath: config + "/vocab", withIntermediateDirectories: true)
+        try #"{"backups": {"automatic": false}}"#.write(toFile: config + "/vocab/config.json", atomically: true, encoding: .utf8)
         let csv = work + "/words.csv"
         let size = try DataSet.writeCSV(rows: options.rows, to: csv)
         print("data: \(options.rows) words, \(size / 1024) KiB of CSV")
@@ -25,14 +29,14 @@ struct ImportBenchmark {
         // The reference's store is an empty Vocab store made by `vocab` itself: the same tables,
         // indexes and pragmas as the one `vocab import` fills.
         let emptyHome = work + "/empty-home"
-        _ = try ChildProcess.measure(me, ["vocab", "book", "list"], environment: ["VOCAB_HOME": emptyHome])
+        _ = try ChildProcess.measure(me, ["vocab", "book", "list"], environment: ["VOCAB_HOME": emptyHome, "XDG_CONFIG_HOME": config])
         let emptyStore = emptyHome + "/vocab.sqlite"
 
         var ours: [Double] = [], sameTable: [Double] = [], bareTable: [Double] = []
         for run in 0..<options.runs {
             let home = work + "/home-\(run)"
             ours.append(try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Bench"],
-                                                 environment: ["VOCAB_HOME": home]).seconds)
+                                                 environment: ["VOCAB_HOME": home, "XDG_CONFIG_HOME": config]).seconds)
             let same = work + "/same-\(run).sqlite", sameScript = work + "/same-\(run).sql"
             try FileManager.default.copyItem(atPath: emptyStore, toPath: same)
             try ReferenceSQL.sameTableScript(csv: csv).write(toFile: sameScript, atomically: true, encoding: .utf8)
@@ -50,7 +54,7 @@ struct ImportBenchmark {
         guard !options.skipMemory else { return }
         let big = work + "/million.csv"
         try DataSet.writeCSV(rows: options.memoryRows, to: big, seed: 7)
-        let memory = try ChildProcess.measure(me, ["vocab", "import", big, "--book", "Bench"], environment: ["VOCAB_HOME": work + "/home-big"])
+        let memory = try ChildProcess.measure(me, ["vocab", "import", big, "--book", "Bench"], environment: ["VOCAB_HOME": work + "/home-big", "XDG_CONFIG_HOME": config])
         try ReferenceSQL.bareTableScript(csv: big).write(toFile: work + "/ref-big.sql", atomically: true, encoding: .utf8)
         let referenceMemory = try ChildProcess.measure(sqlite3, [work + "/ref-big.sqlite"], stdinPath: work + "/ref-big.sql")
         print(String(format: "peak memory importing %d words: vocab import %.1f MiB (%.1f s), sqlite3 .import %.1f MiB (%.1f s) (target < 64 MiB)",

@@ -14,7 +14,7 @@ import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "vocab" {
-    exit(VocabApp.main(arguments: Array(arguments.dropFirst())))
+    exit(VocabApp.main(arguments: Array(arguments.dropFirst()), invocation: ["vocab-bench", "vocab"]))
 }
 
 if arguments.first == "cloud-load" {
