@@ -54,6 +54,7 @@ final class ShelfScreen {
             if change.books || change.words || change.reviews { self?.reload() }
         }
         reload()
+        wordListScreen()
     }
 
     /// Reads the shelf again from the store.
@@ -108,29 +109,34 @@ final class ShelfScreen {
     /// Opens the book with the most words; `shown` is called once its list is on screen.
     func openBiggestBook(shown: @escaping @MainActor () -> Void) {
         guard let biggest = summaries.values.max(by: { $0.wordCount < $1.wordCount }) else { return shown() }
-        open(bookId: biggest.book.id)
-        wordList?.onApplied = { [weak self] in
+        wordListScreen().onApplied = { [weak self] in
             self?.wordList?.onApplied = nil
             shown()
         }
+        open(bookId: biggest.book.id)
     }
 
     private func open(bookId: UUID) {
         do {
             let summary = try summaries[bookId] ?? model.store.bookSummary(id: bookId)
             openBook = summary.book
-            if wordList == nil {
-                let list = WordListScreen(model: model, window: window)
-                list.onBack = { [weak self] in self?.closeBook() }
-                list.onEditBook = { [weak self] in self?.editBook(self?.openBook) }
-                wordList = list
-                gtk_stack_add_named(vocab_stack(pages), list.root, "words")
-            }
-            wordList?.show(book: summary)
+            wordListScreen().show(book: summary)
             gtk_stack_set_visible_child_name(vocab_stack(pages), "words")
         } catch {
             model.toast(AppModel.message(error))
         }
+    }
+
+    /// The word list page, made once (and early: opening a book then costs only its words).
+    @discardableResult
+    private func wordListScreen() -> WordListScreen {
+        if let wordList { return wordList }
+        let list = WordListScreen(model: model, window: window)
+        list.onBack = { [weak self] in self?.closeBook() }
+        list.onEditBook = { [weak self] in self?.editBook(self?.openBook) }
+        wordList = list
+        gtk_stack_add_named(vocab_stack(pages), list.root, "words")
+        return list
     }
 
     private func closeBook() {
