@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/VocabCLI/Starter/StarterWords.swift: the starter book that `vocab starter`
+"""Generates Sources/VocabSessions/Starter/StarterWords.swift: the starter book that `vocab starter`
 (and the first run) offers, made once from WordNet 3.0 as Debian ships it.
 
     apt-get install wordnet-base && python3 scripts/make_starter_book.py
@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 WORDNET = Path("/usr/share/wordnet")
-OUT = Path(__file__).resolve().parent.parent / "Sources/VocabCLI/Starter/StarterWords.swift"
+OUT = Path(__file__).resolve().parent.parent / "Sources/VocabSessions/Starter/StarterWords.swift"
 COUNT = 300
 POS_FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 POS_LABEL = {"n": "n.", "v": "v.", "a": "adj.", "s": "adj.", "r": "adv."}
@@ -99,10 +99,10 @@ def main():
     lines += [
         "",
         "/// The starter book's words: (word, definition, detail, synonym, antonym).",
-        "enum StarterWords {",
-        "    static let licence = " + '"""' + "\n" + "\n".join("        " + l.replace("\\", "\\\\") if l else "" for l in notice.splitlines()) + "\n        " + '"""',
+        "public enum StarterWords {",
+        "    public static let licence = " + '"""' + "\n" + "\n".join("        " + l.replace("\\", "\\\\") if l else "" for l in notice.splitlines()) + "\n        " + '"""',
         "",
-        "    static let words: [(String, String, String, String, String)] = [",
+        "    public static let words: [(String, String, String, String, String)] = [",
     ]
     for row in rows:
         lines.append("        (" + ", ".join(literal(v) for v in row) + "),")

@@ -38,6 +38,9 @@ final class ShelfScreen {
         adw_status_page_set_title(vocab_status_page(empty), tr("No books yet"))
         adw_status_page_set_description(vocab_status_page(empty), tr("A book holds the words you learn together. Make your first one."))
         UI.expand(empty)
+        let starter = UI.button(tr("Add 300 common English words"), name: tr("Add the starter book"), style: "pill") { }
+        gtk_widget_set_halign(starter, GTK_ALIGN_CENTER)
+        adw_status_page_set_child(vocab_status_page(empty), starter)
 
         let shelf = UI.box(true, spacing: 0)
         pages = gtk_stack_new()!
@@ -50,6 +53,7 @@ final class ShelfScreen {
         UI.append(shelf, bar, empty, UI.scrolled(cards))
         gtk_stack_add_named(vocab_stack(pages), shelf, "shelf")
 
+        on(starter, "clicked") { [weak self] in self?.addStarterBook() }
         model.onChange { [weak self] change in
             if change.books || change.words || change.reviews { self?.reload() }
         }
@@ -104,6 +108,16 @@ final class ShelfScreen {
         let id = book.id
         on(button, "clicked") { [weak self] in self?.open(bookId: id) }
         return button
+    }
+
+    /// The ready-made book of common words, for a first look (WordNet 3.0).
+    private func addStarterBook() {
+        do {
+            try StarterBook.add(to: model.store, now: model.clock.now())
+            model.toast(tr("Added the book %@ with %d words.", StarterBook.name, StarterWords.words.count))
+        } catch {
+            model.toast(AppModel.message(error))
+        }
     }
 
     /// Opens the book with the most words; `shown` is called once its list is on screen.

@@ -153,6 +153,18 @@ def test_books_words_dictionary_and_live_data(root):
         window.stop()
 
 
+def test_a_new_user_starts_with_the_starter_book(root):
+    window = Window(root, "starter").start()
+    try:
+        window.find("label", "No books yet")
+        window.click("push button", "Add the starter book")
+        window.find("push button", "Open book English Starter")
+        window.find("label", prefix="300 words")
+        assert len(window.words()) == 300
+    finally:
+        window.stop()
+
+
 def test_game_on_a_store_that_fills_later_and_study(root):
     window = Window(root, "game").start()
     try:
@@ -293,7 +305,8 @@ def test_sync_two_stores_through_the_cloud(root):
 
 
 def main():
-    tests = [test_books_words_dictionary_and_live_data, test_game_on_a_store_that_fills_later_and_study,
+    tests = [test_books_words_dictionary_and_live_data, test_a_new_user_starts_with_the_starter_book,
+             test_game_on_a_store_that_fills_later_and_study,
              test_import_and_export_through_the_file_dialog, test_sync_two_stores_through_the_cloud]
     only = sys.argv[1:]
     failures = 0

@@ -1,4 +1,5 @@
 import VocabCore
+import VocabSessions
 import VocabStore
 
 /// `vocab` alone: the books, their counts, and what to do next.

@@ -1,9 +1,10 @@
 import VocabCore
 import VocabStore
+import VocabSessions
 
 /// `vocab starter`: adds a ready-made book of common English words, so a new user can play at once.
 enum StarterCommand {
-    static let bookName = "English Starter"
+    static let bookName = StarterBook.name
 
     static let command = Command(spec: CommandSpec(
         name: "starter", abstract: "Add a starter book of 300 common English words (from WordNet 3.0).",
@@ -23,15 +24,6 @@ enum StarterCommand {
 
     /// Adds the starter book in one transaction; false when a book of that name exists.
     static func addStarterBook(to store: Store, now: Timestamp) throws -> Bool {
-        try store.transaction {
-            if try store.book(named: bookName) != nil { return false }
-            let book = try store.addBook(BookDraft(name: bookName, explain: "300 common English words with meanings, synonyms and antonyms",
-                                                   meaning: "WordNet 3.0 Copyright 2006 by Princeton University"), now: now)
-            for (word, definition, detail, synonym, antonym) in StarterWords.words {
-                try store.addWord(WordDraft(word: word, definition: definition, detail: detail, synonym: synonym, antonym: antonym),
-                                  toBook: book.id, now: now)
-            }
-            return true
-        }
+        try StarterBook.add(to: store, now: now)
     }
 }

@@ -31,8 +31,8 @@
 // Princeton University and LICENSEE agrees to preserve same.
 
 /// The starter book's words: (word, definition, detail, synonym, antonym).
-enum StarterWords {
-    static let licence = """
+public enum StarterWords {
+    public static let licence = """
         This software and database is being provided to you, the LICENSEE, by
         Princeton University under the following license.  By obtaining, using
         and/or copying this software and database, you agree that you have
@@ -64,7 +64,7 @@ enum StarterWords {
         Princeton University and LICENSEE agrees to preserve same.
         """
 
-    static let words: [(String, String, String, String, String)] = [
+    public static let words: [(String, String, String, String, String)] = [
         ("about", "(adv.) (of quantities) imprecise but fairly close to correct", "lasted approximately an hour; in just about a minute", "approximately, close to, just about, some, roughly", ""),
         ("absorb", "(v.) become imbued", "The liquids, light, and gases absorb", "", "emit"),
         ("accept", "(v.) consider or hold as true", "I cannot accept the dogma of this church; accept an argument", "", "reject, refuse"),
