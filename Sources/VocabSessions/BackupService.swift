@@ -97,17 +97,18 @@ public enum BackupService {
     /// Returns the safety backup (nil when the store was damaged) and what was moved aside.
     public static func restore(_ backup: BackupInfo, dataFolder: String, policy: BackupPolicy, now: Timestamp) throws
         -> (safety: BackupInfo?, movedAside: String?) {
-        _ = try StoreBackups.check(backup.path)
         let storePath = dataFolder + "/" + Store.fileName
         do {
             let store = try Store.open(folder: dataFolder)
             let safety = try store.takeBackup(reason: "before-restore", at: now).0
-            try store.restore(from: backup.path)
+            try store.restore(from: backup.path)  // checks the backup before anything is replaced
             return (safety, nil)
         } catch let error as StoreError {
             switch error {
             case .corrupt, .notAVocabDatabase, .malformedRow:
-                // Damaged: keep it aside (never deleted), then restore into a new store.
+                // Damaged: keep it aside (never deleted), then restore into a new store — once
+                // the backup is known to be good, since the store is moved before the restore checks.
+                _ = try StoreBackups.check(backup.path)
                 let aside = dataFolder + "/vocab-damaged-" + now.iso8601.replacingOccurrences(of: ":", with: "") + ".sqlite"
                 guard rename(storePath, aside) == 0 else { throw error }
                 for suffix in ["-wal", "-shm"] { _ = rename(storePath + suffix, aside + suffix) }
