@@ -146,6 +146,12 @@ extension Store {
         try database.first("SELECT 1 FROM tombstones WHERE id = ?", [.text(id.storageText)]) { _ in true } ?? false
     }
 
+    /// The book a folded book was merged into, if `bookId` was folded (its tombstone says so).
+    func survivorOfFold(_ bookId: UUID) throws -> UUID? {
+        try database.first("SELECT merged_into FROM tombstones WHERE id = ? AND merged_into IS NOT NULL",
+                           [.text(bookId.storageText)]) { $0.text(0) }.flatMap { UUID(text: $0) }
+    }
+
     /// Records that the words inserted after `rowid` (by a bulk import, in this transaction)
     /// wait to be pushed: one row instead of one outbox row per word.
     func recordNewWords(afterRowid rowid: Int64) throws {
@@ -264,9 +270,7 @@ extension Store {
         switch kind {
         case "book":
             guard let book = try book(id: id) else {
-                let survivor = try database.first("SELECT merged_into FROM tombstones WHERE id = ? AND merged_into IS NOT NULL",
-                                                  [.text(id.storageText)]) { $0.text(0) }
-                let body = survivor.map { JSONValue.object([("mergedInto", .string($0))]).compact } ?? "{}"
+                let body = try survivorOfFold(id).map { JSONValue.object([("mergedInto", .string($0.lowercaseText))]).compact } ?? "{}"
                 return SyncRecord(kind: kind, id: id, deleted: true, body: body)
             }
             let stamps = try storedStamps(table: "books", id: id)

@@ -230,12 +230,6 @@ extension Store {
         return true
     }
 
-    /// The book a folded book was merged into, if `bookId` was folded.
-    private func survivorOfFold(_ bookId: UUID) throws -> UUID? {
-        try database.first("SELECT merged_into FROM tombstones WHERE id = ? AND merged_into IS NOT NULL",
-                           [.text(bookId.storageText)]) { $0.text(0) }.flatMap { UUID(text: $0) }
-    }
-
     private func mergeWord(local: Word, localStamps: [String: FieldStamp], remote: Word, remoteStamps: [String: FieldStamp]) -> (Word, [String: FieldStamp]) {
         var merge = StampedMerge(local: local, localStamps: localStamps, remote: remote, remoteStamps: remoteStamps)
         merge.take("bookId", \.bookId)
