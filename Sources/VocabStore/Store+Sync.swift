@@ -97,8 +97,8 @@ extension Store {
     /// (words for their book, folds for their survivor): what a sync's closing check compares.
     public func liveCounts() throws -> (books: Int, words: Int, reviews: Int, waiting: Int) {
         try guarded {
-            (Int(try database.integer("SELECT count(*) FROM books")), Int(try database.integer("SELECT count(*) FROM words")),
-             Int(try database.integer("SELECT count(*) FROM reviews")), Int(try database.integer("SELECT count(*) FROM sync_pending")))
+            let counts = try StoreBackups.counts(database)
+            return (counts.books, counts.words, counts.reviews, Int(try database.integer("SELECT count(*) FROM sync_pending")))
         }
     }
 
