@@ -34,12 +34,11 @@ final class AppContext {
     /// The store, opened (and created) on first use.
     func store() throws -> Store {
         if let openedStore { return openedStore }
-        let folder = try dataFolder()
         let store: Store
         do {
-            store = try Store.open(folder: folder)
+            store = try Store.open(folder: try dataFolder())
         } catch let error as StoreError {
-            throw DamagedStore.naming(backupIn: StoreBackups.folder(forStoreAt: folder + "/" + Store.fileName), for: error)
+            throw DamagedStore.naming(backupIn: try paths.backupFolder(), for: error)
         }
         storeObservation = store.observe { [weak self] _ in self?.storeChanged = true }
         openedStore = store

@@ -33,7 +33,7 @@ public enum VocabApp {
     /// After a command that changed the store, a backup in the background when one is due.
     private static func startAutomaticBackupIfDue(_ context: AppContext, invocation: [String]) {
         guard context.storeChanged, let path = context.openedStorePath else { return }
-        let policy = BackupPolicy(config: (try? context.config()) ?? [:])
+        let policy = context.paths.backupPolicy()
         guard policy.automatic, BackupService.isDue(storePath: path, policy: policy, now: .now()) else { return }
         BackupCommands.startAutomaticBackup(invocation: invocation, environment: context.environment)
     }

@@ -19,7 +19,7 @@ final class BackupsPanel {
     init(model: AppModel, window: Widget) {
         self.model = model
         self.window = window
-        policy = BackupPolicy(config: (try? model.paths.config()) ?? [:])
+        policy = model.paths.backupPolicy()
         button = UI.iconButton("document-revert-symbolic", name: tr("Backups")) { }
         on(button, "clicked") { [weak self] in self?.show() }
         model.onChange { [weak self] change in
@@ -89,8 +89,8 @@ final class BackupsPanel {
             guard let self else { return }
             sheet?.close()
             let folder = (model.store.path as NSString).deletingLastPathComponent
-            let policy = policy, now = model.clock.now()
-            model.background({ _ in try BackupService.restore(backup, dataFolder: folder, policy: policy, now: now).safety?.path }) { [weak self] result in
+            let now = model.clock.now()
+            model.background({ _ in try BackupService.restore(backup, dataFolder: folder, now: now).safety?.path }) { [weak self] result in
                 switch result {
                 case .success: self?.model.toast(tr("Restored %d words from the backup.", counts.words))
                 case .failure(let error): self?.model.toast(AppModel.message(error))

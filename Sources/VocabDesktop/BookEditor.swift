@@ -108,7 +108,7 @@ final class BookEditor {
                     action: tr("Delete")) { [weak self] in
             guard let self else { return }
             // A backup first (on the worker: a big store takes a moment), then the delete.
-            let policy = BackupPolicy(config: (try? model.paths.config()) ?? [:]), now = model.clock.now(), id = book.id
+            let policy = model.paths.backupPolicy(), now = model.clock.now(), id = book.id
             model.background({ store in
                 if count > 0 { try BackupService.take(store, reason: "before-delete", policy: policy, now: now) }
                 return try store.deleteBook(id: id, now: now)

@@ -1,5 +1,6 @@
 import Foundation
 import VocabCore
+import VocabStore
 
 /// Where Vocab keeps its files, from the environment (DESIGN.md §8), shared by every front end:
 /// the data folder (`$VOCAB_HOME`, else `${XDG_DATA_HOME:-~/.local/share}/vocab`) and the
@@ -41,6 +42,18 @@ public struct AppPaths: Sendable {
             throw PathError.unreadableConfig(path: path)
         }
         return object
+    }
+
+    /// When automatic backups are taken and which are kept: config.json's "backups", else the
+    /// defaults (an unreadable config gives the defaults too: backups are never the reason a
+    /// command fails).
+    public func backupPolicy() -> BackupPolicy {
+        BackupPolicy(config: (try? config()) ?? [:])
+    }
+
+    /// The backups folder of the store in the data folder.
+    public func backupFolder() throws -> String {
+        StoreBackups.folder(forStoreAt: try dataFolder() + "/" + Store.fileName)
     }
 
     /// The dictionaries, with the config's web dictionary template.

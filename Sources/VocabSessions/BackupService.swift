@@ -95,7 +95,7 @@ public enum BackupService {
     /// Restores `backup` into the store in `dataFolder`, after backing the current store up
     /// (unless it is damaged: then it is moved aside, kept, and a new store receives the backup).
     /// Returns the safety backup (nil when the store was damaged) and what was moved aside.
-    public static func restore(_ backup: BackupInfo, dataFolder: String, policy: BackupPolicy, now: Timestamp) throws
+    public static func restore(_ backup: BackupInfo, dataFolder: String, now: Timestamp) throws
         -> (safety: BackupInfo?, movedAside: String?) {
         let storePath = dataFolder + "/" + Store.fileName
         do {

@@ -26,7 +26,7 @@ enum BackupCommands {
             """,
         examples: ["vocab backup", "vocab backup list", "vocab backup restore latest"]
     )) { arguments, context in
-        let policy = BackupPolicy(config: (try? context.config()) ?? [:])
+        let policy = context.paths.backupPolicy()
         let time = try context.now(arguments)
         let auto = arguments.flag("auto")
         let store = try context.store()
@@ -46,7 +46,7 @@ enum BackupCommands {
         name: "backup list", abstract: "List the backups, newest first: time, why, size, books, words, reviews.",
         options: [.json]
     )) { arguments, context in
-        let folder = StoreBackups.folder(forStoreAt: try context.dataFolder() + "/" + Store.fileName)
+        let folder = try context.paths.backupFolder()
         let (backups, foreign) = StoreBackups.list(in: folder)
         let rows = backups.map { backup -> (BackupInfo, StoreCounts?) in (backup, try? StoreBackups.check(backup.path)) }
         if arguments.flag("json") {
@@ -84,9 +84,7 @@ enum BackupCommands {
             """,
         examples: ["vocab backup restore latest", "vocab backup restore 2026-12-01T09:30 --yes"]
     )) { arguments, context in
-        let dataFolder = try context.dataFolder()
-        let folder = StoreBackups.folder(forStoreAt: dataFolder + "/" + Store.fileName)
-        let backup = try BackupService.find(arguments.positionals[0], folder: folder)
+        let backup = try BackupService.find(arguments.positionals[0], folder: try context.paths.backupFolder())
         let counts = try StoreBackups.check(backup.path)
         if !arguments.flag("yes") {
             let when = backup.takenAt.milliseconds > 0 ? "of \(backup.takenAt.iso8601) " : ""
@@ -94,8 +92,7 @@ enum BackupCommands {
             guard context.console.stdinIsTerminal else { throw CLIError.confirmationRequired(question) }
             guard context.console.confirm(question) else { throw CLIError.cancelled }
         }
-        let policy = BackupPolicy(config: (try? context.config()) ?? [:])
-        let (safety, aside) = try BackupService.restore(backup, dataFolder: dataFolder, policy: policy, now: try context.now(arguments))
+        let (safety, aside) = try BackupService.restore(backup, dataFolder: try context.dataFolder(), now: try context.now(arguments))
         context.console.print("Restored \(plural(counts.books, "book")), \(plural(counts.words, "word")) and \(plural(counts.reviews, "review")) from \(backup.path).")
         if let safety { context.console.print("The store as it was is kept in \(safety.path).") }
         if let aside { context.console.print("The damaged store was moved aside to \(aside).") }

@@ -140,7 +140,7 @@ enum BookCommands {
         var backup: BackupInfo?
         if count > 0 {
             // A copy first: a mistaken delete is one restore away.
-            backup = try BackupService.take(store, reason: "before-delete", policy: BackupPolicy(config: (try? context.config()) ?? [:]),
+            backup = try BackupService.take(store, reason: "before-delete", policy: context.paths.backupPolicy(),
                                             now: try context.now()).backup
         }
         let deleted = try store.deleteBook(id: book.id, now: try context.now())

@@ -30,7 +30,7 @@ enum TransferCommands {
         let store = try context.store()
         if try store.wordCount() > 0 {
             // An import may replace words (it is an upsert): a copy of the store first.
-            try BackupService.take(store, reason: "before-import", policy: BackupPolicy(config: (try? context.config()) ?? [:]),
+            try BackupService.take(store, reason: "before-import", policy: context.paths.backupPolicy(),
                                    now: try context.now())
         }
         let progress = ProgressLine("Importing…", console: context.console)
