@@ -93,8 +93,6 @@ struct DamagedStore: UserFacingError {
 enum CLIError: UserFacingError {
     case confirmationRequired(String)
     case cancelled
-    case cannotReadFile(path: String, reason: String)
-    case cannotWriteFile(path: String, reason: String)
 
     var category: ErrorCategory { .userInput }
 
@@ -104,10 +102,6 @@ enum CLIError: UserFacingError {
             return "\(what) Pass --yes to confirm (standard input is not a terminal)."
         case .cancelled:
             return "Cancelled; nothing was changed."
-        case .cannotReadFile(let path, let reason):
-            return "Cannot read \(path): \(reason)."
-        case .cannotWriteFile(let path, let reason):
-            return "Cannot write \(path): \(reason)."
         }
     }
 }

@@ -63,7 +63,7 @@ enum BookCommands {
         let book = try store.book(arguments.positionals[0])
         let summary = try store.bookSummary(id: book.id)
         if let path = arguments.value("save-image") {
-            guard let image = book.image else { throw CLIError.cannotWriteFile(path: path, reason: "the book has no cover image") }
+            guard let image = book.image else { throw FileError.cannotWrite(path: path, reason: "the book has no cover image") }
             try FileAccess.writeBytes(image, to: path)
         }
         let console = context.console
