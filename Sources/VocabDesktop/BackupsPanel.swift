@@ -46,12 +46,28 @@ final class BackupsPanel {
         let dialog = DialogWindow(parent: window, title: tr("Backups"), width: 520)
         sheet = dialog
         dialog.onClose = { [weak self] in self?.sheet = nil }
-        let backups = StoreBackups.list(in: model.store.backupFolder).backups
-        if backups.isEmpty {
-            UI.append(dialog.body, UI.label(tr("No backups yet. One is taken by itself after your next change."), wrap: true))
+        let rows = UI.box(true, spacing: 8, [UI.label(tr("Checking…"), style: "dim-label")])
+        let now = UI.button(tr("Back up now"), name: tr("Back up now"), style: "suggested-action") { [weak self] in self?.backUpNow() }
+        let close = UI.button(tr("Close"), name: tr("Close")) { [weak dialog] in dialog?.close() }
+        let buttons = UI.box(false, spacing: 6, [close, now])
+        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+        UI.append(dialog.body, rows, buttons)
+        dialog.present()
+        // Checking a backup reads all of it (and unpacks a compressed one): off the main thread.
+        let folder = model.store.backupFolder
+        offMain({ StoreBackups.list(in: folder).backups.prefix(12).map { ($0, try? StoreBackups.check($0.path)) } },
+                then: { [weak self, weak dialog] checked in
+            guard let self, let dialog, self.sheet === dialog else { return }
+            self.fill(rows, with: checked)
+        })
+    }
+
+    private func fill(_ rows: Widget, with checked: [(BackupInfo, StoreCounts?)]) {
+        UI.removeAll(rows)
+        if checked.isEmpty {
+            UI.append(rows, UI.label(tr("No backups yet. One is taken by itself after your next change."), wrap: true))
         }
-        for backup in backups.prefix(12) {
-            let counts = try? StoreBackups.check(backup.path)
+        for (backup, counts) in checked {
             let text = counts.map { tr("%d books · %d words · %d reviews", $0.books, $0.words, $0.reviews) } ?? tr("damaged")
             let title = UI.label(backup.takenAt.iso8601.replacingOccurrences(of: "T", with: " ").prefix(19) + " UTC · " + backup.reason, style: "heading")
             let restore = UI.button(tr("Restore…"), name: tr("Restore the backup of %@", backup.takenAt.iso8601)) { [weak self] in
@@ -60,14 +76,8 @@ final class BackupsPanel {
             UI.setSensitive(restore, counts != nil)
             let info = UI.box(true, spacing: 2, [title, UI.label(text, style: "dim-label")])
             gtk_widget_set_hexpand(info, 1)
-            UI.append(dialog.body, UI.box(false, spacing: 12, [info, restore]))
+            UI.append(rows, UI.box(false, spacing: 12, [info, restore]))
         }
-        let now = UI.button(tr("Back up now"), name: tr("Back up now"), style: "suggested-action") { [weak self] in self?.backUpNow() }
-        let close = UI.button(tr("Close"), name: tr("Close")) { [weak dialog] in dialog?.close() }
-        let buttons = UI.box(false, spacing: 6, [close, now])
-        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        UI.append(dialog.body, buttons)
-        dialog.present()
     }
 
     private func backUpNow() {

@@ -51,10 +51,7 @@ final class CloudPanel {
     func checkAccount() {
         guard let service = model.sync else { return idle(tr("Cloud: no config folder")) }
         busy(tr("Checking the cloud…"))
-        DispatchQueue.global().async {
-            let status = service.accountStatus()
-            DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in self?.show(status) } }
-        }
+        offMain({ service.accountStatus() }, then: { [weak self] status in self?.show(status) })
     }
 
     private func show(_ status: AccountStatus) {
@@ -101,7 +98,7 @@ final class CloudPanel {
                 case .pulled(let count): text = "↓ \(count)"
                 case .pushed(let count): text = "↑ \(count)"
                 }
-                DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in self?.busy(tr("Syncing… %@", text)) } }
+                onMain { [weak self] in self?.busy(tr("Syncing… %@", text)) }
             }, isCancelled: { flag.isCancelled })
         }) { [weak self] result in
             self?.finished(result)
@@ -187,18 +184,15 @@ final class LoginDialog {
         let service = service
         UI.setText(message, tr("Checking…"))
         UI.setVisible(message, true)
-        DispatchQueue.global().async {
-            let result = Result { try service.logIn(url: address, password: secret) }
-            DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in
-                guard let self else { return }
-                switch result {
-                case .success:
-                    dialog.close()
-                    onLoggedIn()
-                case .failure(let error):
-                    UI.setText(message, AppModel.message(error))
-                }
-            } }
-        }
+        offMain({ Result { try service.logIn(url: address, password: secret) } }, then: { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success:
+                dialog.close()
+                onLoggedIn()
+            case .failure(let error):
+                UI.setText(message, AppModel.message(error))
+            }
+        })
     }
 }

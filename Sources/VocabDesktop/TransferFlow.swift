@@ -81,7 +81,7 @@ final class TransferFlow {
         model.background({ store in
             try TransferService.importFile(path, format: format, into: store, defaultBook: book, skipInvalid: false, now: now,
                                            progress: { count in
-                DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in self?.progressed(count) } }
+                onMain { [weak self] in self?.progressed(count) }
             }, isCancelled: { flag.isCancelled })
         }) { [weak self] result in
             switch result {
@@ -105,7 +105,7 @@ final class TransferFlow {
         let flag = begin(tr("Exporting to %@…", (path as NSString).lastPathComponent))
         model.background({ store in
             try TransferService.exportFile(path, from: store, bookId: bookId, format: format, progress: { count in
-                DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in self?.progressed(count) } }
+                onMain { [weak self] in self?.progressed(count) }
             }, isCancelled: { flag.isCancelled })
         }) { [weak self] result in
             switch result {

@@ -102,10 +102,7 @@ final class WordEditor {
         say(tr("Looking up “%@”…", word))
         UI.setSensitive(dictionaryButton, false)
         let dictionaries = model.dictionaries
-        DispatchQueue.global().async {
-            let result = Result { try dictionaries.lookUp(word) }
-            DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in self?.filled(result) } }
-        }
+        offMain({ Result { try dictionaries.lookUp(word) } }, then: { [weak self] result in self?.filled(result) })
     }
 
     private func filled(_ result: Result<DictionaryEntry, Error>) {
@@ -127,12 +124,7 @@ final class WordEditor {
         do {
             let url = try model.dictionaries.webURL(for: form[.word])
             let dictionaries = model.dictionaries
-            DispatchQueue.global().async {
-                let opened = dictionaries.openInBrowser(url)
-                DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in
-                    self?.say(opened ? tr("Opened %@", url) : url)
-                } }
-            }
+            offMain({ dictionaries.openInBrowser(url) }, then: { [weak self] opened in self?.say(opened ? tr("Opened %@", url) : url) })
         } catch {
             say(AppModel.message(error))
         }
@@ -142,12 +134,9 @@ final class WordEditor {
         readForm()
         let text = form[.word]
         let dictionaries = model.dictionaries
-        DispatchQueue.global().async {
-            let result = Result { try dictionaries.say(text) }
-            DispatchQueue.main.async { MainActor.assumeIsolated { [weak self] in
-                if case .failure(let error) = result { self?.say(AppModel.message(error)) }
-            } }
-        }
+        offMain({ Result { try dictionaries.say(text) } }, then: { [weak self] result in
+            if case .failure(let error) = result { self?.say(AppModel.message(error)) }
+        })
     }
 
     private func save() {

@@ -1,5 +1,6 @@
 import CGtk
 import Glibc
+import Dispatch
 
 /// A GTK widget, as GTK hands it out.
 typealias Widget = UnsafeMutablePointer<GtkWidget>
@@ -108,4 +109,18 @@ enum MainQueueBridge {
         }
         _ = g_unix_fd_add(descriptor, G_IO_IN, callback, nil)
     }
+}
+
+/// Runs `work` off the main thread (it must touch no widget), then `then` with its result on
+/// the main thread: dictionary look-ups, the browser, the cloud's account check.
+func offMain<T: Sendable>(_ work: @escaping @Sendable () -> T, then: @escaping @MainActor @Sendable (T) -> Void) {
+    DispatchQueue.global().async {
+        let result = work()
+        onMain { then(result) }
+    }
+}
+
+/// Hands `update` to the main thread (progress reported by a job on another thread).
+func onMain(_ update: @escaping @MainActor @Sendable () -> Void) {
+    DispatchQueue.main.async { MainActor.assumeIsolated { update() } }
 }
