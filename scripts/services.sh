@@ -8,6 +8,20 @@ as_pg() {
     if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi
 }
 
+# Whether something listens on 127.0.0.1:PORT.
+listening() {
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# Waits up to 5 s for 127.0.0.1:PORT to listen.
+wait_until_listening() {
+    for _ in $(seq 1 50); do
+        listening "$1" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 stop_services() {
     if [ -f "$work/dictd.pid" ]; then kill "$(cat "$work/dictd.pid")" 2>/dev/null || true; fi
     if [ -f "$work/pgbouncer.pid" ]; then kill "$(cat "$work/pgbouncer.pid")" 2>/dev/null || true; fi
@@ -56,7 +70,7 @@ start_pgbouncer() {
     local port
     for port in $(seq 26432 26472); do
         # A port someone else listens on would look like ours once we "started".
-        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then continue; fi
+        listening "$port" && continue
         cat > "$work/pgbouncer.ini" <<CONF
 [databases]
 * = host=127.0.0.1 port=$pg_port
@@ -75,13 +89,10 @@ pidfile = $work/pgbouncer.pid
 logfile = $work/pgbouncer.log
 CONF
         as_pg "pgbouncer -d '$work/pgbouncer.ini'" >/dev/null 2>&1 || continue
-        for _ in $(seq 1 50); do
-            if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-                export VOCAB_TEST_PGBOUNCER="127.0.0.1:$port"
-                return 0
-            fi
-            sleep 0.1
-        done
+        if wait_until_listening "$port"; then
+            export VOCAB_TEST_PGBOUNCER="127.0.0.1:$port"
+            return 0
+        fi
     done
 }
 
@@ -91,6 +102,7 @@ start_dictd() {
     chmod 777 "$work"  # dictd drops root's privileges and must write its log here
     local port
     for port in $(seq 26300 26340); do
+        listening "$port" && continue  # someone else's: it would look like ours
         cat > "$work/dictd.conf" <<CONF
 global {
     listen_to 127.0.0.1
@@ -106,13 +118,10 @@ database wn {
 }
 CONF
         dictd --config "$work/dictd.conf" -L "$work/dictd.log" 2>/dev/null || continue
-        for _ in $(seq 1 50); do
-            if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-                export VOCAB_TEST_DICT_SERVER="127.0.0.1:$port"
-                return 0
-            fi
-            sleep 0.1
-        done
+        if wait_until_listening "$port"; then
+            export VOCAB_TEST_DICT_SERVER="127.0.0.1:$port"
+            return 0
+        fi
         [ -f "$work/dictd.pid" ] && kill "$(cat "$work/dictd.pid")" 2>/dev/null || true
     done
 }
