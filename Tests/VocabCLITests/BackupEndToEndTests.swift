@@ -6,6 +6,14 @@ import XCTest
 final class BackupEndToEndTests: EndToEndTestCase {
     private var backups: String { vocab.home + "/backups" }
 
+    /// An environment whose config.json sets `"backups": settings` (a JSON object).
+    private func configured(backups settings: String) throws -> [String: String] {
+        let config = vocab.root + "/config"
+        try FileManager.default.createDirectory(atPath: config + "/vocab", withIntermediateDirectories: true)
+        try #"{"backups": \#(settings)}"#.write(toFile: config + "/vocab/config.json", atomically: true, encoding: .utf8)
+        return ["XDG_CONFIG_HOME": config]
+    }
+
     private func backupFiles() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: backups)) ?? []).filter { $0.hasPrefix("vocab-") }.sorted()
     }
@@ -88,10 +96,7 @@ final class BackupEndToEndTests: EndToEndTestCase {
     }
 
     func testOlderAutomaticBackupsAreCompressedAndStillRestore() throws {
-        let config = vocab.root + "/config"
-        try FileManager.default.createDirectory(atPath: config + "/vocab", withIntermediateDirectories: true)
-        try #"{"backups": {"everyMinutes": 60}}"#.write(toFile: config + "/vocab/config.json", atomically: true, encoding: .utf8)
-        let environment = ["XDG_CONFIG_HOME": config]
+        let environment = try configured(backups: #"{"everyMinutes": 60}"#)
         XCTAssertEqual(try vocab.run(["book", "add", "Old"], environment: environment).status, 0)
         XCTAssertEqual(try vocab.run(["word", "add", "first", "--book", "Old"], environment: environment).status, 0)
         let deadline = Date().addingTimeInterval(20)
@@ -114,10 +119,7 @@ final class BackupEndToEndTests: EndToEndTestCase {
 
     func testRetentionKeepsThePromisedSetOverASimulatedYear() throws {
         // Automatic backups (taken at the real time) off for this test: a very long interval.
-        let config = vocab.root + "/config"
-        try FileManager.default.createDirectory(atPath: config + "/vocab", withIntermediateDirectories: true)
-        try #"{"backups": {"everyMinutes": 100000000}}"#.write(toFile: config + "/vocab/config.json", atomically: true, encoding: .utf8)
-        let environment = ["XDG_CONFIG_HOME": config]
+        let environment = try configured(backups: #"{"everyMinutes": 100000000}"#)
         XCTAssertEqual(try vocab.run(["backup", "--now", "2025-06-01T00:00:00Z"], environment: environment).status, 0)
         XCTAssertEqual(try vocab.run(["book", "add", "Year"], environment: environment).status, 0)
         let start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
