@@ -119,17 +119,25 @@ public final class PostgresConnection {
     /// returns the rows as text (nil for NULL).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
-        let sent = parameters.isEmpty ? PQsendQuery(handle, sql)
-            : withParameters(parameters) { PQsendQueryParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) }
-        guard sent == 1 else { throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle))) }
+        try start(sql, parameters, scriptAllowed: true)
         return try awaitResult()
     }
 
     /// Sends one statement without waiting for it: the caller does other work while the
     /// server runs it, then must call `awaitResult()` before anything else.
     public func send(_ sql: String, _ parameters: [String?] = []) throws {
-        let sent = parameters.isEmpty ? PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0)
-            : withParameters(parameters) { PQsendQueryParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) }
+        try start(sql, parameters, scriptAllowed: false)
+    }
+
+    /// Sends `sql`: with parameters, or as a script of several statements when allowed and
+    /// there are none (PQsendQuery), else as one statement (PQsendQueryParams).
+    private func start(_ sql: String, _ parameters: [String?], scriptAllowed: Bool) throws {
+        let sent: Int32
+        if parameters.isEmpty && scriptAllowed {
+            sent = PQsendQuery(handle, sql)
+        } else {
+            sent = withParameters(parameters) { PQsendQueryParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) }
+        }
         guard sent == 1 else { throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle))) }
     }
 
