@@ -116,7 +116,7 @@ extension Store {
         try write { try setMeta("token", String(token)) }
     }
 
-    /// How many local changes wait to be pushed.
+    /// How many local changes wait to be pushed (none before the store is bound to an account).
     public func outboxCount() throws -> Int {
         try guarded {
             let ranged = try database.integer("""
@@ -128,10 +128,16 @@ extension Store {
     }
 
     /// Puts an object in the outbox; a new rowid if it was there, so a push that read it
-    /// before this change keeps it.
+    /// before this change keeps it. A store not bound to an account keeps no outbox: binding
+    /// it queues everything (`syncToken(for:)`).
     func markForPush(kind: String, id: UUID) throws {
-        try database.run("INSERT OR REPLACE INTO outbox (kind, id) VALUES (?, ?)", [.text(kind), .text(id.storageText)])
+        try database.run("""
+            INSERT OR REPLACE INTO outbox (kind, id) SELECT ?, ? WHERE \(Self.isBound)
+            """, [.text(kind), .text(id.storageText)])
     }
+
+    /// SQL that is true when this store is bound to an account (the outbox triggers say the same).
+    static let isBound = "EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')"
 
     /// Remembers the deletion of an object (with the book a folded book went into), so that
     /// it travels and wins over edits made elsewhere.
@@ -157,7 +163,7 @@ extension Store {
     func recordNewWords(afterRowid rowid: Int64) throws {
         try database.run("""
             INSERT INTO outbox_word_ranges (after_rowid, through_rowid)
-            SELECT ?1, max(rowid) FROM words HAVING max(rowid) > ?1
+            SELECT ?1, max(rowid) FROM words WHERE \(Self.isBound) HAVING max(rowid) > ?1
             """, [.integer(rowid)])
     }
 

@@ -60,6 +60,28 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(try StoreBackups.check(backups[0].path), StoreCounts(books: 1, words: 1, reviews: 0))
     }
 
+    func testAVersion6StoreThatNeverSyncedDropsItsOutboxAndABoundOneKeepsIt() throws {
+        for bound in [false, true] {
+            let path = folder.file("v6-\(bound).sqlite")
+            do {
+                let database = try Database(path: path)
+                try Migrator().migrate(database, path: path, upTo: 6)
+                try database.execute("""
+                    INSERT INTO books (id, name, name_key, created_at, modified_at) VALUES ('00000000-0000-4000-8000-000000000001', 'Old', 'old', 0, 0);
+                    INSERT INTO words (id, book_id, word, date, created_at, modified_at)
+                    VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'kept', 0, 0, 0);
+                    INSERT INTO outbox (kind, id) VALUES ('word', '00000000-0000-4000-8000-000000000002');
+                    """)
+                if bound { try database.execute("INSERT INTO sync_meta VALUES ('server', 'postgresql://x'), ('token', '0')") }
+                XCTAssertEqual(try database.integer("SELECT count(*) FROM outbox"), 2, "the book by its trigger, the word by hand")
+            }
+            let store = try Store(path: path)
+            XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox"), bound ? 2 : 0)
+            try store.addBook(BookDraft(name: "New"), now: Timestamp(milliseconds: 0))
+            XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox"), bound ? 3 : 0, "the triggers ask too")
+        }
+    }
+
     func testAStoreFromANewerVocabIsRefusedAndLeftUntouched() throws {
         let path = folder.file("future.sqlite")
         do {

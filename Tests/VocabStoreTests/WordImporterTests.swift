@@ -20,6 +20,25 @@ final class WordImporterTests: XCTestCase {
         XCTAssertTrue(try store.word("apple", inBook: nil).memorized)
     }
 
+    func testAStoreThatNeverSyncedKeepsNoOutboxAndBindingQueuesEverything() throws {
+        let store = try Store(path: ":memory:")
+        _ = try importText("word\napple\nbanana\n", into: store)
+        let book = try store.addBook(BookDraft(name: "Mine"), now: t0)
+        let word = try store.addWord(WordDraft(word: "cherry"), toBook: book.id, now: t0)
+        var ids = TimeOrderedIDs()
+        try store.recordReview(wordId: word.id, rating: .good, at: t0, source: .review, ids: &ids)
+        try store.deleteWord(id: try store.word("apple", inBook: nil).id, now: t0)
+        XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox"), 0)
+        XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox_word_ranges"), 0)
+        _ = try store.syncToken(for: "server")
+        let entries = try store.outbox(limit: 100)
+        XCTAssertEqual(entries.filter { !$0.record.deleted }.count, 5, "2 books, 2 words, 1 review")
+        XCTAssertEqual(entries.filter(\.record.deleted).count, 1, "apple travels as a deletion")
+        // Once bound, every change waits in the outbox again.
+        try store.addWord(WordDraft(word: "date"), toBook: book.id, now: t0)
+        XCTAssertEqual(try store.outbox(limit: 100).count, 7)
+    }
+
     func testImportedWordsWaitForThePushAsOneRangeAndNoneIsLostOrDoubled() throws {
         let store = try Store(path: ":memory:")
         _ = try store.syncToken(for: "server")
