@@ -13,4 +13,9 @@ static inline int vocab_sqlite3_bind_blob(sqlite3_stmt *stmt, int index, const v
     return sqlite3_bind_blob(stmt, index, bytes, byteCount, SQLITE_TRANSIENT);
 }
 
+/// Returns text from an SQL function that SQLite copies at once (SQLITE_TRANSIENT).
+static inline void vocab_sqlite3_result_text(sqlite3_context *context, const char *text, int byteCount) {
+    sqlite3_result_text(context, text, byteCount, SQLITE_TRANSIENT);
+}
+
 #endif

@@ -9,7 +9,7 @@ public enum VocabApp {
 
     /// Runs `vocab` with `arguments` (argv without the program name); returns the exit code.
     /// `invocation`: the arguments that run this program as `vocab` again (for the detached
-    /// automatic backup): `["vocab"]`, or `["vocab-bench", "vocab"]` inside the benchmark.
+    /// upkeep: indexing, automatic backup): `["vocab"]`, or `["vocab-bench", "vocab"]` inside the benchmark.
     public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
                             invocation: [String] = ["vocab"]) -> Int32 {
         let console = Console()
@@ -17,7 +17,7 @@ public enum VocabApp {
         defer { console.flush() }
         do {
             try dispatch(arguments, context: context)
-            startAutomaticBackupIfDue(context, invocation: invocation)
+            startBackgroundUpkeepIfDue(context, invocation: invocation)
             return 0
         } catch let exit as SilentExit {
             return exit.category.exitCode
@@ -30,18 +30,22 @@ public enum VocabApp {
         }
     }
 
-    /// After a command that changed the store, a backup in the background when one is due.
-    private static func startAutomaticBackupIfDue(_ context: AppContext, invocation: [String]) {
+    /// After a command that changed the store, `vocab maintain --auto` in the background when
+    /// words wait to be indexed for search or a backup is due.
+    private static func startBackgroundUpkeepIfDue(_ context: AppContext, invocation: [String]) {
         guard context.storeChanged, let path = context.openedStorePath else { return }
         let policy = context.paths.backupPolicy()
-        guard policy.automatic, BackupService.isDue(storePath: path, policy: policy, now: .now()) else { return }
-        BackupCommands.startAutomaticBackup(invocation: invocation, environment: context.environment)
+        let backupDue = policy.automatic && BackupService.isDue(storePath: path, policy: policy, now: .now())
+        let indexingWaits = ((try? context.store().searchBacklog()) ?? 0) > 0
+        guard backupDue || indexingWaits else { return }
+        BackupCommands.startDetached(invocation + ["maintain", "--auto"], environment: context.environment)
     }
 
     static let groups: [CommandGroup] = [BookCommands.group, WordCommands.group, CloudCommands.group, BackupCommands.group]
     static let topLevel: [Command] = [
         HomeCommand.command, TransferCommands.importWords, TransferCommands.export, GameCommand.command,
         StudyCommands.study, StudyCommands.due, StudyCommands.review, StatsCommand.command, StarterCommand.command,
+        MaintainCommand.command,
         DictionaryCommands.dict, DictionaryCommands.say,
         CloudCommands.login, CloudCommands.logout, CloudCommands.account, SyncCommand.command,
     ]

@@ -18,6 +18,8 @@ final class ShelfScreen {
     private var editor: BookEditor?
     /// The book whose words are shown, if any.
     private(set) var openBook: Book?
+    /// The books the cards show now.
+    private var shownBooks: [ShelfBook]?
     /// The shelf as last read, by book id (opening a book needs no second count of its words).
     private var summaries: [UUID: BookSummary] = [:]
 
@@ -61,9 +63,9 @@ final class ShelfScreen {
         wordListScreen()
     }
 
-    /// Reads the shelf again from the store.
+    /// Reads the shelf again from the store; the cards are made anew only when what they show
+    /// changed (a change elsewhere, or another process indexing, leaves them and their focus be).
     func reload() {
-        while let child = gtk_widget_get_first_child(cards) { gtk_flow_box_remove(vocab_flow_box(cards), child) }
         let books: [ShelfBook]
         do {
             books = try Shelf.books(in: model.store, at: model.clock.now())
@@ -71,6 +73,9 @@ final class ShelfScreen {
             model.toast(AppModel.message(error))
             return
         }
+        guard books != shownBooks else { return }
+        shownBooks = books
+        while let child = gtk_widget_get_first_child(cards) { gtk_flow_box_remove(vocab_flow_box(cards), child) }
         summaries = Dictionary(books.map { ($0.book.id, $0.summary) }, uniquingKeysWith: { first, _ in first })
         UI.setVisible(empty, books.isEmpty)
         UI.setVisible(gtk_widget_get_parent(cards), !books.isEmpty)
@@ -135,7 +140,7 @@ final class ShelfScreen {
             let summary = try summaries[bookId] ?? model.store.bookSummary(id: bookId)
             openBook = summary.book
             wordListScreen().show(book: summary)
-            gtk_stack_set_visible_child_name(vocab_stack(pages), "words")
+            showPage("words")
         } catch {
             model.toast(AppModel.message(error))
         }
@@ -155,7 +160,21 @@ final class ShelfScreen {
 
     private func closeBook() {
         openBook = nil
-        gtk_stack_set_visible_child_name(vocab_stack(pages), "shelf")
+        showPage("shelf")
+    }
+
+    /// Shows one page and hides the other, so that what is not on screen is not visible to
+    /// assistive technology either (GTK 4.8 reports no SHOWING state: a screen reader, or a
+    /// test, could otherwise find and press a button of the page underneath).
+    private func showPage(_ name: String) {
+        guard let shown = gtk_stack_get_child_by_name(vocab_stack(pages), name) else { return }
+        gtk_widget_set_visible(shown, 1)
+        gtk_stack_set_visible_child(vocab_stack(pages), shown)
+        var child = gtk_widget_get_first_child(pages)
+        while let page = child {
+            if page != shown { gtk_widget_set_visible(page, 0) }
+            child = gtk_widget_get_next_sibling(page)
+        }
     }
 
     private func editBook(_ book: Book?) {

@@ -25,6 +25,9 @@ final class WordListScreen {
     private var book: BookSummary?
     private var keys: [Int64] = []
     private var rowKeys: [UnsafeMutableRawPointer: Int64] = [:]
+    /// The list items on screen now (bound), to redraw in place when only their words changed.
+    private var boundItems: Set<UnsafeMutableRawPointer> = []
+    private var hasModel = false
     private var generation = 0
     private var editor: WordEditor?
 
@@ -55,6 +58,9 @@ final class WordListScreen {
 
         on(UnsafeMutableRawPointer(factory), "setup", pointer: { [weak self] item in self?.setUp(item) })
         on(UnsafeMutableRawPointer(factory), "bind", pointer: { [weak self] item in self?.bind(item) })
+        on(UnsafeMutableRawPointer(factory), "unbind", pointer: { [weak self] item in
+            if let item { self?.boundItems.remove(item) }
+        })
         on(back, "clicked") { [weak self] in self?.onBack() }
         on(add, "clicked") { [weak self] in self?.edit(nil) }
         on(editBook, "clicked") { [weak self] in self?.onEditBook() }
@@ -105,6 +111,14 @@ final class WordListScreen {
     }
 
     private func apply(_ keys: [Int64]) {
+        if hasModel && keys == self.keys {
+            // The same words in the same order (a star toggled, another process indexing or
+            // editing): redraw the rows on screen in place, keeping the scroll position.
+            for item in boundItems { bind(item) }
+            onApplied?()
+            return
+        }
+        hasModel = true
         self.keys = keys
         let rows = vocab_list_model_new()!
         vocab_list_model_reset(rows, guint(keys.count))
@@ -134,7 +148,9 @@ final class WordListScreen {
     }
 
     private func bind(_ item: UnsafeMutableRawPointer?) {
-        guard let item, let object = gtk_list_item_get_item(vocab_list_item(item)),
+        guard let item else { return }
+        boundItems.insert(item)
+        guard let object = gtk_list_item_get_item(vocab_list_item(item)),
               let row = gtk_list_item_get_child(vocab_list_item(item)) else { return }
         let position = Int(vocab_row_get_position(OpaquePointer(object)))
         guard position < keys.count, let word = gtk_widget_get_first_child(row),

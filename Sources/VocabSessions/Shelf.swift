@@ -3,7 +3,7 @@ import VocabCore
 import VocabStore
 
 /// One book on the shelf: the book, its counts, and how many of its words are due now.
-public struct ShelfBook: Sendable {
+public struct ShelfBook: Equatable, Sendable {
     public var summary: BookSummary
     public var dueCount: Int
     public var book: Book { summary.book }

@@ -13,6 +13,7 @@ public final class StoreWorker: @unchecked Sendable {
     private let queue = DispatchQueue(label: "vocab.store-worker")
     private let folder: String
     private var store: Store?
+    private var catchUpQueued = false
 
     /// `folder`: the data folder the window's store was opened in.
     public init(folder: String) {
@@ -25,6 +26,21 @@ public final class StoreWorker: @unchecked Sendable {
         queue.async {
             let result = Result { try body(try self.openStore()) }
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
+            self.queueSearchCatchUp()
+        }
+    }
+
+    /// After a job that left words waiting to be indexed for search (an import, a sync), indexes
+    /// them a chunk per turn of the queue, so jobs asked for meanwhile (a search as you type)
+    /// wait for one chunk at most.
+    private func queueSearchCatchUp() {
+        guard !catchUpQueued, let store, ((try? store.searchBacklog()) ?? 0) > 0 else { return }
+        catchUpQueued = true
+        queue.async {
+            self.catchUpQueued = false
+            var chunks = 0
+            _ = try? self.store?.indexDeferredWords(isCancelled: { defer { chunks += 1 }; return chunks > 0 })
+            self.queueSearchCatchUp()
         }
     }
 

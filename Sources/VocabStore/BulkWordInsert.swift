@@ -12,9 +12,7 @@ struct BulkWordInsert {
     init(database: Database) throws {
         self.database = database
         statement = try database.statement("""
-            INSERT INTO words (id, book_id, word, definition, detail, pronunciation, synonym, antonym, date,
-                memorized, created_at, modified_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+            INSERT INTO words (\(Columns.wordInsert)) VALUES (\(Columns.wordPlaceholders)) ON CONFLICT DO NOTHING
             """)
     }
 
@@ -37,6 +35,7 @@ struct BulkWordInsert {
         try statement.bind(.integer(word.memorized ? 1 : 0), at: 10)
         try statement.bind(.integer(word.createdAt.milliseconds), at: 11)
         try statement.bind(.integer(word.modifiedAt.milliseconds), at: 12)
+        try statement.bind(.text(TextRules.lookupKey(word.word)), at: 13)
         while try statement.step() {}
         return database.changes == 1
     }

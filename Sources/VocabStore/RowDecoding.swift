@@ -10,6 +10,13 @@ enum Columns {
         """
     /// How many columns `word` has, for queries that select more after it.
     static let wordCount: Int32 = 12
+    /// The columns every insert of a word writes, in the order of `Store.wordValues`: those
+    /// `word` reads, and the look-up key derived from the text.
+    static let wordInsert = """
+        id, book_id, word, definition, detail, pronunciation, synonym, antonym, date, memorized, \
+        created_at, modified_at, word_key
+        """
+    static let wordPlaceholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
 }
 
 extension Row {

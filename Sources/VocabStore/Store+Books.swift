@@ -7,11 +7,7 @@ extension Store {
     /// Every book with its word counts, ordered by name (ignoring case and accents).
     public func bookSummaries() throws -> [BookSummary] {
         try guarded {
-            try database.query("""
-                SELECT \(Columns.book), count(w.id), coalesce(sum(w.memorized), 0)
-                FROM books b LEFT JOIN words w ON w.book_id = b.id
-                GROUP BY b.id
-                """) { row in
+            try database.query("SELECT \(Columns.book), \(Columns.bookCounts) FROM books b") { row in
                 BookSummary(book: try row.decodeBook(), wordCount: Int(row.int(8)), memorizedCount: Int(row.int(9)))
             }
         }.sorted { TextRules.sortsBefore($0.book.name, $1.book.name) }
@@ -20,11 +16,8 @@ extension Store {
     /// The summary of one book.
     public func bookSummary(id: UUID) throws -> BookSummary {
         let summary = try guarded {
-            try database.first("""
-                SELECT \(Columns.book), count(w.id), coalesce(sum(w.memorized), 0)
-                FROM books b LEFT JOIN words w ON w.book_id = b.id
-                WHERE b.id = ? GROUP BY b.id
-                """, [.text(id.storageText)]) { row in
+            try database.first("SELECT \(Columns.book), \(Columns.bookCounts) FROM books b WHERE b.id = ?",
+                               [.text(id.storageText)]) { row in
                 BookSummary(book: try row.decodeBook(), wordCount: Int(row.int(8)), memorizedCount: Int(row.int(9)))
             }
         }
@@ -149,4 +142,13 @@ extension Store {
          .text(book.meaning), book.image.map { .blob($0) } ?? .null, .text(book.coverWord),
          .integer(book.createdAt.milliseconds), .integer(book.modifiedAt.milliseconds)]
     }
+}
+
+extension Columns {
+    /// A book's word and memorised counts, kept by triggers in `book_counts`: no word rows
+    /// are read, in a book of any size.
+    static let bookCounts = """
+        coalesce((SELECT c.words FROM book_counts c WHERE c.book_id = b.id), 0),
+        coalesce((SELECT c.memorized FROM book_counts c WHERE c.book_id = b.id), 0)
+        """
 }

@@ -97,21 +97,22 @@ extension Store {
         return try guarded {
             try database.query("""
                 SELECT \(Columns.word) FROM words w
-                WHERE w.memorized = 0 AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.word_id = w.id)\(bookClause)
+                WHERE w.memorized = 0 AND w.scheduled = 0\(bookClause)
                 ORDER BY w.date, w.id LIMIT ?
                 """, arguments + [.integer(Int64(limit))]) { try $0.decodeWord() }
         }
     }
 
-    /// How many words were never reviewed and are not memorised (one count, no rows read into Swift).
+    /// How many words were never reviewed and are not memorised (kept per book in
+    /// `book_counts`: no word rows read).
     public func newWordCount(inBooks bookIds: [UUID]?) throws -> Int {
-        let (bookClause, arguments) = bookCondition(bookIds)
-        return try guarded {
-            Int(try database.integer("""
-                SELECT count(*) FROM words w
-                WHERE w.memorized = 0 AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.word_id = w.id)\(bookClause)
-                """, arguments))
+        var sql = "SELECT coalesce(sum(fresh), 0) FROM book_counts"
+        var arguments: [SQLValue] = []
+        if let bookIds, !bookIds.isEmpty {
+            sql += " WHERE book_id IN (\(Array(repeating: "?", count: bookIds.count).joined(separator: ", ")))"
+            arguments = bookIds.map { .text($0.storageText) }
         }
+        return try guarded { Int(try database.integer(sql, arguments)) }
     }
 
     /// How many words had their first review at or after `time` (new words studied today).

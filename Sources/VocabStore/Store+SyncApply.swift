@@ -7,6 +7,7 @@ extension Store {
     /// `sync_pending`. A malformed record is skipped and reported, never a crash.
     public func applyRemote(_ records: [SyncRecord], token: Int64) throws -> ApplySummary {
         try write {
+        try deferringSearchIndex {
             try database.run("INSERT INTO sync_applying VALUES (1)")
             var summary = ApplySummary()
             let order = ["book": 0, "word": 1, "review": 2]
@@ -48,6 +49,7 @@ extension Store {
             try database.run("DELETE FROM sync_applying")
             try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('token', ?)", [.text(String(token))])
             return summary
+        }
         }
     }
 
@@ -258,13 +260,12 @@ extension Store {
 
     private func insertRaw(_ word: Word, stamps: [String: FieldStamp]) throws {
         try database.run("""
-            INSERT INTO words (id, book_id, word, definition, detail, pronunciation, synonym, antonym, date, memorized,
-                created_at, modified_at, stamps)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO words (\(Columns.wordInsert), stamps) VALUES (\(Columns.wordPlaceholders), ?)
             ON CONFLICT (id) DO UPDATE SET book_id = excluded.book_id, word = excluded.word, definition = excluded.definition,
                 detail = excluded.detail, pronunciation = excluded.pronunciation, synonym = excluded.synonym,
                 antonym = excluded.antonym, date = excluded.date, memorized = excluded.memorized,
-                created_at = excluded.created_at, modified_at = excluded.modified_at, stamps = excluded.stamps
+                created_at = excluded.created_at, modified_at = excluded.modified_at, word_key = excluded.word_key,
+                stamps = excluded.stamps
             """, wordValues(word) + [.text(SyncBodies.encodeStamps(stamps))])
     }
 

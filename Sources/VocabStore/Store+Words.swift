@@ -65,7 +65,7 @@ extension Store {
     }
 
     /// The word whose id is `reference`, or whose text is `reference` (exactly, after cleaning;
-    /// else ignoring case) in `bookId` or, when nil, in the only book that holds it.
+    /// else ignoring case and accents) in `bookId` or, when nil, in the only book that holds it.
     public func word(_ reference: String, inBook bookId: UUID?) throws -> Word {
         let cleaned = TextRules.clean(reference)
         if let id = UUID(uuidString: cleaned), let word = try word(id: id),
@@ -89,29 +89,15 @@ extension Store {
     }
 
     private func wordsWithText(_ text: String, inBook bookId: UUID?, exact: Bool) throws -> [Word] {
-        let comparison = exact ? "w.word = ?1" : "lower(w.word) = lower(?1)"
+        // Both are index look-ups: the text (unique per book), or its case- and accent-free key.
+        let comparison = exact ? "w.word = ?1" : "w.word_key = ?1"
         let bookClause = bookId == nil ? "" : " AND w.book_id = ?2"
-        var arguments: [SQLValue] = [.text(text)]
+        var arguments: [SQLValue] = [.text(exact ? text : TextRules.lookupKey(text))]
         if let bookId { arguments.append(.text(bookId.storageText)) }
-        let found = try guarded {
+        return try guarded {
             try database.query("SELECT \(Columns.word) FROM words w WHERE \(comparison)\(bookClause)", arguments) {
                 try $0.decodeWord()
             }
-        }
-        if exact { return found }
-        // SQLite's lower() folds ASCII only; finish the comparison with Unicode case folding.
-        return found.isEmpty ? try words(WordFilter(bookId: bookId)).filter {
-            $0.word.compare(text, options: .caseInsensitive) == .orderedSame
-        } : found
-    }
-
-    /// Words whose text, definition, detail, synonym or antonym contains `query`, ignoring case.
-    public func searchWords(_ query: String, inBook bookId: UUID? = nil) throws -> [Word] {
-        let needle = TextRules.clean(query)
-        guard !needle.isEmpty else { throw VocabError.emptyField(field: "search text") }
-        return try words(WordFilter(bookId: bookId)).filter { word in
-            [word.word, word.definition, word.detail, word.synonym, word.antonym, word.pronunciation]
-                .contains { TextRules.contains($0, needle) }
         }
     }
 
@@ -170,9 +156,7 @@ extension Store {
     /// Inserts a word as it is; `clearingTombstone` revives an id that was deleted before.
     func insert(_ word: Word, clearingTombstone: Bool = true) throws {
         try database.run("""
-            INSERT INTO words (id, book_id, word, definition, detail, pronunciation, synonym, antonym, date,
-                memorized, created_at, modified_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO words (\(Columns.wordInsert)) VALUES (\(Columns.wordPlaceholders))
             """, wordValues(word))
         if clearingTombstone { try clearTombstone(id: word.id) }
         try markForPush(kind: "word", id: word.id)
@@ -187,7 +171,8 @@ extension Store {
     func replace(_ word: Word) throws {
         try database.run("""
             UPDATE words SET book_id = ?2, word = ?3, definition = ?4, detail = ?5, pronunciation = ?6,
-                synonym = ?7, antonym = ?8, date = ?9, memorized = ?10, created_at = ?11, modified_at = ?12
+                synonym = ?7, antonym = ?8, date = ?9, memorized = ?10, created_at = ?11, modified_at = ?12,
+                word_key = ?13
             WHERE id = ?1
             """, wordValues(word))
     }
@@ -210,6 +195,6 @@ extension Store {
         [.text(word.id.storageText), .text(word.bookId.storageText), .text(word.word), .text(word.definition),
          .text(word.detail), .text(word.pronunciation), .text(word.synonym), .text(word.antonym),
          .integer(word.date.milliseconds), word.memorized.sqlValue, .integer(word.createdAt.milliseconds),
-         .integer(word.modifiedAt.milliseconds)]
+         .integer(word.modifiedAt.milliseconds), .text(TextRules.lookupKey(word.word))]
     }
 }

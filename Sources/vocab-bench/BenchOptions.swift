@@ -11,6 +11,7 @@ struct BenchOptions {
     var skipSync = false
     var skipDesktop = false
     var skipBackup = false
+    var skipScale = false
     /// Keep the generated files (their folder is printed).
     var keep = false
 
@@ -37,8 +38,9 @@ struct BenchOptions {
             case "--skip-sync": skipSync = true
             case "--skip-desktop": skipDesktop = true
             case "--skip-backup": skipBackup = true
+            case "--skip-scale": skipScale = true
             case "--help", "-h":
-                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--skip-desktop] [--skip-backup] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
+                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--skip-desktop] [--skip-backup] [--skip-scale] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
                 exit(0)
             default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
             }

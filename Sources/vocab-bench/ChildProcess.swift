@@ -13,8 +13,10 @@ struct Measurement {
 /// Runs a program as a child process (posix_spawn + wait4) and measures its wall time and
 /// its own peak memory.
 enum ChildProcess {
+    /// `exitCodes`: the exit codes that count as success (a look-up that misses exits 1).
     static func measure(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                        stdinPath: String = "/dev/null", stdoutPath: String = "/dev/null") throws -> Measurement {
+                        stdinPath: String = "/dev/null", stdoutPath: String = "/dev/null",
+                        exitCodes: Set<Int32> = [0]) throws -> Measurement {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         let errorPath = NSTemporaryDirectory() + "vocab-bench-stderr-\(UUID().uuidString)"
@@ -41,7 +43,7 @@ enum ChildProcess {
             guard errno == EINTR else { throw BenchError.message("wait4 failed") }
         }
         let elapsed = ContinuousClock.now - start
-        let exitedCleanly = (status & 0x7F) == 0 && ((status >> 8) & 0xFF) == 0
+        let exitedCleanly = (status & 0x7F) == 0 && exitCodes.contains((status >> 8) & 0xFF)
         guard exitedCleanly else {
             let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
             throw BenchError.message("\(executable) \(arguments.joined(separator: " ")) failed (status \(status)): \(errors)")

@@ -31,6 +31,7 @@ var options = BenchOptions()
 do {
     options = try BenchOptions(arguments)
     if !options.skipImport { try ImportBenchmark(options: options).run() }
+    if !options.skipScale { try ScaleBenchmark(options: options).run() }
     if !options.skipStudy { try StudyBenchmark(options: options).run() }
     if !options.skipSync { try SyncBenchmark(options: options).run() }
     if !options.skipDesktop { try DesktopBenchmark(options: options).run() }

@@ -54,9 +54,14 @@ def walk(node, depth=0):
 
 
 def showing(node):
-    """GTK 4.8 reports no SHOWING state, but hidden widgets are not VISIBLE."""
+    """GTK 4.8 reports no SHOWING state, but hidden widgets are not VISIBLE: a node shows when
+    it and every ancestor are (a page the window hid hides its widgets)."""
     try:
-        return node.getState().contains(pyatspi.STATE_VISIBLE)
+        while node is not None and node.getRoleName() != "application":
+            if not node.getState().contains(pyatspi.STATE_VISIBLE):
+                return False
+            node = node.parent
+        return True
     except Exception:
         return False
 

@@ -12,7 +12,7 @@ import traceback
 
 import pyatspi
 
-from atspi_driver import application, click, find, find_all, gone, type_into, vocab, wait_for, window_titled
+from atspi_driver import Timeout, application, click, find, find_all, gone, type_into, vocab, wait_for, window_titled
 
 DESKTOP = os.environ["VOCAB_TEST_DESKTOP_BINARY"]
 TERMINAL = os.environ["VOCAB_TEST_BINARY"]
@@ -62,6 +62,19 @@ class Window:
         """The open dialog (an in-window sheet) with this title."""
         return window_titled(self.app, title)
 
+    def open_dialog(self, role, name, title):
+        """Presses the button that opens the dialog `title`, and returns the dialog. GTK 4.8 now
+        and then drops an accessibility action that arrives while the window changes its tree
+        (about one run in ten): a press that opened nothing within 4 s is made again, twice at
+        most, so the test fails only when the button really opens nothing."""
+        for attempt in range(3):
+            self.click(role, name)
+            try:
+                return window_titled(self.app, title, timeout=4 if attempt < 2 else 10)
+            except Timeout:
+                if attempt == 2:
+                    raise
+
     def page(self, name):
         """Switches to a page of the window and waits until it is shown."""
         tab = self.find("page tab", name)
@@ -77,15 +90,13 @@ def test_books_words_dictionary_and_live_data(root):
     window = Window(root, "shelf").start()
     try:
         window.find("label", "No books yet")
-        window.click("push button", "New book")
-        editor = window.dialog("New book")
+        editor = window.open_dialog("push button", "New book", "New book")
         type_into(find(editor, "text", "Book name"), "TOEIC")
         type_into(find(editor, "text", "Explain"), "words for the exam")
         click(find(editor, "push button", "Save book"))
         # A new book opens its (empty) word list.
         window.find("label", "No words here yet: add one, or import a file.")
-        window.click("push button", "Add word")
-        editor = window.dialog("New word in TOEIC")
+        editor = window.open_dialog("push button", "Add word", "New word in TOEIC")
         type_into(find(editor, "text", "Word"), "happy")
         click(find(editor, "push button", "Dictionary"))
         find(editor, "label", prefix="Filled from the dictionary")
@@ -96,8 +107,7 @@ def test_books_words_dictionary_and_live_data(root):
         assert saved[0]["pronunciation"], "IPA from espeak-ng"
         # Done with a duplicate word shows the error next to the field and saves nothing.
         closed(window, "New word in TOEIC")
-        window.click("push button", "Add word")
-        editor = window.dialog("New word in TOEIC")
+        editor = window.open_dialog("push button", "Add word", "New word in TOEIC")
         type_into(find(editor, "text", "Word"), "happy")
         click(find(editor, "push button", "Done"))
         find(editor, "label", 'The word "happy" is already in book "TOEIC".')
@@ -111,8 +121,7 @@ def test_books_words_dictionary_and_live_data(root):
         window.find("label", prefix="2 words")
         # Rename: the words stay with their book.
         window.click("push button", "Open book TOEIC")
-        window.click("push button", "Edit book")
-        editor = window.dialog("Edit book")
+        editor = window.open_dialog("push button", "Edit book", "Edit book")
         type_into(find(editor, "text", "Book name"), "TOEIC 900")
         click(find(editor, "push button", "Save book"))
         window.find("label", "TOEIC 900")
@@ -121,8 +130,7 @@ def test_books_words_dictionary_and_live_data(root):
         cover = os.path.join(root, "cover.png")
         write_png(cover)
         closed(window, "Edit book")
-        window.click("push button", "Edit book")
-        click(find(window.dialog("Edit book"), "push button", "Choose cover image"))
+        click(find(window.open_dialog("push button", "Edit book", "Edit book"), "push button", "Choose cover image"))
         time.sleep(2)  # the file dialog: typed into, not walked (see the import test)
         keys(text=cover)
         keys(keysym=0xff0d)
@@ -133,16 +141,14 @@ def test_books_words_dictionary_and_live_data(root):
         assert image == "png", image
         # Delete, after a confirmation that says how many words go with it.
         closed(window, "Edit book")
-        window.click("push button", "Edit book")
-        click(find(window.dialog("Edit book"), "push button", "Delete book"))
+        click(find(window.open_dialog("push button", "Edit book", "Edit book"), "push button", "Delete book"))
         confirm = window.dialog("Delete “TOEIC 900”?")
         find(confirm, "label", "Its 2 words go with it. Other devices will delete them at their next sync.")
         click(find(confirm, "push button", "Delete"))
         window.find("label", "No books yet")
         assert window.words() == []
         # Undo through the backups: the one taken before the delete is the newest.
-        window.click("push button", "Backups")
-        sheet = window.dialog("Backups")
+        sheet = window.open_dialog("push button", "Backups", "Backups")
         click(find(sheet, "push button", prefix="Restore the backup of"))
         confirm = wait_for("the confirmation", lambda: [n for n in find_all(window.app, None, prefix="Restore the backup of")
                                                          if n.getRoleName() == "dialog"])[0]
@@ -280,8 +286,7 @@ def test_sync_two_stores_through_the_cloud(root):
     other = Window(root, "other")  # the terminal on a second device
     try:
         window.find("label", "Cloud: not logged in")
-        window.click("push button", "Log in")
-        login = window.dialog("Log in to the cloud")
+        login = window.open_dialog("push button", "Log in", "Log in to the cloud")
         type_into(find(login, "text", "Server address"), url)
         type_into(find(login, "password text", "Password"), "pw")
         click(find(login, "push button", "Log in to the server"))

@@ -82,6 +82,30 @@ final class MigrationTests: XCTestCase {
         }
     }
 
+    func testAVersion7StoreGainsTheSearchIndexAndLookUpKeysWithoutQueuingItsWords() throws {
+        let path = folder.file("v7.sqlite")
+        do {
+            let database = try Database(path: path)
+            try Migrator().migrate(database, path: path, upTo: 7)
+            try database.execute("""
+                INSERT INTO sync_meta VALUES ('server', 'postgresql://x'), ('token', '5');
+                INSERT INTO sync_applying VALUES (1);
+                INSERT INTO books (id, name, name_key, created_at, modified_at) VALUES ('00000000-0000-4000-8000-000000000001', 'Old', 'old', 0, 0);
+                INSERT INTO words (id, book_id, word, definition, date, created_at, modified_at) VALUES
+                    ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'Éclair', '크림을 채운 과자', 0, 0, 0),
+                    ('00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000001', 'eclipse', '일식', 0, 0, 0);
+                DELETE FROM sync_applying;
+                """)
+        }
+        let store = try Store(path: path)
+        XCTAssertEqual(try store.searchWords("채운 과").map(\.word), ["Éclair"])
+        XCTAssertEqual(try store.searchWords("ECLI").map(\.word), ["eclipse"])
+        XCTAssertEqual(try store.word("eclair", inBook: nil).word, "Éclair")
+        XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox"), 0, "a key is not a change to push")
+        XCTAssertEqual(try store.bookSummaries().map(\.wordCount), [2])
+        store.assertDerivedDataMatchesWords()
+    }
+
     func testAStoreFromANewerVocabIsRefusedAndLeftUntouched() throws {
         let path = folder.file("future.sqlite")
         do {

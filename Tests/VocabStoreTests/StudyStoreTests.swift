@@ -18,6 +18,35 @@ final class StudyStoreTests: XCTestCase {
         XCTAssertEqual(try store.schedule(wordId: word.id), expected)
     }
 
+    func testCountsFollowReviewsMemorisingAndSyncAndAFirstReviewPushesOnlyTheReview() throws {
+        let store = try Store(path: ":memory:")
+        _ = try store.syncToken(for: "server")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let words = try (0..<4).map { try store.addWord(WordDraft(word: "w\($0)"), toBook: book.id, now: t0) }
+        let pushed = try store.outbox(limit: 100)
+        try store.clearOutbox(pushed, token: 1)
+        XCTAssertEqual(try store.newWordCount(inBooks: [book.id]), 4)
+        var ids = TimeOrderedIDs()
+        try store.recordReview(wordId: words[0].id, rating: .good, at: t0, source: .study, ids: &ids)
+        XCTAssertEqual(try store.newWordCount(inBooks: nil), 3)
+        XCTAssertEqual(try store.outbox(limit: 100).map(\.record.kind), ["review"], "the word itself did not change")
+        _ = try store.updateWord(id: words[1].id, WordChanges(memorized: true), now: t0)
+        XCTAssertEqual(try store.newWordCount(inBooks: [book.id]), 2)
+        XCTAssertEqual(try store.bookSummary(id: book.id).memorizedCount, 1)
+        XCTAssertEqual(try store.bookSummaries().map(\.wordCount), [4])
+        // A review merged from another device schedules its word too.
+        let merged = ReviewRecord(id: ids.next(milliseconds: t0.milliseconds), wordId: words[2].id, reviewedAt: t0, rating: .hard, source: .study)
+        XCTAssertEqual(try store.mergeReviews([merged]), 1)
+        XCTAssertEqual(try store.newWordCount(inBooks: [book.id]), 1)
+        XCTAssertEqual(try store.newWords(inBooks: nil, limit: 10).map(\.word), ["w3"])
+        try store.deleteWord(id: words[0].id, now: t0)
+        XCTAssertEqual(try store.bookSummary(id: book.id).wordCount, 3)
+        store.assertDerivedDataMatchesWords()
+        _ = try store.deleteBook(id: book.id, now: t0)
+        XCTAssertEqual(try store.newWordCount(inBooks: nil), 0)
+        store.assertDerivedDataMatchesWords()
+    }
+
     func testDueAndNewWordsComeFromTheStoreAsItIsNow() throws {
         let store = try Store(path: ":memory:")
         let book = try store.addBook(BookDraft(name: "B"), now: t0)

@@ -36,7 +36,9 @@ final class SyncEngineTests: XCTestCase {
         return report
     }
 
-    private func snapshot(_ store: Store) throws -> [String] {
+    private func snapshot(_ store: Store, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        // What triggers keep beside the words (search index, counts) survives every sync path.
+        XCTAssertEqual(try store.derivedDataProblems(), [], file: file, line: line)
         let names = try store.bookNames()
         return try store.words().map { w in
             [names[w.bookId] ?? "?", w.word, w.definition, w.synonym, w.antonym, String(w.memorized)].joined(separator: "|")

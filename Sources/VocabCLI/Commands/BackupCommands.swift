@@ -98,9 +98,9 @@ enum BackupCommands {
         if let aside { context.console.print("The damaged store was moved aside to \(aside).") }
     }
 
-    /// Starts `vocab backup --auto` as a detached process (its own session, no terminal), so
-    /// the command that wrote does not wait for the backup.
-    static func startAutomaticBackup(invocation: [String], environment: [String: String]) {
+    /// Starts `words` (e.g. `vocab maintain --auto`) as a detached process (its own session,
+    /// no terminal), so the command that wrote does not wait for the backup or the indexing.
+    static func startDetached(_ words: [String], environment: [String: String]) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -111,7 +111,6 @@ enum BackupCommands {
         for descriptor in Int32(0)...2 {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        let words: [String] = invocation + ["backup", "--auto"]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }

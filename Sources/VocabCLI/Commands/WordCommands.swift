@@ -192,11 +192,17 @@ enum WordCommands {
     static let search = Command(spec: CommandSpec(
         name: "word search", abstract: "Find words whose text or fields contain TEXT (ignoring case).",
         arguments: [ArgumentSpec("TEXT", help: "What to look for.")],
-        options: [.book, .json]
+        options: [.book, OptionSpec("limit", value: "N", help: "At most N words (the best matches)."), .json],
+        discussion: """
+            Looks in the word, definition, detail, pronunciation, synonym and antonym. Best first: \
+            the word itself (ignoring case and accents), words that start with TEXT, then the rest. \
+            TEXT of three characters or more is found through the search index, in any script.
+            """
     )) { arguments, context in
         let store = try context.store()
         let book = try arguments.value("book").map { try store.book($0) }
-        let found = try store.searchWords(arguments.positionals[0], inBook: book?.id)
+        let limit = arguments.value("limit") != nil ? try positiveNumber(arguments, "limit", default: 1) : nil
+        let found = try store.searchWords(arguments.positionals[0], inBook: book?.id, limit: limit)
         try printWords({ body in try found.forEach(body) }, showingBook: book == nil, json: arguments.flag("json"),
                        emptyMessage: "Nothing matches \"\(arguments.positionals[0])\".", store: store, context: context)
     }

@@ -9,9 +9,11 @@ final class ProgressLine {
     private var lastDrawn = Date.distantPast
     private var drawn = false
     private let console: Console
+    private let unit: String
 
-    init(_ label: String, console: Console) {
+    init(_ label: String, unit: String = "rows", console: Console) {
         self.label = label
+        self.unit = unit
         self.console = console
         self.enabled = console.stderrIsTerminal
     }
@@ -22,7 +24,7 @@ final class ProgressLine {
         guard now.timeIntervalSince(lastDrawn) >= 0.2 else { return }
         lastDrawn = now
         let elapsed = max(now.timeIntervalSince(started), 0.001)
-        console.errorInPlace("\(label) \(count.grouped) rows (\(Int(Double(count) / elapsed).grouped) rows/s)")
+        console.errorInPlace("\(label) \(count.grouped) \(unit) (\(Int(Double(count) / elapsed).grouped) \(unit)/s)")
         drawn = true
     }
 

@@ -116,6 +116,25 @@ public enum TextRules {
         }
     }
 
+    /// The key a word is found by, ignoring case and accents ("Café" and "CAFE" → "cafe"):
+    /// stored beside each word (`words.word_key`, indexed) so that a look-up that misses costs
+    /// what a hit costs. Takes cleaned text; ASCII is folded without Foundation (most words).
+    public static func lookupKey(_ text: String) -> String {
+        var isASCII = true
+        var hasUpper = false
+        for byte in text.utf8 {
+            if byte >= 0x80 { isASCII = false; break }
+            if byte >= 0x41 && byte <= 0x5A { hasUpper = true }
+        }
+        guard isASCII else { return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        return hasUpper ? asciiLowercased(text) : text
+    }
+
+    /// `text` with A–Z lower-cased and everything else as it is (what SQLite's lower() does).
+    public static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
     /// Whether `text` contains `query`, ignoring case.
     public static func contains(_ text: String, _ query: String) -> Bool {
         text.range(of: query, options: [.caseInsensitive]) != nil

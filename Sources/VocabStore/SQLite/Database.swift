@@ -1,4 +1,5 @@
 import CSQLite
+import VocabCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,6 +39,20 @@ public final class Database {
         sqlite3_busy_timeout(handle, 5_000)
         sqlite3_extended_result_codes(handle, 1)
         installChangeHooks()
+        installFunctions()
+    }
+
+    /// SQL functions Vocab's schema steps use: `vocab_lookup_key(text)` is
+    /// `TextRules.lookupKey` (the key a word is found by), for filling `words.word_key`.
+    private func installFunctions() {
+        sqlite3_create_function_v2(handle, "vocab_lookup_key", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, values in
+            guard let argument = values?[0], let text = sqlite3_value_text(argument) else {
+                sqlite3_result_null(context)
+                return
+            }
+            let key = TextRules.lookupKey(String(cString: text))
+            key.withCString { vocab_sqlite3_result_text(context, $0, Int32(key.utf8.count)) }
+        }, nil, nil, nil)
     }
 
     deinit {

@@ -176,6 +176,102 @@ enum Migrations {
             DELETE FROM outbox WHERE NOT EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server');
             DELETE FROM outbox_word_ranges WHERE NOT EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server');
             """),
+        Migration(version: 8, sql: """
+            -- A word is found by its text ignoring case and accents through an index: word_key is
+            -- TextRules.lookupKey(word), set by the store's write path (filled here for existing
+            -- words, quietly: a key is not a change to push).
+            INSERT INTO sync_applying VALUES (1);
+            ALTER TABLE words ADD COLUMN word_key TEXT NOT NULL DEFAULT '';
+            UPDATE words SET word_key = vocab_lookup_key(word);
+            DELETE FROM sync_applying;
+            CREATE INDEX words_by_key ON words(word_key);
+            -- Counts that cost the same in a book of any size: each book's words, memorised words
+            -- and new words (never reviewed, not memorised), kept by triggers on every write
+            -- path (an import, a pull, a cascade). `scheduled` mirrors "has a schedules row"
+            -- (kept by the triggers on schedules) so that new words can be told apart and have
+            -- an index of their own (the study queue's new words, oldest first).
+            ALTER TABLE words ADD COLUMN scheduled INTEGER NOT NULL DEFAULT 0;
+            INSERT INTO sync_applying VALUES (1);
+            UPDATE words SET scheduled = 1 WHERE id IN (SELECT word_id FROM schedules);
+            DELETE FROM sync_applying;
+            CREATE INDEX words_new ON words(book_id) WHERE memorized = 0 AND scheduled = 0;
+            CREATE TABLE book_counts (
+                book_id   TEXT PRIMARY KEY NOT NULL,
+                words     INTEGER NOT NULL,
+                memorized INTEGER NOT NULL,
+                fresh     INTEGER NOT NULL   -- new words: not memorised, never reviewed
+            ) WITHOUT ROWID;
+            INSERT INTO book_counts (book_id, words, memorized, fresh)
+            SELECT book_id, count(*), sum(memorized), sum(memorized = 0 AND scheduled = 0) FROM words GROUP BY book_id;
+            CREATE TRIGGER book_counts_insert AFTER INSERT ON words BEGIN
+                INSERT INTO book_counts (book_id, words, memorized, fresh)
+                VALUES (NEW.book_id, 1, NEW.memorized, NEW.memorized = 0 AND NEW.scheduled = 0)
+                ON CONFLICT (book_id) DO UPDATE SET words = words + 1, memorized = memorized + excluded.memorized,
+                    fresh = fresh + excluded.fresh;
+            END;
+            CREATE TRIGGER book_counts_delete AFTER DELETE ON words BEGIN
+                UPDATE book_counts SET words = words - 1, memorized = memorized - OLD.memorized,
+                    fresh = fresh - (OLD.memorized = 0 AND OLD.scheduled = 0)
+                WHERE book_id = OLD.book_id;
+            END;
+            CREATE TRIGGER book_counts_update AFTER UPDATE OF book_id, memorized, scheduled ON words BEGIN
+                UPDATE book_counts SET words = words - 1, memorized = memorized - OLD.memorized,
+                    fresh = fresh - (OLD.memorized = 0 AND OLD.scheduled = 0)
+                WHERE book_id = OLD.book_id;
+                INSERT INTO book_counts (book_id, words, memorized, fresh)
+                VALUES (NEW.book_id, 1, NEW.memorized, NEW.memorized = 0 AND NEW.scheduled = 0)
+                ON CONFLICT (book_id) DO UPDATE SET words = words + 1, memorized = memorized + excluded.memorized,
+                    fresh = fresh + excluded.fresh;
+            END;
+            CREATE TRIGGER book_counts_book_delete AFTER DELETE ON books BEGIN
+                DELETE FROM book_counts WHERE book_id = OLD.id;
+            END;
+            CREATE TRIGGER words_scheduled AFTER INSERT ON schedules BEGIN
+                UPDATE words SET scheduled = 1 WHERE id = NEW.word_id AND scheduled = 0;
+            END;
+            CREATE TRIGGER words_unscheduled AFTER DELETE ON schedules BEGIN
+                UPDATE words SET scheduled = 0 WHERE id = OLD.word_id AND scheduled = 1;
+            END;
+            -- Neither derived column is a change to push: the outbox hears of the others only.
+            DROP TRIGGER outbox_word_update;
+            CREATE TRIGGER outbox_word_update AFTER UPDATE OF
+                book_id, word, definition, detail, pronunciation, synonym, antonym, date, memorized,
+                created_at, modified_at, stamps ON words
+            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', NEW.id); END;
+            -- Full-text search over every text field: a trigram index finds any substring of
+            -- three or more characters, in any script (Korean has no spaces inside words to
+            -- split on), ignoring case. It indexes the words table's own rows (no second copy of
+            -- the text), kept in step by these triggers in every write's transaction.
+            CREATE VIRTUAL TABLE words_search USING fts5(
+                word, definition, detail, pronunciation, synonym, antonym,
+                content = 'words', content_rowid = 'rowid', tokenize = 'trigram'
+            );
+            -- A bulk write (an import, a pulled page) defers the indexing of its new words: while
+            -- a row is here, words with a rowid above after_rowid wait, and are indexed many per
+            -- statement later (Store.indexDeferredWords, in the background); searches read them
+            -- directly meanwhile. FTS5 writes its pending terms at the end of every statement,
+            -- so one word per statement made a 100,000-word import seven times slower.
+            CREATE TABLE search_deferred (after_rowid INTEGER NOT NULL);
+            CREATE TRIGGER words_search_insert AFTER INSERT ON words
+            WHEN NOT EXISTS (SELECT 1 FROM search_deferred WHERE NEW.rowid > after_rowid) BEGIN
+                INSERT INTO words_search (rowid, word, definition, detail, pronunciation, synonym, antonym)
+                VALUES (NEW.rowid, NEW.word, NEW.definition, NEW.detail, NEW.pronunciation, NEW.synonym, NEW.antonym);
+            END;
+            CREATE TRIGGER words_search_delete AFTER DELETE ON words
+            WHEN NOT EXISTS (SELECT 1 FROM search_deferred WHERE OLD.rowid > after_rowid) BEGIN
+                INSERT INTO words_search (words_search, rowid, word, definition, detail, pronunciation, synonym, antonym)
+                VALUES ('delete', OLD.rowid, OLD.word, OLD.definition, OLD.detail, OLD.pronunciation, OLD.synonym, OLD.antonym);
+            END;
+            CREATE TRIGGER words_search_update AFTER UPDATE OF word, definition, detail, pronunciation, synonym, antonym ON words
+            WHEN NOT EXISTS (SELECT 1 FROM search_deferred WHERE OLD.rowid > after_rowid) BEGIN
+                INSERT INTO words_search (words_search, rowid, word, definition, detail, pronunciation, synonym, antonym)
+                VALUES ('delete', OLD.rowid, OLD.word, OLD.definition, OLD.detail, OLD.pronunciation, OLD.synonym, OLD.antonym);
+                INSERT INTO words_search (rowid, word, definition, detail, pronunciation, synonym, antonym)
+                VALUES (NEW.rowid, NEW.word, NEW.definition, NEW.detail, NEW.pronunciation, NEW.synonym, NEW.antonym);
+            END;
+            INSERT INTO words_search (words_search) VALUES ('rebuild');
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }

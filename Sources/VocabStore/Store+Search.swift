@@ -1,0 +1,173 @@
+import Foundation
+import VocabCore
+
+extension Store {
+    // MARK: Search
+
+    /// Words whose text, definition, detail, pronunciation, synonym or antonym contains `query`
+    /// (ignoring case), best first: the word itself (ignoring case and accents), then words
+    /// that start with it, then the rest (by relevance for queries of three characters or more,
+    /// else in the order they were added). At most `limit` words.
+    ///
+    /// Three characters or more are looked up in the trigram index (`words_search`); shorter
+    /// queries, which a trigram cannot hold, read the fields (ASCII case ignored).
+    public func searchWords(_ query: String, inBook bookId: UUID? = nil, limit: Int? = nil) throws -> [Word] {
+        let search = try searchSQL(query, selecting: Columns.word, inBook: bookId, limit: limit)
+        return try guarded { try database.query(search.sql, search.arguments) { try $0.decodeWord() } }
+    }
+
+    /// The row keys (for `wordListRow(key:)`) of a book's words matching `query`, best first,
+    /// as `searchWords` orders them.
+    public func searchWordKeys(_ query: String, inBook bookId: UUID, limit: Int? = nil) throws -> [Int64] {
+        let search = try searchSQL(query, selecting: "w.rowid", inBook: bookId, limit: limit)
+        return try guarded { try database.query(search.sql, search.arguments) { $0.int(0) } }
+    }
+
+    /// The query behind both searches: `?1` the text to match, `?2` its look-up key, `?3` the
+    /// book (or NULL), `?4` the limit (-1: none), `?5` the text with ASCII lower-cased (for
+    /// reading fields directly: SQLite's lower() folds ASCII only).
+    private func searchSQL(_ query: String, selecting columns: String, inBook bookId: UUID?,
+                           limit: Int?) throws -> (sql: String, arguments: [SQLValue]) {
+        let needle = TextRules.clean(query)
+        guard !needle.isEmpty else { throw VocabError.emptyField(field: "search text") }
+        let lowered = TextRules.asciiLowercased(needle)
+        let book: SQLValue = bookId.map { .text($0.storageText) } ?? .null
+        let fieldsContainText = ["word", "definition", "detail", "pronunciation", "synonym", "antonym"]
+            .map { "instr(lower(\($0)), ?5) > 0" }.joined(separator: " OR ")
+        let sql: String
+        if needle.unicodeScalars.count >= 3 {
+            // A phrase of trigrams: the text as a substring, anywhere. The word found by its key
+            // joins in (its case and accents may differ more than the index folds: "Straße"),
+            // and so do words still waiting to be indexed, read directly.
+            sql = """
+                SELECT \(columns) FROM (
+                    SELECT rowid AS hit, bm25(words_search) AS relevance FROM words_search WHERE words_search MATCH ?1
+                    UNION ALL
+                    SELECT rowid, 0 FROM words WHERE word_key = ?2 AND NOT EXISTS
+                        (SELECT 1 FROM words_search WHERE words_search MATCH ?1 AND words_search.rowid = words.rowid)
+                    UNION ALL
+                    SELECT rowid, 0 FROM words WHERE rowid > (SELECT min(after_rowid) FROM search_deferred)
+                        AND word_key != ?2 AND (\(fieldsContainText))
+                ) found JOIN words w ON w.rowid = found.hit
+                WHERE ?3 IS NULL OR w.book_id = ?3
+                ORDER BY w.word_key = ?2 DESC, substr(w.word_key, 1, length(?2)) = ?2 DESC, found.relevance, w.rowid
+                LIMIT ?4
+                """
+        } else {
+            // Too short for a trigram: read the fields.
+            sql = """
+                SELECT \(columns) FROM words w
+                WHERE (?3 IS NULL OR w.book_id = ?3) AND (w.word_key = ?2 OR \(fieldsContainText))
+                ORDER BY w.word_key = ?2 DESC, substr(w.word_key, 1, length(?2)) = ?2 DESC, w.rowid
+                LIMIT ?4
+                """
+        }
+        let phrase = "\"" + needle.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return (sql, [.text(phrase), .text(TextRules.lookupKey(needle)), book, .integer(Int64(limit ?? -1)), .text(lowered)])
+    }
+}
+
+extension Store {
+    /// Runs `body` (in a transaction, or a savepoint of the caller's) with the search indexing
+    /// of the words it inserts deferred. FTS5 writes its pending terms at the end of every
+    /// statement, so one word per statement made a 100,000-word import seven times slower;
+    /// deferred words are indexed together, in statements of many rows. When `body` added
+    /// fewer than `inlineLimit` words they are indexed before it returns; more wait for
+    /// `indexDeferredWords` (run in the background after the command or by the window's
+    /// worker) and searches read them directly until then. Words that were there before are
+    /// kept in step as they change, by the triggers.
+    func deferringSearchIndex<T>(inlineLimit: Int64 = 2_000, _ body: () throws -> T) throws -> T {
+        try database.transaction {
+            let wasDeferred = try database.integer("SELECT count(*) FROM search_deferred") > 0
+            if !wasDeferred {
+                try database.run("INSERT INTO search_deferred (after_rowid) SELECT coalesce(max(rowid), 0) FROM words")
+            }
+            let result = try body()
+            if !wasDeferred, try deferredWordCount() < inlineLimit { try indexDeferredChunk(limit: inlineLimit) }
+            return result
+        }
+    }
+
+    /// How many words wait to be indexed for search (an upper bound: deleted words count until
+    /// the indexer passes them).
+    public func searchBacklog() throws -> Int {
+        Int(try guarded { try deferredWordCount() })
+    }
+
+    /// Indexes the words that wait for it, `chunk` rowids per transaction (so other writers go
+    /// between), until none wait or `isCancelled` says stop; `progress` hears the rowids passed
+    /// so far after each chunk. Returns how many rowids it passed.
+    @discardableResult
+    public func indexDeferredWords(chunk: Int64 = 5_000, isCancelled: () -> Bool = { false },
+                                   progress: (Int64) -> Void = { _ in }) throws -> Int64 {
+        var passed: Int64 = 0
+        while !isCancelled() {
+            let step = try write { try indexDeferredChunk(limit: chunk) }
+            if step == 0 { break }
+            passed += step
+            progress(passed)
+        }
+        return passed
+    }
+
+    private func deferredWordCount() throws -> Int64 {
+        try database.integer("""
+            SELECT coalesce((SELECT max(rowid) FROM words) - (SELECT min(after_rowid) FROM search_deferred), 0)
+            """)
+    }
+
+    /// Indexes the deferred words with rowids in (after_rowid, after_rowid + limit] in one
+    /// statement and moves the mark; the deferral ends when it passes the last word. Returns
+    /// how many rowids it passed (0: nothing was deferred).
+    private func indexDeferredChunk(limit: Int64) throws -> Int64 {
+        guard try database.integer("SELECT count(*) FROM search_deferred") > 0 else { return 0 }
+        let start = try database.integer("SELECT min(after_rowid) FROM search_deferred")
+        let last = try database.integer("SELECT coalesce(max(rowid), 0) FROM words")
+        let end = Swift.min(start + limit, last)
+        if end > start {
+            try database.run("""
+                INSERT INTO words_search (rowid, word, definition, detail, pronunciation, synonym, antonym)
+                SELECT rowid, word, definition, detail, pronunciation, synonym, antonym FROM words
+                WHERE rowid > ?1 AND rowid <= ?2
+                """, [.integer(start), .integer(end)])
+        }
+        if end >= last {
+            try database.run("DELETE FROM search_deferred")
+        } else {
+            try database.run("UPDATE search_deferred SET after_rowid = ?", [.integer(end)])
+        }
+        return Swift.max(end - start, 1)
+    }
+}
+
+extension Store {
+    /// What the triggers keep beside the words (the search index, each book's counts,
+    /// `words.scheduled`) checked against the words as they are: one line per disagreement,
+    /// none when all agree. For tests and repair checks; reads every word.
+    public func derivedDataProblems() throws -> [String] {
+        try guarded {
+            var problems: [String] = []
+            do {
+                try database.execute("INSERT INTO words_search (words_search, rank) VALUES ('integrity-check', 1)")
+            } catch {
+                problems.append("the search index does not hold the words' text: \(error)")
+            }
+            let books = try database.query("""
+                SELECT coalesce(actual.book_id, kept.book_id) FROM (
+                    SELECT book_id, count(*) AS words, sum(memorized) AS memorized,
+                           sum(memorized = 0 AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.word_id = w.id)) AS fresh
+                    FROM words w GROUP BY book_id
+                ) actual FULL JOIN (SELECT * FROM book_counts WHERE words != 0 OR memorized != 0 OR fresh != 0) kept
+                  ON kept.book_id = actual.book_id
+                WHERE actual.book_id IS NULL OR kept.book_id IS NULL OR actual.words != kept.words
+                   OR actual.memorized != kept.memorized OR actual.fresh != kept.fresh
+                """) { $0.text(0) }
+            problems += books.map { "book_counts disagrees with the words of book \($0)" }
+            let flags = try database.integer("""
+                SELECT count(*) FROM words w WHERE w.scheduled != EXISTS (SELECT 1 FROM schedules s WHERE s.word_id = w.id)
+                """)
+            if flags > 0 { problems.append("\(flags) words' scheduled flag disagrees with the schedules") }
+            return problems
+        }
+    }
+}
