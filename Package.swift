@@ -65,6 +65,6 @@ let package = Package(
         .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabDictionary"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         // End-to-end: runs the built `vocab` binary as a separate process.
-        .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore"]),
+        .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore"], exclude: ["Fixtures"]),
     ]
 )

@@ -26,6 +26,17 @@ export VOCAB_TEST_DESKTOP_BINARY="$PWD/.build/debug/vocab-desktop"
 status=0
 swift test --skip-build --disable-swift-testing "$@" || status=$?
 
+# Anki itself imports Vocab's notes.txt export (PyPI `anki`, in the venv .ci/run makes, or
+# VOCAB_TEST_ANKI_PYTHON).
+if [ $# -eq 0 ] || [[ " $* " == *Anki* ]]; then
+    anki_python="${VOCAB_TEST_ANKI_PYTHON:-/opt/vocab-test-python/bin/python}"
+    if "$anki_python" -c "import anki" 2>/dev/null; then
+        "$anki_python" Tests/Anki/notes_roundtrip.py || status=$?
+    else
+        echo "test.sh: no Python with Anki's package (python3 -m venv /opt/vocab-test-python && /opt/vocab-test-python/bin/pip install anki); the Anki round trip is skipped" >&2
+    fi
+fi
+
 # The desktop app's end-to-end tests: a real window under Xvfb, driven through the
 # accessibility tree (skipped only when a --filter names other tests).
 if [ $# -eq 0 ] || [[ " $* " == *Desktop* ]]; then

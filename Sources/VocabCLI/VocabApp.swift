@@ -32,8 +32,9 @@ public enum VocabApp {
 
     /// After a command that changed the store, `vocab maintain --auto` in the background when
     /// words wait to be indexed for search or a backup is due.
+    /// `VOCAB_BACKGROUND=off` turns it off (benchmarks and scripts that delete the store at once).
     private static func startBackgroundUpkeepIfDue(_ context: AppContext, invocation: [String]) {
-        guard context.storeChanged, let path = context.openedStorePath else { return }
+        guard context.storeChanged, let path = context.openedStorePath, context.environment["VOCAB_BACKGROUND"] != "off" else { return }
         let policy = context.paths.backupPolicy()
         let backupDue = policy.automatic && BackupService.isDue(storePath: path, policy: policy, now: .now())
         let indexingWaits = ((try? context.store().searchBacklog()) ?? 0) > 0

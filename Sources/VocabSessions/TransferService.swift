@@ -7,29 +7,39 @@ public struct ImportOutcome: Sendable {
     public var summary: ImportSummary
     /// Columns the file had that Vocab does not know (ignored).
     public var unknownColumns: [String]
+    /// What the reader decided about the file (no header row, Anki fields in order, …).
+    public var notes: [String] = []
+    /// `[sound:…]` references dropped from Anki fields.
+    public var droppedSounds = 0
 }
 
 /// Importing and exporting word files for any front end, with progress and cancellation.
 public enum TransferService {
     /// The format named, or the one the file's extension says.
     public static func format(named name: String?, fileName: String) throws -> WordFileFormat? {
-        if let name { return WordFileFormat(rawValue: name.lowercased()) }
+        if let name { return name.lowercased() == "txt" ? .text : WordFileFormat(rawValue: name.lowercased()) }
         guard let format = WordFileFormat(fileName: fileName) else { throw ImportError.unknownFormat(fileName) }
         return format
     }
 
     /// Imports `path` ("-": standard input) into `store`: all or nothing, unless `skipInvalid`.
     /// `progress` gets the rows read so far; `isCancelled` is asked every 1,000 rows.
+    /// `layout` names the columns of a file without a header and its separators; an Anki deck
+    /// column picks the book only when `defaultBook` is nil.
     public static func importFile(_ path: String, format: WordFileFormat, into store: Store, defaultBook: String?,
+                                  layout: ImportLayout = ImportLayout(),
                                   skipInvalid: Bool, now: Timestamp, progress: (Int) -> Void = { _ in },
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportOutcome {
         let stream = try FileByteStream(path: path)
         defer { stream.close() }
-        var reader = try WordFileReader(stream, format: format)
+        var layout = layout
+        layout.deckPicksBook = defaultBook == nil
+        var reader = try WordFileReader(stream, format: format, layout: layout)
         var importer = WordImporter(defaultBook: defaultBook, skipInvalid: skipInvalid, now: now)
         importer.isCancelled = isCancelled
         let summary = try importer.run(&reader, into: store, progress: progress)
-        return ImportOutcome(summary: summary, unknownColumns: reader.unknownColumns)
+        return ImportOutcome(summary: summary, unknownColumns: reader.unknownColumns, notes: reader.notes,
+                             droppedSounds: reader.droppedSounds)
     }
 
     /// Writes the words (of one book, or all) to `write`, one line at a time after the header;

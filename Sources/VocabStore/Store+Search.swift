@@ -83,7 +83,7 @@ extension Store {
                 try database.run("INSERT INTO search_deferred (after_rowid) SELECT coalesce(max(rowid), 0) FROM words")
             }
             let result = try body()
-            if !wasDeferred, try deferredWordCount() < inlineLimit { try indexDeferredChunk(limit: inlineLimit) }
+            if !wasDeferred, try deferredWordCount() < inlineLimit { _ = try indexDeferredChunk(limit: inlineLimit) }
             return result
         }
     }

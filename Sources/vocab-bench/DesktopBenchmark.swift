@@ -26,6 +26,7 @@ struct DesktopBenchmark {
         try FileManager.default.createDirectory(atPath: work + "/config/vocab", withIntermediateDirectories: true)
         try #"{"backups": {"automatic": false}}"#.write(toFile: work + "/config/vocab/config.json", atomically: true, encoding: .utf8)
         _ = try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Big"], environment: ["VOCAB_HOME": big, "XDG_CONFIG_HOME": work + "/config"])
+        _ = try ChildProcess.measure(me, ["vocab", "maintain"], environment: ["VOCAB_HOME": big, "XDG_CONFIG_HOME": work + "/config"])
         _ = try ChildProcess.measure(me, ["vocab", "book", "add", "Empty"], environment: ["VOCAB_HOME": empty, "XDG_CONFIG_HOME": work + "/config"])
 
         func probe(_ home: String) throws -> [String: Int] {

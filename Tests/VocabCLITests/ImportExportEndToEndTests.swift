@@ -48,7 +48,8 @@ final class ImportExportEndToEndTests: EndToEndTestCase {
             ("utf8.csv", Array("word\nfine\n".utf8) + [0x62, 0xC3, 0x28, 0x0A], "Line 3"),
             ("fields.tsv", Array("word\tdefinition\nfine\tok\ntoo\tmany\tfields\n".utf8), "Line 3"),
             ("lines.jsonl", Array("{\"word\":\"fine\"}\n{not json}\n".utf8), "Line 2"),
-            ("header.csv", Array("apple,red\n".utf8), "header"),
+            ("header.csv", Array("apple,red,fruit\n".utf8), "--columns"),
+            ("no-word.csv", Array("definition,detail\nred,fruit\n".utf8), "header"),
             ("nothing.csv", [], "empty"),
         ]
         for (name, bytes, expected) in cases {
@@ -57,7 +58,7 @@ final class ImportExportEndToEndTests: EndToEndTestCase {
             XCTAssertTrue(error.contains(expected), "\(name): \(error)")
         }
         XCTAssertTrue(try vocab.fails(["import", vocab.file("missing.csv"), "--book", "B"], status: 1).contains("no such file"))
-        XCTAssertTrue(try vocab.fails(["import", try write("list.txt", Array("word\nx\n".utf8)), "--book", "B"], status: 1).contains("--format"))
+        XCTAssertTrue(try vocab.fails(["import", try write("list.doc", Array("word\nx\n".utf8)), "--book", "B"], status: 1).contains("--format"))
         try vocab.fails(["import", vocab.file("list.csv"), "--format", "xlsx"], status: 2)
         XCTAssertEqual(try vocab.storeSnapshot(), before)
     }

@@ -98,9 +98,23 @@ final class WordFileReaderTests: XCTestCase {
         XCTAssertEqual(reader.unknownColumns, ["Colour"])
     }
 
+    func testAFirstRowThatNamesNoColumnIsReadAsWordAndDefinition() throws {
+        var reader = try WordFileReader(ArrayByteStream("apple,사과\nbanana\n"), format: .csv)
+        XCTAssertEqual(reader.notes, ["The file has no header row: its columns were read as word, definition."])
+        XCTAssertEqual(try reader.nextRow()?.values[.definition], "사과")
+        XCTAssertEqual(try reader.nextRow()?.values[.word], "banana")
+        XCTAssertNil(try reader.nextRow())
+        var named = try WordFileReader(ArrayByteStream("a,b,c\n"), format: .csv, layout: ImportLayout(columns: [.word, .detail, .definition]))
+        let row = try XCTUnwrap(try named.nextRow())
+        XCTAssertEqual([row.values[.word], row.values[.detail], row.values[.definition]], ["a", "b", "c"])
+    }
+
     func testAFileWithoutAWordColumnIsRefused() {
-        XCTAssertThrowsError(try WordFileReader(ArrayByteStream("apple,red\nbanana,yellow\n"), format: .csv)) { error in
+        XCTAssertThrowsError(try WordFileReader(ArrayByteStream("definition,detail\nred,fruit\n"), format: .csv)) { error in
             guard case .missingHeader = error as? ImportError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try WordFileReader(ArrayByteStream("apple,red,fruit\n"), format: .csv)) { error in
+            XCTAssertEqual(error as? ImportError, .noHeader(fields: 3))
         }
         XCTAssertThrowsError(try WordFileReader(ArrayByteStream(""), format: .csv)) { error in
             XCTAssertEqual(error as? ImportError, .emptyFile)

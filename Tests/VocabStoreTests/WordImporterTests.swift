@@ -168,7 +168,7 @@ final class WordImporterTests: XCTestCase {
                                toBook: book.id, now: t0.adding(seconds: Double(index * 60)))
         }
         let names = try source.bookNames()
-        for format in WordFileFormat.allCases {
+        for format in [WordFileFormat.csv, .tsv, .jsonl] {  // text is Anki's layout: Basic notes, not every field
             let writer = WordFileWriter(format: format)
             var text = writer.header
             try source.forEachWord { text += writer.line(for: $0, bookName: names[$0.bookId] ?? "") }

@@ -31,7 +31,7 @@ enum BackupCommands {
         let auto = arguments.flag("auto")
         let store = try context.store()
         if auto {
-            guard BackupService.isDue(storePath: store.path, policy: policy, now: time), let lock = BackupLock(folder: store.backupFolder) else { return }
+            guard BackupService.isDue(storePath: store.path, policy: policy, now: time), let lock = UpkeepLock.backups(folder: store.backupFolder) else { return }
             defer { lock.release() }
             try BackupService.take(store, reason: "auto", policy: policy, now: time)
             BackupService.compressOlder(of: store)
@@ -119,18 +119,24 @@ enum BackupCommands {
     }
 }
 
-/// One automatic backup at a time: a lock file in the backups folder (flock, released on exit).
-final class BackupLock {
+/// One process at a time at a piece of background upkeep: an exclusive `flock` on a private
+/// lock file, released on exit. `wait`: block until the holder is done, else give up at once.
+final class UpkeepLock {
     private let descriptor: Int32
 
-    init?(folder: String) {
-        mkdir(folder, 0o700)
-        descriptor = open(folder + "/.lock", O_WRONLY | O_CREAT, 0o600)
+    init?(path: String, wait: Bool = false) {
+        descriptor = open(path, O_WRONLY | O_CREAT, 0o600)
         guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) == 0 else {
             close(descriptor)
             return nil
         }
+    }
+
+    /// The lock of automatic backups: `.lock` in the backups folder.
+    static func backups(folder: String) -> UpkeepLock? {
+        mkdir(folder, 0o700)
+        return UpkeepLock(path: folder + "/.lock")
     }
 
     func release() {

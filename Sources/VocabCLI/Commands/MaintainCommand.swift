@@ -1,3 +1,4 @@
+import Foundation
 import VocabCore
 import VocabStore
 import VocabSessions
@@ -17,7 +18,12 @@ enum MaintainCommand {
     )) { arguments, context in
         let store = try context.store()
         let auto = arguments.flag("auto")
-        let waiting = try store.searchBacklog()
+        // One indexer at a time: the automatic one gives way, one asked for waits its turn
+        // (and then finds what the other left).
+        let indexLock = try store.searchBacklog() > 0
+            ? UpkeepLock(path: (store.path as NSString).deletingLastPathComponent + "/.indexing.lock", wait: !auto) : nil
+        defer { indexLock?.release() }
+        let waiting = indexLock == nil ? 0 : try store.searchBacklog()
         if waiting > 0 {
             let progress = auto ? nil : ProgressLine("Indexing for search…", unit: "words", console: context.console)
             var indexed: Int64 = 0
@@ -32,7 +38,7 @@ enum MaintainCommand {
         }
         let policy = context.paths.backupPolicy()
         if policy.automatic, BackupService.isDue(storePath: store.path, policy: policy, now: .now()),
-           let lock = BackupLock(folder: store.backupFolder) {
+           let lock = UpkeepLock.backups(folder: store.backupFolder) {
             defer { lock.release() }
             let (backup, _, _) = try BackupService.take(store, reason: "auto", policy: policy, now: .now())
             BackupService.compressOlder(of: store)

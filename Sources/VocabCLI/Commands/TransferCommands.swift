@@ -6,27 +6,40 @@ import VocabSessions
 /// `vocab import` and `vocab export`: moving word lists in and out.
 enum TransferCommands {
     private static let format = OptionSpec("format", short: "f", value: "FORMAT",
-                                           help: "csv, tsv or jsonl (default: from the file's extension).")
+                                           help: "csv, tsv, txt or jsonl (default: from the file's extension).")
 
     static let importWords = Command(spec: CommandSpec(
-        name: "import", abstract: "Import words from a CSV, TSV or JSON Lines file.",
+        name: "import", abstract: "Import words from CSV, TSV, text (Anki, Quizlet) or JSON Lines.",
         arguments: [ArgumentSpec("FILE", help: "The file to read; - reads standard input (give --format).")],
         options: [
             OptionSpec("book", short: "b", value: "BOOK", help: "The book for rows that name none (created if missing)."),
             format,
+            OptionSpec("columns", value: "LIST", help: "The columns of a file without a header, e.g. word,definition,detail."),
+            OptionSpec("separator", value: "TEXT", help: "Between fields, one or more characters (e.g. \" - \"); quoting as in CSV."),
+            OptionSpec("row-separator", value: "TEXT", help: "Between rows instead of line breaks (e.g. \";\")."),
             OptionSpec("skip-invalid", help: "Import the valid rows and list the rejected ones, instead of rejecting the file."),
         ],
         discussion: """
-            The first line of CSV and TSV is a header naming the columns: word (required), definition, detail,
-            pronunciation, synonym, antonym, date, memorized, book, id (others are reported and ignored).
+            The first line of CSV, TSV and text is a header naming the columns: word (required), definition,
+            detail, pronunciation, synonym, antonym, date, memorized, book, id (others are reported and ignored;
+            Front/Back, Term, Expression, Meaning, Example, Reading and Korean headings are understood too). A
+            file without one: --columns names its columns; else a first line that names no column is read as
+            word and definition, and the summary says so.
+            Text (.txt): Anki's "Notes/Cards in Plain Text" exports are read by their #separator, #html,
+            #columns and #… column lines (the deck picks the book unless --book is given, the guid makes a second
+            import update the same words, HTML becomes text, tags go to the detail as a "tags:" line); other text
+            is a Quizlet-style list, tab-separated unless --separator says otherwise. With --separator and
+            --row-separator a field holding them is quoted as in CSV: "…", with "" for a quote.
             JSON Lines: one object per line with the same field names.
             Importing is an upsert: by id when the row has one, else by book and word, so importing the same
             file twice changes nothing. By default one bad row rejects the whole file and nothing changes.
             """,
-        examples: ["vocab import words.csv --book TOEIC", "vocab import backup.jsonl", "vocab import - --format tsv < list.tsv"]
+        examples: ["vocab import words.csv --book TOEIC", "vocab import notes.txt", "vocab import quizlet.txt --separator \" - \" --row-separator \";\"",
+                   "vocab import list.txt --columns word,definition,detail", "vocab import - --format tsv < list.tsv"]
     )) { arguments, context in
         let path = arguments.positionals[0]
         let fileFormat = try chooseFormat(arguments.value("format"), fileName: path)
+        let layout = try importLayout(arguments)
         let store = try context.store()
         if try store.wordCount() > 0 {
             // An import may replace words (it is an upsert): a copy of the store first.
@@ -36,7 +49,7 @@ enum TransferCommands {
         let progress = ProgressLine("Importing…", console: context.console)
         let outcome: ImportOutcome
         do {
-            outcome = try TransferService.importFile(path, format: fileFormat, into: store, defaultBook: arguments.value("book"),
+            outcome = try TransferService.importFile(path, format: fileFormat, into: store, defaultBook: arguments.value("book"), layout: layout,
                                                      skipInvalid: arguments.flag("skip-invalid"), now: try context.now(),
                                                      progress: progress.update)
         } catch {
@@ -53,6 +66,10 @@ enum TransferCommands {
         if !outcome.unknownColumns.isEmpty {
             console.print("Ignored unknown columns: \(outcome.unknownColumns.joined(separator: ", ")).")
         }
+        for note in outcome.notes { console.print(note) }
+        if outcome.droppedSounds > 0 {
+            console.print("Dropped \(plural(outcome.droppedSounds, "[sound:…] reference")) (Vocab keeps no audio files; `vocab say` speaks a word).")
+        }
         if !summary.rejected.isEmpty {
             console.print("Skipped \(plural(summary.rejected.count, "invalid line")):")
             for rejected in summary.rejected { console.print("  line \(rejected.line): \(rejected.reason)") }
@@ -65,8 +82,13 @@ enum TransferCommands {
             .book, format,
             OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE (default: standard output)."),
         ],
-        discussion: "Every field is written, ids included, so `vocab import` reads the file back to the same words.",
-        examples: ["vocab export --book TOEIC -o toeic.csv", "vocab export --format jsonl > backup.jsonl"]
+        discussion: """
+            CSV, TSV and JSON Lines hold every field, ids included, so `vocab import` reads the file back to the same
+            words. Text (-o notes.txt) is Anki's "Notes in Plain Text" layout for Anki's File > Import: Basic notes
+            whose Back holds the definition and the other fields, the book as the deck, and the word's id as the guid
+            (a second import updates instead of duplicating).
+            """,
+        examples: ["vocab export --book TOEIC -o toeic.csv", "vocab export --book TOEIC -o notes.txt", "vocab export --format jsonl > backup.jsonl"]
     )) { arguments, context in
         let output = arguments.value("output")
         let fileFormat: WordFileFormat
@@ -89,8 +111,47 @@ enum TransferCommands {
 
     private static func chooseFormat(_ name: String?, fileName: String) throws -> WordFileFormat {
         guard let format = try TransferService.format(named: name, fileName: fileName) else {
-            throw UsageError.invalidValue(option: "format", value: name ?? "", expected: "csv, tsv or jsonl")
+            throw UsageError.invalidValue(option: "format", value: name ?? "", expected: "csv, tsv, txt or jsonl")
         }
         return format
+    }
+
+    /// `--columns`, `--separator` and `--row-separator`, checked.
+    private static func importLayout(_ arguments: ParsedArguments) throws -> ImportLayout {
+        var layout = ImportLayout()
+        if let list = arguments.value("columns") {
+            let names = list.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+            var columns: [ImportColumn] = []
+            for name in names {
+                guard let column = ImportColumn(header: name) else {
+                    throw UsageError.invalidValue(option: "columns", value: list,
+                                                  expected: "column names separated by commas, such as word,definition,detail")
+                }
+                guard !columns.contains(column) else {
+                    throw UsageError.invalidValue(option: "columns", value: list, expected: "each column once")
+                }
+                columns.append(column)
+            }
+            guard columns.contains(.word) else {
+                throw UsageError.invalidValue(option: "columns", value: list, expected: "a list that includes word")
+            }
+            layout.columns = columns
+        }
+        for option in ["separator", "row-separator"] {
+            if let text = arguments.value(option), text.isEmpty || text == "\"" {
+                throw UsageError.invalidValue(option: option, value: text, expected: "one or more characters other than a lone \"")
+            }
+        }
+        layout.separator = arguments.value("separator").map(unescapeSeparator)
+        layout.rowSeparator = arguments.value("row-separator").map(unescapeSeparator)
+        if let field = layout.separator, field == layout.rowSeparator ?? "\n" {
+            throw UsageError.conflictingOptions("--separator", "--row-separator")
+        }
+        return layout
+    }
+
+    /// `\t` and `\n` typed on a command line stand for a tab and a line break.
+    private static func unescapeSeparator(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\t", with: "\t").replacingOccurrences(of: "\\n", with: "\n")
     }
 }

@@ -5,8 +5,12 @@
 /// Streaming: holds one chunk and one record at a time, whatever the file's size. A malformed
 /// record throws `ImportError.invalidLine` and the reader moves on to the next line, so a
 /// caller may skip it and keep reading.
-public struct DelimitedReader {
+public struct DelimitedReader: RecordReader {
     public enum Dialect: Sendable { case csv, tsv }
+
+    /// The longest record any reader accepts (1 MiB): longer is not a word list, and reading it
+    /// whole would let a file of one endless line take all memory.
+    public static let maxRecordBytes = 1 << 20
 
     private var stream: BOMSkippingStream
     private let dialect: Dialect
@@ -31,6 +35,9 @@ public struct DelimitedReader {
             let outcome = buffer.withUnsafeBufferPointer { scanRecord(in: $0, from: position) }
             switch outcome {
             case .needMore:
+                if buffer.count - position > Self.maxRecordBytes {
+                    throw ImportError.recordTooLong(line: startLine, limit: Self.maxRecordBytes)
+                }
                 guard try readMore() else { continue }
                 // The end of input ends the record; scan it once more knowing that.
                 continue

@@ -6,6 +6,10 @@ public enum ImportError: UserFacingError, Equatable {
     case noBook(line: Int)
     case unknownFormat(String)
     case emptyFile
+    /// A record (line) longer than the readers accept: not a word list.
+    case recordTooLong(line: Int, limit: Int)
+    /// The first row names no column and has more fields than word and definition.
+    case noHeader(fields: Int)
     /// The user stopped the import; the store is as it was.
     case cancelled
 
@@ -21,9 +25,13 @@ public enum ImportError: UserFacingError, Equatable {
         case .noBook(let line):
             return "Line \(line) names no book: add a \"book\" column or give --book BOOK."
         case .unknownFormat(let name):
-            return "Cannot tell the format of \"\(name)\": give --format csv, tsv or jsonl."
+            return "Cannot tell the format of \"\(name)\": give --format csv, tsv, txt or jsonl."
         case .emptyFile:
             return "The file is empty: nothing to import."
+        case .recordTooLong(let line, let limit):
+            return "Line \(line) is longer than \(limit / 1_048_576) MiB: this is not a word list. Nothing was imported."
+        case .noHeader(let fields):
+            return "The first line names no column and has \(fields) fields: name them with --columns (e.g. --columns word,definition,detail) or add a header line."
         case .cancelled:
             return "Import cancelled; nothing was imported."
         }

@@ -14,10 +14,10 @@ public enum ImportColumn: String, CaseIterable, Sendable {
             return
         }
         switch key {
-        case "term", "front", "단어": self = .word
+        case "term", "front", "expression", "vocabulary", "text", "단어": self = .word
         case "meaning", "back", "뜻", "의미": self = .definition
-        case "note", "notes", "example", "examples", "메모", "예문": self = .detail
-        case "ipa", "발음": self = .pronunciation
+        case "note", "notes", "example", "examples", "sentence", "context", "backextra", "메모", "예문": self = .detail
+        case "ipa", "reading", "발음": self = .pronunciation
         case "synonyms", "유의어", "동의어": self = .synonym
         case "antonyms", "반의어": self = .antonym
         case "bookname", "deck", "단어장": self = .book

@@ -1,8 +1,10 @@
 import Foundation
 
-/// The file formats words move in and out by.
+/// The file formats words move in and out by. `text` is a `.txt` list: Anki's plain-text
+/// export (its `#key:value` lines say how to read it) or a list of terms and definitions such
+/// as Quizlet exports (tab-separated unless `--separator` says otherwise).
 public enum WordFileFormat: String, CaseIterable, Sendable {
-    case csv, tsv, jsonl
+    case csv, tsv, jsonl, text
 
     /// The format a file name's extension implies, if any.
     public init?(fileName: String) {
@@ -10,67 +12,250 @@ public enum WordFileFormat: String, CaseIterable, Sendable {
         case "csv": self = .csv
         case "tsv", "tab": self = .tsv
         case "jsonl", "ndjson": self = .jsonl
+        case "txt": self = .text
         default: return nil
         }
     }
 }
 
-/// Reads import rows from any of the formats: a header maps columns for CSV and TSV; JSON
-/// Lines objects use the field names directly.
+/// How to read a file whose own header does not say it all.
+public struct ImportLayout: Equatable, Sendable {
+    /// The columns of a file without a header row (`--columns word,definition`).
+    public var columns: [ImportColumn]?
+    /// Between fields and between rows, one or more characters each (`--separator`,
+    /// `--row-separator`); quoting as in CSV.
+    public var separator: String?
+    public var rowSeparator: String?
+    /// Whether an Anki deck column picks each word's book (not when the user named a book).
+    public var deckPicksBook: Bool
+
+    public init(columns: [ImportColumn]? = nil, separator: String? = nil, rowSeparator: String? = nil,
+                deckPicksBook: Bool = true) {
+        self.columns = columns
+        self.separator = separator
+        self.rowSeparator = rowSeparator
+        self.deckPicksBook = deckPicksBook
+    }
+}
+
+/// A source of delimited records: CSV/TSV, text with any separators, a sheet's rows.
+public protocol RecordReader {
+    /// The next non-blank record with the line (or sheet row) it starts on, or nil at the end.
+    mutating func nextRecord() throws -> (line: Int, fields: [String])?
+}
+
+/// Reads import rows from any of the formats: a header maps columns for CSV, TSV and text (or
+/// `--columns` names them, or a first row that names no column is read as word and
+/// definition); Anki's text exports map theirs by their `#` lines; JSON Lines objects use the
+/// field names directly.
 public struct WordFileReader {
     private enum Source {
-        case delimited(DelimitedReader)
+        case records(any RecordReader)
         case jsonLines(JSONLinesReader)
     }
 
     private var source: Source
     private var columns: [ImportColumn?] = []
     private var headerCount = 0
+    /// Rows may be shorter than the header (missing fields are empty): Anki pads its rows to the
+    /// note type with the most fields, lists typed by hand leave empty definitions off.
+    private var shortRowsAllowed = false
+    /// A first record that turned out to be data (no header).
+    private var pending: (line: Int, fields: [String])?
+    private var anki: AnkiTextHeader?
+    private let deckPicksBook: Bool
     /// Columns the file has that Vocab does not know (reported, not silently dropped).
     public private(set) var unknownColumns: [String] = []
+    /// What the reader decided about the file that the summary should say.
+    public private(set) var notes: [String] = []
+    /// `[sound:…]` references dropped from Anki fields so far.
+    public private(set) var droppedSounds = 0
 
-    /// Reads the header (for CSV and TSV) at once; throws when it is missing.
-    public init(_ stream: any ByteStream, format: WordFileFormat) throws {
+    /// Reads the header (for CSV, TSV and text) at once; throws when the file cannot be read
+    /// as a word list.
+    public init(_ stream: any ByteStream, format: WordFileFormat, layout: ImportLayout = ImportLayout()) throws {
+        deckPicksBook = layout.deckPicksBook
         switch format {
-        case .csv, .tsv:
-            var reader = DelimitedReader(stream, dialect: format == .csv ? .csv : .tsv)
-            guard let header = try reader.nextRecord() else { throw ImportError.emptyFile }
-            columns = header.fields.map { ImportColumn(header: $0) }
-            headerCount = header.fields.count
-            guard columns.contains(.word) else { throw ImportError.missingHeader(found: header.fields) }
-            unknownColumns = zip(header.fields, columns).filter { $0.1 == nil }.map { $0.0 }
-            let known = columns.compactMap { $0 }
-            if let repeated = known.first(where: { column in known.filter { $0 == column }.count > 1 }) {
-                throw ImportError.invalidLine(line: header.line, reason: "the header names \"\(repeated.rawValue)\" twice")
-            }
-            source = .delimited(reader)
         case .jsonl:
             source = .jsonLines(JSONLinesReader(stream))
+            return
+        case .csv, .tsv:
+            if layout.separator != nil || layout.rowSeparator != nil {
+                source = .records(SeparatedTextReader(stream, fieldSeparator: layout.separator ?? (format == .csv ? "," : "\t"),
+                                                      rowSeparator: layout.rowSeparator ?? "\n"))
+            } else {
+                source = .records(DelimitedReader(stream, dialect: format == .csv ? .csv : .tsv))
+            }
+        case .text:
+            let (header, rest, firstLine) = try AnkiTextHeader.read(from: stream)
+            let separator = layout.separator ?? header.separator ?? Self.guessSeparator(firstLine)
+            source = .records(SeparatedTextReader(rest, fieldSeparator: separator, rowSeparator: layout.rowSeparator ?? "\n"))
+            shortRowsAllowed = true
+            if !header.isEmpty {
+                anki = header
+                try readAnkiColumns(header, layout: layout)
+                return
+            }
         }
+        try readHeader(layout: layout)
+    }
+
+    /// Quizlet's default is a tab between term and definition; a line with no tab but a comma
+    /// is comma-separated.
+    private static func guessSeparator(_ line: String?) -> String {
+        guard let line, !line.contains("\t"), line.contains(",") else { return "\t" }
+        return ","
+    }
+
+    private mutating func nextRecord() throws -> (line: Int, fields: [String])? {
+        if let first = pending {
+            pending = nil
+            return first
+        }
+        guard case .records(var reader) = source else { return nil }
+        defer { source = .records(reader) }
+        return try reader.nextRecord()
+    }
+
+    /// The header row, `--columns`, or no header at all.
+    private mutating func readHeader(layout: ImportLayout) throws {
+        if let given = layout.columns {
+            try use(given.map { Optional($0) }, names: given.map(\.rawValue), line: 1)
+            return
+        }
+        guard let header = try nextRecord() else { throw ImportError.emptyFile }
+        let named = header.fields.map { ImportColumn(header: $0) }
+        guard named.allSatisfy({ $0 == nil }) else {
+            guard named.contains(.word) else { throw ImportError.missingHeader(found: header.fields) }
+            try use(named, names: header.fields, line: header.line)
+            return
+        }
+        // A first row that names no column: data, in the order word, definition, if that is
+        // all it can be.
+        guard header.fields.count <= 2 else { throw ImportError.noHeader(fields: header.fields.count) }
+        let order: [ImportColumn] = header.fields.count == 1 ? [.word] : [.word, .definition]
+        try use(order.map { Optional($0) }, names: order.map(\.rawValue), line: header.line)
+        shortRowsAllowed = true
+        pending = header
+        notes.append("The file has no header row: its columns were read as \(order.map(\.rawValue).joined(separator: ", ")).")
+    }
+
+    private mutating func use(_ named: [ImportColumn?], names: [String], line: Int) throws {
+        columns = named
+        headerCount = named.count
+        unknownColumns = zip(names, named).filter { $0.1 == nil }.map { $0.0 }
+        let known = named.compactMap { $0 }
+        if let repeated = known.first(where: { column in known.filter { $0 == column }.count > 1 }) {
+            throw ImportError.invalidLine(line: line, reason: "the header names \"\(repeated.rawValue)\" twice")
+        }
+    }
+
+    /// Anki's columns: the guid, note type, deck and tags columns its `#` lines name, and the
+    /// note's fields in the others — by `#columns:` names where given, else in order as word,
+    /// definition and detail (a fourth field or more goes to detail too).
+    private mutating func readAnkiColumns(_ header: AnkiTextHeader, layout: ImportLayout) throws {
+        if let given = layout.columns {
+            columns = given.map { Optional($0) }
+            headerCount = given.count
+            return
+        }
+        let special = Set([header.guidColumn, header.notetypeColumn, header.deckColumn, header.tagsColumn].compactMap { $0 })
+        if let names = header.columnNames {
+            columns = names.enumerated().map { special.contains($0.offset + 1) ? nil : ImportColumn(header: $0.element) }
+            unknownColumns = names.enumerated().filter { !special.contains($0.offset + 1) && ImportColumn(header: $0.element) == nil }.map(\.element)
+            headerCount = names.count
+        } else {
+            headerCount = 0  // as many as each row has
+        }
+        if !header.ignoredKeys.isEmpty { notes.append("Anki header lines not used: \(header.ignoredKeys.map { "#\($0)" }.joined(separator: ", ")).") }
+        if header.columnNames == nil { notes.append("Anki fields were read in order as word, definition, then detail.") }
     }
 
     /// The next row, or nil at the end. A malformed row throws `ImportError.invalidLine`;
     /// reading may go on after it.
     public mutating func nextRow() throws -> ImportRow? {
-        switch source {
-        case .delimited(var reader):
-            defer { source = .delimited(reader) }
-            guard let record = try reader.nextRecord() else { return nil }
-            guard record.fields.count == headerCount else {
-                throw ImportError.invalidLine(line: record.line,
-                    reason: "it has \(record.fields.count) fields but the header has \(headerCount)")
-            }
-            var values = ImportValues()
-            for (column, field) in zip(columns, record.fields) {
-                if let column { values[column] = field }
-            }
-            return ImportRow(line: record.line, values: values)
-        case .jsonLines(var reader):
+        if case .jsonLines(var reader) = source {
             defer { source = .jsonLines(reader) }
             guard let row = try reader.nextRow() else { return nil }
             for key in reader.newUnknownKeys where !unknownColumns.contains(key) { unknownColumns.append(key) }
             return row
         }
+        guard let record = try nextRecord() else { return nil }
+        if let anki { return try ankiRow(record, header: anki) }
+        guard record.fields.count == headerCount || (shortRowsAllowed && record.fields.count < headerCount) else {
+            throw ImportError.invalidLine(line: record.line,
+                reason: "it has \(record.fields.count) fields but the header has \(headerCount)")
+        }
+        var values = ImportValues()
+        for (column, field) in zip(columns, record.fields) {
+            if let column { values[column] = field }
+        }
+        return ImportRow(line: record.line, values: values)
+    }
+
+    private mutating func ankiRow(_ record: (line: Int, fields: [String]), header: AnkiTextHeader) throws -> ImportRow {
+        if headerCount > 0 && record.fields.count > headerCount {
+            throw ImportError.invalidLine(line: record.line, reason: "it has \(record.fields.count) fields but #columns names \(headerCount)")
+        }
+        func column(_ number: Int?) -> String? {
+            guard let number, number >= 1, number <= record.fields.count else { return nil }
+            return record.fields[number - 1]
+        }
+        let special = Set([header.guidColumn, header.notetypeColumn, header.deckColumn, header.tagsColumn].compactMap { $0 })
+        var values = ImportValues()
+        var order: [ImportColumn] = [.word, .definition, .detail]
+        for (offset, raw) in record.fields.enumerated() where !special.contains(offset + 1) {
+            let target: ImportColumn?
+            if headerCount > 0 { target = offset < columns.count ? columns[offset] : nil } else { target = order.isEmpty ? .detail : order.removeFirst() }
+            guard let target else { continue }
+            // Anki fields may hold tabs; a word may not (control characters), and a tab shows as a space.
+            var text = raw.contains("\t") ? raw.replacingOccurrences(of: "\t", with: " ") : raw
+            if header.html {
+                let plain = HTMLText.plain(text)
+                text = plain.text
+                droppedSounds += plain.droppedSounds
+            } else {
+                text = HTMLText.unwrapCloze(text)
+            }
+            if text.isEmpty { continue }
+            values[target] = values[target].map { $0 + "\n" + text } ?? text
+        }
+        if let guid = column(header.guidColumn), !guid.isEmpty {
+            // Vocab's own notes.txt carries word ids as guids: they stay the ids.
+            values[.id] = (UUID(uuidString: guid) ?? UUID.derived(fromAnkiGUID: guid)).uuidString.lowercased()
+        }
+        if deckPicksBook, let deck = column(header.deckColumn) ?? header.deck, !deck.isEmpty { values[.book] = deck }
+        let tags = header.tags + (column(header.tagsColumn).map { $0.split(separator: " ").map(String.init) } ?? [])
+        if !tags.isEmpty {
+            let line = "tags: " + tags.joined(separator: " ")
+            values[.detail] = values[.detail].map { $0 + "\n" + line } ?? line
+        }
+        guard values[.word] != nil else {
+            throw ImportError.invalidLine(line: record.line, reason: "the note has no text for the word (its first field is empty)")
+        }
+        return ImportRow(line: record.line, values: values)
+    }
+}
+
+extension UUID {
+    /// The word id an Anki note's guid stands for: the same guid gives the same id on every
+    /// import and every device, so importing a deck again updates its words. (Two 64-bit FNV-1a
+    /// hashes of the guid, marked as a version 8, variant 1 UUID.)
+    public static func derived(fromAnkiGUID guid: String) -> UUID {
+        func fnv(_ seed: UInt64) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
+            for byte in "anki-guid:\(guid)".utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+            return hash
+        }
+        let high = fnv(0), low = fnv(0x9E37_79B9_7F4A_7C15)
+        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) } + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }
 
@@ -146,6 +331,9 @@ struct LineReader {
             }
             pending.append(contentsOf: chunk[index...])
             index = chunk.count
+            if pending.count > DelimitedReader.maxRecordBytes {
+                throw ImportError.recordTooLong(line: number + 1, limit: DelimitedReader.maxRecordBytes)
+            }
         }
     }
 }

@@ -21,6 +21,7 @@ public struct WordFileWriter: Sendable {
         case .csv: return WordFileWriter.columns.map(\.rawValue).joined(separator: ",") + "\r\n"
         case .tsv: return WordFileWriter.columns.map(\.rawValue).joined(separator: "\t") + "\n"
         case .jsonl: return ""
+        case .text: return AnkiNotesText.header
         }
     }
 
@@ -33,6 +34,8 @@ public struct WordFileWriter: Sendable {
             return fields(word, bookName).map(WordFileWriter.csvField).joined(separator: ",") + "\r\n"
         case .tsv:
             return fields(word, bookName).map(TSVEscapes.escape).joined(separator: "\t") + "\n"
+        case .text:
+            return AnkiNotesText.line(for: word, bookName: bookName)
         }
     }
 
@@ -47,6 +50,52 @@ public struct WordFileWriter: Sendable {
         let needsQuotes = text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             || text.first == " " || text.last == " "
         guard needsQuotes else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// Anki's "Notes in Plain Text" layout, as Anki's File > Import reads it: Basic notes (Front the
+/// word; Back the definition, then the other fields on lines of their own), the book as the
+/// deck, the word's id as the guid (importing again updates the notes), HTML fields.
+enum AnkiNotesText {
+    static let header = """
+        #separator:tab
+        #html:true
+        #notetype:Basic
+        #guid column:1
+        #deck column:2
+        #columns:guid\tdeck\tFront\tBack
+
+        """
+
+    static func line(for word: Word, bookName: String) -> String {
+        var back = html(word.definition)
+        if !word.detail.isEmpty { back += (back.isEmpty ? "" : "<br><br>") + html(word.detail) }
+        for (label, value) in [("Pronunciation", word.pronunciation), ("Synonyms", word.synonym), ("Antonyms", word.antonym)]
+        where !value.isEmpty {
+            back += (back.isEmpty ? "" : "<br>") + label + ": " + html(value)
+        }
+        return [word.id.lowercaseText, bookName, html(word.word), back].map(field).joined(separator: "\t") + "\n"
+    }
+
+    /// Text as HTML: the characters HTML gives meaning escaped, line breaks as <br>.
+    static func html(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\n", "\r\n": out += "<br>"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A field quoted as Anki's reader expects when it holds a tab, quote or line break.
+    static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\t" || $0 == "\"" || $0.isNewline }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -1,0 +1,107 @@
+/// Text from the HTML that Anki keeps in its fields: line breaks kept (`<br>`, and either side
+/// of a `<div>`, `<p>` or `<li>`), other tags dropped, entities decoded, `[sound:…]` references
+/// removed (and counted: Vocab keeps no audio), cloze markers `{{c1::answer::hint}}` reduced to
+/// their answer.
+public enum HTMLText {
+    /// The plain text of `html`, and how many `[sound:…]` references it dropped.
+    public static func plain(_ html: String) -> (text: String, droppedSounds: Int) {
+        var (text, sounds) = withoutSounds(html)
+        text = unwrapCloze(text)
+        guard text.contains("<") || text.contains("&") else { return (tidy(text), sounds) }
+        var out = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "<", let close = text[index...].firstIndex(of: ">") {
+                let tag = text[text.index(after: index)..<close].lowercased()
+                let name = tag.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }
+                let closing = tag.hasPrefix("/")
+                let block = ["div", "p", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6"].contains(String(name))
+                // A block starts and ends a line (Anki's editor puts each new line in a <div>).
+                if name == "br" || (block && (closing || !(out.isEmpty || out.hasSuffix("\n")))) {
+                    out.append("\n")
+                }
+                index = text.index(after: close)
+                continue
+            }
+            if character == "&", let semicolon = text[index...].prefix(12).firstIndex(of: ";"),
+               let decoded = entity(String(text[text.index(after: index)..<semicolon])) {
+                out.append(decoded)
+                index = text.index(after: semicolon)
+                continue
+            }
+            out.append(character)
+            index = text.index(after: index)
+        }
+        return (tidy(out), sounds)
+    }
+
+    /// `{{c1::answer}}` and `{{c1::answer::hint}}` → `answer`.
+    public static func unwrapCloze(_ text: String) -> String {
+        guard text.contains("{{c") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{c") {
+            out += rest[..<open.lowerBound]
+            let afterOpen = rest[open.upperBound...]
+            guard let marker = afterOpen.range(of: "::"), afterOpen[..<marker.lowerBound].allSatisfy(\.isNumber),
+                  let end = afterOpen.range(of: "}}") , marker.upperBound <= end.lowerBound else {
+                out += rest[open]
+                rest = rest[open.upperBound...]
+                continue
+            }
+            let body = afterOpen[marker.upperBound..<end.lowerBound]
+            out += body.range(of: "::").map { body[..<$0.lowerBound] } ?? body
+            rest = afterOpen[end.upperBound...]
+        }
+        return out + rest
+    }
+
+    private static func withoutSounds(_ text: String) -> (String, Int) {
+        guard text.contains("[sound:") else { return (text, 0) }
+        var out = ""
+        var count = 0
+        var rest = Substring(text)
+        while let open = rest.range(of: "[sound:"), let close = rest[open.upperBound...].firstIndex(of: "]") {
+            out += rest[..<open.lowerBound]
+            rest = rest[rest.index(after: close)...]
+            count += 1
+        }
+        return (out + rest, count)
+    }
+
+    private static func entity(_ name: String) -> String? {
+        switch name {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos", "#39": return "'"
+        case "nbsp": return " "
+        default:
+            let number: UInt32?
+            if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                number = UInt32(name.dropFirst(2), radix: 16)
+            } else if name.hasPrefix("#") {
+                number = UInt32(name.dropFirst())
+            } else {
+                number = nil
+            }
+            return number.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        }
+    }
+
+    /// Trailing spaces off each line, at most one empty line in a row, none at either end.
+    private static func tidy(_ text: String) -> String {
+        var lines: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var trimmed = line
+            while let last = trimmed.last, last == " " || last == "\t" || last == "\r" { trimmed = trimmed.dropLast() }
+            while let first = trimmed.first, first == " " || first == "\t" { trimmed = trimmed.dropFirst() }
+            if trimmed.isEmpty && (lines.last?.isEmpty ?? true) { continue }
+            lines.append(trimmed)
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.joined(separator: "\n")
+    }
+}
