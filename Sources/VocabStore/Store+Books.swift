@@ -145,10 +145,13 @@ extension Store {
 }
 
 extension Columns {
-    /// A book's word and memorised counts, kept by triggers in `book_counts`: no word rows
-    /// are read, in a book of any size.
+    /// A book's word and memorised counts: `book_counts` (kept set-wise up to the counted
+    /// mark) plus the words above the mark, a range that is empty after every write: no word
+    /// rows are read in a book of any size.
     static let bookCounts = """
-        coalesce((SELECT c.words FROM book_counts c WHERE c.book_id = b.id), 0),
+        coalesce((SELECT c.words FROM book_counts c WHERE c.book_id = b.id), 0)
+            + (SELECT count(*) FROM words u WHERE u.rowid > (SELECT counted_through FROM word_marks) AND u.book_id = b.id),
         coalesce((SELECT c.memorized FROM book_counts c WHERE c.book_id = b.id), 0)
+            + (SELECT count(*) FROM words u WHERE u.rowid > (SELECT counted_through FROM word_marks) AND u.book_id = b.id AND u.memorized = 1)
         """
 }

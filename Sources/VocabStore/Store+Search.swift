@@ -46,7 +46,7 @@ extension Store {
                     SELECT rowid, 0 FROM words WHERE word_key = ?2 AND NOT EXISTS
                         (SELECT 1 FROM words_search WHERE words_search MATCH ?1 AND words_search.rowid = words.rowid)
                     UNION ALL
-                    SELECT rowid, 0 FROM words WHERE rowid > (SELECT min(after_rowid) FROM search_deferred)
+                    SELECT rowid, 0 FROM words WHERE rowid > (SELECT indexed_through FROM word_marks)
                         AND word_key != ?2 AND (\(fieldsContainText))
                 ) found JOIN words w ON w.rowid = found.hit
                 WHERE ?3 IS NULL OR w.book_id = ?3
@@ -68,30 +68,34 @@ extension Store {
 }
 
 extension Store {
-    /// Runs `body` (in a transaction, or a savepoint of the caller's) with the search indexing
-    /// of the words it inserts deferred. FTS5 writes its pending terms at the end of every
-    /// statement, so one word per statement made a 100,000-word import seven times slower;
-    /// deferred words are indexed together, in statements of many rows. When `body` added
-    /// fewer than `inlineLimit` words they are indexed before it returns; more wait for
-    /// `indexDeferredWords` (run in the background after the command or by the window's
-    /// worker) and searches read them directly until then. Words that were there before are
-    /// kept in step as they change, by the triggers.
-    func deferringSearchIndex<T>(inlineLimit: Int64 = 2_000, _ body: () throws -> T) throws -> T {
-        try database.transaction {
-            let wasDeferred = try database.integer("SELECT count(*) FROM search_deferred") > 0
-            if !wasDeferred {
-                try database.run("INSERT INTO search_deferred (after_rowid) SELECT coalesce(max(rowid), 0) FROM words")
-            }
-            let result = try body()
-            if !wasDeferred, try deferredWordCount() < inlineLimit { _ = try indexDeferredChunk(limit: inlineLimit) }
-            return result
+    /// Brings what is kept beside the words up to the words inserted since the marks
+    /// (`word_marks`): each book's counts always, set-wise; the search index when fewer than
+    /// `indexLimit` words wait (more — a big import or pull — are left to `indexDeferredWords`,
+    /// run in the background; searches read waiting words directly meanwhile). `Store.write`
+    /// calls this at the end of every outermost write, in its transaction.
+    func catchUpWordMarks(indexLimit: Int64 = 2_000) throws {
+        let (counted, indexed, last) = try database.first("""
+            SELECT counted_through, indexed_through, (SELECT coalesce(max(rowid), 0) FROM words) FROM word_marks
+            """) { ($0.int(0), $0.int(1), $0.int(2)) } ?? (0, 0, 0)
+        if last > counted {
+            try database.run("""
+                INSERT INTO book_counts (book_id, words, memorized, fresh)
+                SELECT book_id, count(*), sum(memorized), sum(memorized = 0 AND scheduled = 0) FROM words
+                WHERE rowid > ?1 AND rowid <= ?2 GROUP BY book_id
+                ON CONFLICT (book_id) DO UPDATE SET words = words + excluded.words,
+                    memorized = memorized + excluded.memorized, fresh = fresh + excluded.fresh
+                """, [.integer(counted), .integer(last)])
+            try database.run("UPDATE word_marks SET counted_through = ?", [.integer(last)])
         }
+        if last > indexed && last - indexed < indexLimit { _ = try indexWaitingWords(limit: indexLimit) }
     }
 
-    /// How many words wait to be indexed for search (an upper bound: deleted words count until
-    /// the indexer passes them).
+    /// How many words wait to be indexed for search (an upper bound: words deleted while
+    /// waiting count until the indexer passes them).
     public func searchBacklog() throws -> Int {
-        Int(try guarded { try deferredWordCount() })
+        Int(try guarded {
+            try database.integer("SELECT max(0, coalesce((SELECT max(rowid) FROM words), 0) - indexed_through) FROM word_marks")
+        })
     }
 
     /// Indexes the words that wait for it, `chunk` rowids per transaction (so other writers go
@@ -102,7 +106,7 @@ extension Store {
                                    progress: (Int64) -> Void = { _ in }) throws -> Int64 {
         var passed: Int64 = 0
         while !isCancelled() {
-            let step = try write { try indexDeferredChunk(limit: chunk) }
+            let step = try write { try indexWaitingWords(limit: chunk) }
             if step == 0 { break }
             passed += step
             progress(passed)
@@ -110,53 +114,45 @@ extension Store {
         return passed
     }
 
-    private func deferredWordCount() throws -> Int64 {
-        try database.integer("""
-            SELECT coalesce((SELECT max(rowid) FROM words) - (SELECT min(after_rowid) FROM search_deferred), 0)
-            """)
-    }
-
-    /// Indexes the deferred words with rowids in (after_rowid, after_rowid + limit] in one
-    /// statement and moves the mark; the deferral ends when it passes the last word. Returns
-    /// how many rowids it passed (0: nothing was deferred).
-    private func indexDeferredChunk(limit: Int64) throws -> Int64 {
-        guard try database.integer("SELECT count(*) FROM search_deferred") > 0 else { return 0 }
-        let start = try database.integer("SELECT min(after_rowid) FROM search_deferred")
-        let last = try database.integer("SELECT coalesce(max(rowid), 0) FROM words")
+    /// Indexes the words with rowids in (indexed_through, indexed_through + limit] in one
+    /// statement (FTS5 writes its pending terms at the end of each statement: one word per
+    /// statement was seven times slower) and moves the mark. Returns the rowids it passed.
+    private func indexWaitingWords(limit: Int64) throws -> Int64 {
+        let (start, last) = try database.first("""
+            SELECT indexed_through, (SELECT coalesce(max(rowid), 0) FROM words) FROM word_marks
+            """) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+        guard last > start else { return 0 }
         let end = Swift.min(start + limit, last)
-        if end > start {
-            try database.run("""
-                INSERT INTO words_search (rowid, word, definition, detail, pronunciation, synonym, antonym)
-                SELECT rowid, word, definition, detail, pronunciation, synonym, antonym FROM words
-                WHERE rowid > ?1 AND rowid <= ?2
-                """, [.integer(start), .integer(end)])
-        }
-        if end >= last {
-            try database.run("DELETE FROM search_deferred")
-        } else {
-            try database.run("UPDATE search_deferred SET after_rowid = ?", [.integer(end)])
-        }
-        return Swift.max(end - start, 1)
+        try database.run("""
+            INSERT INTO words_search (rowid, word, definition, detail, pronunciation, synonym, antonym)
+            SELECT rowid, word, definition, detail, pronunciation, synonym, antonym FROM words
+            WHERE rowid > ?1 AND rowid <= ?2
+            """, [.integer(start), .integer(end)])
+        try database.run("UPDATE word_marks SET indexed_through = ?", [.integer(end)])
+        return end - start
     }
 }
 
 extension Store {
-    /// What the triggers keep beside the words (the search index, each book's counts,
-    /// `words.scheduled`) checked against the words as they are: one line per disagreement,
+    /// What is kept beside the words (the search index, each book's counts, `words.scheduled`)
+    /// checked against the words as they are, up to the marks: one line per disagreement,
     /// none when all agree. For tests and repair checks; reads every word.
     public func derivedDataProblems() throws -> [String] {
         try guarded {
             var problems: [String] = []
-            do {
-                try database.execute("INSERT INTO words_search (words_search, rank) VALUES ('integrity-check', 1)")
-            } catch {
-                problems.append("the search index does not hold the words' text: \(error)")
+            // FTS5's check compares the index with every word: only meaningful when none waits.
+            if try database.integer("SELECT coalesce((SELECT max(rowid) FROM words), 0) > indexed_through FROM word_marks") == 0 {
+                do {
+                    try database.execute("INSERT INTO words_search (words_search, rank) VALUES ('integrity-check', 1)")
+                } catch {
+                    problems.append("the search index does not hold the words' text: \(error)")
+                }
             }
             let books = try database.query("""
                 SELECT coalesce(actual.book_id, kept.book_id) FROM (
                     SELECT book_id, count(*) AS words, sum(memorized) AS memorized,
                            sum(memorized = 0 AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.word_id = w.id)) AS fresh
-                    FROM words w GROUP BY book_id
+                    FROM words w WHERE rowid <= (SELECT counted_through FROM word_marks) GROUP BY book_id
                 ) actual FULL JOIN (SELECT * FROM book_counts WHERE words != 0 OR memorized != 0 OR fresh != 0) kept
                   ON kept.book_id = actual.book_id
                 WHERE actual.book_id IS NULL OR kept.book_id IS NULL OR actual.words != kept.words

@@ -104,15 +104,21 @@ extension Store {
     }
 
     /// How many words were never reviewed and are not memorised (kept per book in
-    /// `book_counts`: no word rows read).
+    /// `book_counts`, plus the words not counted yet: no word rows read).
     public func newWordCount(inBooks bookIds: [UUID]?) throws -> Int {
-        var sql = "SELECT coalesce(sum(fresh), 0) FROM book_counts"
+        var books = ""
         var arguments: [SQLValue] = []
         if let bookIds, !bookIds.isEmpty {
-            sql += " WHERE book_id IN (\(Array(repeating: "?", count: bookIds.count).joined(separator: ", ")))"
+            books = " AND book_id IN (\(Array(repeating: "?", count: bookIds.count).joined(separator: ", ")))"
             arguments = bookIds.map { .text($0.storageText) }
         }
-        return try guarded { Int(try database.integer(sql, arguments)) }
+        return try guarded {
+            Int(try database.integer("""
+                SELECT (SELECT coalesce(sum(fresh), 0) FROM book_counts WHERE 1\(books))
+                     + (SELECT count(*) FROM words WHERE rowid > (SELECT counted_through FROM word_marks)
+                        AND memorized = 0 AND scheduled = 0\(books))
+                """, arguments + arguments))
+        }
     }
 
     /// How many words had their first review at or after `time` (new words studied today).

@@ -7,7 +7,6 @@ extension Store {
     /// `sync_pending`. A malformed record is skipped and reported, never a crash.
     public func applyRemote(_ records: [SyncRecord], token: Int64) throws -> ApplySummary {
         try write {
-        try deferringSearchIndex {
             try database.run("INSERT INTO sync_applying VALUES (1)")
             var summary = ApplySummary()
             let order = ["book": 0, "word": 1, "review": 2]
@@ -49,7 +48,6 @@ extension Store {
             try database.run("DELETE FROM sync_applying")
             try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('token', ?)", [.text(String(token))])
             return summary
-        }
         }
     }
 

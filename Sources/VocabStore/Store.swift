@@ -107,8 +107,17 @@ public final class Store {
     }
 
     /// Runs `body` in one transaction, turning SQLite errors into store errors.
+    /// The outermost write also brings the counts and the search index up to the words it
+    /// inserted (`catchUpWordMarks`), in the same transaction.
     func write<T>(_ body: () throws -> T) throws -> T {
-        try guarded { try database.transaction(body) }
+        let outermost = !database.isInTransaction
+        return try guarded {
+            try database.transaction {
+                let result = try body()
+                if outermost { try catchUpWordMarks() }
+                return result
+            }
+        }
     }
 }
 

@@ -47,7 +47,6 @@ public struct WordImporter {
         var inserter = try store.guarded { try BulkWordInsert(database: store.database) }
         try store.withImportCache {
         try store.transaction {
-        try store.deferringSearchIndex {
             // Bulk inserts skip the per-row outbox triggers; new words are recorded as one range below.
             let rowidBefore = try store.database.integer("SELECT coalesce(max(rowid), 0) FROM words")
             try store.database.run("INSERT INTO sync_applying VALUES (1)")
@@ -74,7 +73,6 @@ public struct WordImporter {
             try store.recordNewWords(afterRowid: rowidBefore)
             for id in updatedIds { try store.markForPush(kind: "word", id: id) }
             for id in books.createdIds { try store.markForPush(kind: "book", id: id) }
-        }
         }
         }
         return summary

@@ -83,8 +83,8 @@ enum ReferenceSQL {
         """
         PRAGMA synchronous = NORMAL;
         PRAGMA cache_size = -24576;
-        -- As vocab import does: the words' search indexing is left for later (indexScript).
-        INSERT INTO search_deferred (after_rowid) VALUES (0);
+        -- As vocab import does, the words' search indexing is left for later (indexScript): new
+        -- words wait above the index's mark; their counts are caught up at the end, set-wise.
         INSERT INTO books (id, name, name_key, created_at, modified_at)
         VALUES ('01a22ec8-16df-709d-bb67-e21ba4c9b18c', 'Bench', 'bench', 0, 0);
         CREATE TEMP TABLE import_rows (word, definition, detail, pronunciation, synonym, antonym, date, memorized);
@@ -95,6 +95,12 @@ enum ReferenceSQL {
                word, definition, detail, pronunciation, synonym, antonym, unixepoch(date) * 1000,
                memorized = 'yes', 1796081194719, 1796081194719, lower(word)
         FROM import_rows;
+        INSERT INTO book_counts (book_id, words, memorized, fresh)
+        SELECT book_id, count(*), sum(memorized), sum(memorized = 0 AND scheduled = 0) FROM words
+        WHERE rowid > (SELECT counted_through FROM word_marks) GROUP BY book_id
+        ON CONFLICT (book_id) DO UPDATE SET words = words + excluded.words,
+            memorized = memorized + excluded.memorized, fresh = fresh + excluded.fresh;
+        UPDATE word_marks SET counted_through = (SELECT max(rowid) FROM words);
 
         """
     }
@@ -105,8 +111,9 @@ enum ReferenceSQL {
         PRAGMA cache_size = -24576;
         BEGIN;
         INSERT INTO words_search (rowid, word, definition, detail, pronunciation, synonym, antonym)
-        SELECT rowid, word, definition, detail, pronunciation, synonym, antonym FROM words;
-        DELETE FROM search_deferred;
+        SELECT rowid, word, definition, detail, pronunciation, synonym, antonym FROM words
+        WHERE rowid > (SELECT indexed_through FROM word_marks);
+        UPDATE word_marks SET indexed_through = (SELECT max(rowid) FROM words);
         COMMIT;
 
         """

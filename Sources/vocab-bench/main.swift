@@ -30,12 +30,14 @@ if arguments.first == "cloud-load" {
 var options = BenchOptions()
 do {
     options = try BenchOptions(arguments)
+    // Children's peak memory first, while this process is small: posix_spawn shares this
+    // process's memory with the child until it execs, and that counts in the child's peak.
     if !options.skipImport { try ImportBenchmark(options: options).run() }
     if !options.skipScale { try ScaleBenchmark(options: options).run() }
-    if !options.skipStudy { try StudyBenchmark(options: options).run() }
-    if !options.skipSync { try SyncBenchmark(options: options).run() }
     if !options.skipDesktop { try DesktopBenchmark(options: options).run() }
     if !options.skipBackup { try BackupBenchmark(options: options).run() }
+    if !options.skipStudy { try StudyBenchmark(options: options).run() }
+    if !options.skipSync { try SyncBenchmark(options: options).run() }
 } catch {
     FileHandle.standardError.write(Data("vocab-bench: \(error)\n".utf8))
     exit(1)

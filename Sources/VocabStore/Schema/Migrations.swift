@@ -179,53 +179,15 @@ enum Migrations {
         Migration(version: 8, sql: """
             -- A word is found by its text ignoring case and accents through an index: word_key is
             -- TextRules.lookupKey(word), set by the store's write path (filled here for existing
-            -- words, quietly: a key is not a change to push).
+            -- words, quietly: a key is not a change to push). `scheduled` mirrors "has a
+            -- schedules row" (kept by the triggers on schedules) so that new words can be counted.
             INSERT INTO sync_applying VALUES (1);
             ALTER TABLE words ADD COLUMN word_key TEXT NOT NULL DEFAULT '';
             UPDATE words SET word_key = vocab_lookup_key(word);
-            DELETE FROM sync_applying;
-            CREATE INDEX words_by_key ON words(word_key);
-            -- Counts that cost the same in a book of any size: each book's words, memorised words
-            -- and new words (never reviewed, not memorised), kept by triggers on every write
-            -- path (an import, a pull, a cascade). `scheduled` mirrors "has a schedules row"
-            -- (kept by the triggers on schedules) so that new words can be told apart and have
-            -- an index of their own (the study queue's new words, oldest first).
             ALTER TABLE words ADD COLUMN scheduled INTEGER NOT NULL DEFAULT 0;
-            INSERT INTO sync_applying VALUES (1);
             UPDATE words SET scheduled = 1 WHERE id IN (SELECT word_id FROM schedules);
             DELETE FROM sync_applying;
-            CREATE INDEX words_new ON words(book_id) WHERE memorized = 0 AND scheduled = 0;
-            CREATE TABLE book_counts (
-                book_id   TEXT PRIMARY KEY NOT NULL,
-                words     INTEGER NOT NULL,
-                memorized INTEGER NOT NULL,
-                fresh     INTEGER NOT NULL   -- new words: not memorised, never reviewed
-            ) WITHOUT ROWID;
-            INSERT INTO book_counts (book_id, words, memorized, fresh)
-            SELECT book_id, count(*), sum(memorized), sum(memorized = 0 AND scheduled = 0) FROM words GROUP BY book_id;
-            CREATE TRIGGER book_counts_insert AFTER INSERT ON words BEGIN
-                INSERT INTO book_counts (book_id, words, memorized, fresh)
-                VALUES (NEW.book_id, 1, NEW.memorized, NEW.memorized = 0 AND NEW.scheduled = 0)
-                ON CONFLICT (book_id) DO UPDATE SET words = words + 1, memorized = memorized + excluded.memorized,
-                    fresh = fresh + excluded.fresh;
-            END;
-            CREATE TRIGGER book_counts_delete AFTER DELETE ON words BEGIN
-                UPDATE book_counts SET words = words - 1, memorized = memorized - OLD.memorized,
-                    fresh = fresh - (OLD.memorized = 0 AND OLD.scheduled = 0)
-                WHERE book_id = OLD.book_id;
-            END;
-            CREATE TRIGGER book_counts_update AFTER UPDATE OF book_id, memorized, scheduled ON words BEGIN
-                UPDATE book_counts SET words = words - 1, memorized = memorized - OLD.memorized,
-                    fresh = fresh - (OLD.memorized = 0 AND OLD.scheduled = 0)
-                WHERE book_id = OLD.book_id;
-                INSERT INTO book_counts (book_id, words, memorized, fresh)
-                VALUES (NEW.book_id, 1, NEW.memorized, NEW.memorized = 0 AND NEW.scheduled = 0)
-                ON CONFLICT (book_id) DO UPDATE SET words = words + 1, memorized = memorized + excluded.memorized,
-                    fresh = fresh + excluded.fresh;
-            END;
-            CREATE TRIGGER book_counts_book_delete AFTER DELETE ON books BEGIN
-                DELETE FROM book_counts WHERE book_id = OLD.id;
-            END;
+            CREATE INDEX words_by_key ON words(word_key);
             CREATE TRIGGER words_scheduled AFTER INSERT ON schedules BEGIN
                 UPDATE words SET scheduled = 1 WHERE id = NEW.word_id AND scheduled = 0;
             END;
@@ -239,36 +201,62 @@ enum Migrations {
                 created_at, modified_at, stamps ON words
             WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
             BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', NEW.id); END;
+
+            -- Two things are kept beside the words, set-wise rather than by a trigger per
+            -- inserted word (a trigger runs once per row of a single-row INSERT, and two of them
+            -- made a 100,000-word import twice as slow): each book's counts, and a full-text
+            -- index. Words up to a mark are in them; words above it (new rows: a rowid only
+            -- grows) wait for the store to catch up (Store.catchUpWordMarks, at the end of each
+            -- write; the index of a big import later, in the background). Readers add what
+            -- waits, so they are always right. Deletes and updates of words below a mark keep
+            -- them in step by the triggers below; a delete lowers the marks to the last rowid
+            -- left, so a rowid used again is never below a mark.
+            CREATE TABLE word_marks (counted_through INTEGER NOT NULL, indexed_through INTEGER NOT NULL);
+            INSERT INTO word_marks SELECT coalesce(max(rowid), 0), coalesce(max(rowid), 0) FROM words;
+            CREATE TABLE book_counts (
+                book_id   TEXT PRIMARY KEY NOT NULL,
+                words     INTEGER NOT NULL,
+                memorized INTEGER NOT NULL,
+                fresh     INTEGER NOT NULL   -- new words: not memorised, never reviewed
+            ) WITHOUT ROWID;
+            INSERT INTO book_counts (book_id, words, memorized, fresh)
+            SELECT book_id, count(*), sum(memorized), sum(memorized = 0 AND scheduled = 0) FROM words GROUP BY book_id;
             -- Full-text search over every text field: a trigram index finds any substring of
             -- three or more characters, in any script (Korean has no spaces inside words to
-            -- split on), ignoring case. It indexes the words table's own rows (no second copy of
-            -- the text), kept in step by these triggers in every write's transaction.
+            -- split on), ignoring case. It indexes the words table's own rows (no second copy).
             CREATE VIRTUAL TABLE words_search USING fts5(
                 word, definition, detail, pronunciation, synonym, antonym,
                 content = 'words', content_rowid = 'rowid', tokenize = 'trigram'
             );
-            -- A bulk write (an import, a pulled page) defers the indexing of its new words: while
-            -- a row is here, words with a rowid above after_rowid wait, and are indexed many per
-            -- statement later (Store.indexDeferredWords, in the background); searches read them
-            -- directly meanwhile. FTS5 writes its pending terms at the end of every statement,
-            -- so one word per statement made a 100,000-word import seven times slower.
-            CREATE TABLE search_deferred (after_rowid INTEGER NOT NULL);
-            CREATE TRIGGER words_search_insert AFTER INSERT ON words
-            WHEN NOT EXISTS (SELECT 1 FROM search_deferred WHERE NEW.rowid > after_rowid) BEGIN
+            CREATE TRIGGER words_delete AFTER DELETE ON words BEGIN
+                UPDATE book_counts SET words = words - 1, memorized = memorized - OLD.memorized,
+                    fresh = fresh - (OLD.memorized = 0 AND OLD.scheduled = 0)
+                WHERE book_id = OLD.book_id AND OLD.rowid <= (SELECT counted_through FROM word_marks);
+                INSERT INTO words_search (words_search, rowid, word, definition, detail, pronunciation, synonym, antonym)
+                SELECT 'delete', OLD.rowid, OLD.word, OLD.definition, OLD.detail, OLD.pronunciation, OLD.synonym, OLD.antonym
+                WHERE OLD.rowid <= (SELECT indexed_through FROM word_marks);
+                UPDATE word_marks SET counted_through = min(counted_through, (SELECT coalesce(max(rowid), 0) FROM words)),
+                    indexed_through = min(indexed_through, (SELECT coalesce(max(rowid), 0) FROM words));
+            END;
+            CREATE TRIGGER words_counted_update AFTER UPDATE OF book_id, memorized, scheduled ON words
+            WHEN OLD.rowid <= (SELECT counted_through FROM word_marks) BEGIN
+                UPDATE book_counts SET words = words - 1, memorized = memorized - OLD.memorized,
+                    fresh = fresh - (OLD.memorized = 0 AND OLD.scheduled = 0)
+                WHERE book_id = OLD.book_id;
+                INSERT INTO book_counts (book_id, words, memorized, fresh)
+                VALUES (NEW.book_id, 1, NEW.memorized, NEW.memorized = 0 AND NEW.scheduled = 0)
+                ON CONFLICT (book_id) DO UPDATE SET words = words + 1, memorized = memorized + excluded.memorized,
+                    fresh = fresh + excluded.fresh;
+            END;
+            CREATE TRIGGER words_indexed_update AFTER UPDATE OF word, definition, detail, pronunciation, synonym, antonym ON words
+            WHEN OLD.rowid <= (SELECT indexed_through FROM word_marks) BEGIN
+                INSERT INTO words_search (words_search, rowid, word, definition, detail, pronunciation, synonym, antonym)
+                VALUES ('delete', OLD.rowid, OLD.word, OLD.definition, OLD.detail, OLD.pronunciation, OLD.synonym, OLD.antonym);
                 INSERT INTO words_search (rowid, word, definition, detail, pronunciation, synonym, antonym)
                 VALUES (NEW.rowid, NEW.word, NEW.definition, NEW.detail, NEW.pronunciation, NEW.synonym, NEW.antonym);
             END;
-            CREATE TRIGGER words_search_delete AFTER DELETE ON words
-            WHEN NOT EXISTS (SELECT 1 FROM search_deferred WHERE OLD.rowid > after_rowid) BEGIN
-                INSERT INTO words_search (words_search, rowid, word, definition, detail, pronunciation, synonym, antonym)
-                VALUES ('delete', OLD.rowid, OLD.word, OLD.definition, OLD.detail, OLD.pronunciation, OLD.synonym, OLD.antonym);
-            END;
-            CREATE TRIGGER words_search_update AFTER UPDATE OF word, definition, detail, pronunciation, synonym, antonym ON words
-            WHEN NOT EXISTS (SELECT 1 FROM search_deferred WHERE OLD.rowid > after_rowid) BEGIN
-                INSERT INTO words_search (words_search, rowid, word, definition, detail, pronunciation, synonym, antonym)
-                VALUES ('delete', OLD.rowid, OLD.word, OLD.definition, OLD.detail, OLD.pronunciation, OLD.synonym, OLD.antonym);
-                INSERT INTO words_search (rowid, word, definition, detail, pronunciation, synonym, antonym)
-                VALUES (NEW.rowid, NEW.word, NEW.definition, NEW.detail, NEW.pronunciation, NEW.synonym, NEW.antonym);
+            CREATE TRIGGER book_counts_book_delete AFTER DELETE ON books BEGIN
+                DELETE FROM book_counts WHERE book_id = OLD.id;
             END;
             INSERT INTO words_search (words_search) VALUES ('rebuild');
             """),
