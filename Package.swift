@@ -25,17 +25,22 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        // Debian's libzip and libxml2, for the zip-based files people bring (.xlsx).
+        .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Models, validation, errors and text rules: pure Swift, no C, no I/O.
         .target(name: "VocabCore"),
         // The SQLite store: schema, migrations, queries, change observation.
         .target(name: "VocabStore", dependencies: ["VocabCore", "CSQLite"]),
+        // Zip-based files: Excel workbooks (.xlsx) read as rows, streamed and bounded.
+        .target(name: "VocabArchives", dependencies: ["VocabCore", "CZip", "CXML2"]),
         // The cloud: PostgreSQL connection, server schema, account status (sync to come).
         .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CLibPQ"]),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
         .target(name: "VocabDictionary", dependencies: ["VocabCore"]),
         // The workflows every front end shares: game, study, word form, sync, transfer, paths.
         // No terminal and no widget code; the time comes from a clock passed in.
-        .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync"]),
+        .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives"]),
         // Commands, prompts and output of the terminal application.
         .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),

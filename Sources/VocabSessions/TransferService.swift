@@ -1,6 +1,7 @@
 import Foundation
 import VocabCore
 import VocabStore
+import VocabArchives
 
 /// What an import did, with what the reader noticed.
 public struct ImportOutcome: Sendable {
@@ -30,11 +31,26 @@ public enum TransferService {
                                   layout: ImportLayout = ImportLayout(),
                                   skipInvalid: Bool, now: Timestamp, progress: (Int) -> Void = { _ in },
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportOutcome {
-        let stream = try FileByteStream(path: path)
-        defer { stream.close() }
         var layout = layout
         layout.deckPicksBook = defaultBook == nil
-        var reader = try WordFileReader(stream, format: format, layout: layout)
+        var reader: WordFileReader
+        if format == .xlsx {
+            guard path != "-" else { throw ImportError.unknownFormat("an .xlsx workbook from standard input (give its file name)") }
+            try FileByteStream(path: path).close()  // a missing or unreadable file says so as for any format
+            reader = try WordFileReader(records: try XLSXSheet(path: path, sheet: layout.sheet), layout: layout)
+        } else {
+            let stream = try FileByteStream(path: path)
+            defer { stream.close() }
+            reader = try WordFileReader(stream, format: format, layout: layout)
+            return try run(&reader, into: store, defaultBook: defaultBook, skipInvalid: skipInvalid, now: now,
+                           progress: progress, isCancelled: isCancelled)
+        }
+        return try run(&reader, into: store, defaultBook: defaultBook, skipInvalid: skipInvalid, now: now,
+                       progress: progress, isCancelled: isCancelled)
+    }
+
+    private static func run(_ reader: inout WordFileReader, into store: Store, defaultBook: String?, skipInvalid: Bool,
+                            now: Timestamp, progress: (Int) -> Void, isCancelled: @escaping @Sendable () -> Bool) throws -> ImportOutcome {
         var importer = WordImporter(defaultBook: defaultBook, skipInvalid: skipInvalid, now: now)
         importer.isCancelled = isCancelled
         let summary = try importer.run(&reader, into: store, progress: progress)
@@ -67,6 +83,7 @@ public enum TransferService {
     @discardableResult
     public static func exportFile(_ path: String, from store: Store, bookId: UUID?, format: WordFileFormat,
                                   progress: (Int) -> Void = { _ in }, isCancelled: () -> Bool = { false }) throws -> Int {
+        guard format != .xlsx else { throw WorkbookNotWritten() }
         let file = try AtomicFileWriter(path: path)
         let count = try export(from: store, bookId: bookId, format: format, to: file.write, progress: progress,
                                isCancelled: isCancelled)
@@ -76,6 +93,12 @@ public enum TransferService {
 }
 
 /// The user stopped an export; no file was written.
+/// Vocab reads Excel workbooks but does not write them.
+public struct WorkbookNotWritten: UserFacingError {
+    public var category: ErrorCategory { .userInput }
+    public var message: String { "Vocab reads .xlsx workbooks but does not write them: export to .csv (Excel opens it); no file was written." }
+}
+
 public struct ExportCancelled: UserFacingError {
     public var category: ErrorCategory { .userInput }
     public var message: String { "Export cancelled; no file was written." }

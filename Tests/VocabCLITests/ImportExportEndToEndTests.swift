@@ -59,7 +59,8 @@ final class ImportExportEndToEndTests: EndToEndTestCase {
         }
         XCTAssertTrue(try vocab.fails(["import", vocab.file("missing.csv"), "--book", "B"], status: 1).contains("no such file"))
         XCTAssertTrue(try vocab.fails(["import", try write("list.doc", Array("word\nx\n".utf8)), "--book", "B"], status: 1).contains("--format"))
-        try vocab.fails(["import", vocab.file("list.csv"), "--format", "xlsx"], status: 2)
+        try vocab.fails(["import", vocab.file("list.csv"), "--format", "pdf"], status: 2)
+        XCTAssertTrue(try vocab.fails(["import", vocab.file("list.xlsx")], status: 1).contains("no such file"))
         XCTAssertEqual(try vocab.storeSnapshot(), before)
     }
 

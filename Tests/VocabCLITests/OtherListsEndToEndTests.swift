@@ -99,4 +99,53 @@ final class OtherListsEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(again.contains("0 added, 1 updated"), again)
         XCTAssertEqual(try vocab.ok(["word", "list", "--json"]).components(separatedBy: "\"word\"").count - 1, 1, "the id came back as the guid")
     }
+
+    func testAnExcelSheetImportsWithKoreanNumbersDatesAndEmptyAndMergedCells() throws {
+        let file = fixture("words.xlsx")
+        let first = try vocab.ok(["import", file, "--book", "Excel"])
+        XCTAssertTrue(first.contains("5 added, 0 updated, 0 unchanged"), first)
+        XCTAssertTrue(first.contains("Ignored unknown columns: Count"), first)
+        let abandon = try word("abandon")
+        XCTAssertEqual(abandon["definition"] as? String, "버리다", "a shared string, its phonetic run skipped")
+        XCTAssertEqual(abandon["detail"] as? String, "He abandoned the car.")
+        XCTAssertEqual((abandon["date"] as? String)?.prefix(10), "2025-03-01", "a date cell")
+        XCTAssertEqual((try word("apple")["date"] as? String)?.prefix(16), "2025-03-02T14:30", "a date and time cell")
+        XCTAssertEqual(try word("merged")["detail"] as? String, "one", "a merged cell's value is in its first cell")
+        XCTAssertEqual(try word("rich")["definition"] as? String, "굵은 글씨", "an inline rich string")
+        XCTAssertEqual(try word("42")["definition"] as? String, "the answer", "a number as text")
+        let again = try vocab.ok(["import", file, "--book", "Excel"])
+        XCTAssertTrue(again.contains("0 added, 0 updated, 5 unchanged"), again)
+        let verbs = try vocab.ok(["import", file, "--sheet", "Verbs", "--book", "Verbs"])
+        XCTAssertTrue(verbs.contains("1 added"), verbs)
+        let missing = try vocab.run(["import", file, "--sheet", "Nouns"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("no sheet named \"Nouns\""), missing.stderr)
+    }
+
+    private func truncated(_ path: String) throws -> String {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cut = vocab.file("truncated.xlsx")
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        return cut
+    }
+
+    func testHostileWorkbooksAreRefusedAndNothingChanges() throws {
+        try vocab.ok(["book", "add", "B"])
+        let before = try vocab.storeSnapshot()
+        let cases: [(String, String)] = [
+            (fixture("bomb.xlsx"), "unpacks to more than"),
+            (fixture("laughs.xlsx"), "declares a DTD"),
+            (try write("fake.xlsx", "word,definition\nnot,a zip\n"), "not a readable zip file"),
+            (try truncated(fixture("words.xlsx")), "not a readable zip file"),
+        ]
+        for (path, expected) in cases {
+            let result = try vocab.run(["import", path, "--book", "B"])
+            XCTAssertEqual(result.status, 1, path)
+            XCTAssertTrue(result.stderr.contains(expected), "\(path): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one clear line: \(result.stderr)")
+        }
+        XCTAssertEqual(try vocab.storeSnapshot(), before)
+        let export = try vocab.run(["export", "-o", vocab.file("out.xlsx")])
+        XCTAssertEqual(export.status, 2, export.stderr)
+    }
 }

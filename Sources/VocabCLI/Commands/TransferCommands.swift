@@ -6,10 +6,10 @@ import VocabSessions
 /// `vocab import` and `vocab export`: moving word lists in and out.
 enum TransferCommands {
     private static let format = OptionSpec("format", short: "f", value: "FORMAT",
-                                           help: "csv, tsv, txt or jsonl (default: from the file's extension).")
+                                           help: "csv, tsv, txt, xlsx or jsonl (default: from the file's extension).")
 
     static let importWords = Command(spec: CommandSpec(
-        name: "import", abstract: "Import words from CSV, TSV, text (Anki, Quizlet) or JSON Lines.",
+        name: "import", abstract: "Import words from CSV, TSV, Excel, text (Anki, Quizlet) or JSON Lines.",
         arguments: [ArgumentSpec("FILE", help: "The file to read; - reads standard input (give --format).")],
         options: [
             OptionSpec("book", short: "b", value: "BOOK", help: "The book for rows that name none (created if missing)."),
@@ -17,6 +17,7 @@ enum TransferCommands {
             OptionSpec("columns", value: "LIST", help: "The columns of a file without a header, e.g. word,definition,detail."),
             OptionSpec("separator", value: "TEXT", help: "Between fields, one or more characters (e.g. \" - \"); quoting as in CSV."),
             OptionSpec("row-separator", value: "TEXT", help: "Between rows instead of line breaks (e.g. \";\")."),
+            OptionSpec("sheet", value: "NAME", help: "The sheet of an .xlsx workbook to read (default: the first)."),
             OptionSpec("skip-invalid", help: "Import the valid rows and list the rejected ones, instead of rejecting the file."),
         ],
         discussion: """
@@ -28,7 +29,8 @@ enum TransferCommands {
             Text (.txt): Anki's "Notes/Cards in Plain Text" exports are read by their #separator, #html,
             #columns and #… column lines (the deck picks the book unless --book is given, the guid makes a second
             import update the same words, HTML becomes text, tags go to the detail as a "tags:" line); other text
-            is a Quizlet-style list, tab-separated unless --separator says otherwise. With --separator and
+            is a Quizlet-style list, tab-separated unless --separator says otherwise. Excel (.xlsx): the first
+            sheet (or --sheet NAME), read like CSV; numbers and dates come as text, dates as ISO dates. With --separator and
             --row-separator a field holding them is quoted as in CSV: "…", with "" for a quote.
             JSON Lines: one object per line with the same field names.
             Importing is an upsert: by id when the row has one, else by book and word, so importing the same
@@ -97,6 +99,10 @@ enum TransferCommands {
         } else {
             fileFormat = output.flatMap { WordFileFormat(fileName: $0) } ?? .csv
         }
+        guard fileFormat != .xlsx else {
+            throw UsageError.invalidValue(option: "format", value: "xlsx",
+                                          expected: "csv, tsv, txt or jsonl (Vocab reads .xlsx but does not write it; Excel opens CSV)")
+        }
         let store = try context.store()
         let bookId = try arguments.value("book").map { try store.book($0).id }
         let console = context.console
@@ -142,6 +148,7 @@ enum TransferCommands {
                 throw UsageError.invalidValue(option: option, value: text, expected: "one or more characters other than a lone \"")
             }
         }
+        layout.sheet = arguments.value("sheet")
         layout.separator = arguments.value("separator").map(unescapeSeparator)
         layout.rowSeparator = arguments.value("row-separator").map(unescapeSeparator)
         if let field = layout.separator, field == layout.rowSeparator ?? "\n" {

@@ -5,6 +5,8 @@ import Foundation
 /// as Quizlet exports (tab-separated unless `--separator` says otherwise).
 public enum WordFileFormat: String, CaseIterable, Sendable {
     case csv, tsv, jsonl, text
+    /// An Excel workbook (read only; VocabArchives reads its rows).
+    case xlsx
 
     /// The format a file name's extension implies, if any.
     public init?(fileName: String) {
@@ -13,6 +15,7 @@ public enum WordFileFormat: String, CaseIterable, Sendable {
         case "tsv", "tab": self = .tsv
         case "jsonl", "ndjson": self = .jsonl
         case "txt": self = .text
+        case "xlsx": self = .xlsx
         default: return nil
         }
     }
@@ -28,13 +31,16 @@ public struct ImportLayout: Equatable, Sendable {
     public var rowSeparator: String?
     /// Whether an Anki deck column picks each word's book (not when the user named a book).
     public var deckPicksBook: Bool
+    /// The sheet of a workbook to read (`--sheet`; default the first).
+    public var sheet: String?
 
     public init(columns: [ImportColumn]? = nil, separator: String? = nil, rowSeparator: String? = nil,
-                deckPicksBook: Bool = true) {
+                deckPicksBook: Bool = true, sheet: String? = nil) {
         self.columns = columns
         self.separator = separator
         self.rowSeparator = rowSeparator
         self.deckPicksBook = deckPicksBook
+        self.sheet = sheet
     }
 }
 
@@ -86,6 +92,8 @@ public struct WordFileReader {
             } else {
                 source = .records(DelimitedReader(stream, dialect: format == .csv ? .csv : .tsv))
             }
+        case .xlsx:
+            throw ImportError.unknownFormat("an .xlsx workbook from standard input (give its file name)")
         case .text:
             let (header, rest, firstLine) = try AnkiTextHeader.read(from: stream)
             let separator = layout.separator ?? header.separator ?? Self.guessSeparator(firstLine)
@@ -97,6 +105,15 @@ public struct WordFileReader {
                 return
             }
         }
+        try readHeader(layout: layout)
+    }
+
+    /// Reads rows from `records` (a workbook's sheet) as from a CSV file: a header row, or
+    /// `--columns`, or a first row naming no column read as word and definition.
+    public init(records: any RecordReader, layout: ImportLayout = ImportLayout()) throws {
+        deckPicksBook = layout.deckPicksBook
+        source = .records(records)
+        shortRowsAllowed = true  // a sheet's rows end at their last cell with a value
         try readHeader(layout: layout)
     }
 

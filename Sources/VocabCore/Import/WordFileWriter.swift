@@ -20,7 +20,7 @@ public struct WordFileWriter: Sendable {
         switch format {
         case .csv: return WordFileWriter.columns.map(\.rawValue).joined(separator: ",") + "\r\n"
         case .tsv: return WordFileWriter.columns.map(\.rawValue).joined(separator: "\t") + "\n"
-        case .jsonl: return ""
+        case .jsonl, .xlsx: return ""
         case .text: return AnkiNotesText.header
         }
     }
@@ -28,7 +28,7 @@ public struct WordFileWriter: Sendable {
     /// One word as a line of the file, with its line ending.
     public func line(for word: Word, bookName: String) -> String {
         switch format {
-        case .jsonl:
+        case .jsonl, .xlsx:  // no workbook is ever written: export refuses .xlsx before this
             return word.json(bookName: bookName).compact + "\n"
         case .csv:
             return fields(word, bookName).map(WordFileWriter.csvField).joined(separator: ",") + "\r\n"

@@ -1,0 +1,118 @@
+import CZip
+import Foundation
+import VocabCore
+
+/// Why a zip-based file (an `.xlsx`) cannot be read; nothing is imported.
+public enum ArchiveError: UserFacingError, Equatable {
+    case notAZip(path: String, reason: String)
+    case missingEntry(path: String, entry: String)
+    case tooBig(path: String, limitMiB: Int)
+    case unsafeXML(path: String, entry: String, reason: String)
+    case malformed(path: String, reason: String)
+
+    public var category: ErrorCategory { .userInput }
+
+    public var message: String {
+        switch self {
+        case .notAZip(let path, let reason):
+            return "\(path) is not a readable zip file (\(reason)): not an .xlsx workbook? Nothing was imported."
+        case .missingEntry(let path, let entry):
+            return "\(path) has no \(entry): not an .xlsx workbook? Nothing was imported."
+        case .tooBig(let path, let limit):
+            return "\(path) unpacks to more than \(limit) MiB: refused (a zip bomb, or not a word list). Nothing was imported."
+        case .unsafeXML(let path, let entry, let reason):
+            return "\(path): \(entry) \(reason); refused. Nothing was imported."
+        case .malformed(let path, let reason):
+            return "\(path): \(reason). Nothing was imported."
+        }
+    }
+}
+
+/// A zip file opened read-only through Debian's libzip, whose entries are read as streams with a
+/// bound on the bytes they unpack to (shared by every entry read: a zip bomb is refused, not
+/// unpacked).
+final class ZipArchive {
+    let path: String
+    private let handle: OpaquePointer
+    /// Bytes every entry read so far unpacked to, and the most allowed.
+    private(set) var unpacked = 0
+    let unpackLimit: Int
+
+    init(path: String) throws {
+        self.path = path
+        var error: Int32 = 0
+        guard let opened = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+            var info = zip_error_t()
+            zip_error_init_with_code(&info, error)
+            defer { zip_error_fini(&info) }
+            throw ArchiveError.notAZip(path: path, reason: String(cString: zip_error_strerror(&info)))
+        }
+        handle = opened
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        // XML compresses well (a sheet about 15 to 1): allow 100 times the file, at least 128 MiB.
+        unpackLimit = min(max(128 << 20, size * 100), 4 << 30)
+    }
+
+    deinit { zip_discard(handle) }
+
+    /// Whether the archive holds `name`.
+    func contains(_ name: String) -> Bool {
+        zip_name_locate(handle, name, 0) >= 0
+    }
+
+    /// The entry `name` as a stream of chunks.
+    func stream(_ name: String) throws -> ZipEntryStream {
+        guard let file = zip_fopen(handle, name, 0) else { throw ArchiveError.missingEntry(path: path, entry: name) }
+        return ZipEntryStream(archive: self, file: file, name: name)
+    }
+
+    /// The whole entry (small ones: the workbook, its relationships).
+    func read(_ name: String) throws -> [UInt8] {
+        let stream = try stream(name)
+        var bytes: [UInt8] = []
+        while let chunk = try stream.nextChunk() { bytes += chunk }
+        return bytes
+    }
+
+    fileprivate func count(_ bytes: Int) throws {
+        unpacked += bytes
+        if unpacked > unpackLimit { throw ArchiveError.tooBig(path: path, limitMiB: unpackLimit >> 20) }
+    }
+}
+
+/// One entry being read, 64 KiB at a time; closed at its end, or when dropped before it.
+final class ZipEntryStream: ByteStream {
+    private let archive: ZipArchive
+    private let file: OpaquePointer
+    let name: String
+    private var finished = false
+
+    fileprivate init(archive: ZipArchive, file: OpaquePointer, name: String) {
+        self.archive = archive
+        self.file = file
+        self.name = name
+    }
+
+    deinit {
+        if !finished { zip_fclose(file) }
+    }
+
+    func nextChunk() throws -> [UInt8]? {
+        guard !finished else { return nil }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let read = chunk.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress, 65_536) }
+        if read < 0 {
+            finished = true
+            zip_fclose(file)
+            throw ArchiveError.notAZip(path: archive.path, reason: "\(name) is damaged")
+        }
+        if read == 0 {
+            finished = true
+            zip_fclose(file)
+            return nil
+        }
+        try archive.count(Int(read))
+        chunk.removeSubrange(Int(read)...)
+        return chunk
+    }
+}
