@@ -8,6 +8,8 @@ struct BulkWordInsert {
     private let statement: Statement
     private var bookId: UUID?
     private var bookIdText = ""
+    /// Where the book id goes: its text is made once per book, not once per word.
+    private static let bookIdOffset = WordFields.all.firstIndex { $0.name == "bookId" } ?? -1
 
     init(database: Database) throws {
         self.database = database
@@ -23,19 +25,11 @@ struct BulkWordInsert {
             bookIdText = word.bookId.storageText
         }
         statement.reset()
-        try statement.bind(.text(word.id.storageText), at: 1)
-        try statement.bind(.text(bookIdText), at: 2)
-        try statement.bind(.text(word.word), at: 3)
-        try statement.bind(.text(word.definition), at: 4)
-        try statement.bind(.text(word.detail), at: 5)
-        try statement.bind(.text(word.pronunciation), at: 6)
-        try statement.bind(.text(word.synonym), at: 7)
-        try statement.bind(.text(word.antonym), at: 8)
-        try statement.bind(.integer(word.date.milliseconds), at: 9)
-        try statement.bind(.integer(word.memorized ? 1 : 0), at: 10)
-        try statement.bind(.integer(word.createdAt.milliseconds), at: 11)
-        try statement.bind(.integer(word.modifiedAt.milliseconds), at: 12)
-        try statement.bind(.text(TextRules.lookupKey(word.word)), at: 13)
+        for (offset, field) in WordFields.all.enumerated() {
+            let value = offset == Self.bookIdOffset ? .text(bookIdText) : field.read(word).sqlValue
+            try statement.bind(value, at: Int32(offset + 1))
+        }
+        try statement.bind(.text(TextRules.lookupKey(word.word)), at: Int32(WordFields.all.count + 1))
         while try statement.step() {}
         return database.changes == 1
     }

@@ -2,21 +2,39 @@ import Foundation
 import VocabCore
 
 /// Column lists and row decoders shared by the store's queries.
+/// The select lists, insert lists and updates of words and books, made from their field
+/// descriptions (`WordFields`, `BookFields`). Selected columns are named `w_<column>` and
+/// `b_<column>`, so a row is decoded by name whatever else the query selects beside them.
 enum Columns {
-    static let book = "b.id, b.name, b.explain, b.meaning, b.image, b.cover_word, b.created_at, b.modified_at"
-    static let word = """
-        w.id, w.book_id, w.word, w.definition, w.detail, w.pronunciation, w.synonym, w.antonym, \
-        w.date, w.memorized, w.created_at, w.modified_at
-        """
+    static let book = BookFields.all.map { "b.\($0.column) AS b_\($0.column)" }.joined(separator: ", ")
+    static let word = WordFields.all.map { "w.\($0.column) AS w_\($0.column)" }.joined(separator: ", ")
     /// How many columns `word` has, for queries that select more after it.
-    static let wordCount: Int32 = 12
-    /// The columns every insert of a word writes, in the order of `Store.wordValues`: those
-    /// `word` reads, and the look-up key derived from the text.
-    static let wordInsert = """
-        id, book_id, word, definition, detail, pronunciation, synonym, antonym, date, memorized, \
-        created_at, modified_at, word_key
-        """
-    static let wordPlaceholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+    static let wordCount = Int32(WordFields.all.count)
+    /// How many columns `book` has, for queries that select more after it.
+    static let bookCount = Int32(BookFields.all.count)
+    /// The columns every insert of a word writes, in the order of `Store.wordValues`: every
+    /// field, and the look-up key derived from the text.
+    static let wordInsert = (WordFields.all.map(\.column) + ["word_key"]).joined(separator: ", ")
+    static let wordPlaceholders = Array(repeating: "?", count: WordFields.all.count + 1).joined(separator: ", ")
+    /// `col = ?n` for every field but the id (`?1`), then the key: an update of a whole word.
+    static let wordAssignments = (WordFields.all.enumerated().dropFirst().map { "\($0.element.column) = ?\($0.offset + 1)" }
+        + ["word_key = ?\(WordFields.all.count + 1)"]).joined(separator: ", ")
+    /// `col = excluded.col` for every field but the id, and the key: an upsert's update.
+    static let wordExcluded = (WordFields.all.dropFirst().map(\.column) + ["word_key"])
+        .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+}
+
+extension FieldValue {
+    /// The value as the store keeps it: ids as lowercase text, times as ms, flags as 0/1.
+    var sqlValue: SQLValue {
+        switch self {
+        case .text(let text): return .text(text)
+        case .id(let id): return .text(id.storageText)
+        case .time(let time): return .integer(time.milliseconds)
+        case .flag(let flag): return .integer(flag ? 1 : 0)
+        case .bytes(let bytes): return bytes.map { .blob($0) } ?? .null
+        }
+    }
 }
 
 extension Row {
@@ -29,19 +47,33 @@ extension Row {
 
     func timestamp(_ column: Int32) -> Timestamp { Timestamp(milliseconds: int(column)) }
 
-    func decodeBook(from start: Int32 = 0) throws -> Book {
-        Book(id: try uuid(start, table: "books", name: "id"), name: text(start + 1), explain: text(start + 2),
-             meaning: text(start + 3), image: blob(start + 4), coverWord: text(start + 5),
-             createdAt: timestamp(start + 6), modifiedAt: timestamp(start + 7))
+    private static let placeholder = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    /// The book in the `b_…` columns of `Columns.book`.
+    func decodeBook() throws -> Book {
+        var book = Book(id: Self.placeholder, name: "", createdAt: Timestamp(milliseconds: 0), modifiedAt: Timestamp(milliseconds: 0))
+        for field in BookFields.all { field.write(&book, try value(of: field, prefix: "b_", table: "books")) }
+        return book
     }
 
-    func decodeWord(from start: Int32 = 0) throws -> Word {
-        Word(id: try uuid(start, table: "words", name: "id"),
-             bookId: try uuid(start + 1, table: "words", name: "book_id"),
-             word: text(start + 2), definition: text(start + 3), detail: text(start + 4),
-             pronunciation: text(start + 5), synonym: text(start + 6), antonym: text(start + 7),
-             date: timestamp(start + 8), memorized: bool(start + 9),
-             createdAt: timestamp(start + 10), modifiedAt: timestamp(start + 11))
+    /// The word in the `w_…` columns of `Columns.word`.
+    func decodeWord() throws -> Word {
+        var word = Word(id: Self.placeholder, bookId: Self.placeholder, word: "", date: Timestamp(milliseconds: 0),
+                        createdAt: Timestamp(milliseconds: 0), modifiedAt: Timestamp(milliseconds: 0))
+        for field in WordFields.all { field.write(&word, try value(of: field, prefix: "w_", table: "words")) }
+        return word
+    }
+
+    /// A field's value from its named column, in the kind the field describes.
+    private func value<Model>(of field: ModelField<Model>, prefix: String, table: String) throws -> FieldValue {
+        let index = try column(prefix + field.column)
+        switch field.kind {
+        case .text: return .text(text(index))
+        case .id: return .id(try uuid(index, table: table, name: field.column))
+        case .time: return .time(timestamp(index))
+        case .flag: return .flag(bool(index))
+        case .bytes: return .bytes(blob(index))
+        }
     }
 
     /// A word (`Columns.word`) followed by its due time (nil when never reviewed).

@@ -1,3 +1,5 @@
+import VocabCore
+
 /// A field-by-field merge of two versions of one record: each field takes the remote value
 /// when the remote stamp of that field is newer (ties broken by device id, see `FieldStamp`).
 struct StampedMerge<Record> {
@@ -15,11 +17,12 @@ struct StampedMerge<Record> {
         self.remoteStamps = remoteStamps
     }
 
-    /// Takes the remote value of `field` (stored at `path`) when its stamp is the newer one.
-    mutating func take<Value>(_ field: String, _ path: WritableKeyPath<Record, Value>) {
-        guard let theirs = remoteStamps[field],
-              theirs > (localStamps[field] ?? FieldStamp(milliseconds: .min, device: "")) else { return }
-        merged[keyPath: path] = remote[keyPath: path]
-        stamps[field] = theirs
+    /// Takes the remote value of a described field when its stamp is the newer one.
+    mutating func take(_ field: ModelField<Record>) {
+        guard let theirs = remoteStamps[field.name],
+              theirs > (localStamps[field.name] ?? FieldStamp(milliseconds: .min, device: "")) else { return }
+        field.write(&merged, field.read(remote))
+        stamps[field.name] = theirs
     }
+
 }

@@ -195,7 +195,7 @@ extension Store {
                       AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = 'word' AND o.id = w.id)
                     ORDER BY w.rowid LIMIT ?
                     """, [.integer(from), .integer(through), .integer(Int64(limit - entries.count))]) { row in
-                    let word = try row.decodeWord(from: 2)
+                    let word = try row.decodeWord()
                     let body = SyncBodies.word(word, stamps: SyncBodies.decodeStamps(row.text(1)), device: device)
                     entries.append(OutboxEntry(place: .range(rowid: range, wordRowid: row.int(0)),
                                                record: SyncRecord(kind: "word", id: word.id, deleted: false, body: body)))
@@ -220,7 +220,7 @@ extension Store {
             } else if row.isNull(3) {
                 record = SyncRecord(kind: kind, id: id, deleted: true, body: "{}")
             } else {
-                let word = try row.decodeWord(from: 4)
+                let word = try row.decodeWord()
                 record = SyncRecord(kind: kind, id: id, deleted: false,
                                     body: SyncBodies.word(word, stamps: SyncBodies.decodeStamps(row.text(3)), device: device))
             }

@@ -111,11 +111,7 @@ extension Store {
 
     private func mergeBook(local: Book, localStamps: [String: FieldStamp], remote: Book, remoteStamps: [String: FieldStamp]) -> (Book, [String: FieldStamp]) {
         var merge = StampedMerge(local: local, localStamps: localStamps, remote: remote, remoteStamps: remoteStamps)
-        merge.take("name", \.name)
-        merge.take("explain", \.explain)
-        merge.take("meaning", \.meaning)
-        merge.take("image", \.image)
-        merge.take("coverWord", \.coverWord)
+        for field in BookFields.synced { merge.take(field) }
         var merged = merge.merged
         merged.modifiedAt = max(local.modifiedAt, remote.modifiedAt)
         return (merged, merge.stamps)
@@ -192,11 +188,9 @@ extension Store {
             try markForPush(kind: "word", id: record.id)  // deletion wins over a concurrent edit
             return true
         }
-        guard let body = SyncBodies.parse(record.body), let text = body["word"] as? String, !text.isEmpty,
-              let bookText = body["bookId"] as? String, let bookId = UUID(text: bookText),
-              let date = (body["date"] as? NSNumber)?.int64Value, let created = (body["createdAt"] as? NSNumber)?.int64Value,
-              let modified = (body["modifiedAt"] as? NSNumber)?.int64Value
+        guard let body = SyncBodies.parse(record.body), var remote = SyncBodies.word(id: record.id, body: body)
         else { throw MalformedRecord(reason: "missing word, book, or times") }
+        let bookId = remote.bookId
         var home = bookId
         if try book(id: bookId) == nil {
             // A book folded into another here: the word follows it (and the move is pushed, so
@@ -211,11 +205,7 @@ extension Store {
             }
         }
         let remoteStamps = SyncBodies.decodeStamps(body["stamps"] as? [String: Any] ?? [:])
-        let remote = Word(id: record.id, bookId: home, word: text, definition: body["definition"] as? String ?? "",
-                          detail: body["detail"] as? String ?? "", pronunciation: body["pronunciation"] as? String ?? "",
-                          synonym: body["synonym"] as? String ?? "", antonym: body["antonym"] as? String ?? "",
-                          date: Timestamp(milliseconds: date), memorized: (body["memorized"] as? Bool) ?? false,
-                          createdAt: Timestamp(milliseconds: created), modifiedAt: Timestamp(milliseconds: modified))
+        remote.bookId = home
         touchedWords.insert(record.id)
         if let local = try word(id: record.id) {
             let localStamps = SyncBodies.complete(try storedStamps(table: "words", id: local.id), fields: SyncBodies.wordFields,
@@ -232,15 +222,7 @@ extension Store {
 
     private func mergeWord(local: Word, localStamps: [String: FieldStamp], remote: Word, remoteStamps: [String: FieldStamp]) -> (Word, [String: FieldStamp]) {
         var merge = StampedMerge(local: local, localStamps: localStamps, remote: remote, remoteStamps: remoteStamps)
-        merge.take("bookId", \.bookId)
-        merge.take("word", \.word)
-        merge.take("definition", \.definition)
-        merge.take("detail", \.detail)
-        merge.take("pronunciation", \.pronunciation)
-        merge.take("synonym", \.synonym)
-        merge.take("antonym", \.antonym)
-        merge.take("date", \.date)
-        merge.take("memorized", \.memorized)
+        for field in WordFields.synced { merge.take(field) }
         var merged = merge.merged
         merged.modifiedAt = max(local.modifiedAt, remote.modifiedAt)
         merged.createdAt = min(local.createdAt, remote.createdAt)
@@ -259,11 +241,7 @@ extension Store {
     private func insertRaw(_ word: Word, stamps: [String: FieldStamp]) throws {
         try database.run("""
             INSERT INTO words (\(Columns.wordInsert), stamps) VALUES (\(Columns.wordPlaceholders), ?)
-            ON CONFLICT (id) DO UPDATE SET book_id = excluded.book_id, word = excluded.word, definition = excluded.definition,
-                detail = excluded.detail, pronunciation = excluded.pronunciation, synonym = excluded.synonym,
-                antonym = excluded.antonym, date = excluded.date, memorized = excluded.memorized,
-                created_at = excluded.created_at, modified_at = excluded.modified_at, word_key = excluded.word_key,
-                stamps = excluded.stamps
+            ON CONFLICT (id) DO UPDATE SET \(Columns.wordExcluded), stamps = excluded.stamps
             """, wordValues(word) + [.text(SyncBodies.encodeStamps(stamps))])
     }
 

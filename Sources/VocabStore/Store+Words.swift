@@ -170,10 +170,7 @@ extension Store {
     /// Writes every field of an existing word as it is.
     func replace(_ word: Word) throws {
         try database.run("""
-            UPDATE words SET book_id = ?2, word = ?3, definition = ?4, detail = ?5, pronunciation = ?6,
-                synonym = ?7, antonym = ?8, date = ?9, memorized = ?10, created_at = ?11, modified_at = ?12,
-                word_key = ?13
-            WHERE id = ?1
+            UPDATE words SET \(Columns.wordAssignments) WHERE id = ?1
             """, wordValues(word))
     }
 
@@ -191,10 +188,8 @@ extension Store {
         if taken != nil { throw VocabError.duplicateWord(text, book: book.name) }
     }
 
+    /// Every field of `word` (in `Columns.wordInsert` order), then its look-up key.
     func wordValues(_ word: Word) -> [SQLValue] {
-        [.text(word.id.storageText), .text(word.bookId.storageText), .text(word.word), .text(word.definition),
-         .text(word.detail), .text(word.pronunciation), .text(word.synonym), .text(word.antonym),
-         .integer(word.date.milliseconds), word.memorized.sqlValue, .integer(word.createdAt.milliseconds),
-         .integer(word.modifiedAt.milliseconds), .text(TextRules.lookupKey(word.word))]
+        WordFields.all.map { $0.read(word).sqlValue } + [.text(TextRules.lookupKey(word.word))]
     }
 }

@@ -3,63 +3,43 @@ import VocabCore
 
 /// The JSON bodies of synced records, and their per-field stamps.
 enum SyncBodies {
-    static let wordFields = ["bookId", "word", "definition", "detail", "pronunciation", "synonym", "antonym", "date", "memorized"]
-    static let bookFields = ["name", "explain", "meaning", "image", "coverWord"]
+    static let wordFields = WordFields.synced.map(\.name)
+    static let bookFields = BookFields.synced.map(\.name)
 
     /// The synced fields that differ between two versions of a word.
     static func changedFields(_ old: Word, _ new: Word) -> [String] {
-        var fields: [String] = []
-        if old.bookId != new.bookId { fields.append("bookId") }
-        if old.word != new.word { fields.append("word") }
-        if old.definition != new.definition { fields.append("definition") }
-        if old.detail != new.detail { fields.append("detail") }
-        if old.pronunciation != new.pronunciation { fields.append("pronunciation") }
-        if old.synonym != new.synonym { fields.append("synonym") }
-        if old.antonym != new.antonym { fields.append("antonym") }
-        if old.date != new.date { fields.append("date") }
-        if old.memorized != new.memorized { fields.append("memorized") }
-        return fields
+        WordFields.synced.filter { $0.read(old) != $0.read(new) }.map(\.name)
     }
 
     /// The synced fields that differ between two versions of a book.
     static func changedFields(_ old: Book, _ new: Book) -> [String] {
-        var fields: [String] = []
-        if old.name != new.name { fields.append("name") }
-        if old.explain != new.explain { fields.append("explain") }
-        if old.meaning != new.meaning { fields.append("meaning") }
-        if old.image != new.image { fields.append("image") }
-        if old.coverWord != new.coverWord { fields.append("coverWord") }
-        return fields
+        BookFields.synced.filter { $0.read(old) != $0.read(new) }.map(\.name)
     }
 
     static func word(_ word: Word, stamps: [String: FieldStamp], device: String) -> String {
         var body = JSONObjectWriter()
-        body.add("bookId", word.bookId.lowercaseText)
-        body.add("word", word.word)
-        body.add("definition", word.definition)
-        body.add("detail", word.detail)
-        body.add("pronunciation", word.pronunciation)
-        body.add("synonym", word.synonym)
-        body.add("antonym", word.antonym)
-        body.add("date", word.date.milliseconds)
-        body.add("memorized", word.memorized)
-        body.add("createdAt", word.createdAt.milliseconds)
-        body.add("modifiedAt", word.modifiedAt.milliseconds)
+        for field in WordFields.all.dropFirst() { add(field.read(word), as: field.name, to: &body) }  // the id is the record's
         body.add("stamps", completeStamps(stamps, fields: sortedWordFields, fallback: word.modifiedAt, device: device))
         return body.text
     }
 
     static func book(_ book: Book, stamps: [String: FieldStamp], device: String) -> String {
         var body = JSONObjectWriter()
-        body.add("name", book.name)
-        body.add("explain", book.explain)
-        body.add("meaning", book.meaning)
-        if let image = book.image { body.add("image", Base64.encode(image)) } else { body.addNull("image") }
-        body.add("coverWord", book.coverWord)
-        body.add("createdAt", book.createdAt.milliseconds)
-        body.add("modifiedAt", book.modifiedAt.milliseconds)
+        for field in BookFields.all.dropFirst() { add(field.read(book), as: field.name, to: &body) }
         body.add("stamps", completeStamps(stamps, fields: sortedBookFields, fallback: book.modifiedAt, device: device))
         return body.text
+    }
+
+    /// A field's value as a member of a sync body: ids as text, times as ms, images as base64.
+    private static func add(_ value: FieldValue, as name: String, to body: inout JSONObjectWriter) {
+        switch value {
+        case .text(let text): body.add(name, text)
+        case .id(let id): body.add(name, id.lowercaseText)
+        case .time(let time): body.add(name, time.milliseconds)
+        case .flag(let flag): body.add(name, flag)
+        case .bytes(let bytes?): body.add(name, Base64.encode(bytes))
+        case .bytes(nil): body.addNull(name)
+        }
     }
 
     private static let sortedWordFields = wordFields.sorted()
@@ -119,6 +99,28 @@ enum SyncBodies {
             stamps[field] = FieldStamp(milliseconds: ms, device: device)
         }
         return stamps
+    }
+
+    /// The word a pulled body describes (`record` gives the id), or nil when it lacks its text,
+    /// book or times. Texts and the flag may be missing (older bodies): empty and false.
+    static func word(id: UUID, body: [String: Any]) -> Word? {
+        var word = Word(id: id, bookId: id, word: "", date: Timestamp(milliseconds: 0),
+                        createdAt: Timestamp(milliseconds: 0), modifiedAt: Timestamp(milliseconds: 0))
+        for field in WordFields.all.dropFirst() {
+            let member = body[field.name]
+            switch field.kind {
+            case .text: field.write(&word, .text(member as? String ?? ""))
+            case .flag: field.write(&word, .flag(member as? Bool ?? false))
+            case .id:
+                guard let text = member as? String, let value = UUID(text: text) else { return nil }
+                field.write(&word, .id(value))
+            case .time:
+                guard let number = (member as? NSNumber)?.int64Value else { return nil }
+                field.write(&word, .time(Timestamp(milliseconds: number)))
+            case .bytes: continue
+            }
+        }
+        return word.word.isEmpty ? nil : word
     }
 
     static func parse(_ text: String) -> [String: Any]? {

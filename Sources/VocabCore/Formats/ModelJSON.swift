@@ -2,25 +2,22 @@ import Foundation
 
 /// The JSON shapes of books and words, with the field names of DESIGN.md §9.
 extension Word {
-    /// `book` is the book's name, included for people reading the output.
+    /// Every field (`WordFields`, times in ISO 8601); `book` is the book's name, after its id,
+    /// for people reading the output.
     public func json(bookName: String?) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("id", .string(id.lowercaseText)),
-            ("bookId", .string(bookId.lowercaseText)),
-        ]
-        if let bookName { members.append(("book", .string(bookName))) }
-        members += [
-            ("word", .string(word)),
-            ("definition", .string(definition)),
-            ("detail", .string(detail)),
-            ("pronunciation", .string(pronunciation)),
-            ("synonym", .string(synonym)),
-            ("antonym", .string(antonym)),
-            ("date", .string(date.iso8601)),
-            ("memorized", .bool(memorized)),
-            ("createdAt", .string(createdAt.iso8601)),
-            ("modifiedAt", .string(modifiedAt.iso8601)),
-        ]
+        var members: [(String, JSONValue)] = []
+        for field in WordFields.all {
+            let value: JSONValue
+            switch field.read(self) {
+            case .text(let text): value = .string(text)
+            case .id(let id): value = .string(id.lowercaseText)
+            case .time(let time): value = .string(time.iso8601)
+            case .flag(let flag): value = .bool(flag)
+            case .bytes: continue
+            }
+            members.append((field.name, value))
+            if field.name == "bookId", let bookName { members.append(("book", .string(bookName))) }
+        }
         return .object(members)
     }
 }

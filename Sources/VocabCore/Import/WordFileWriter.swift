@@ -5,11 +5,9 @@ import Foundation
 public struct WordFileWriter: Sendable {
     public let format: WordFileFormat
 
-    /// The columns of CSV and TSV exports, in order.
-    public static let columns: [ImportColumn] = [
-        .id, .bookId, .book, .word, .definition, .detail, .pronunciation, .synonym, .antonym, .date, .memorized,
-        .createdAt, .modifiedAt,
-    ]
+    /// The columns of CSV and TSV exports, in order: every word field with a file column
+    /// (`WordFields`), and the book's name after its id.
+    public static let columns: [ImportColumn] = WordFields.all.compactMap(\.fileColumn).flatMap { $0 == .bookId ? [.bookId, .book] : [$0] }
 
     public init(format: WordFileFormat) {
         self.format = format
@@ -40,9 +38,21 @@ public struct WordFileWriter: Sendable {
     }
 
     private func fields(_ word: Word, _ bookName: String) -> [String] {
-        [word.id.lowercaseText, word.bookId.lowercaseText, bookName, word.word, word.definition,
-         word.detail, word.pronunciation, word.synonym, word.antonym, word.date.iso8601,
-         word.memorized ? "true" : "false", word.createdAt.iso8601, word.modifiedAt.iso8601]
+        WordFields.all.filter { $0.fileColumn != nil }.flatMap { field -> [String] in
+            let cell = Self.cell(field.read(word))
+            return field.fileColumn == .bookId ? [cell, bookName] : [cell]
+        }
+    }
+
+    /// A field's value as a cell: ids in lowercase, times in ISO 8601, flags as true/false.
+    static func cell(_ value: FieldValue) -> String {
+        switch value {
+        case .text(let text): return text
+        case .id(let id): return id.lowercaseText
+        case .time(let time): return time.iso8601
+        case .flag(let flag): return flag ? "true" : "false"
+        case .bytes: return ""
+        }
     }
 
     /// A CSV field, quoted when it holds a comma, quote, line break or edge spaces.

@@ -82,12 +82,34 @@ public final class Statement {
     }
 
     /// The current row; valid until the next `step()`.
-    public var row: Row { Row(handle: handle) }
+    public var row: Row { Row(handle: handle, statement: self) }
+
+    /// Column positions by name (as `AS` or the column gives it), read once per statement.
+    private var columnsByName: [String: Int32]?
+
+    /// The position of the result column named `name`, if there is one.
+    func columnIndex(_ name: String) -> Int32? {
+        if columnsByName == nil {
+            var names: [String: Int32] = [:]
+            for index in 0..<sqlite3_column_count(handle) {
+                if let cName = sqlite3_column_name(handle, index) { names[String(cString: cName)] = index }
+            }
+            columnsByName = names
+        }
+        return columnsByName?[name]
+    }
 }
 
 /// Typed access to the columns of the current row of a statement.
 public struct Row {
     let handle: OpaquePointer
+    let statement: Statement
+
+    /// The position of the column named `name` (rows are decoded by name, not by position).
+    func column(_ name: String) throws -> Int32 {
+        guard let index = statement.columnIndex(name) else { throw StoreError.malformedRow(table: "query", column: name) }
+        return index
+    }
 
     public func isNull(_ column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL
