@@ -8,6 +8,9 @@ import VocabCore
 enum Columns {
     static let book = BookFields.all.map { "b.\($0.column) AS b_\($0.column)" }.joined(separator: ", ")
     static let word = WordFields.all.map { "w.\($0.column) AS w_\($0.column)" }.joined(separator: ", ")
+    /// The names the rows of `book` and `word` give their columns, field by field.
+    static let bookNames = BookFields.all.map { "b_" + $0.column }
+    static let wordNames = WordFields.all.map { "w_" + $0.column }
     /// How many columns `word` has, for queries that select more after it.
     static let wordCount = Int32(WordFields.all.count)
     /// How many columns `book` has, for queries that select more after it.
@@ -52,7 +55,7 @@ extension Row {
     /// The book in the `b_…` columns of `Columns.book`.
     func decodeBook() throws -> Book {
         var book = Book(id: Self.placeholder, name: "", createdAt: Timestamp(milliseconds: 0), modifiedAt: Timestamp(milliseconds: 0))
-        for field in BookFields.all { field.write(&book, try value(of: field, prefix: "b_", table: "books")) }
+        for (field, index) in zip(BookFields.all, try columns(Columns.bookNames)) { field.write(&book, try value(of: field, at: index, table: "books")) }
         return book
     }
 
@@ -60,13 +63,12 @@ extension Row {
     func decodeWord() throws -> Word {
         var word = Word(id: Self.placeholder, bookId: Self.placeholder, word: "", date: Timestamp(milliseconds: 0),
                         createdAt: Timestamp(milliseconds: 0), modifiedAt: Timestamp(milliseconds: 0))
-        for field in WordFields.all { field.write(&word, try value(of: field, prefix: "w_", table: "words")) }
+        for (field, index) in zip(WordFields.all, try columns(Columns.wordNames)) { field.write(&word, try value(of: field, at: index, table: "words")) }
         return word
     }
 
     /// A field's value from its named column, in the kind the field describes.
-    private func value<Model>(of field: ModelField<Model>, prefix: String, table: String) throws -> FieldValue {
-        let index = try column(prefix + field.column)
+    private func value<Model>(of field: ModelField<Model>, at index: Int32, table: String) throws -> FieldValue {
         switch field.kind {
         case .text: return .text(text(index))
         case .id: return .id(try uuid(index, table: table, name: field.column))

@@ -87,6 +87,22 @@ public final class Statement {
     /// Column positions by name (as `AS` or the column gives it), read once per statement.
     private var columnsByName: [String: Int32]?
 
+    /// Positions of several named columns, looked up once per statement (a decoder asks for the
+    /// same list on every row); nil when one is missing.
+    private var columnLists: [String: [Int32]] = [:]
+
+    func columnIndexes(_ names: [String]) -> [Int32]? {
+        guard let key = names.first else { return [] }
+        if let known = columnLists[key] { return known }
+        var indexes: [Int32] = []
+        for name in names {
+            guard let index = columnIndex(name) else { return nil }
+            indexes.append(index)
+        }
+        columnLists[key] = indexes
+        return indexes
+    }
+
     /// The position of the result column named `name`, if there is one.
     func columnIndex(_ name: String) -> Int32? {
         if columnsByName == nil {
@@ -105,10 +121,12 @@ public struct Row {
     let handle: OpaquePointer
     let statement: Statement
 
-    /// The position of the column named `name` (rows are decoded by name, not by position).
-    func column(_ name: String) throws -> Int32 {
-        guard let index = statement.columnIndex(name) else { throw StoreError.malformedRow(table: "query", column: name) }
-        return index
+    /// The positions of the columns named `names` (rows are decoded by name, not by position).
+    func columns(_ names: [String]) throws -> [Int32] {
+        guard let indexes = statement.columnIndexes(names) else {
+            throw StoreError.malformedRow(table: "query", column: names.first { statement.columnIndex($0) == nil } ?? "?")
+        }
+        return indexes
     }
 
     public func isNull(_ column: Int32) -> Bool {
