@@ -109,7 +109,8 @@ public final class XLSXSheet: RecordReader {
         case "inlineStr", "str", "e", "d": return raw
         default:
             guard let number = Double(raw) else { return raw }
-            if dateStyles.contains(cell.style) { return date(serial: number) }
+            // Dates run to 9999-12-31 (serial 2,958,465); anything else in a date cell is a number.
+            if dateStyles.contains(cell.style), number >= 0, number < 2_958_466 { return date(serial: number) }
             if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
             return String(number)
         }
@@ -131,6 +132,7 @@ public final class XLSXSheet: RecordReader {
             guard scalar.value >= 65 && scalar.value <= 90 else { break }
             column = column * 26 + Int(scalar.value - 64)
             letters += 1
+            if letters > 3 { return nil }  // past XFD, the last column a sheet can have
         }
         return letters == 0 ? nil : column - 1
     }
