@@ -33,18 +33,16 @@ public enum TransferService {
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportOutcome {
         var layout = layout
         layout.deckPicksBook = defaultBook == nil
-        var reader: WordFileReader
-        if format == .xlsx {
-            guard path != "-" else { throw ImportError.unknownFormat("an .xlsx workbook from standard input (give its file name)") }
-            try FileByteStream(path: path).close()  // a missing or unreadable file says so as for any format
-            reader = try WordFileReader(records: try XLSXSheet(path: path, sheet: layout.sheet), layout: layout)
-        } else {
-            let stream = try FileByteStream(path: path)
-            defer { stream.close() }
-            reader = try WordFileReader(stream, format: format, layout: layout)
-            return try run(&reader, into: store, defaultBook: defaultBook, skipInvalid: skipInvalid, now: now,
-                           progress: progress, isCancelled: isCancelled)
+        if format == .xlsx, path == "-" {
+            throw ImportError.unknownFormat("an .xlsx workbook from standard input (give its file name)")
         }
+        // A missing or unreadable file says so alike for every format; a workbook is then read
+        // through its own (random-access) zip reader.
+        let stream = try FileByteStream(path: path)
+        defer { stream.close() }
+        var reader = format == .xlsx
+            ? try WordFileReader(records: try XLSXSheet(path: path, sheet: layout.sheet), layout: layout)
+            : try WordFileReader(stream, format: format, layout: layout)
         return try run(&reader, into: store, defaultBook: defaultBook, skipInvalid: skipInvalid, now: now,
                        progress: progress, isCancelled: isCancelled)
     }

@@ -13,8 +13,6 @@ enum Columns {
     static let wordNames = WordFields.all.map { "w_" + $0.column }
     /// How many columns `word` has, for queries that select more after it.
     static let wordCount = Int32(WordFields.all.count)
-    /// How many columns `book` has, for queries that select more after it.
-    static let bookCount = Int32(BookFields.all.count)
     /// The columns every insert of a word writes, in the order of `Store.wordValues`: every
     /// field, and the look-up key derived from the text.
     static let wordInsert = (WordFields.all.map(\.column) + ["word_key"]).joined(separator: ", ")

@@ -23,6 +23,10 @@ extension Store {
         return try guarded { try database.query(search.sql, search.arguments) { $0.int(0) } }
     }
 
+    /// The columns search looks in: the words table's text fields, which are the columns of the
+    /// `words_search` index (schema v8).
+    static let searchedColumns = WordFields.all.filter { $0.kind == .text }.map(\.column)
+
     /// The query behind both searches: `?1` the text to match, `?2` its look-up key, `?3` the
     /// book (or NULL), `?4` the limit (-1: none), `?5` the text with ASCII lower-cased (for
     /// reading fields directly: SQLite's lower() folds ASCII only).
@@ -32,8 +36,7 @@ extension Store {
         guard !needle.isEmpty else { throw VocabError.emptyField(field: "search text") }
         let lowered = TextRules.asciiLowercased(needle)
         let book: SQLValue = bookId.map { .text($0.storageText) } ?? .null
-        let fieldsContainText = ["word", "definition", "detail", "pronunciation", "synonym", "antonym"]
-            .map { "instr(lower(\($0)), ?5) > 0" }.joined(separator: " OR ")
+        let fieldsContainText = Self.searchedColumns.map { "instr(lower(\($0)), ?5) > 0" }.joined(separator: " OR ")
         let sql: String
         if needle.unicodeScalars.count >= 3 {
             // A phrase of trigrams: the text as a substring, anywhere. The word found by its key
@@ -130,8 +133,8 @@ extension Store {
         guard last > start else { return 0 }
         let end = Swift.min(start + limit, last)
         try database.run("""
-            INSERT INTO words_search (rowid, word, definition, detail, pronunciation, synonym, antonym)
-            SELECT rowid, word, definition, detail, pronunciation, synonym, antonym FROM words
+            INSERT INTO words_search (rowid, \(Self.searchedColumns.joined(separator: ", ")))
+            SELECT rowid, \(Self.searchedColumns.joined(separator: ", ")) FROM words
             WHERE rowid > ?1 AND rowid <= ?2
             """, [.integer(start), .integer(end)])
         try database.run("UPDATE word_marks SET indexed_through = ?", [.integer(end)])

@@ -11,8 +11,7 @@ struct BackupBenchmark {
         guard let sqlite3 = ChildProcess.which("sqlite3") else {
             throw BenchError.message("the reference needs the sqlite3 program: apt-get install sqlite3")
         }
-        let me = CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
-            : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+        let me = ChildProcess.thisProgram
         let work = NSTemporaryDirectory() + "vocab-bench-backup-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }

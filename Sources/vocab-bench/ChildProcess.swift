@@ -52,6 +52,12 @@ enum ChildProcess {
         return Measurement(seconds: seconds, maxResidentBytes: Int(usage.ru_maxrss) * 1024)
     }
 
+    /// This program's path, absolute (the benchmark runs itself as `vocab` in child processes).
+    static var thisProgram: String {
+        CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
+            : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+    }
+
     /// The full path of a program on PATH, if any.
     static func which(_ name: String) -> String? {
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")

@@ -7,8 +7,7 @@ struct DesktopBenchmark {
     let options: BenchOptions
 
     func run() throws {
-        let me = CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
-            : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+        let me = ChildProcess.thisProgram
         let desktop = (me as NSString).deletingLastPathComponent + "/vocab-desktop"
         guard FileManager.default.isExecutableFile(atPath: desktop) else {
             throw BenchError.message("\(desktop) is missing: swift build -c release --product vocab-desktop")

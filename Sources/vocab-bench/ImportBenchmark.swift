@@ -15,8 +15,7 @@ struct ImportBenchmark {
         defer {
             if options.keep { print("kept: \(work)") } else { try? FileManager.default.removeItem(atPath: work) }
         }
-        let me = CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
-            : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+        let me = ChildProcess.thisProgram
 
         // No automatic backups: a detached backup after each import would run beside the next measurement.
         let config = work + "/config"

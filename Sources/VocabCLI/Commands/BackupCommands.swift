@@ -31,10 +31,7 @@ enum BackupCommands {
         let auto = arguments.flag("auto")
         let store = try context.store()
         if auto {
-            guard BackupService.isDue(storePath: store.path, policy: policy, now: time), let lock = UpkeepLock.backups(folder: store.backupFolder) else { return }
-            defer { lock.release() }
-            try BackupService.take(store, reason: "auto", policy: policy, now: time)
-            BackupService.compressOlder(of: store)
+            try takeAutomaticBackupIfDue(store, policy: policy, now: time)
             return
         }
         let (backup, counts, removed) = try BackupService.take(store, reason: "manual", policy: policy, now: time)
@@ -96,6 +93,18 @@ enum BackupCommands {
         context.console.print("Restored \(plural(counts.books, "book")), \(plural(counts.words, "word")) and \(plural(counts.reviews, "review")) from \(backup.path).")
         if let safety { context.console.print("The store as it was is kept in \(safety.path).") }
         if let aside { context.console.print("The damaged store was moved aside to \(aside).") }
+    }
+
+    /// The automatic backup, when one is due and no other process is taking one: taken,
+    /// checked, and the older ones compressed. Returns it, or nil when none was taken.
+    @discardableResult
+    static func takeAutomaticBackupIfDue(_ store: Store, policy: BackupPolicy, now: Timestamp) throws -> BackupInfo? {
+        guard BackupService.isDue(storePath: store.path, policy: policy, now: now),
+              let lock = UpkeepLock.backups(folder: store.backupFolder) else { return nil }
+        defer { lock.release() }
+        let (backup, _, _) = try BackupService.take(store, reason: "auto", policy: policy, now: now)
+        BackupService.compressOlder(of: store)
+        return backup
     }
 
     /// Starts `words` (e.g. `vocab maintain --auto`) as a detached process (its own session,

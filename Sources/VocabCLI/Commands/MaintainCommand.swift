@@ -37,12 +37,8 @@ enum MaintainCommand {
             context.console.print("No words wait to be indexed.")
         }
         let policy = context.paths.backupPolicy()
-        if policy.automatic, BackupService.isDue(storePath: store.path, policy: policy, now: .now()),
-           let lock = UpkeepLock.backups(folder: store.backupFolder) {
-            defer { lock.release() }
-            let (backup, _, _) = try BackupService.take(store, reason: "auto", policy: policy, now: .now())
-            BackupService.compressOlder(of: store)
-            if !auto { context.console.print("Backed up to \(backup.path) (one was due).") }
+        if policy.automatic, let backup = try BackupCommands.takeAutomaticBackupIfDue(store, policy: policy, now: .now()), !auto {
+            context.console.print("Backed up to \(backup.path) (one was due).")
         }
     }
 }

@@ -69,6 +69,8 @@ public struct WordFileReader {
     /// A first record that turned out to be data (no header).
     private var pending: (line: Int, fields: [String])?
     private var anki: AnkiTextHeader?
+    /// The Anki columns that hold no note field (guid, note type, deck, tags), 1-based.
+    private var ankiSpecialColumns: Set<Int> = []
     private let deckPicksBook: Bool
     /// Columns the file has that Vocab does not know (reported, not silently dropped).
     public private(set) var unknownColumns: [String] = []
@@ -171,12 +173,13 @@ public struct WordFileReader {
     /// note's fields in the others — by `#columns:` names where given, else in order as word,
     /// definition and detail (a fourth field or more goes to detail too).
     private mutating func readAnkiColumns(_ header: AnkiTextHeader, layout: ImportLayout) throws {
+        let special = Set([header.guidColumn, header.notetypeColumn, header.deckColumn, header.tagsColumn].compactMap { $0 })
+        ankiSpecialColumns = special
         if let given = layout.columns {
             columns = given.map { Optional($0) }
             headerCount = given.count
             return
         }
-        let special = Set([header.guidColumn, header.notetypeColumn, header.deckColumn, header.tagsColumn].compactMap { $0 })
         if let names = header.columnNames {
             columns = names.enumerated().map { special.contains($0.offset + 1) ? nil : ImportColumn(header: $0.element) }
             unknownColumns = names.enumerated().filter { !special.contains($0.offset + 1) && ImportColumn(header: $0.element) == nil }.map(\.element)
@@ -218,7 +221,7 @@ public struct WordFileReader {
             guard let number, number >= 1, number <= record.fields.count else { return nil }
             return record.fields[number - 1]
         }
-        let special = Set([header.guidColumn, header.notetypeColumn, header.deckColumn, header.tagsColumn].compactMap { $0 })
+        let special = ankiSpecialColumns
         var values = ImportValues()
         var order: [ImportColumn] = [.word, .definition, .detail]
         for (offset, raw) in record.fields.enumerated() where !special.contains(offset + 1) {
