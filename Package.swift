@@ -28,19 +28,23 @@ let package = Package(
         // Debian's libzip and libxml2, for the zip-based files people bring (.xlsx).
         .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // Debian's libzstd, for the collections current Anki packages hold.
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // Models, validation, errors and text rules: pure Swift, no C, no I/O.
         .target(name: "VocabCore"),
         // The SQLite store: schema, migrations, queries, change observation.
         .target(name: "VocabStore", dependencies: ["VocabCore", "CSQLite"]),
         // Zip-based files: Excel workbooks (.xlsx) read as rows, streamed and bounded.
         .target(name: "VocabArchives", dependencies: ["VocabCore", "CZip", "CXML2"]),
+        // Anki packages (.apkg, .colpkg): read in both layouts, written in the legacy one.
+        .target(name: "VocabAnki", dependencies: ["VocabCore", "VocabStore", "VocabArchives", "CZstd"]),
         // The cloud: PostgreSQL connection, server schema, account status (sync to come).
         .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CLibPQ"]),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
         .target(name: "VocabDictionary", dependencies: ["VocabCore"]),
         // The workflows every front end shares: game, study, word form, sync, transfer, paths.
         // No terminal and no widget code; the time comes from a clock passed in.
-        .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives"]),
+        .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives", "VocabAnki"]),
         // Commands, prompts and output of the terminal application.
         .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),

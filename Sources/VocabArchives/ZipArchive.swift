@@ -2,10 +2,11 @@ import CZip
 import Foundation
 import VocabCore
 
-/// Why a zip-based file (an `.xlsx`) cannot be read; nothing is imported.
+/// Why a zip-based file (an `.xlsx` workbook, an Anki package) cannot be read; nothing is imported.
 public enum ArchiveError: UserFacingError, Equatable {
-    case notAZip(path: String, reason: String)
-    case missingEntry(path: String, entry: String)
+    /// `kind` names what the file should have been ("an .xlsx workbook", "an Anki package").
+    case notAZip(path: String, reason: String, kind: String)
+    case missingEntry(path: String, entry: String, kind: String)
     case tooBig(path: String, limitMiB: Int)
     case unsafeXML(path: String, entry: String, reason: String)
     case malformed(path: String, reason: String)
@@ -14,10 +15,10 @@ public enum ArchiveError: UserFacingError, Equatable {
 
     public var message: String {
         switch self {
-        case .notAZip(let path, let reason):
-            return "\(path) is not a readable zip file (\(reason)): not an .xlsx workbook? Nothing was imported."
-        case .missingEntry(let path, let entry):
-            return "\(path) has no \(entry): not an .xlsx workbook? Nothing was imported."
+        case .notAZip(let path, let reason, let kind):
+            return "\(path) is not a readable zip file (\(reason)): not \(kind)? Nothing was imported."
+        case .missingEntry(let path, let entry, let kind):
+            return "\(path) has no \(entry): not \(kind)? Nothing was imported."
         case .tooBig(let path, let limit):
             return "\(path) unpacks to more than \(limit) MiB: refused (a zip bomb, or not a word list). Nothing was imported."
         case .unsafeXML(let path, let entry, let reason):
@@ -31,60 +32,70 @@ public enum ArchiveError: UserFacingError, Equatable {
 /// A zip file opened read-only through Debian's libzip, whose entries are read as streams with a
 /// bound on the bytes they unpack to (shared by every entry read: a zip bomb is refused, not
 /// unpacked).
-final class ZipArchive {
-    let path: String
+public final class ZipArchive {
+    public let path: String
+    /// What the file should be, for messages ("an .xlsx workbook").
+    public let kind: String
     private let handle: OpaquePointer
     /// Bytes every entry read so far unpacked to, and the most allowed.
-    private(set) var unpacked = 0
-    let unpackLimit: Int
+    public private(set) var unpacked = 0
+    public let unpackLimit: Int
 
-    init(path: String) throws {
+    /// Opens `path`; entries may unpack to `limitFactor` times the file's size in all, but at
+    /// least `minimumLimit` bytes (and at most 8 GiB).
+    public init(path: String, kind: String, limitFactor: Int, minimumLimit: Int) throws {
         self.path = path
+        self.kind = kind
         var error: Int32 = 0
         guard let opened = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
             var info = zip_error_t()
             zip_error_init_with_code(&info, error)
             defer { zip_error_fini(&info) }
-            throw ArchiveError.notAZip(path: path, reason: String(cString: zip_error_strerror(&info)))
+            throw ArchiveError.notAZip(path: path, reason: String(cString: zip_error_strerror(&info)), kind: kind)
         }
         handle = opened
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
-        // XML compresses well (a sheet about 15 to 1): allow 100 times the file, at least 128 MiB.
-        unpackLimit = min(max(128 << 20, size * 100), 4 << 30)
+        unpackLimit = min(max(minimumLimit, size.multipliedReportingOverflow(by: limitFactor).partialValue), 8 << 30)
     }
 
     deinit { zip_discard(handle) }
 
     /// Whether the archive holds `name`.
-    func contains(_ name: String) -> Bool {
+    public func contains(_ name: String) -> Bool {
         zip_name_locate(handle, name, 0) >= 0
     }
 
     /// The entry `name` as a stream of chunks.
-    func stream(_ name: String) throws -> ZipEntryStream {
-        guard let file = zip_fopen(handle, name, 0) else { throw ArchiveError.missingEntry(path: path, entry: name) }
+    public func stream(_ name: String) throws -> ZipEntryStream {
+        guard let file = zip_fopen(handle, name, 0) else { throw ArchiveError.missingEntry(path: path, entry: name, kind: kind) }
         return ZipEntryStream(archive: self, file: file, name: name)
     }
 
-    /// The whole entry (small ones: the workbook, its relationships).
-    func read(_ name: String) throws -> [UInt8] {
+    /// The whole entry (small ones: a workbook's parts list, a package's media list), at most
+    /// `limit` bytes.
+    public func read(_ name: String, limit: Int = 64 << 20) throws -> [UInt8] {
         let stream = try stream(name)
         var bytes: [UInt8] = []
-        while let chunk = try stream.nextChunk() { bytes += chunk }
+        while let chunk = try stream.nextChunk() {
+            bytes += chunk
+            if bytes.count > limit { throw ArchiveError.tooBig(path: path, limitMiB: max(1, limit >> 20)) }
+        }
         return bytes
     }
 
-    fileprivate func count(_ bytes: Int) throws {
+    /// Counts bytes unpacked outside libzip (an entry's own compression, such as zstd) against
+    /// the same bound.
+    public func count(_ bytes: Int) throws {
         unpacked += bytes
         if unpacked > unpackLimit { throw ArchiveError.tooBig(path: path, limitMiB: unpackLimit >> 20) }
     }
 }
 
 /// One entry being read, 64 KiB at a time; closed at its end, or when dropped before it.
-final class ZipEntryStream: ByteStream {
+public final class ZipEntryStream: ByteStream {
     private let archive: ZipArchive
     private let file: OpaquePointer
-    let name: String
+    public let name: String
     private var finished = false
 
     fileprivate init(archive: ZipArchive, file: OpaquePointer, name: String) {
@@ -97,14 +108,14 @@ final class ZipEntryStream: ByteStream {
         if !finished { zip_fclose(file) }
     }
 
-    func nextChunk() throws -> [UInt8]? {
+    public func nextChunk() throws -> [UInt8]? {
         guard !finished else { return nil }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let read = chunk.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress, 65_536) }
         if read < 0 {
             finished = true
             zip_fclose(file)
-            throw ArchiveError.notAZip(path: archive.path, reason: "\(name) is damaged")
+            throw ArchiveError.notAZip(path: archive.path, reason: "\(name) is damaged", kind: archive.kind)
         }
         if read == 0 {
             finished = true

@@ -2,6 +2,7 @@ import Foundation
 import VocabCore
 import VocabStore
 import VocabArchives
+import VocabAnki
 
 /// What an import did, with what the reader noticed.
 public struct ImportOutcome: Sendable {
@@ -12,6 +13,12 @@ public struct ImportOutcome: Sendable {
     public var notes: [String] = []
     /// `[sound:…]` references dropped from Anki fields.
     public var droppedSounds = 0
+    /// Reviews an Anki package's log added to Vocab's.
+    public var reviewsAdded = 0
+    /// Reviews of an Anki note's other cards (reverse cards), not carried.
+    public var otherCardReviews = 0
+    /// Books that took their Anki deck's description or cover image.
+    public var decoratedBooks: [String] = []
 }
 
 /// Importing and exporting word files for any front end, with progress and cancellation.
@@ -33,13 +40,20 @@ public enum TransferService {
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportOutcome {
         var layout = layout
         layout.deckPicksBook = defaultBook == nil
-        if format == .xlsx, path == "-" {
-            throw ImportError.unknownFormat("an .xlsx workbook from standard input (give its file name)")
+        if format == .xlsx || format == .apkg, path == "-" {
+            throw ImportError.unknownFormat("an .xlsx workbook or Anki package from standard input (give its file name)")
         }
         // A missing or unreadable file says so alike for every format; a workbook is then read
         // through its own (random-access) zip reader.
         let stream = try FileByteStream(path: path)
         defer { stream.close() }
+        if format == .apkg {
+            let anki = try AnkiImport.run(path, into: store, defaultBook: defaultBook, fieldOverrides: layout.ankiFields,
+                                          skipInvalid: skipInvalid, now: now, progress: progress, isCancelled: isCancelled)
+            return ImportOutcome(summary: anki.summary, unknownColumns: [], notes: anki.notes, droppedSounds: anki.droppedSounds,
+                                 reviewsAdded: anki.reviewsAdded, otherCardReviews: anki.otherCardReviews,
+                                 decoratedBooks: anki.decorated)
+        }
         var reader = format == .xlsx
             ? try WordFileReader(records: try XLSXSheet(path: path, sheet: layout.sheet), layout: layout)
             : try WordFileReader(stream, format: format, layout: layout)

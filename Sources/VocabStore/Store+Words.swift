@@ -175,9 +175,9 @@ extension Store {
     }
 
     /// The word with exactly this text in this book, if any.
-    func wordWithExactText(_ text: String, inBook bookId: UUID) throws -> Word? {
-        try database.first("SELECT \(Columns.word) FROM words w WHERE w.book_id = ? AND w.word = ?",
-                           [.text(bookId.storageText), .text(text)]) { try $0.decodeWord() }
+    public func wordWithExactText(_ text: String, inBook bookId: UUID) throws -> Word? {
+        try guarded { try database.first("SELECT \(Columns.word) FROM words w WHERE w.book_id = ? AND w.word = ?",
+                           [.text(bookId.storageText), .text(text)]) { try $0.decodeWord() } }
     }
 
     private func ensureWordIsFree(_ text: String, in book: Book, except id: UUID?) throws {

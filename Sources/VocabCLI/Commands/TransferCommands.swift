@@ -6,10 +6,10 @@ import VocabSessions
 /// `vocab import` and `vocab export`: moving word lists in and out.
 enum TransferCommands {
     private static let format = OptionSpec("format", short: "f", value: "FORMAT",
-                                           help: "csv, tsv, txt, xlsx or jsonl (default: from the file's extension).")
+                                           help: "csv, tsv, txt, xlsx, apkg or jsonl (default: from the file's extension).")
 
     static let importWords = Command(spec: CommandSpec(
-        name: "import", abstract: "Import words from CSV, TSV, Excel, text (Anki, Quizlet) or JSON Lines.",
+        name: "import", abstract: "Import words from CSV, TSV, Excel, Anki packages, text (Anki, Quizlet) or JSON Lines.",
         arguments: [ArgumentSpec("FILE", help: "The file to read; - reads standard input (give --format).")],
         options: [
             OptionSpec("book", short: "b", value: "BOOK", help: "The book for rows that name none (created if missing)."),
@@ -18,6 +18,8 @@ enum TransferCommands {
             OptionSpec("separator", value: "TEXT", help: "Between fields, one or more characters (e.g. \" - \"); quoting as in CSV."),
             OptionSpec("row-separator", value: "TEXT", help: "Between rows instead of line breaks (e.g. \";\")."),
             OptionSpec("sheet", value: "NAME", help: "The sheet of an .xlsx workbook to read (default: the first)."),
+            OptionSpec("field", value: "ANKI=FIELD", repeatable: true,
+                       help: "The word field an Anki package's field fills, e.g. Kanji=word or Audio=detail."),
             OptionSpec("skip-invalid", help: "Import the valid rows and list the rejected ones, instead of rejecting the file."),
         ],
         discussion: """
@@ -33,11 +35,21 @@ enum TransferCommands {
             sheet (or --sheet NAME), read like CSV; numbers and dates come as text, dates as ISO dates. With --separator and
             --row-separator a field holding them is quoted as in CSV: "…", with "" for a quote.
             JSON Lines: one object per line with the same field names.
+            Anki packages (.apkg, .colpkg; any version a current Anki writes): each deck becomes a book ("A::B"
+            for a subdeck, or all go into --book), each note a word. Fields map by name (Front/Word/Expression →
+            word, Back/Meaning → definition, Example/Sentence/Context → detail, Reading/IPA → pronunciation,
+            Synonyms, Antonyms; --field NAME=FIELD overrides); others are listed as not carried. A cloze note's
+            deletions become the word and its sentence the detail. Tags go to the detail as a "tags:" line. The
+            first card's review log comes along, so `vocab study` carries on each word's schedule; a deck's
+            description and first image fill its book's explanation and cover when the book has none. The note's
+            guid keeps the word's id: importing the package again updates the words and adds no review twice.
             Importing is an upsert: by id when the row has one, else by book and word, so importing the same
             file twice changes nothing. By default one bad row rejects the whole file and nothing changes.
             """,
         examples: ["vocab import words.csv --book TOEIC", "vocab import notes.txt", "vocab import quizlet.txt --separator \" - \" --row-separator \";\"",
-                   "vocab import list.txt --columns word,definition,detail", "vocab import - --format tsv < list.tsv"]
+                   "vocab import list.txt --columns word,definition,detail", "vocab import deck.apkg",
+                   "vocab import japanese.apkg --field Kanji=word --field Kana=pronunciation",
+                   "vocab import - --format tsv < list.tsv"]
     )) { arguments, context in
         let path = arguments.positionals[0]
         let fileFormat = try chooseFormat(arguments.value("format"), fileName: path)
@@ -69,6 +81,13 @@ enum TransferCommands {
             console.print("Ignored unknown columns: \(outcome.unknownColumns.joined(separator: ", ")).")
         }
         for note in outcome.notes { console.print(note) }
+        if outcome.reviewsAdded > 0 {
+            console.print("Carried \(plural(outcome.reviewsAdded, "review")) from Anki's log: `vocab study` continues each word's schedule.")
+        }
+        if outcome.otherCardReviews > 0 {
+            console.print("Left out \(plural(outcome.otherCardReviews, "review")) of notes' other cards (reverse cards): a word keeps one log, its first card's.")
+        }
+        for name in outcome.decoratedBooks { console.print("Book \"\(name)\" took its deck's description or cover image.") }
         if outcome.droppedSounds > 0 {
             console.print("Dropped \(plural(outcome.droppedSounds, "[sound:…] reference")) (Vocab keeps no audio files; `vocab say` speaks a word).")
         }
@@ -149,6 +168,14 @@ enum TransferCommands {
             }
         }
         layout.sheet = arguments.value("sheet")
+        for mapping in arguments.allValues("field") {
+            let parts = mapping.split(separator: "=", maxSplits: 1).map { TextRules.clean(String($0)) }
+            guard parts.count == 2, !parts[0].isEmpty, let field = WordField(rawValue: parts[1].lowercased()) else {
+                throw UsageError.invalidValue(option: "field", value: mapping,
+                                              expected: "ANKI_FIELD=word, definition, detail, pronunciation, synonym or antonym")
+            }
+            layout.ankiFields[parts[0]] = field
+        }
         layout.separator = arguments.value("separator").map(unescapeSeparator)
         layout.rowSeparator = arguments.value("row-separator").map(unescapeSeparator)
         if let field = layout.separator, field == layout.rowSeparator ?? "\n" {

@@ -7,6 +7,8 @@ public enum WordFileFormat: String, CaseIterable, Sendable {
     case csv, tsv, jsonl, text
     /// An Excel workbook (read only; VocabArchives reads its rows).
     case xlsx
+    /// An Anki package, `.apkg` or `.colpkg` (VocabAnki reads and writes it).
+    case apkg
 
     /// The format a file name's extension implies, if any.
     public init?(fileName: String) {
@@ -16,6 +18,7 @@ public enum WordFileFormat: String, CaseIterable, Sendable {
         case "jsonl", "ndjson": self = .jsonl
         case "txt": self = .text
         case "xlsx": self = .xlsx
+        case "apkg", "colpkg": self = .apkg
         default: return nil
         }
     }
@@ -33,6 +36,8 @@ public struct ImportLayout: Equatable, Sendable {
     public var deckPicksBook: Bool
     /// The sheet of a workbook to read (`--sheet`; default the first).
     public var sheet: String?
+    /// Anki fields by name and the word field each fills (`--field NAME=target`).
+    public var ankiFields: [String: WordField] = [:]
 
     public init(columns: [ImportColumn]? = nil, separator: String? = nil, rowSeparator: String? = nil,
                 deckPicksBook: Bool = true, sheet: String? = nil) {
@@ -94,8 +99,8 @@ public struct WordFileReader {
             } else {
                 source = .records(DelimitedReader(stream, dialect: format == .csv ? .csv : .tsv))
             }
-        case .xlsx:
-            throw ImportError.unknownFormat("an .xlsx workbook from standard input (give its file name)")
+        case .xlsx, .apkg:
+            throw ImportError.unknownFormat("an .xlsx workbook or Anki package from standard input (give its file name)")
         case .text:
             let (header, rest, firstLine) = try AnkiTextHeader.read(from: stream)
             let separator = layout.separator ?? header.separator ?? Self.guessSeparator(firstLine)

@@ -18,7 +18,7 @@ public struct WordFileWriter: Sendable {
         switch format {
         case .csv: return WordFileWriter.columns.map(\.rawValue).joined(separator: ",") + "\r\n"
         case .tsv: return WordFileWriter.columns.map(\.rawValue).joined(separator: "\t") + "\n"
-        case .jsonl, .xlsx: return ""
+        case .jsonl, .xlsx, .apkg: return ""
         case .text: return AnkiNotesText.header
         }
     }
@@ -26,7 +26,7 @@ public struct WordFileWriter: Sendable {
     /// One word as a line of the file, with its line ending.
     public func line(for word: Word, bookName: String) -> String {
         switch format {
-        case .jsonl, .xlsx:  // no workbook is ever written: export refuses .xlsx before this
+        case .jsonl, .xlsx, .apkg:  // workbooks are never written and packages by VocabAnki: export sends them elsewhere
             return word.json(bookName: bookName).compact + "\n"
         case .csv:
             return fields(word, bookName).map(WordFileWriter.csvField).joined(separator: ",") + "\r\n"

@@ -40,21 +40,40 @@ public enum HTMLText {
     public static func unwrapCloze(_ text: String) -> String {
         guard text.contains("{{c") else { return text }
         var out = ""
-        var rest = Substring(text)
+        scanCloze(text, text: { out += $0 }, deletion: { answer, _ in out += answer })
+        return out
+    }
+
+    /// The cloze deletions of `text` in order: each one's answer and hint (nil when it has none),
+    /// as written (HTML left in).
+    public static func clozeDeletions(_ text: String) -> [(answer: String, hint: String?)] {
+        guard text.contains("{{c") else { return [] }
+        var deletions: [(answer: String, hint: String?)] = []
+        scanCloze(text, text: { _ in }, deletion: { deletions.append((String($0), $1.map(String.init))) })
+        return deletions
+    }
+
+    /// Walks `text`, handing plain runs to `text` and each `{{cN::answer::hint}}` to `deletion`.
+    private static func scanCloze(_ whole: String, text: (Substring) -> Void, deletion: (Substring, Substring?) -> Void) {
+        var rest = Substring(whole)
         while let open = rest.range(of: "{{c") {
-            out += rest[..<open.lowerBound]
+            text(rest[..<open.lowerBound])
             let afterOpen = rest[open.upperBound...]
             guard let marker = afterOpen.range(of: "::"), afterOpen[..<marker.lowerBound].allSatisfy(\.isNumber),
-                  let end = afterOpen.range(of: "}}") , marker.upperBound <= end.lowerBound else {
-                out += rest[open]
+                  let end = afterOpen.range(of: "}}"), marker.upperBound <= end.lowerBound else {
+                text(rest[open])
                 rest = rest[open.upperBound...]
                 continue
             }
             let body = afterOpen[marker.upperBound..<end.lowerBound]
-            out += body.range(of: "::").map { body[..<$0.lowerBound] } ?? body
+            if let hint = body.range(of: "::") {
+                deletion(body[..<hint.lowerBound], body[hint.upperBound...])
+            } else {
+                deletion(body, nil)
+            }
             rest = afterOpen[end.upperBound...]
         }
-        return out + rest
+        text(rest)
     }
 
     private static func withoutSounds(_ text: String) -> (String, Int) {

@@ -1,0 +1,60 @@
+import VocabCore
+
+/// Which word field each field of each Anki note type fills: `--field NAME=target` first, then
+/// by name (Front/Word/Expression/Vocabulary → word, Back/Meaning/Definition → definition,
+/// Example/Sentence/Context/Notes → detail, Pronunciation/Reading/IPA → pronunciation,
+/// Synonym(s), Antonym(s)); a note type with no field named like a word gives its first
+/// unnamed field to the word, and one with none named like a definition its next to the
+/// definition. Fields left over are not carried (listed in the summary).
+struct AnkiFieldMap {
+    /// Per note type: the word field each Anki field fills, by position (nil: not carried).
+    private var targets: [Int64: [WordField?]] = [:]
+    /// What the summary should say about the mapping.
+    private(set) var notes: [String] = []
+
+    init(noteTypes: [Int64: AnkiNoteType], overrides: [String: WordField], usedNoteTypes: Set<Int64>) throws {
+        let allNames = Set(noteTypes.values.flatMap { $0.fields.map { $0.lowercased() } })
+        for name in overrides.keys where !allNames.contains(name.lowercased()) {
+            throw AnkiPackageError.unknownField(name: name, known: Array(Set(noteTypes.values.flatMap(\.fields))).sorted())
+        }
+        let lowered = Dictionary(overrides.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        var notCarried: [String] = []
+        var byPosition: [String] = []
+        for (id, type) in noteTypes.sorted(by: { $0.key < $1.key }) where usedNoteTypes.contains(id) {
+            var fields: [WordField?] = type.fields.map { name in
+                lowered[name.lowercased()] ?? Self.field(named: name)
+            }
+            for target in [WordField.word, .definition] where !fields.contains(target) {
+                guard let free = fields.indices.first(where: { fields[$0] == nil && lowered[type.fields[$0].lowercased()] == nil }) else { continue }
+                fields[free] = target
+                byPosition.append("\(type.fields[free]) → \(target.rawValue) (\(type.name))")
+            }
+            for (index, name) in type.fields.enumerated() where fields[index] == nil {
+                notCarried.append("\(name) (\(type.name))")
+            }
+            targets[id] = fields
+        }
+        if !byPosition.isEmpty { notes.append("Anki fields read by position: \(byPosition.joined(separator: ", ")).") }
+        if !notCarried.isEmpty {
+            notes.append("Anki fields not carried: \(notCarried.joined(separator: ", ")) (map one with --field NAME=detail).")
+        }
+    }
+
+    /// The word field `name` stands for, by the names decks commonly use.
+    static func field(named name: String) -> WordField? {
+        let key = name.lowercased().filter { $0.isLetter || $0.isNumber }
+        switch key {
+        case "word", "front", "expression", "vocabulary", "vocab", "term", "text", "단어": return .word
+        case "back", "meaning", "meanings", "definition", "definitions", "translation", "뜻", "의미": return .definition
+        case "example", "examples", "sentence", "sentences", "context", "notes", "note", "detail", "details",
+             "backextra", "extra", "예문", "메모": return .detail
+        case "pronunciation", "reading", "ipa", "phonetic", "phonetics", "발음": return .pronunciation
+        case "synonym", "synonyms", "유의어", "동의어": return .synonym
+        case "antonym", "antonyms", "반의어": return .antonym
+        default: return nil
+        }
+    }
+
+    /// The targets of note type `id`'s fields, by position.
+    func targets(ofNoteType id: Int64) -> [WordField?] { targets[id] ?? [] }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import VocabCore
+import VocabStore
+
+/// What importing an Anki package did, beyond the words.
+public struct AnkiImportOutcome: Sendable {
+    public var summary: ImportSummary
+    /// What the reader decided (fields mapped by position, fields not carried, …).
+    public var notes: [String]
+    public var droppedSounds: Int
+    /// Reviews added to the log (a second import of the same package adds none).
+    public var reviewsAdded: Int
+    /// Reviews of a note's other cards (reverse cards): not carried, one log per word.
+    public var otherCardReviews: Int
+    /// Books that took a cover image or description from their deck.
+    public var decorated: [String]
+}
+
+/// Imports an `.apkg` or `.colpkg`: every note becomes a word (through the same importer as a
+/// word file: one transaction, all or nothing unless `skipInvalid`), its first card's review
+/// log becomes the word's (so its FSRS schedule carries on), and each deck's description and
+/// first image fill its book's explanation and cover when the book has none.
+public enum AnkiImport {
+    /// Imports the package at `path`; `fieldOverrides` maps Anki field names to word fields
+    /// (`--field`). `progress` gets the notes read so far; `isCancelled` is asked every 1,000.
+    public static func run(_ path: String, into store: Store, defaultBook: String?,
+                           fieldOverrides: [String: WordField] = [:], skipInvalid: Bool, now: Timestamp,
+                           progress: (Int) -> Void = { _ in },
+                           isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> AnkiImportOutcome {
+        let package = try AnkiPackage(path: path)
+        let collection = try AnkiCollection(database: package.collection, path: path)
+        let usedNoteTypes = Set(try collection.database.query("SELECT DISTINCT mid FROM notes") { $0.int(0) })
+        guard !usedNoteTypes.isEmpty else { throw ImportError.emptyFile }
+        let fieldMap = try AnkiFieldMap(noteTypes: collection.noteTypes, overrides: fieldOverrides, usedNoteTypes: usedNoteTypes)
+        let records = AnkiNoteRecords(collection: collection, fieldMap: fieldMap, defaultBook: defaultBook)
+        var reader = try WordFileReader(records: records, layout: ImportLayout(deckPicksBook: false))
+        var importer = WordImporter(defaultBook: defaultBook, skipInvalid: skipInvalid, now: now)
+        importer.isCancelled = isCancelled
+        return try store.transaction {
+            let summary = try importer.run(&reader, into: store, progress: progress)
+            let reviews = try carryReviews(collection, records: records, into: store)
+            let decorated = try decorateBooks(from: collection, package: package, defaultBook: defaultBook, store: store, now: now)
+            var notes = fieldMap.notes
+            if package.version == 3 { notes.append("Read the package's current collection (collection.anki21b), not its placeholder.") }
+            return AnkiImportOutcome(summary: summary, notes: notes, droppedSounds: records.droppedSounds,
+                                     reviewsAdded: reviews, otherCardReviews: try collection.otherCardsReviewCount(),
+                                     decorated: decorated)
+        }
+    }
+
+    /// Adds each note's first-card reviews to its word's log (ids derived from the note's guid
+    /// and the review's, so a second import adds nothing) and re-derives the schedules.
+    private static func carryReviews(_ collection: AnkiCollection, records: AnkiNoteRecords, into store: Store) throws -> Int {
+        var batch: [ReviewRecord] = []
+        var added = 0
+        var currentNote: Int64?
+        var target: (wordId: UUID, guid: String)?
+        try collection.reviews { review in
+            if review.noteId != currentNote {
+                if batch.count >= 5_000 {
+                    added += try store.mergeReviews(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+                currentNote = review.noteId
+                target = try word(ofNote: review.noteId, collection: collection, records: records, store: store)
+            }
+            guard let target, let rating = Rating(rawValue: review.ease) else { return }
+            batch.append(ReviewRecord(id: UUID.derived(fromAnkiGUID: "\(target.guid)#revlog:\(review.id)"), wordId: target.wordId,
+                                      reviewedAt: Timestamp(milliseconds: review.id), rating: rating,
+                                      durationMs: review.time, source: .study))
+        }
+        added += try store.mergeReviews(batch)
+        return added
+    }
+
+    /// The word a note became: by the id its guid stands for, or (when the import matched an
+    /// existing word by its text instead) by book and text; nil when the note was skipped.
+    private static func word(ofNote id: Int64, collection: AnkiCollection, records: AnkiNoteRecords,
+                             store: Store) throws -> (wordId: UUID, guid: String)? {
+        guard let guid = try collection.database.first("SELECT guid FROM notes WHERE id = ?", [.integer(id)], { $0.text(0) }),
+              let record = try records.record(ofNote: id) else { return nil }
+        let wordId = AnkiNoteRecords.wordId(guid: guid)
+        if try store.word(id: wordId) != nil { return (wordId, guid) }
+        guard let book = try store.book(named: record[1]),
+              let text = try? FieldRules.requiredLine(record[2], field: "word", limit: FieldRules.maxWordLength),
+              let word = try store.wordWithExactText(text, inBook: book.id) else { return nil }
+        return (word.id, guid)
+    }
+
+    /// Gives each book its deck's description (as text) and first image, where the book has
+    /// no explanation or cover of its own. Returns the books changed.
+    private static func decorateBooks(from collection: AnkiCollection, package: AnkiPackage, defaultBook: String?,
+                                      store: Store, now: Timestamp) throws -> [String] {
+        let deckIds = try collection.database.query("""
+            SELECT DISTINCT CASE WHEN c.odid != 0 THEN c.odid ELSE c.did END FROM cards c
+            """) { $0.int(0) }
+        var changed: [String] = []
+        for deckId in deckIds.sorted() {
+            guard let deck = collection.decks[deckId], !deck.description.isEmpty,
+                  let book = try store.book(named: defaultBook ?? deck.name) else { continue }
+            var changes = BookChanges()
+            let text = HTMLText.plain(deck.description).text
+            if book.explain.isEmpty, !text.isEmpty { changes.explain = text }
+            if book.image == nil, let name = firstImage(in: deck.description),
+               let bytes = try package.media(named: name, limit: FieldRules.maxImageBytes),
+               ImageKind(sniffing: bytes) != nil {
+                changes.image = .set(bytes)
+            }
+            guard !changes.isEmpty else { continue }
+            do {
+                _ = try store.updateBook(id: book.id, changes, now: now)
+                changed.append(book.name)
+            } catch is VocabError {
+                continue  // a description too long for a book's explanation: the words still count
+            }
+        }
+        return changed
+    }
+
+    /// The `src` of the first `<img>` in `html`, with `%20`-style escapes decoded.
+    static func firstImage(in html: String) -> String? {
+        guard let tag = html.range(of: "<img", options: .caseInsensitive) else { return nil }
+        let rest = html[tag.upperBound...]
+        guard let src = rest.range(of: "src=", options: .caseInsensitive) else { return nil }
+        var value = rest[src.upperBound...]
+        if let quote = value.first, quote == "\"" || quote == "'" {
+            value = value.dropFirst()
+            guard let end = value.firstIndex(of: quote) else { return nil }
+            value = value[..<end]
+        } else {
+            value = value.prefix { $0 != " " && $0 != ">" && $0 != "/" }
+        }
+        let name = String(value)
+        return name.removingPercentEncoding ?? name
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import VocabCore
+import VocabStore
+
+/// The notes of a collection as import records, one per note, after a header naming Vocab's
+/// columns: the note's guid as the word id (Vocab's own export uses word ids as guids; any
+/// other guid is hashed to a stable id), its first card's deck as the book (unless the user
+/// named one), its fields mapped by `AnkiFieldMap` and turned from HTML to text, its tags as a
+/// last line of the detail, and its creation and change times.
+final class AnkiNoteRecords: RecordReader {
+    static let header = ["id", "book", "word", "definition", "detail", "pronunciation", "synonym", "antonym",
+                         "createdAt", "modifiedAt"]
+    static let noteColumns = """
+        n.id, n.guid, n.mid, n.mod, n.tags, n.flds,
+        (SELECT CASE WHEN c.odid != 0 THEN c.odid ELSE c.did END FROM cards c WHERE c.nid = n.id ORDER BY c.ord LIMIT 1)
+        """
+
+    private let collection: AnkiCollection
+    private let fieldMap: AnkiFieldMap
+    private let defaultBook: String?
+    private var statement: Statement?
+    private var number = 0
+    /// `[sound:…]` references dropped so far.
+    private(set) var droppedSounds = 0
+
+    init(collection: AnkiCollection, fieldMap: AnkiFieldMap, defaultBook: String?) {
+        self.collection = collection
+        self.fieldMap = fieldMap
+        self.defaultBook = defaultBook
+    }
+
+    func nextRecord() throws -> (line: Int, fields: [String])? {
+        guard let statement else {
+            statement = try damagedIfFails { try collection.database.statement("SELECT \(Self.noteColumns) FROM notes n ORDER BY n.id") }
+            return (0, Self.header)
+        }
+        guard try damagedIfFails({ try statement.step() }) else { return nil }
+        number += 1
+        return (number, try record(statement.row, number: number))
+    }
+
+    /// The record of one note, by its id (to find the word its reviews belong to).
+    func record(ofNote id: Int64) throws -> [String]? {
+        try damagedIfFails {
+            try collection.database.first("SELECT \(Self.noteColumns) FROM notes n WHERE n.id = ?", [.integer(id)]) { row in
+                try? record(row, number: 0)
+            } ?? nil
+        }
+    }
+
+    /// The word id a note's guid stands for.
+    static func wordId(guid: String) -> UUID {
+        UUID(uuidString: guid) ?? UUID.derived(fromAnkiGUID: guid)
+    }
+
+    private func record(_ row: Row, number: Int) throws -> [String] {
+        let noteId = row.int(0), guid = row.text(1), modified = row.int(3)
+        let fields = row.text(5).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        let type = collection.noteTypes[row.int(2)]
+        var values: [WordField: String] = [:]
+        func add(_ text: String, to field: WordField) {
+            guard !text.isEmpty else { return }
+            values[field] = values[field].map { $0 + "\n" + text } ?? text
+        }
+        func plain(_ html: String) -> String {
+            let (text, sounds) = HTMLText.plain(html.replacingOccurrences(of: "\t", with: " "))
+            droppedSounds += sounds
+            return text
+        }
+        let targets = fieldMap.targets(ofNoteType: row.int(2))
+        var clozeSource: String?
+        for (index, raw) in fields.enumerated() {
+            guard index < targets.count, let target = targets[index] else { continue }
+            if type?.isCloze == true, target == .word, clozeSource == nil {
+                clozeSource = raw
+                continue
+            }
+            add(plain(raw), to: target)
+        }
+        if let source = clozeSource {
+            // A cloze note: its deletions' answers are the word, their hints the definition,
+            // and the whole sentence goes first in the detail.
+            let deletions = HTMLText.clozeDeletions(source)
+            var answers: [String] = []
+            for deletion in deletions {
+                let answer = plain(deletion.answer)
+                if !answer.isEmpty && !answers.contains(answer) { answers.append(answer) }
+            }
+            guard !answers.isEmpty else {
+                let start = plain(source).prefix(40)
+                throw ImportError.invalidLine(line: number,
+                    reason: "the cloze note \"\(start)\" has no {{c1::…}} deletion to make a word from")
+            }
+            let hints = deletions.compactMap { $0.hint.map(plain) }.filter { !$0.isEmpty }
+            if values[.definition] == nil, !hints.isEmpty { values[.definition] = hints.joined(separator: "; ") }
+            let sentence = plain(source)
+            values[.detail] = values[.detail].map { sentence + "\n" + $0 } ?? sentence
+            values[.word] = answers.joined(separator: ", ")
+        }
+        let tags = row.text(4).split(separator: " ").map(String.init)
+        if !tags.isEmpty { add("tags: " + tags.joined(separator: " "), to: .detail) }
+        guard values[.word] != nil else {
+            let first = fields.first.map(plain).map { $0.isEmpty ? "" : " (\"\($0.prefix(40))\")" } ?? ""
+            throw ImportError.invalidLine(line: number, reason: "the note\(first) has no text for the word")
+        }
+        let deck = row.isNull(6) ? nil : collection.decks[row.int(6)]?.name
+        let book = defaultBook ?? deck ?? "Default"
+        // Note ids are creation times in milliseconds (from 2001 on, or taken as unknown).
+        let created = (978_307_200_000..<4_102_444_800_000).contains(noteId) ? Timestamp(milliseconds: noteId).iso8601 : ""
+        let changed = (978_307_200..<4_102_444_800).contains(modified) ? Timestamp(milliseconds: modified * 1000).iso8601 : ""
+        return [Self.wordId(guid: guid).uuidString.lowercased(), book, values[.word] ?? "", values[.definition] ?? "",
+                values[.detail] ?? "", values[.pronunciation] ?? "", values[.synonym] ?? "", values[.antonym] ?? "",
+                created, changed.isEmpty ? created : changed]
+    }
+
+    private func damagedIfFails<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw AnkiPackageError.notACollection(path: collection.path, reason: "cannot be read (\(error.message))")
+        }
+    }
+}
