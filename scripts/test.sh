@@ -26,14 +26,18 @@ export VOCAB_TEST_DESKTOP_BINARY="$PWD/.build/debug/vocab-desktop"
 status=0
 swift test --skip-build --disable-swift-testing "$@" || status=$?
 
-# Anki itself imports Vocab's notes.txt export (PyPI `anki`, in the venv .ci/run makes, or
-# VOCAB_TEST_ANKI_PYTHON).
+# Anki itself imports Vocab's notes.txt and .apkg exports, and its own export comes back
+# (PyPI `anki`, in the venv .ci/run makes, or VOCAB_TEST_ANKI_PYTHON).
 if [ $# -eq 0 ] || [[ " $* " == *Anki* ]]; then
     anki_python="${VOCAB_TEST_ANKI_PYTHON:-/opt/vocab-test-python/bin/python}"
     if "$anki_python" -c "import anki" 2>/dev/null; then
         "$anki_python" Tests/Anki/notes_roundtrip.py || status=$?
+        "$anki_python" Tests/Anki/apkg_roundtrip.py || status=$?
+    elif [ "${CI:-}" = "true" ]; then
+        echo "test.sh: no Python with Anki's package on CI (.ci/run installs it into /opt/vocab-test-python)" >&2
+        status=1
     else
-        echo "test.sh: no Python with Anki's package (python3 -m venv /opt/vocab-test-python && /opt/vocab-test-python/bin/pip install anki); the Anki round trip is skipped" >&2
+        echo "test.sh: no Python with Anki's package (python3 -m venv /opt/vocab-test-python && /opt/vocab-test-python/bin/pip install anki); the Anki round trips are skipped" >&2
     fi
 fi
 

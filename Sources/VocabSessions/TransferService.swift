@@ -96,6 +96,12 @@ public enum TransferService {
     public static func exportFile(_ path: String, from store: Store, bookId: UUID?, format: WordFileFormat,
                                   progress: (Int) -> Void = { _ in }, isCancelled: () -> Bool = { false }) throws -> Int {
         guard format != .xlsx else { throw WorkbookNotWritten() }
+        if format == .apkg {
+            return try AnkiExport.write(path, from: store, bookId: bookId, now: .now(), progress: { count in
+                if isCancelled() { throw ExportCancelled() }
+                progress(count)
+            }).words
+        }
         let file = try AtomicFileWriter(path: path)
         let count = try export(from: store, bookId: bookId, format: format, to: file.write, progress: progress,
                                isCancelled: isCancelled)

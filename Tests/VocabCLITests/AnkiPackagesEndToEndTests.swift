@@ -142,4 +142,46 @@ final class AnkiPackagesEndToEndTests: EndToEndTestCase {
         let fromStandardInput = try vocab.fails(["import", "-", "--format", "apkg"], status: 1)
         XCTAssertTrue(fromStandardInput.contains("give its file name"), fromStandardInput)
     }
+
+    func testAnExportReadsBackIntoTheSameWordsWithTheirHistory() throws {
+        try vocab.ok(["import", fixture("anki-modern.apkg")])
+        try vocab.ok(["word", "add", "abundant", "--book", "TOEIC", "--definition", "plentiful\n풍부한", "--detail", "a <b> & c",
+                      "--pronunciation", "əˈbʌndənt", "--synonym", "ample", "--antonym", "scarce"])
+        let package = vocab.file("out.apkg")
+        let output = try vocab.ok(["export", "-o", package])
+        XCTAssertTrue(output.contains("Exported 6 words"), output)
+        func fields(_ runner: VocabRunner) throws -> [String] {
+            let list = try XCTUnwrap(try runner.json(["word", "list", "--json"]) as? [[String: Any]])
+            let keys = ["id", "book", "word", "definition", "detail", "pronunciation", "synonym", "antonym", "createdAt"]
+            return list.map { word in keys.map { "\(word[$0] ?? "")" }.joined(separator: "|") }.sorted()
+        }
+        let words = try fields(vocab)
+        let due = try schedule("abandon")["due"] as? String
+
+        let other = try VocabRunner()
+        let imported = try other.ok(["import", package])
+        XCTAssertTrue(imported.contains("6 added"), imported)
+        XCTAssertTrue(imported.contains("Carried 10 reviews"), imported)
+        XCTAssertFalse(imported.contains("not carried"), imported)
+        // Same ids (the guids are the word ids), fields, books, dates; the same schedules.
+        XCTAssertEqual(try fields(other), words)
+        let abandon = try XCTUnwrap(try other.json(["word", "show", "abandon", "--json"]) as? [String: Any])
+        XCTAssertEqual((abandon["schedule"] as? [String: Any])?["due"] as? String, due)
+        XCTAssertEqual(abandon["detail"] as? String, "tags: exam verb", "tags go out as Anki tags and come back as the line")
+        let toeic = try XCTUnwrap(try other.json(["book", "show", "TOEIC", "--json"]) as? [String: Any])
+        XCTAssertEqual(toeic["imageType"] as? String, "png")
+        XCTAssertEqual(toeic["explain"] as? String, "Words for the TOEIC test.")
+    }
+
+    func testAnExportWithNothingToWriteOrNowhereToWriteItIsRefused() throws {
+        try vocab.ok(["book", "add", "Empty"])
+        let empty = try vocab.fails(["export", "--book", "Empty", "-o", vocab.file("empty.apkg")], status: 1)
+        XCTAssertTrue(empty.contains("no words to export"), empty)
+        try vocab.ok(["word", "add", "one", "--book", "Empty"])
+        let toStandardOutput = try vocab.fails(["export", "--format", "apkg"], status: 2)
+        XCTAssertTrue(toStandardOutput.contains("-o book.apkg"), toStandardOutput)
+        let nowhere = try vocab.fails(["export", "-o", vocab.file("missing/folder/x.apkg")], status: 1)
+        XCTAssertTrue(nowhere.contains("No file was written"), nowhere)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: vocab.file("empty.apkg")))
+    }
 }

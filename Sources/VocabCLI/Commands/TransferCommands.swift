@@ -98,7 +98,7 @@ enum TransferCommands {
     }
 
     static let export = Command(spec: CommandSpec(
-        name: "export", abstract: "Export words to CSV, TSV or JSON Lines.",
+        name: "export", abstract: "Export words to CSV, TSV, JSON Lines, Anki text or an Anki package.",
         options: [
             .book, format,
             OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE (default: standard output)."),
@@ -108,8 +108,11 @@ enum TransferCommands {
             words. Text (-o notes.txt) is Anki's "Notes in Plain Text" layout for Anki's File > Import: Basic notes
             whose Back holds the definition and the other fields, the book as the deck, and the word's id as the guid
             (a second import updates instead of duplicating).
+            An Anki package (-o book.apkg) holds one deck per book (its explanation and cover as the description), a
+            "Vocab word" note type with every field, each word's review log and its schedule as Anki cards: Anki's
+            File > Import reads it with the history, and exporting again updates the same notes.
             """,
-        examples: ["vocab export --book TOEIC -o toeic.csv", "vocab export --book TOEIC -o notes.txt", "vocab export --format jsonl > backup.jsonl"]
+        examples: ["vocab export --book TOEIC -o toeic.csv", "vocab export --book TOEIC -o notes.txt", "vocab export --book TOEIC -o toeic.apkg", "vocab export --format jsonl > backup.jsonl"]
     )) { arguments, context in
         let output = arguments.value("output")
         let fileFormat: WordFileFormat
@@ -126,6 +129,9 @@ enum TransferCommands {
         let bookId = try arguments.value("book").map { try store.book($0).id }
         let console = context.console
 
+        if fileFormat == .apkg, output == nil || output == "-" {
+            throw UsageError.invalidValue(option: "format", value: "apkg", expected: "an output file for an Anki package (-o book.apkg)")
+        }
         guard let output, output != "-" else {
             try TransferService.export(from: store, bookId: bookId, format: fileFormat, to: console.write)
             return

@@ -59,7 +59,8 @@ public enum HTMLText {
         while let open = rest.range(of: "{{c") {
             text(rest[..<open.lowerBound])
             let afterOpen = rest[open.upperBound...]
-            guard let marker = afterOpen.range(of: "::"), afterOpen[..<marker.lowerBound].allSatisfy(\.isNumber),
+            guard let marker = afterOpen.range(of: "::"), marker.lowerBound > afterOpen.startIndex,
+                  afterOpen[..<marker.lowerBound].allSatisfy(\.isNumber),
                   let end = afterOpen.range(of: "}}"), marker.upperBound <= end.lowerBound else {
                 text(rest[open])
                 rest = rest[open.upperBound...]

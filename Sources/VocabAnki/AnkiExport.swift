@@ -1,0 +1,220 @@
+import Foundation
+import VocabArchives
+import VocabCore
+import VocabStore
+
+/// What an export to an Anki package wrote.
+public struct AnkiExportOutcome: Sendable {
+    public var words = 0
+    public var reviews = 0
+    public var decks = 0
+}
+
+/// Writes words into an `.apkg` in Anki's legacy layout (schema 11 `collection.anki2`, which
+/// every current Anki imports): one deck per book (its explanation and cover image as the
+/// deck's description), one note type holding every word field, one card per word whose
+/// scheduling follows the word's FSRS schedule, and the review log. Each note's guid is the
+/// word's id, so exporting again updates the notes in Anki instead of adding new ones (and
+/// `vocab import` reads them back into the same words).
+public enum AnkiExport {
+    private static let day: Int64 = 86_400_000
+
+    /// Exports the words of `bookId` (or all) to `path`; the file appears only when the whole
+    /// export succeeded. `progress` gets the words written every 1,000 and may throw to stop.
+    @discardableResult
+    public static func write(_ path: String, from store: Store, bookId: UUID?, now: Timestamp,
+                             progress: (Int) throws -> Void = { _ in }) throws -> AnkiExportOutcome {
+        guard try store.wordCount(WordFilter(bookId: bookId)) > 0 else { throw AnkiPackageError.nothingToExport }
+        let folder = try PrivateFolder()
+        let collectionPath = folder.file("collection.anki2")
+        var outcome = AnkiExportOutcome()
+        var media: [(name: String, file: String)] = []
+        do {
+            let collection = try Database(path: collectionPath)
+            try collection.execute(AnkiCollectionSchema.sql)
+            try collection.transaction {
+                let books = try store.bookSummaries().map(\.book).filter { bookId == nil || $0.id == bookId }
+                var writer = NotesWriter(collection: collection, now: now)
+                var deckIds: [UUID: Int64] = [:]
+                var decks: [String: Any] = ["1": deckJSON(id: 1, name: "Default", description: "", now: now)]
+                for book in books {
+                    let id = NotesWriter.uniqueId(book.createdAt.milliseconds, in: &writer.deckIds)
+                    deckIds[book.id] = id
+                    var description = html(book.explain)
+                    if let image = book.image, let kind = book.imageKind {
+                        // A leading underscore: Anki keeps such files on import even when no note uses them.
+                        let name = "_vocab-cover-\(book.id.uuidString.lowercased()).\(kind == .jpeg ? "jpg" : kind.rawValue)"
+                        let file = folder.file("\(media.count)")
+                        try Data(image).write(to: URL(fileURLWithPath: file))
+                        media.append((name, file))
+                        description += (description.isEmpty ? "" : "<br>") + "<img src=\"\(name)\">"
+                    }
+                    decks[String(id)] = deckJSON(id: id, name: book.name, description: description, now: now)
+                }
+                try store.forEachWord(WordFilter(bookId: bookId)) { word in
+                    guard let deck = deckIds[word.bookId] else { return }
+                    outcome.reviews += try writer.add(word, deck: deck, schedule: try store.schedule(wordId: word.id),
+                                                      log: try store.reviewLog(wordId: word.id))
+                    outcome.words += 1
+                    if outcome.words % 1000 == 0 { try progress(outcome.words) }
+                }
+                outcome.decks = books.count
+                try writeCollectionRow(collection, decks: decks, defaultDeck: deckIds.values.min() ?? 1, writer: writer, now: now)
+            }
+        } catch let error as SQLiteError {
+            throw AnkiPackageError.cannotUnpack(reason: "the collection could not be written (\(error.message))")
+        }
+        let mediaList = folder.file("media")
+        let names = Dictionary(uniqueKeysWithValues: media.enumerated().map { (String($0.offset), $0.element.name) })
+        try JSONSerialization.data(withJSONObject: names, options: [.sortedKeys]).write(to: URL(fileURLWithPath: mediaList))
+        let zip = try ZipWriter(path: path)
+        try zip.addFile("collection.anki2", from: collectionPath)
+        try zip.addFile("media", from: mediaList)
+        for (index, item) in media.enumerated() { try zip.addFile(String(index), from: item.file, compress: false) }
+        try zip.commit()
+        return outcome
+    }
+
+    private static func writeCollectionRow(_ collection: Database, decks: [String: Any], defaultDeck: Int64,
+                                           writer: NotesWriter, now: Timestamp) throws {
+        let fields: [[String: Any]] = AnkiCollectionSchema.fieldNames.enumerated().map { index, name in
+            ["name": name, "ord": index, "sticky": false, "rtl": false, "font": "Arial", "size": 20, "media": [String]()]
+        }
+        let template: [String: Any] = ["name": "Recall", "ord": 0, "qfmt": AnkiCollectionSchema.front,
+                                       "afmt": AnkiCollectionSchema.back, "bqfmt": "", "bafmt": "", "did": NSNull(),
+                                       "bfont": "", "bsize": 0]
+        let noteType: [String: Any] = [
+            "id": AnkiCollectionSchema.noteTypeId, "name": AnkiCollectionSchema.noteTypeName, "type": 0,
+            "mod": now.milliseconds / 1000, "usn": -1, "sortf": 0, "did": defaultDeck, "tmpls": [template], "flds": fields,
+            "css": AnkiCollectionSchema.css, "latexPre": "", "latexPost": "", "latexsvg": false,
+            "req": [[0, "any", [0]]], "tags": [String](), "vers": [Int](),
+        ]
+        // schedVer 2: without it Anki takes the log for its first scheduler's and renumbers the
+        // answers given while learning (3 → 4).
+        let conf: [String: Any] = ["schedVer": 2, "activeDecks": [1], "curDeck": 1, "newSpread": 0, "collapseTime": 1200, "timeLim": 0,
+                                   "estTimes": true, "dueCounts": true, "curModel": String(AnkiCollectionSchema.noteTypeId),
+                                   "nextPos": writer.newPosition, "sortType": "noteFld", "sortBackwards": false, "addToCur": true]
+        func json(_ object: Any) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+        }
+        try collection.run("INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')", [
+            .integer(writer.created), .integer(now.milliseconds), .integer(now.milliseconds), .text(try json(conf)),
+            .text(try json([String(AnkiCollectionSchema.noteTypeId): noteType])), .text(try json(decks)),
+            .text(try json(["1": AnkiCollectionSchema.deckOptions])),
+        ])
+    }
+
+    private static func deckJSON(id: Int64, name: String, description: String, now: Timestamp) -> [String: Any] {
+        ["id": id, "name": name, "desc": description, "mod": now.milliseconds / 1000, "usn": -1, "collapsed": false,
+         "browserCollapsed": false, "dyn": 0, "conf": 1, "extendNew": 0, "extendRev": 0,
+         "newToday": [0, 0], "revToday": [0, 0], "lrnToday": [0, 0], "timeToday": [0, 0]]
+    }
+
+    /// Text as Anki field HTML: `&`, `<`, `>` escaped, line breaks as `<br>`.
+    static func html(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\n", with: "<br>")
+    }
+
+    /// Notes, cards and review log entries, with ids unique as Anki needs them.
+    private struct NotesWriter {
+        let collection: Database
+        let now: Timestamp
+        /// The collection's creation (day 0 for review cards' due days): a year before today.
+        let created: Int64
+        var noteIds = Set<Int64>()
+        var reviewIds = Set<Int64>()
+        var deckIds: Set<Int64> = [1]
+        var newPosition = 1
+
+        init(collection: Database, now: Timestamp) {
+            self.collection = collection
+            self.now = now
+            created = (now.milliseconds / AnkiExport.day - 365) * 86_400
+        }
+
+        /// `wanted`, or the next free number after it.
+        static func uniqueId(_ wanted: Int64, in used: inout Set<Int64>) -> Int64 {
+            var id = max(wanted, 2)
+            while used.contains(id) { id += 1 }
+            used.insert(id)
+            return id
+        }
+
+        /// Writes the note and card of `word`; returns how many reviews it wrote.
+        mutating func add(_ word: Word, deck: Int64, schedule: Schedule?, log: [ReviewRecord]) throws -> Int {
+            let id = Self.uniqueId(word.createdAt.milliseconds, in: &noteIds)
+            var detail = word.detail
+            var tags = ""
+            // A last "tags: …" line (how Vocab keeps Anki's tags) goes back to being tags.
+            if let range = detail.range(of: "tags: ", options: .backwards),
+               range.lowerBound == detail.startIndex || detail[detail.index(before: range.lowerBound)] == "\n",
+               !detail[range.upperBound...].contains("\n") {
+                tags = " " + detail[range.upperBound...].split(separator: " ").joined(separator: " ") + " "
+                detail = String(detail[..<range.lowerBound]).trimmingCharacters(in: .newlines)
+            }
+            let fields = [word.word, word.definition, detail, word.pronunciation, word.synonym, word.antonym].map(AnkiExport.html)
+            let checksum = SHA1.hash(Array(word.word.utf8)).prefix(4).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            let modified = word.modifiedAt.milliseconds / 1000
+            try collection.run("INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')", [
+                .integer(id), .text(word.id.uuidString.lowercased()), .integer(AnkiCollectionSchema.noteTypeId),
+                .integer(modified), .text(tags), .text(fields.joined(separator: "\u{1F}")), .text(fields[0]),
+                .integer(checksum),
+            ])
+            let card = card(for: schedule)
+            try collection.run("INSERT INTO cards VALUES (?, ?, ?, 0, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)", [
+                .integer(id), .integer(id), .integer(deck), .integer(modified), .integer(card.type), .integer(card.queue),
+                .integer(card.due), .integer(card.interval), .integer(card.factor), .integer(Int64(schedule?.reviews ?? 0)),
+                .integer(Int64(schedule?.lapses ?? 0)), .integer(card.left), .text(card.data),
+            ])
+            try writeLog(log, card: id)
+            return log.count
+        }
+
+        private mutating func card(for schedule: Schedule?) -> (type: Int64, queue: Int64, due: Int64, interval: Int64,
+                                                               factor: Int64, left: Int64, data: String) {
+            guard let schedule else {
+                defer { newPosition += 1 }
+                return (0, 0, Int64(newPosition), 0, 0, 0, "")
+            }
+            let data = String(format: "{\"s\":%.4f,\"d\":%.4f}", schedule.stability, schedule.difficulty)
+            switch schedule.state {
+            case .review:
+                let interval = max(1, (schedule.due.milliseconds - schedule.lastReview.milliseconds + AnkiExport.day / 2) / AnkiExport.day)
+                let dueDay = (schedule.due.milliseconds / 1000 - created) / 86_400
+                return (2, 2, dueDay, interval, 2500, 0, data)
+            case .learning, .relearning:
+                let interval = schedule.state == .relearning ? max(1, Int64(schedule.stability.rounded())) : 0
+                return (schedule.state == .learning ? 1 : 3, 1, schedule.due.milliseconds / 1000, interval, 2500, 1001, data)
+            }
+        }
+
+        /// The log as Anki keeps it: the interval each answer gave (days, or negative seconds
+        /// while learning) and the one before, replayed through FSRS as Vocab scheduled them.
+        private mutating func writeLog(_ log: [ReviewRecord], card: Int64) throws {
+            let scheduler = FSRSScheduler()
+            var current: Schedule?
+            for review in log {
+                let next = scheduler.review(current, rating: review.rating, at: review.reviewedAt)
+                let kind: Int64
+                switch current?.state {
+                case nil, .learning?: kind = 0
+                case .review?: kind = 1
+                case .relearning?: kind = 2
+                }
+                let id = Self.uniqueId(review.reviewedAt.milliseconds, in: &reviewIds)
+                try collection.run("INSERT INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)", [
+                    .integer(id), .integer(card), .integer(Int64(review.rating.rawValue)),
+                    .integer(Self.interval(next)), .integer(current.map(Self.interval) ?? 0),
+                    .integer(next.state == .review ? 2500 : 0), .integer(min(review.durationMs ?? 0, 60_000)), .integer(kind),
+                ])
+                current = next
+            }
+        }
+
+        private static func interval(_ schedule: Schedule) -> Int64 {
+            let span = schedule.due.milliseconds - schedule.lastReview.milliseconds
+            return schedule.state == .review ? max(1, (span + AnkiExport.day / 2) / AnkiExport.day) : -max(1, span / 1000)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+@testable import VocabAnki
+import VocabCore
+import XCTest
+
+/// The small parts the package reader and writer are built from.
+final class AnkiPartsTests: XCTestCase {
+    func testSHA1MatchesTheStandardVectors() {
+        func hex(_ text: String) -> String { SHA1.hash(Array(text.utf8)).map { String(format: "%02x", $0) }.joined() }
+        XCTAssertEqual(hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d")
+        XCTAssertEqual(hex(""), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+        XCTAssertEqual(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"), "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+        XCTAssertEqual(hex(String(repeating: "a", count: 1000)), "291e9a6c66994949b57ba5e650361e98fc36b1ba")
+    }
+
+    func testProtobufFieldsReadVarintsAndNestedMessagesAndRefuseTruncation() throws {
+        // PackageMetadata { version: 3 }
+        XCTAssertEqual(try ProtobufFields([0x08, 0x03]).varint(1), 3)
+        // MediaEntries { entries { name: "a.png" size: 300 } entries { name: "b" } }
+        let entry1: [UInt8] = [0x0A, 0x05] + Array("a.png".utf8) + [0x10, 0xAC, 0x02]
+        let entry2: [UInt8] = [0x0A, 0x01, 0x62]
+        let list = try ProtobufFields([0x0A, UInt8(entry1.count)] + entry1 + [0x0A, UInt8(entry2.count)] + entry2)
+        let entries = try list.bytes(1).map { try ProtobufFields($0) }
+        XCTAssertEqual(entries.map { $0.string(1) }, ["a.png", "b"])
+        XCTAssertEqual(entries[0].varint(2), 300)
+        XCTAssertThrowsError(try ProtobufFields([0x0A, 0x09, 0x01]), "a length past the end")
+        XCTAssertThrowsError(try ProtobufFields([0x08, 0x80]), "a varint cut short")
+        XCTAssertThrowsError(try ProtobufFields([0x0B]), "an unknown wire type")
+    }
+
+    func testTheFirstImageOfADeckDescriptionAndSafeMediaNames() {
+        XCTAssertEqual(AnkiImport.firstImage(in: #"Words <img src="cover.png"> and <img src="b.png">"#), "cover.png")
+        XCTAssertEqual(AnkiImport.firstImage(in: "<IMG SRC='my%20cover.jpg'>"), "my cover.jpg")
+        XCTAssertEqual(AnkiImport.firstImage(in: "<img src=plain.gif>"), "plain.gif")
+        XCTAssertNil(AnkiImport.firstImage(in: "no picture"))
+        XCTAssertTrue(AnkiPackage.isSafeMediaName("cover.png"))
+        for name in ["../x.png", "/etc/passwd", "a/b.png", "..", "", "a\\b"] {
+            XCTAssertFalse(AnkiPackage.isSafeMediaName(name), name)
+        }
+    }
+
+    func testClozeDeletionsGiveAnswersAndHints() {
+        let deletions = HTMLText.clozeDeletions("The {{c1::cat::animal}} sat on the {{c2::<b>mat</b>}}.")
+        XCTAssertEqual(deletions.map(\.answer), ["cat", "<b>mat</b>"])
+        XCTAssertEqual(deletions.map(\.hint), ["animal", nil])
+        XCTAssertEqual(HTMLText.unwrapCloze("The {{c1::cat::animal}} sat {{c2::here}}"), "The cat sat here")
+        XCTAssertTrue(HTMLText.clozeDeletions("no deletion {{c::x}}").isEmpty)
+    }
+
+    func testFieldsMapByNameThenByPosition() throws {
+        let types: [Int64: AnkiNoteType] = [
+            1: AnkiNoteType(name: "Basic", fields: ["Front", "Back"], isCloze: false),
+            2: AnkiNoteType(name: "Japanese", fields: ["Kanji", "Kana", "Meaning", "Example"], isCloze: false),
+        ]
+        let map = try AnkiFieldMap(noteTypes: types, overrides: [:], usedNoteTypes: [1, 2])
+        XCTAssertEqual(map.targets(ofNoteType: 1), [.word, .definition])
+        XCTAssertEqual(map.targets(ofNoteType: 2), [.word, nil, .definition, .detail])
+        XCTAssertEqual(map.notes, ["Anki fields read by position: Kanji → word (Japanese).",
+                                   "Anki fields not carried: Kana (Japanese) (map one with --field NAME=detail)."])
+        let given = try AnkiFieldMap(noteTypes: types, overrides: ["kana": .pronunciation], usedNoteTypes: [2])
+        XCTAssertEqual(given.targets(ofNoteType: 2), [.word, .pronunciation, .definition, .detail])
+        XCTAssertThrowsError(try AnkiFieldMap(noteTypes: types, overrides: ["Colour": .detail], usedNoteTypes: [1]))
+    }
+}
