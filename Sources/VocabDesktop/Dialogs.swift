@@ -211,5 +211,23 @@ final class FileDialog {
         chooser = vocab_file_chooser_native_new(title, vocab_window(parent),
                                                 save ? GTK_FILE_CHOOSER_ACTION_SAVE : GTK_FILE_CHOOSER_ACTION_OPEN,
                                                 save ? tr("Save") : tr("Open"))
+        if !save { addFilters() }
+    }
+
+    /// What Vocab reads first (word lists, workbooks, Anki packages), then every file.
+    private func addFilters() {
+        let known = gtk_file_filter_new()
+        gtk_file_filter_set_name(known, tr("Word lists and Anki packages"))
+        for suffix in ["csv", "tsv", "tab", "txt", "jsonl", "ndjson", "xlsx", "apkg", "colpkg"] {
+            gtk_file_filter_add_suffix(known, suffix)
+        }
+        let all = gtk_file_filter_new()
+        gtk_file_filter_set_name(all, tr("All files"))
+        gtk_file_filter_add_pattern(all, "*")
+        let chooser = vocab_file_chooser(UnsafeMutableRawPointer(self.chooser))
+        gtk_file_chooser_add_filter(chooser, known)
+        gtk_file_chooser_add_filter(chooser, all)
+        g_object_unref(UnsafeMutableRawPointer(known))
+        g_object_unref(UnsafeMutableRawPointer(all))
     }
 }

@@ -66,7 +66,8 @@ final class TransferFlow {
         FileDialog.choose(parent: window, title: tr("Import words"), save: false) { [weak self] path in self?.importFile(path) }
     }
 
-    /// Imports `path` into the open book (rows that name their own book go there).
+    /// Imports `path` into the open book (rows that name their own book go there); an Anki
+    /// package's decks always become books of their own.
     func importFile(_ path: String) {
         let format: WordFileFormat
         do {
@@ -75,7 +76,7 @@ final class TransferFlow {
         } catch {
             return model.toast(AppModel.message(error))
         }
-        let book = currentBook()?.name
+        let book = format == .apkg ? nil : currentBook()?.name
         let now = model.clock.now()
         let flag = begin(tr("Importing %@…", (path as NSString).lastPathComponent))
         model.background({ store in
@@ -87,7 +88,9 @@ final class TransferFlow {
             switch result {
             case .success(let outcome):
                 let summary = outcome.summary
-                self?.end(tr("Imported: %d added, %d updated, %d unchanged.", summary.added, summary.updated, summary.unchanged))
+                var message = tr("Imported: %d added, %d updated, %d unchanged.", summary.added, summary.updated, summary.unchanged)
+                if outcome.reviewsAdded > 0 { message += " " + tr("%d reviews carried from Anki.", outcome.reviewsAdded) }
+                self?.end(message)
             case .failure(let error):
                 self?.end(AppModel.message(error))
             }
