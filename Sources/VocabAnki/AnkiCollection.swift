@@ -18,6 +18,7 @@ struct AnkiDeck {
 /// One review from Anki's log, for the note it belongs to.
 struct AnkiReview {
     var noteId: Int64
+    var noteGUID: String
     /// The revlog id: the review time in milliseconds since 1970.
     var id: Int64
     var ease: Int
@@ -103,7 +104,7 @@ struct AnkiCollection {
         var currentNote: Int64 = -1
         var currentOrd: Int64 = -1
         try database.forEachRow("""
-            SELECT c.nid, c.ord, r.id, r.ease, r.time FROM revlog r JOIN cards c ON c.id = r.cid
+            SELECT c.nid, c.ord, r.id, r.ease, r.time, n.guid FROM revlog r JOIN cards c ON c.id = r.cid JOIN notes n ON n.id = c.nid
             WHERE r.ease BETWEEN 1 AND 4 AND r.type BETWEEN 0 AND 3
             ORDER BY c.nid, c.ord, r.id
             """) { row in
@@ -113,7 +114,7 @@ struct AnkiCollection {
                 currentOrd = ord
             }
             guard ord == currentOrd else { return }
-            try body(AnkiReview(noteId: note, id: row.int(2), ease: Int(row.int(3)), time: max(0, row.int(4))))
+            try body(AnkiReview(noteId: note, noteGUID: row.text(5), id: row.int(2), ease: Int(row.int(3)), time: max(0, row.int(4))))
         }
     }
 

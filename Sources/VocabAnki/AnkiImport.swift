@@ -36,16 +36,18 @@ public enum AnkiImport {
         var reader = try WordFileReader(records: records, layout: ImportLayout(deckPicksBook: false))
         var importer = WordImporter(defaultBook: defaultBook, skipInvalid: skipInvalid, now: now)
         importer.isCancelled = isCancelled
-        return try store.transaction {
-            let summary = try importer.run(&reader, into: store, progress: progress)
-            let reviews = try carryReviews(collection, records: records, into: store)
-            let decorated = try decorateBooks(from: collection, package: package, defaultBook: defaultBook, store: store, now: now)
-            var notes = fieldMap.notes
-            if package.version == 3 { notes.append("Read the package's current collection (collection.anki21b), not its placeholder.") }
-            return AnkiImportOutcome(summary: summary, notes: notes, droppedSounds: records.droppedSounds,
-                                     reviewsAdded: reviews, otherCardReviews: try collection.otherCardsReviewCount(),
-                                     decorated: decorated)
+        var reviews = 0
+        var decorated: [String] = []
+        let summary = try store.withImportCache {
+            try importer.run(&reader, into: store, progress: progress) {
+                reviews = try carryReviews(collection, records: records, into: store)
+                decorated = try decorateBooks(from: collection, package: package, defaultBook: defaultBook, store: store, now: now)
+            }
         }
+        var notes = fieldMap.notes
+        if package.version == 3 { notes.append("Read the package's current collection (collection.anki21b), not its placeholder.") }
+        return AnkiImportOutcome(summary: summary, notes: notes, droppedSounds: records.droppedSounds, reviewsAdded: reviews,
+                                 otherCardReviews: try collection.otherCardsReviewCount(), decorated: decorated)
     }
 
     /// Adds each note's first-card reviews to its word's log (ids derived from the note's guid
@@ -62,10 +64,10 @@ public enum AnkiImport {
                     batch.removeAll(keepingCapacity: true)
                 }
                 currentNote = review.noteId
-                target = try word(ofNote: review.noteId, collection: collection, records: records, store: store)
+                target = try word(ofNote: review.noteId, guid: review.noteGUID, collection: collection, records: records, store: store)
             }
             guard let target, let rating = Rating(rawValue: review.ease) else { return }
-            batch.append(ReviewRecord(id: UUID.derived(fromAnkiGUID: "\(target.guid)#revlog:\(review.id)"), wordId: target.wordId,
+            batch.append(ReviewRecord(id: UUID.derived(fromAnkiReview: review.id, noteGUID: target.guid), wordId: target.wordId,
                                       reviewedAt: Timestamp(milliseconds: review.id), rating: rating,
                                       durationMs: review.time, source: .study))
         }
@@ -75,13 +77,11 @@ public enum AnkiImport {
 
     /// The word a note became: by the id its guid stands for, or (when the import matched an
     /// existing word by its text instead) by book and text; nil when the note was skipped.
-    private static func word(ofNote id: Int64, collection: AnkiCollection, records: AnkiNoteRecords,
+    private static func word(ofNote id: Int64, guid: String, collection: AnkiCollection, records: AnkiNoteRecords,
                              store: Store) throws -> (wordId: UUID, guid: String)? {
-        guard let guid = try collection.database.first("SELECT guid FROM notes WHERE id = ?", [.integer(id)], { $0.text(0) }),
-              let record = try records.record(ofNote: id) else { return nil }
         let wordId = AnkiNoteRecords.wordId(guid: guid)
-        if try store.word(id: wordId) != nil { return (wordId, guid) }
-        guard let book = try store.book(named: record[1]),
+        if try store.wordExists(id: wordId) { return (wordId, guid) }
+        guard let record = try records.record(ofNote: id), let book = try store.book(named: record[1]),
               let text = try? FieldRules.requiredLine(record[2], field: "word", limit: FieldRules.maxWordLength),
               let word = try store.wordWithExactText(text, inBook: book.id) else { return nil }
         return (word.id, guid)

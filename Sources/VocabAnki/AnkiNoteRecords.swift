@@ -39,9 +39,12 @@ final class AnkiNoteRecords: RecordReader {
         return (number, try record(statement.row, number: number))
     }
 
-    /// The record of one note, by its id (to find the word its reviews belong to).
+    /// The record of one note, by its id (to find the word its reviews belong to). Its sounds
+    /// were counted when the note was read as a record, so they are not counted again.
     func record(ofNote id: Int64) throws -> [String]? {
-        try damagedIfFails {
+        let counted = droppedSounds
+        defer { droppedSounds = counted }
+        return try damagedIfFails {
             try collection.database.first("SELECT \(Self.noteColumns) FROM notes n WHERE n.id = ?", [.integer(id)]) { row in
                 try? record(row, number: 0)
             } ?? nil
@@ -63,7 +66,7 @@ final class AnkiNoteRecords: RecordReader {
             values[field] = values[field].map { $0 + "\n" + text } ?? text
         }
         func plain(_ html: String) -> String {
-            let (text, sounds) = HTMLText.plain(html.replacingOccurrences(of: "\t", with: " "))
+            let (text, sounds) = HTMLText.plain(html.utf8.contains(9) ? html.replacingOccurrences(of: "\t", with: " ") : html)
             droppedSounds += sounds
             return text
         }

@@ -35,27 +35,31 @@ extension Store {
     /// is empty); returns it.
     @discardableResult
     public func rebuildSchedule(wordId: UUID, scheduler: FSRSScheduler = FSRSScheduler()) throws -> Schedule? {
-        try write {
-            let log = try database.query("""
-                SELECT rating, reviewed_at FROM reviews WHERE word_id = ? ORDER BY reviewed_at, id
-                """, [.text(wordId.storageText)]) { row -> (rating: Rating, at: Timestamp)? in
-                Rating(rawValue: Int(row.int(0))).map { ($0, row.timestamp(1)) }
-            }.compactMap { $0 }
-            guard let schedule = scheduler.replay(log), let first = log.first else {
-                try database.run("DELETE FROM schedules WHERE word_id = ?", [.text(wordId.storageText)])
-                return nil
-            }
-            try database.run("""
-                INSERT OR REPLACE INTO schedules (word_id, state, step, stability, difficulty, due, last_review,
-                    reviews, lapses, first_review)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(wordId.storageText), .integer(Int64(schedule.state.rawValue)),
-                      schedule.step.map { .integer(Int64($0)) } ?? .null, .real(schedule.stability),
-                      .real(schedule.difficulty), .integer(schedule.due.milliseconds),
-                      .integer(schedule.lastReview.milliseconds), .integer(Int64(schedule.reviews)),
-                      .integer(Int64(schedule.lapses)), .integer(first.at.milliseconds)])
-            return schedule
+        try write { try replaySchedule(wordId: wordId, scheduler: scheduler) }
+    }
+
+    /// `rebuildSchedule` inside a write already open (no savepoint of its own: a merge of
+    /// thousands of logs would journal every page once per word).
+    private func replaySchedule(wordId: UUID, scheduler: FSRSScheduler) throws -> Schedule? {
+        let log = try database.query("""
+            SELECT rating, reviewed_at FROM reviews WHERE word_id = ? ORDER BY reviewed_at, id
+            """, [.text(wordId.storageText)]) { row -> (rating: Rating, at: Timestamp)? in
+            Rating(rawValue: Int(row.int(0))).map { ($0, row.timestamp(1)) }
+        }.compactMap { $0 }
+        guard let schedule = scheduler.replay(log), let first = log.first else {
+            try database.run("DELETE FROM schedules WHERE word_id = ?", [.text(wordId.storageText)])
+            return nil
         }
+        try database.run("""
+            INSERT OR REPLACE INTO schedules (word_id, state, step, stability, difficulty, due, last_review,
+                reviews, lapses, first_review)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(wordId.storageText), .integer(Int64(schedule.state.rawValue)),
+                  schedule.step.map { .integer(Int64($0)) } ?? .null, .real(schedule.stability),
+                  .real(schedule.difficulty), .integer(schedule.due.milliseconds),
+                  .integer(schedule.lastReview.milliseconds), .integer(Int64(schedule.reviews)),
+                  .integer(Int64(schedule.lapses)), .integer(first.at.milliseconds)])
+        return schedule
     }
 
     /// The word's current schedule, or nil when it was never reviewed.
@@ -233,22 +237,27 @@ extension Store {
 
     /// Adds review records that are not in the log yet (the union of two logs) and re-derives
     /// the schedules of the words they touch, in one transaction. Returns how many were new.
+    /// Inside a transaction already open (an import's), it adds no savepoint of its own:
+    /// SQLite would journal every page it touches once more, and what it throws undoes the
+    /// enclosing transaction anyway.
     @discardableResult
     public func mergeReviews(_ records: [ReviewRecord], scheduler: FSRSScheduler = FSRSScheduler()) throws -> Int {
-        try write {
-            var touched = Set<UUID>()
-            var inserted = 0
-            for record in records {
-                if try insertReview(record) {
-                    inserted += 1
-                    touched.insert(record.wordId)
-                }
+        database.isInTransaction ? try guarded { try merge(records, scheduler: scheduler) } : try write { try merge(records, scheduler: scheduler) }
+    }
+
+    private func merge(_ records: [ReviewRecord], scheduler: FSRSScheduler) throws -> Int {
+        var touched = Set<UUID>()
+        var inserted = 0
+        for record in records {
+            if try insertReview(record) {
+                inserted += 1
+                touched.insert(record.wordId)
             }
-            for wordId in touched where try word(id: wordId) != nil {
-                try rebuildSchedule(wordId: wordId, scheduler: scheduler)
-            }
-            return inserted
         }
+        for wordId in touched where try wordExists(id: wordId) {
+            _ = try replaySchedule(wordId: wordId, scheduler: scheduler)
+        }
+        return inserted
     }
 }
 

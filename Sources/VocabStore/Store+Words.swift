@@ -64,6 +64,11 @@ extension Store {
         }
     }
 
+    /// Whether a word with this id exists (without reading it).
+    public func wordExists(id: UUID) throws -> Bool {
+        try guarded { try database.integer("SELECT count(*) FROM words WHERE id = ?", [.text(id.storageText)]) > 0 }
+    }
+
     /// The word whose id is `reference`, or whose text is `reference` (exactly, after cleaning;
     /// else ignoring case and accents) in `bookId` or, when nil, in the only book that holds it.
     public func word(_ reference: String, inBook bookId: UUID?) throws -> Word {

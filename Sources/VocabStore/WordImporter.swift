@@ -37,9 +37,10 @@ public struct WordImporter {
     }
 
     /// Reads every row of `reader` into `store`. `progress` is called with the number of rows
-    /// read so far, every 1,000 rows.
-    public func run(_ reader: inout WordFileReader, into store: Store,
-                                        progress: (Int) -> Void = { _ in }) throws -> ImportSummary {
+    /// read so far, every 1,000 rows. `afterWords` runs in the same transaction once every word
+    /// is in (an Anki package's review log and deck covers): what it throws undoes it all.
+    public func run(_ reader: inout WordFileReader, into store: Store, progress: (Int) -> Void = { _ in },
+                    afterWords: (() throws -> Void)? = nil) throws -> ImportSummary {
         var summary = ImportSummary()
         var books = BookCache()
         var ids = TimeOrderedIDs()
@@ -73,6 +74,7 @@ public struct WordImporter {
             try store.recordNewWords(afterRowid: rowidBefore)
             for id in updatedIds { try store.markForPush(kind: "word", id: id) }
             for id in books.createdIds { try store.markForPush(kind: "book", id: id) }
+            try afterWords?()
         }
         }
         return summary

@@ -12,6 +12,9 @@ struct BenchOptions {
     var skipDesktop = false
     var skipBackup = false
     var skipScale = false
+    var skipAnki = false
+    /// Notes in the Anki package the import figure reads.
+    var ankiNotes = 50_000
     /// Keep the generated files (their folder is printed).
     var keep = false
 
@@ -39,8 +42,10 @@ struct BenchOptions {
             case "--skip-desktop": skipDesktop = true
             case "--skip-backup": skipBackup = true
             case "--skip-scale": skipScale = true
+            case "--skip-anki": skipAnki = true
+            case "--anki-notes": ankiNotes = try number()
             case "--help", "-h":
-                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--skip-desktop] [--skip-backup] [--skip-scale] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
+                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--skip-desktop] [--skip-backup] [--skip-scale] [--skip-anki] [--anki-notes N] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
                 exit(0)
             default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
             }

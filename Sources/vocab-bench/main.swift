@@ -34,6 +34,7 @@ do {
     // process's memory with the child until it execs, and that counts in the child's peak.
     if !options.skipImport { try ImportBenchmark(options: options).run() }
     if !options.skipScale { try ScaleBenchmark(options: options).run() }
+    if !options.skipAnki { try AnkiBenchmark(options: options).run() }
     if !options.skipDesktop { try DesktopBenchmark(options: options).run() }
     if !options.skipBackup { try BackupBenchmark(options: options).run() }
     if !options.skipStudy { try StudyBenchmark(options: options).run() }

@@ -39,7 +39,7 @@ final class AnkiPackagesEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(output.contains("Left out 3 reviews of notes' other cards"), output)
         XCTAssertTrue(output.contains("Anki fields read by position: Kanji → word (Japanese)."), output)
         XCTAssertTrue(output.contains("Anki fields not carried: Kana (Japanese), Audio (Japanese)"), output)
-        XCTAssertTrue(output.contains("Dropped 2 [sound:…] references"), output)
+        XCTAssertTrue(output.contains("Dropped 1 [sound:…] reference ("), output)
         XCTAssertFalse(output.contains("Please update"), output)
 
         let abandon = try word("abandon")

@@ -7,7 +7,7 @@ public enum HTMLText {
     public static func plain(_ html: String) -> (text: String, droppedSounds: Int) {
         var (text, sounds) = withoutSounds(html)
         text = unwrapCloze(text)
-        guard text.contains("<") || text.contains("&") else { return (tidy(text), sounds) }
+        guard text.utf8.contains(UInt8(ascii: "<")) || text.utf8.contains(UInt8(ascii: "&")) else { return (tidy(text), sounds) }
         var out = ""
         var index = text.startIndex
         while index < text.endIndex {
@@ -38,7 +38,7 @@ public enum HTMLText {
 
     /// `{{c1::answer}}` and `{{c1::answer::hint}}` → `answer`.
     public static func unwrapCloze(_ text: String) -> String {
-        guard text.contains("{{c") else { return text }
+        guard mayHold(text, "{{c") else { return text }
         var out = ""
         scanCloze(text, text: { out += $0 }, deletion: { answer, _ in out += answer })
         return out
@@ -47,7 +47,7 @@ public enum HTMLText {
     /// The cloze deletions of `text` in order: each one's answer and hint (nil when it has none),
     /// as written (HTML left in).
     public static func clozeDeletions(_ text: String) -> [(answer: String, hint: String?)] {
-        guard text.contains("{{c") else { return [] }
+        guard mayHold(text, "{{c") else { return [] }
         var deletions: [(answer: String, hint: String?)] = []
         scanCloze(text, text: { _ in }, deletion: { deletions.append((String($0), $1.map(String.init))) })
         return deletions
@@ -77,8 +77,15 @@ public enum HTMLText {
         text(rest)
     }
 
+    /// Whether `text` contains `marker`, looking for its first byte before asking Foundation
+    /// (most fields hold neither markup nor markers, and Foundation's search is slow).
+    private static func mayHold(_ text: String, _ marker: String) -> Bool {
+        guard let first = marker.utf8.first, text.utf8.contains(first) else { return false }
+        return text.contains(marker)
+    }
+
     private static func withoutSounds(_ text: String) -> (String, Int) {
-        guard text.contains("[sound:") else { return (text, 0) }
+        guard mayHold(text, "[sound:") else { return (text, 0) }
         var out = ""
         var count = 0
         var rest = Substring(text)

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Importing an Anki package: `vocab import` of a package of `ankiNotes` notes with a review
+/// history, made and exported by Anki's own Python package, against Anki's own import of the
+/// same file into an empty collection (timed inside Python, so Python's start and Anki's
+/// loading are not counted against Anki). Target: at most half Anki's time.
+struct AnkiBenchmark {
+    let options: BenchOptions
+
+    func run() throws {
+        let python = ProcessInfo.processInfo.environment["VOCAB_BENCH_ANKI_PYTHON"] ?? "/opt/vocab-test-python/bin/python"
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/bench_anki.py").path
+        guard FileManager.default.isExecutableFile(atPath: python),
+              (try? ChildProcess.measure(python, ["-c", "import anki"])) != nil else {
+            print("anki package import: skipped (no Python with Anki's package at \(python); .ci/run installs one)")
+            return
+        }
+        let work = NSTemporaryDirectory() + "vocab-bench-anki-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer {
+            if options.keep { print("kept: \(work)") } else { try? FileManager.default.removeItem(atPath: work) }
+        }
+        let package = work + "/bench.apkg"
+        let made = try ChildProcess.measure(python, [script, "make", package, String(options.ankiNotes)])
+        let size = (try? FileManager.default.attributesOfItem(atPath: package))?[.size] as? Int ?? 0
+        print(String(format: "data: %d Anki notes with 4 reviews each, a %.1f MiB package made by Anki in %.0f s",
+                     options.ankiNotes, Double(size) / 1_048_576, made.seconds))
+        let me = ChildProcess.thisProgram
+        var ours: [Measurement] = [], anki: [Double] = []
+        for run in 0..<min(options.runs, 3) {
+            let environment = ["VOCAB_HOME": work + "/home-\(run)", "XDG_CONFIG_HOME": work + "/config", "VOCAB_BACKGROUND": "off"]
+            ours.append(try ChildProcess.measure(me, ["vocab", "import", package], environment: environment))
+            let output = work + "/anki-\(run).txt"
+            _ = try ChildProcess.measure(python, [script, "import", package], stdoutPath: output)
+            let fields = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: " ")
+            guard let seconds = fields.first.flatMap({ Double($0) }), fields.count == 2,
+                  Int(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) == options.ankiNotes else {
+                throw BenchError.message("Anki's import printed no time and note count")
+            }
+            anki.append(seconds)
+        }
+        let best = ours.map(\.seconds).min() ?? 0, ankiBest = anki.min() ?? 0
+        let memory = ours.map(\.maxResidentBytes).max() ?? 0
+        print(String(format: "import an Anki package of %d notes (with their review log): vocab import %.2f s (%.1f MiB), Anki's own import %.2f s, ratio %.2fx (target <= 0.5x)",
+                     options.ankiNotes, best, Double(memory) / 1_048_576, ankiBest, best / max(ankiBest, 1e-9)))
+    }
+}
