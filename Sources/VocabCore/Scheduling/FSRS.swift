@@ -198,8 +198,12 @@ public struct FSRSScheduler: Sendable {
 
     private func days(_ count: Int) -> Int64 { Int64(count) * 86_400 }
 
-    /// Whole days between two times, floored like Python's `timedelta.days`.
     private func wholeDays(from start: Timestamp, to end: Timestamp) -> Int64 {
+        Self.wholeDays(from: start, to: end)
+    }
+
+    /// Whole days between two times, floored like Python's `timedelta.days`.
+    static func wholeDays(from start: Timestamp, to end: Timestamp) -> Int64 {
         let milliseconds = end.milliseconds - start.milliseconds
         let (quotient, remainder) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         return remainder < 0 ? quotient - 1 : quotient
