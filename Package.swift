@@ -76,6 +76,6 @@ let package = Package(
         .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives"]),
         .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),
         // End-to-end: runs the built `vocab` binary as a separate process.
-        .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore", "VocabStore"], exclude: ["Fixtures"]),
     ]
 )

@@ -34,7 +34,7 @@ public enum AnkiExport {
             try collection.execute(AnkiCollectionSchema.sql)
             try collection.transaction {
                 let books = try store.bookSummaries().map(\.book).filter { bookId == nil || $0.id == bookId }
-                var writer = NotesWriter(collection: collection, now: now)
+                var writer = NotesWriter(collection: collection, now: now, scheduler: try store.scheduler())
                 var deckIds: [UUID: Int64] = [:]
                 var decks: [String: Any] = ["1": deckJSON(id: 1, name: "Default", description: "", now: now)]
                 for book in books {
@@ -120,6 +120,8 @@ public enum AnkiExport {
     private struct NotesWriter {
         let collection: Database
         let now: Timestamp
+        /// The store's scheduler, whose intervals the log shows.
+        let scheduler: FSRSScheduler
         /// The collection's creation (day 0 for review cards' due days): a year before today.
         let created: Int64
         var noteIds = Set<Int64>()
@@ -127,9 +129,10 @@ public enum AnkiExport {
         var deckIds: Set<Int64> = [1]
         var newPosition = 1
 
-        init(collection: Database, now: Timestamp) {
+        init(collection: Database, now: Timestamp, scheduler: FSRSScheduler) {
             self.collection = collection
             self.now = now
+            self.scheduler = scheduler
             created = (now.milliseconds / AnkiExport.day - 365) * 86_400
         }
 
@@ -192,7 +195,6 @@ public enum AnkiExport {
         /// The log as Anki keeps it: the interval each answer gave (days, or negative seconds
         /// while learning) and the one before, replayed through FSRS as Vocab scheduled them.
         private mutating func writeLog(_ log: [ReviewRecord], card: Int64) throws {
-            let scheduler = FSRSScheduler()
             var current: Schedule?
             for review in log {
                 let next = scheduler.review(current, rating: review.rating, at: review.reviewedAt)

@@ -46,7 +46,7 @@ public enum VocabApp {
     static let topLevel: [Command] = [
         HomeCommand.command, TransferCommands.importWords, TransferCommands.export, GameCommand.command,
         StudyCommands.study, StudyCommands.due, StudyCommands.review, StatsCommand.command, StarterCommand.command,
-        MaintainCommand.command,
+        OptimizeCommand.command, MaintainCommand.command,
         DictionaryCommands.dict, DictionaryCommands.say,
         CloudCommands.login, CloudCommands.logout, CloudCommands.account, SyncCommand.command,
     ]

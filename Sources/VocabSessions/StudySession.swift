@@ -27,10 +27,10 @@ public final class StudySession {
 
     /// Builds the queue from the store as it is at the clock's time. `bookIds` nil: every book.
     public init(store: Store, bookIds: [UUID]?, newPerDay: Int = 20, clock: SessionClock,
-                scheduler: FSRSScheduler = FSRSScheduler()) throws {
+                scheduler: FSRSScheduler? = nil) throws {
         self.store = store
         self.clock = clock
-        self.scheduler = scheduler
+        self.scheduler = try scheduler ?? store.scheduler()
         let time = clock.now()
         let dayStart = Timestamp(milliseconds: time.milliseconds - ((time.milliseconds % 86_400_000) + 86_400_000) % 86_400_000)
         let newLeft = max(0, newPerDay - (try store.wordsFirstReviewed(since: dayStart, inBooks: bookIds)))

@@ -18,13 +18,13 @@ extension Store {
     /// Appends a review to the log and re-derives the word's schedule from its whole log.
     @discardableResult
     public func recordReview(wordId: UUID, rating: Rating, at time: Timestamp, durationMs: Int64? = nil,
-                             gameId: UUID? = nil, source: ReviewSource, scheduler: FSRSScheduler = FSRSScheduler(),
+                             gameId: UUID? = nil, source: ReviewSource, scheduler: FSRSScheduler? = nil,
                              ids: inout TimeOrderedIDs) throws -> Schedule {
         try write {
             guard try word(id: wordId) != nil else { throw VocabError.wordNotFound(wordId.storageText, book: nil) }
             try insertReview(ReviewRecord(id: ids.next(milliseconds: time.milliseconds), wordId: wordId, reviewedAt: time,
                                           rating: rating, durationMs: durationMs, gameId: gameId, source: source))
-            guard let schedule = try rebuildSchedule(wordId: wordId, scheduler: scheduler) else {
+            guard let schedule = try rebuildSchedule(wordId: wordId, scheduler: scheduler ?? self.scheduler()) else {
                 throw StoreError.malformedRow(table: "reviews", column: "rating")
             }
             return schedule
@@ -34,8 +34,8 @@ extension Store {
     /// Replays a word's review log and stores the resulting schedule (removing it when the log
     /// is empty); returns it.
     @discardableResult
-    public func rebuildSchedule(wordId: UUID, scheduler: FSRSScheduler = FSRSScheduler()) throws -> Schedule? {
-        try write { try replaySchedule(wordId: wordId, scheduler: scheduler) }
+    public func rebuildSchedule(wordId: UUID, scheduler: FSRSScheduler? = nil) throws -> Schedule? {
+        try write { try replaySchedule(wordId: wordId, scheduler: scheduler ?? self.scheduler()) }
     }
 
     /// `rebuildSchedule` inside a write already open (no savepoint of its own: a merge of
@@ -50,16 +50,20 @@ extension Store {
             try database.run("DELETE FROM schedules WHERE word_id = ?", [.text(wordId.storageText)])
             return nil
         }
+        try storeSchedule(wordId: wordId.storageText, schedule, firstReview: first.at)
+        return schedule
+    }
+
+    func storeSchedule(wordId: String, _ schedule: Schedule, firstReview: Timestamp) throws {
         try database.run("""
             INSERT OR REPLACE INTO schedules (word_id, state, step, stability, difficulty, due, last_review,
                 reviews, lapses, first_review)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(wordId.storageText), .integer(Int64(schedule.state.rawValue)),
+            """, [.text(wordId), .integer(Int64(schedule.state.rawValue)),
                   schedule.step.map { .integer(Int64($0)) } ?? .null, .real(schedule.stability),
                   .real(schedule.difficulty), .integer(schedule.due.milliseconds),
                   .integer(schedule.lastReview.milliseconds), .integer(Int64(schedule.reviews)),
-                  .integer(Int64(schedule.lapses)), .integer(first.at.milliseconds)])
-        return schedule
+                  .integer(Int64(schedule.lapses)), .integer(firstReview.milliseconds)])
     }
 
     /// The word's current schedule, or nil when it was never reviewed.
@@ -149,7 +153,7 @@ extension Store {
         try guarded { Int(try database.integer("SELECT count(*) FROM reviews")) }
     }
 
-    private func bookCondition(_ bookIds: [UUID]?) -> (String, [SQLValue]) {
+    func bookCondition(_ bookIds: [UUID]?) -> (String, [SQLValue]) {
         guard let bookIds, !bookIds.isEmpty else { return ("", []) }
         let marks = Array(repeating: "?", count: bookIds.count).joined(separator: ", ")
         return (" AND w.book_id IN (\(marks))", bookIds.map { .text($0.storageText) })
@@ -241,8 +245,9 @@ extension Store {
     /// SQLite would journal every page it touches once more, and what it throws undoes the
     /// enclosing transaction anyway.
     @discardableResult
-    public func mergeReviews(_ records: [ReviewRecord], scheduler: FSRSScheduler = FSRSScheduler()) throws -> Int {
-        database.isInTransaction ? try guarded { try merge(records, scheduler: scheduler) } : try write { try merge(records, scheduler: scheduler) }
+    public func mergeReviews(_ records: [ReviewRecord], scheduler: FSRSScheduler? = nil) throws -> Int {
+        let scheduler = try scheduler ?? self.scheduler()
+        return database.isInTransaction ? try guarded { try merge(records, scheduler: scheduler) } : try write { try merge(records, scheduler: scheduler) }
     }
 
     private func merge(_ records: [ReviewRecord], scheduler: FSRSScheduler) throws -> Int {

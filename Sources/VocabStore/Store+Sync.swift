@@ -87,6 +87,7 @@ extension Store {
                     INSERT INTO outbox_word_ranges (after_rowid, through_rowid) SELECT 0, max(rowid) FROM words HAVING max(rowid) > 0;
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT 'review', id FROM reviews;
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT kind, id FROM tombstones;
+                    INSERT OR IGNORE INTO outbox (kind, id) SELECT 'settings', '\(Self.learningSettingsId.storageText)' FROM learning_settings;
                     """)
             }
             return Int64(try meta("token") ?? "0") ?? 0
@@ -281,6 +282,9 @@ extension Store {
             }
             let stamps = try storedStamps(table: "books", id: id)
             return SyncRecord(kind: kind, id: id, deleted: false, body: SyncBodies.book(book, stamps: stamps, device: device))
+        case "settings":
+            guard let body = try learningSettingsBody() else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
+            return SyncRecord(kind: kind, id: id, deleted: false, body: body)
         default:
             let review = try database.first("""
                 SELECT word_id, reviewed_at, rating, duration_ms, game_id, source FROM reviews WHERE id = ?

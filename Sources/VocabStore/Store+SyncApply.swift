@@ -9,10 +9,20 @@ extension Store {
         try write {
             try database.run("INSERT INTO sync_applying VALUES (1)")
             var summary = ApplySummary()
-            let order = ["book": 0, "word": 1, "review": 2]
+            let order = ["book": 0, "word": 1, "review": 2, "settings": 3]
             let sorted = records.sorted { (order[$0.kind] ?? 3, $0.seq) < (order[$1.kind] ?? 3, $1.seq) }
             var touchedWords = Set<UUID>()
+            var settingsChanged = false
             for record in sorted {
+                if record.kind == "settings" {
+                    do {
+                        settingsChanged = try applyLearningSettings(record) || settingsChanged
+                        summary.applied += 1
+                    } catch let error as MalformedRecord {
+                        summary.skipped.append("settings: \(error.reason)")
+                    }
+                    continue
+                }
                 do {
                     if try apply(record, touchedWords: &touchedWords) { summary.applied += 1 } else { summary.deferred += 1 }
                 } catch let error as MalformedRecord {
@@ -44,7 +54,12 @@ extension Store {
                     summary.deferred = max(0, summary.deferred - 1)
                 }
             }
-            for wordId in touchedWords where try word(id: wordId) != nil { try rebuildSchedule(wordId: wordId) }
+            if settingsChanged {
+                try rebuildAllSchedules()  // other parameters: every schedule changes
+            } else {
+                let scheduler = try self.scheduler()
+                for wordId in touchedWords where try wordExists(id: wordId) { try rebuildSchedule(wordId: wordId, scheduler: scheduler) }
+            }
             try database.run("DELETE FROM sync_applying")
             try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('token', ?)", [.text(String(token))])
             return summary

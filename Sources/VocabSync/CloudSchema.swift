@@ -6,7 +6,7 @@ public enum CloudSchema {
     /// The group role every Vocab user belongs to.
     public static let userGroup = "vocab_user"
     /// The schema this Vocab speaks; `vocab cloud init` installs it, clients refuse others.
-    public static let version = 2
+    public static let version = 3
 
     /// Idempotent: running it again changes nothing (and upgrades an older schema).
     ///
@@ -28,7 +28,7 @@ public enum CloudSchema {
         -- first (so they partition by owner). `seq` orders a user's changes.
         CREATE TABLE IF NOT EXISTS vocab.records (
             owner   name NOT NULL DEFAULT session_user,
-            kind    text NOT NULL CHECK (kind IN ('book', 'word', 'review')),
+            kind    text NOT NULL CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review', 'settings')),
             id      uuid NOT NULL,
             seq     bigint NOT NULL,
             deleted boolean NOT NULL DEFAULT false,
@@ -36,6 +36,10 @@ public enum CloudSchema {
             PRIMARY KEY (owner, kind, id)
         );
         CREATE INDEX IF NOT EXISTS records_by_owner_seq ON vocab.records (owner, seq);
+        -- Version 3: the learner's scheduling settings (FSRS parameters, desired retention)
+        -- travel as one 'settings' record per account.
+        ALTER TABLE vocab.records DROP CONSTRAINT IF EXISTS records_kind_check;
+        ALTER TABLE vocab.records ADD CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review', 'settings'));
         -- One row per user: the user's write lock, and the administrator's cap on records.
         CREATE TABLE IF NOT EXISTS vocab.accounts (
             owner       name PRIMARY KEY,
@@ -54,7 +58,7 @@ public enum CloudSchema {
             live_reviews = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner AND r.kind = 'review' AND NOT r.deleted),
             total_records = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner);
         CREATE TABLE IF NOT EXISTS vocab.meta (key text PRIMARY KEY, value text NOT NULL);
-        INSERT INTO vocab.meta VALUES ('schema_version', '2') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+        INSERT INTO vocab.meta VALUES ('schema_version', '3') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
         ALTER TABLE vocab.records ENABLE ROW LEVEL SECURITY;
         ALTER TABLE vocab.records FORCE ROW LEVEL SECURITY;
         DROP POLICY IF EXISTS own_rows ON vocab.records;

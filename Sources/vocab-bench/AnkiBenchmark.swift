@@ -9,8 +9,7 @@ struct AnkiBenchmark {
 
     func run() throws {
         let python = ProcessInfo.processInfo.environment["VOCAB_BENCH_ANKI_PYTHON"] ?? "/opt/vocab-test-python/bin/python"
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/bench_anki.py").path
+        let script = ChildProcess.scriptPath("bench_anki.py")
         guard FileManager.default.isExecutableFile(atPath: python),
               (try? ChildProcess.measure(python, ["-c", "import anki"])) != nil else {
             print("anki package import: skipped (no Python with Anki's package at \(python); .ci/run installs one)")

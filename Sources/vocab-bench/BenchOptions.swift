@@ -13,6 +13,11 @@ struct BenchOptions {
     var skipBackup = false
     var skipScale = false
     var skipAnki = false
+    var skipOptimize = false
+    /// Synthetic learners the optimiser is compared on.
+    var learners = 5
+    /// Reviews in the store `vocab optimize` is timed on.
+    var optimizeReviews = 100_000
     /// Notes in the Anki package the import figure reads.
     var ankiNotes = 50_000
     /// Keep the generated files (their folder is printed).
@@ -44,8 +49,11 @@ struct BenchOptions {
             case "--skip-scale": skipScale = true
             case "--skip-anki": skipAnki = true
             case "--anki-notes": ankiNotes = try number()
+            case "--skip-optimize": skipOptimize = true
+            case "--learners": learners = try number()
+            case "--optimize-reviews": optimizeReviews = try number()
             case "--help", "-h":
-                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--skip-desktop] [--skip-backup] [--skip-scale] [--skip-anki] [--anki-notes N] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
+                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--skip-desktop] [--skip-backup] [--skip-scale] [--skip-anki] [--anki-notes N] [--skip-optimize] [--learners N] [--optimize-reviews N] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
                 exit(0)
             default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
             }

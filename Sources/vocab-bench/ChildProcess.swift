@@ -53,6 +53,12 @@ enum ChildProcess {
     }
 
     /// This program's path, absolute (the benchmark runs itself as `vocab` in child processes).
+    /// A script of the project's `scripts/` folder (beside the sources this was built from).
+    static func scriptPath(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path
+    }
+
     static var thisProgram: String {
         CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
             : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]

@@ -35,6 +35,7 @@ do {
     if !options.skipImport { try ImportBenchmark(options: options).run() }
     if !options.skipScale { try ScaleBenchmark(options: options).run() }
     if !options.skipAnki { try AnkiBenchmark(options: options).run() }
+    if !options.skipOptimize { try OptimizeBenchmark(options: options).run() }
     if !options.skipDesktop { try DesktopBenchmark(options: options).run() }
     if !options.skipBackup { try BackupBenchmark(options: options).run() }
     if !options.skipStudy { try StudyBenchmark(options: options).run() }

@@ -106,6 +106,35 @@ final class MigrationTests: XCTestCase {
         store.assertDerivedDataMatchesWords()
     }
 
+    func testAVersion8StoreKeepsItsOutboxInOrderAndStartsWithTheDefaultScheduling() throws {
+        let path = folder.file("v8.sqlite")
+        do {
+            let database = try Database(path: path)
+            try Migrator().migrate(database, path: path, upTo: 8)
+            try database.execute("""
+                INSERT INTO sync_meta VALUES ('server', 'postgresql://x'), ('token', '5');
+                INSERT INTO outbox (rowid, kind, id) VALUES (7, 'book', 'b'), (3, 'review', 'r');
+                """)
+        }
+        let store = try Store(path: path)
+        XCTAssertEqual(try store.database.query("SELECT rowid, kind FROM outbox ORDER BY rowid") { "\($0.int(0)) \($0.text(1))" },
+                       ["3 review", "7 book"])
+        XCTAssertEqual(try store.learningSettings(), LearningSettings())
+        try store.saveLearningSettings(parameters: nil, desiredRetention: 0.85, at: Timestamp(milliseconds: 1000))
+        XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox WHERE kind = 'settings'"), 1, "bound: queued for the cloud")
+        // The outbox's triggers came back as they were: a derived column is no change to push.
+        try store.database.execute("""
+            INSERT INTO books (id, name, name_key, created_at, modified_at) VALUES ('00000000-0000-4000-8000-000000000001', 'B', 'b', 0, 0);
+            INSERT INTO words (id, book_id, word, date, created_at, modified_at) VALUES
+                ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'w', 0, 0, 0);
+            DELETE FROM outbox;
+            UPDATE words SET scheduled = 1;
+            """)
+        XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox"), 0)
+        try store.database.execute("UPDATE words SET definition = 'd'")
+        XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox WHERE kind = 'word'"), 1)
+    }
+
     func testAStoreFromANewerVocabIsRefusedAndLeftUntouched() throws {
         let path = folder.file("future.sqlite")
         do {

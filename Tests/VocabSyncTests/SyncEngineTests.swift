@@ -107,6 +107,35 @@ final class SyncEngineTests: XCTestCase {
         XCTAssertEqual(try a.schedule(wordId: word.id), try b.schedule(wordId: word.id))
     }
 
+    func testLearningSettingsTravelAndTheNewestChangeWinsOnEveryDevice() throws {
+        let a = try device("a"), b = try device("b")
+        let book = try a.addBook(BookDraft(name: "B"), now: t0)
+        let word = try a.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
+        var ids = TimeOrderedIDs()
+        try a.recordReview(wordId: word.id, rating: .good, at: t0, source: .study, ids: &ids)
+        try a.recordReview(wordId: word.id, rating: .good, at: t0.adding(seconds: 86_400 * 3), source: .study, ids: &ids)
+        var fitted = FSRSScheduler.defaultParameters
+        fitted[8] = 2.4
+        try a.saveLearningSettings(parameters: fitted, desiredRetention: 0.95, at: t0.adding(seconds: 60))
+        try sync(a); try sync(b)
+        XCTAssertEqual(try b.learningSettings(), try a.learningSettings())
+        XCTAssertEqual(try b.learningSettings().parameters, fitted)
+        let log = try b.reviewLog(wordId: word.id).map { (rating: $0.rating, at: $0.reviewedAt) }
+        XCTAssertEqual(try b.schedule(wordId: word.id), FSRSScheduler(parameters: fitted, desiredRetention: 0.95).replay(log),
+                       "the pulled parameters re-derive the schedules they touch")
+        XCTAssertEqual(try b.schedule(wordId: word.id), try a.schedule(wordId: word.id))
+
+        // Both change them offline; the later change wins on both, whichever syncs first.
+        try b.saveLearningSettings(parameters: nil, desiredRetention: 0.85, at: t0.adding(seconds: 300))
+        try a.saveLearningSettings(parameters: fitted, desiredRetention: 0.9, at: t0.adding(seconds: 200))
+        try sync(b); try sync(a); try sync(b)
+        for store in [a, b] {
+            XCTAssertNil(try store.learningSettings().parameters)
+            XCTAssertEqual(try store.learningSettings().desiredRetention, 0.85)
+            XCTAssertEqual(try store.schedule(wordId: word.id), FSRSScheduler(desiredRetention: 0.85).replay(log))
+        }
+    }
+
     func testTheSameBookAndWordMadeOfflineOnTwoDevicesMergeTheSameWay() throws {
         let a = try device("a"), b = try device("b")
         let bookA = try a.addBook(BookDraft(name: "TOEIC"), now: t0)

@@ -36,68 +36,111 @@ extension Double: FSRSNumber {
     func power(_ exponent: Double) -> Double { Foundation.pow(self, exponent) }
 }
 
+/// The derivatives of a number by each of the 21 FSRS parameters, in three 8-wide vectors
+/// (lanes 21–23 stay zero): wide enough for the CPU's vector units, small enough to stay in
+/// registers.
+struct Partials: Equatable {
+    var low: SIMD8<Double>
+    var middle: SIMD8<Double>
+    var high: SIMD8<Double>
+
+    static let zero = Partials(low: .zero, middle: .zero, high: .zero)
+
+    /// The unit vector of parameter `index`.
+    static func unit(_ index: Int) -> Partials {
+        var result = Partials.zero
+        result[index] = 1
+        return result
+    }
+
+    subscript(index: Int) -> Double {
+        get { index < 8 ? low[index] : index < 16 ? middle[index - 8] : high[index - 16] }
+        set {
+            if index < 8 { low[index] = newValue } else if index < 16 { middle[index - 8] = newValue } else { high[index - 16] = newValue }
+        }
+    }
+
+    @inline(__always) static func + (lhs: Partials, rhs: Partials) -> Partials {
+        Partials(low: lhs.low + rhs.low, middle: lhs.middle + rhs.middle, high: lhs.high + rhs.high)
+    }
+
+    @inline(__always) static func - (lhs: Partials, rhs: Partials) -> Partials {
+        Partials(low: lhs.low - rhs.low, middle: lhs.middle - rhs.middle, high: lhs.high - rhs.high)
+    }
+
+    @inline(__always) static func * (lhs: Partials, rhs: Double) -> Partials {
+        Partials(low: lhs.low * rhs, middle: lhs.middle * rhs, high: lhs.high * rhs)
+    }
+
+    /// `lhs · a + rhs · b`, in one pass.
+    @inline(__always) static func combine(_ lhs: Partials, _ a: Double, _ rhs: Partials, _ b: Double) -> Partials {
+        Partials(low: lhs.low * a + rhs.low * b, middle: lhs.middle * a + rhs.middle * b, high: lhs.high * a + rhs.high * b)
+    }
+
+    static func += (lhs: inout Partials, rhs: Partials) { lhs = lhs + rhs }
+    static func -= (lhs: inout Partials, rhs: Partials) { lhs = lhs - rhs }
+}
+
 /// A number together with its derivatives by each of the 21 FSRS parameters: forward-mode
-/// automatic differentiation. Lane `i` of `partials` is ∂value/∂wᵢ (lanes 21–31 stay zero).
+/// automatic differentiation.
 struct DualNumber: FSRSNumber {
     var value: Double
-    var partials: SIMD32<Double>
+    var partials: Partials
 
-    init(_ constant: Double) {
+    @inline(__always) init(_ constant: Double) {
         value = constant
         partials = .zero
     }
 
-    init(value: Double, partials: SIMD32<Double>) {
+    @inline(__always) init(value: Double, partials: Partials) {
         self.value = value
         self.partials = partials
     }
 
     /// Parameter `index` itself: its derivative by itself is 1.
     static func parameter(_ value: Double, index: Int) -> DualNumber {
-        var partials = SIMD32<Double>.zero
-        partials[index] = 1
-        return DualNumber(value: value, partials: partials)
+        DualNumber(value: value, partials: .unit(index))
     }
 
-    static func + (lhs: DualNumber, rhs: DualNumber) -> DualNumber {
+    @inline(__always) static func + (lhs: DualNumber, rhs: DualNumber) -> DualNumber {
         DualNumber(value: lhs.value + rhs.value, partials: lhs.partials + rhs.partials)
     }
 
-    static func - (lhs: DualNumber, rhs: DualNumber) -> DualNumber {
+    @inline(__always) static func - (lhs: DualNumber, rhs: DualNumber) -> DualNumber {
         DualNumber(value: lhs.value - rhs.value, partials: lhs.partials - rhs.partials)
     }
 
-    static func * (lhs: DualNumber, rhs: DualNumber) -> DualNumber {
-        DualNumber(value: lhs.value * rhs.value, partials: lhs.partials * rhs.value + rhs.partials * lhs.value)
+    @inline(__always) static func * (lhs: DualNumber, rhs: DualNumber) -> DualNumber {
+        DualNumber(value: lhs.value * rhs.value, partials: .combine(lhs.partials, rhs.value, rhs.partials, lhs.value))
     }
 
-    static func / (lhs: DualNumber, rhs: DualNumber) -> DualNumber {
+    @inline(__always) static func / (lhs: DualNumber, rhs: DualNumber) -> DualNumber {
         let quotient = lhs.value / rhs.value
-        return DualNumber(value: quotient, partials: (lhs.partials - rhs.partials * quotient) / rhs.value)
+        return DualNumber(value: quotient, partials: .combine(lhs.partials, 1 / rhs.value, rhs.partials, -quotient / rhs.value))
     }
 
-    static func + (lhs: DualNumber, rhs: Double) -> DualNumber {
+    @inline(__always) static func + (lhs: DualNumber, rhs: Double) -> DualNumber {
         DualNumber(value: lhs.value + rhs, partials: lhs.partials)
     }
 
-    static func * (lhs: DualNumber, rhs: Double) -> DualNumber {
+    @inline(__always) static func * (lhs: DualNumber, rhs: Double) -> DualNumber {
         DualNumber(value: lhs.value * rhs, partials: lhs.partials * rhs)
     }
 
-    func exponential() -> DualNumber {
+    @inline(__always) func exponential() -> DualNumber {
         let result = Foundation.exp(value)
         return DualNumber(value: result, partials: partials * result)
     }
 
-    func logarithm() -> DualNumber {
-        DualNumber(value: Foundation.log(value), partials: partials / value)
+    @inline(__always) func logarithm() -> DualNumber {
+        DualNumber(value: Foundation.log(value), partials: partials * (1 / value))
     }
 
     /// `self` to the power `exponent`, both possibly depending on the parameters (the base is
     /// positive wherever the model raises one).
-    func power(_ exponent: DualNumber) -> DualNumber {
+    @inline(__always) func power(_ exponent: DualNumber) -> DualNumber {
         let result = Foundation.pow(value, exponent.value)
-        let byBase = partials * (exponent.value * result / value)
-        return DualNumber(value: result, partials: byBase + exponent.partials * (result * Foundation.log(value)))
+        return DualNumber(value: result, partials: .combine(partials, exponent.value * result / value,
+                                                            exponent.partials, result * Foundation.log(value)))
     }
 }

@@ -109,10 +109,10 @@ public struct FSRSOptimizer: Sendable {
     }
 
     /// The weighted cross-entropy of `words`' items and its gradient by each parameter.
-    func lossAndGradient(_ parameters: [Double], words: [Int], training: FSRSTrainingSet) -> (loss: Double, gradient: SIMD32<Double>) {
+    func lossAndGradient(_ parameters: [Double], words: [Int], training: FSRSTrainingSet) -> (loss: Double, gradient: Partials) {
         let model = FSRSMemoryModel(parameters.enumerated().map { DualNumber.parameter($1, index: $0) })
         var loss = 0.0
-        var gradient = SIMD32<Double>.zero
+        var gradient = Partials.zero
         for word in words {
             let sequence = training.sequences[word], weights = training.weights[word]
             guard let last = weights.lastIndex(where: { $0 > 0 }) else { continue }
@@ -165,8 +165,8 @@ public struct FSRSOptimizer: Sendable {
     }
 
     /// The penalty's gradient for a batch holding `share` of the items.
-    private func penaltyGradient(_ parameters: [Double], start: [Double], share: Double) -> SIMD32<Double> {
-        var gradient = SIMD32<Double>.zero
+    private func penaltyGradient(_ parameters: [Double], start: [Double], share: Double) -> Partials {
+        var gradient = Partials.zero
         for index in parameters.indices {
             let spread = FSRSParameterBounds.spread[index]
             gradient[index] = regularisation * share * 2 * (parameters[index] - start[index]) / (spread * spread)
@@ -187,7 +187,7 @@ struct AdamState {
         second = [Double](repeating: 0, count: count)
     }
 
-    mutating func step(_ parameters: [Double], gradient: SIMD32<Double>, rate: Double) -> [Double] {
+    mutating func step(_ parameters: [Double], gradient: Partials, rate: Double) -> [Double] {
         steps += 1
         let correction1 = 1 - Foundation.pow(beta1, Double(steps)), correction2 = 1 - Foundation.pow(beta2, Double(steps))
         return parameters.indices.map { index in
