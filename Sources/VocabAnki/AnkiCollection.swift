@@ -100,9 +100,13 @@ struct AnkiCollection {
     /// The review log of every note's first card (the one with the lowest template number that
     /// has reviews), real reviews only: ratings 1–4 of learning, review, relearning and filtered
     /// reviews (manual reschedules and resets are not reviews). Ordered by note, then time.
-    func reviews(_ body: (AnkiReview) throws -> Void) throws {
+    /// Returns how many reviews of the notes' other cards (reverse cards) were passed over:
+    /// they are not carried, and the summary says so.
+    @discardableResult
+    func reviews(_ body: (AnkiReview) throws -> Void) throws -> Int {
         var currentNote: Int64 = -1
         var currentOrd: Int64 = -1
+        var otherCards = 0
         try database.forEachRow("""
             SELECT c.nid, c.ord, r.id, r.ease, r.time, n.guid FROM revlog r JOIN cards c ON c.id = r.cid JOIN notes n ON n.id = c.nid
             WHERE r.ease BETWEEN 1 AND 4 AND r.type BETWEEN 0 AND 3
@@ -113,19 +117,12 @@ struct AnkiCollection {
                 currentNote = note
                 currentOrd = ord
             }
-            guard ord == currentOrd else { return }
+            guard ord == currentOrd else {
+                otherCards += 1
+                return
+            }
             try body(AnkiReview(noteId: note, noteGUID: row.text(5), id: row.int(2), ease: Int(row.int(3)), time: max(0, row.int(4))))
         }
-    }
-
-    /// How many reviews the log has for cards after each note's first (reverse cards): they are
-    /// not carried, and the summary says so.
-    func otherCardsReviewCount() throws -> Int {
-        Int(try database.integer("""
-            SELECT count(*) FROM revlog r JOIN cards c ON c.id = r.cid
-            WHERE r.ease BETWEEN 1 AND 4 AND r.type BETWEEN 0 AND 3
-              AND c.ord > (SELECT min(c2.ord) FROM cards c2 JOIN revlog r2 ON r2.cid = c2.id
-                           WHERE c2.nid = c.nid AND r2.ease BETWEEN 1 AND 4 AND r2.type BETWEEN 0 AND 3)
-            """))
+        return otherCards
     }
 }

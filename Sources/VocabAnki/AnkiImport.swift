@@ -36,7 +36,7 @@ public enum AnkiImport {
         var reader = try WordFileReader(records: records, layout: ImportLayout(deckPicksBook: false))
         var importer = WordImporter(defaultBook: defaultBook, skipInvalid: skipInvalid, now: now)
         importer.isCancelled = isCancelled
-        var reviews = 0
+        var reviews = (added: 0, otherCards: 0)
         var decorated: [String] = []
         let summary = try store.withImportCache {
             try importer.run(&reader, into: store, progress: progress) {
@@ -46,33 +46,43 @@ public enum AnkiImport {
         }
         var notes = fieldMap.notes
         if package.version == 3 { notes.append("Read the package's current collection (collection.anki21b), not its placeholder.") }
-        return AnkiImportOutcome(summary: summary, notes: notes, droppedSounds: records.droppedSounds, reviewsAdded: reviews,
-                                 otherCardReviews: try collection.otherCardsReviewCount(), decorated: decorated)
+        return AnkiImportOutcome(summary: summary, notes: notes, droppedSounds: records.droppedSounds, reviewsAdded: reviews.added,
+                                 otherCardReviews: reviews.otherCards, decorated: decorated)
     }
 
     /// Adds each note's first-card reviews to its word's log (ids derived from the note's guid
     /// and the review's, so a second import adds nothing) and re-derives the schedules.
-    private static func carryReviews(_ collection: AnkiCollection, records: AnkiNoteRecords, into store: Store) throws -> Int {
-        var batch: [ReviewRecord] = []
+    /// Returns the reviews added and those of other cards passed over.
+    private static func carryReviews(_ collection: AnkiCollection, records: AnkiNoteRecords,
+                                     into store: Store) throws -> (added: Int, otherCards: Int) {
+        let scheduler = try store.scheduler()
+        var batch: [(wordId: UUID, records: [ReviewRecord])] = []
+        var log: [ReviewRecord] = []
         var added = 0
         var currentNote: Int64?
         var target: (wordId: UUID, guid: String)?
-        try collection.reviews { review in
+        func finishNote() throws {
+            if let target, !log.isEmpty { batch.append((target.wordId, log)) }
+            log.removeAll(keepingCapacity: true)
+            if batch.count >= 2_000 {
+                added += try store.addReviewLogs(batch, scheduler: scheduler)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        let otherCards = try collection.reviews { review in
             if review.noteId != currentNote {
-                if batch.count >= 5_000 {
-                    added += try store.mergeReviews(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
+                try finishNote()
                 currentNote = review.noteId
                 target = try word(ofNote: review.noteId, guid: review.noteGUID, collection: collection, records: records, store: store)
             }
             guard let target, let rating = Rating(rawValue: review.ease) else { return }
-            batch.append(ReviewRecord(id: UUID.derived(fromAnkiReview: review.id, noteGUID: target.guid), wordId: target.wordId,
-                                      reviewedAt: Timestamp(milliseconds: review.id), rating: rating,
-                                      durationMs: review.time, source: .study))
+            log.append(ReviewRecord(id: UUID.derived(fromAnkiReview: review.id, noteGUID: target.guid), wordId: target.wordId,
+                                    reviewedAt: Timestamp(milliseconds: review.id), rating: rating,
+                                    durationMs: review.time, source: .study))
         }
-        added += try store.mergeReviews(batch)
-        return added
+        try finishNote()
+        added += try store.addReviewLogs(batch, scheduler: scheduler)
+        return (added, otherCards)
     }
 
     /// The word a note became: by the id its guid stands for, or (when the import matched an

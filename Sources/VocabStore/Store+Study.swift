@@ -55,15 +55,7 @@ extension Store {
     }
 
     func storeSchedule(wordId: String, _ schedule: Schedule, firstReview: Timestamp) throws {
-        try database.run("""
-            INSERT OR REPLACE INTO schedules (word_id, state, step, stability, difficulty, due, last_review,
-                reviews, lapses, first_review)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(wordId), .integer(Int64(schedule.state.rawValue)),
-                  schedule.step.map { .integer(Int64($0)) } ?? .null, .real(schedule.stability),
-                  .real(schedule.difficulty), .integer(schedule.due.milliseconds),
-                  .integer(schedule.lastReview.milliseconds), .integer(Int64(schedule.reviews)),
-                  .integer(Int64(schedule.lapses)), .integer(firstReview.milliseconds)])
+        try storeSchedules([(wordId, schedule, firstReview)])
     }
 
     /// The word's current schedule, or nil when it was never reviewed.
@@ -214,13 +206,7 @@ extension Store {
     /// Adds one review to the log unless its id is there already; true when it was added.
     @discardableResult
     func insertReview(_ record: ReviewRecord) throws -> Bool {
-        try database.run("""
-            INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, game_id, source)
-            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-            """, [.text(record.id.storageText), .text(record.wordId.storageText), .integer(record.reviewedAt.milliseconds),
-                  .integer(Int64(record.rating.rawValue)), record.durationMs.map { .integer($0) } ?? .null,
-                  record.gameId.map { .text($0.storageText) } ?? .null, .text(record.source.rawValue)])
-        return database.changes == 1
+        try insertReviews([record]) == 1
     }
 
     /// A word's review log, oldest first.

@@ -86,7 +86,8 @@ public struct WordImporter {
                         summary: inout ImportSummary) throws -> UUID? {
         let book = try books.book(for: imported, store: store, now: now, created: &summary.createdBooks)
         var existing: Word?
-        if let id = imported.id { existing = try store.word(id: id) }
+        // A probe first: most rows of a big import are new, and reading a word costs more.
+        if let id = imported.id, try store.wordExists(id: id) { existing = try store.word(id: id) }
         if existing == nil {
             // Most rows of a big import are new: try the insert first and look the word up only
             // when its (book, word) is already taken.
