@@ -52,5 +52,9 @@ final class OtherListFormatsTests: XCTestCase {
         XCTAssertEqual(try reader.nextRecord()?.fields, ["a", "b", "c"])
         XCTAssertEqual(UUID.derived(fromAnkiGUID: "Fe=cLi#q86"), UUID.derived(fromAnkiGUID: "Fe=cLi#q86"))
         XCTAssertNotEqual(UUID.derived(fromAnkiGUID: "a"), UUID.derived(fromAnkiGUID: "b"))
+        // A review's id is pinned: an import by any earlier Vocab must meet the same ids again
+        // (the log is merged by id), or a second import would log every review twice.
+        XCTAssertEqual(UUID.derived(fromAnkiReview: 1_767_603_600_000, noteGUID: "Fe=cLi#q86").uuidString,
+                       "C55ACC7B-7C0F-847C-BACA-A2E52CFCE64B")
     }
 }

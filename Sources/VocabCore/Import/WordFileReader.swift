@@ -267,19 +267,18 @@ extension UUID {
     /// import and every device, so importing a deck again updates its words. (Two 64-bit FNV-1a
     /// hashes of the guid, marked as a version 8, variant 1 UUID.)
     public static func derived(fromAnkiGUID guid: String) -> UUID {
-        hashed("anki-guid:\(guid)", keepingMilliseconds: nil)
+        hashed("anki-guid:\(guid)")
     }
 
     /// The review id an Anki review log entry stands for: the same note and entry give the same
-    /// id on every import (so a second import adds no review twice). Its first 48 bits are the
-    /// review time in milliseconds, as in a time-ordered id, so a log's ids arrive in order.
+    /// id on every import (so a second import adds no review twice), the id every Vocab since
+    /// the first with Anki packages gave it.
     public static func derived(fromAnkiReview revlogId: Int64, noteGUID guid: String) -> UUID {
-        hashed("anki-review:\(guid)#\(revlogId)", keepingMilliseconds: revlogId)
+        derived(fromAnkiGUID: "\(guid)#revlog:\(revlogId)")
     }
 
-    /// Two 64-bit FNV-1a hashes of `key`, marked as a version 8, variant 1 UUID; with
-    /// `milliseconds`, those replace the first 48 bits.
-    private static func hashed(_ key: String, keepingMilliseconds milliseconds: Int64?) -> UUID {
+    /// Two 64-bit FNV-1a hashes of `key`, marked as a version 8, variant 1 UUID.
+    private static func hashed(_ key: String) -> UUID {
         func fnv(_ seed: UInt64) -> UInt64 {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
             for byte in key.utf8 {
@@ -288,9 +287,7 @@ extension UUID {
             }
             return hash
         }
-        var high = fnv(0)
-        let low = fnv(0x9E37_79B9_7F4A_7C15)
-        if let milliseconds { high = UInt64(truncatingIfNeeded: milliseconds) << 16 | (high & 0xFFFF) }
+        let high = fnv(0), low = fnv(0x9E37_79B9_7F4A_7C15)
         var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) } + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
