@@ -106,6 +106,7 @@ struct AnkiCollection {
     func reviews(_ body: (AnkiReview) throws -> Void) throws -> Int {
         var currentNote: Int64 = -1
         var currentOrd: Int64 = -1
+        var currentGUID = ""
         var otherCards = 0
         try database.forEachRow("""
             SELECT c.nid, c.ord, r.id, r.ease, r.time, n.guid FROM revlog r JOIN cards c ON c.id = r.cid JOIN notes n ON n.id = c.nid
@@ -116,12 +117,13 @@ struct AnkiCollection {
             if note != currentNote {
                 currentNote = note
                 currentOrd = ord
+                currentGUID = row.text(5)
             }
             guard ord == currentOrd else {
                 otherCards += 1
                 return
             }
-            try body(AnkiReview(noteId: note, noteGUID: row.text(5), id: row.int(2), ease: Int(row.int(3)), time: max(0, row.int(4))))
+            try body(AnkiReview(noteId: note, noteGUID: currentGUID, id: row.int(2), ease: Int(row.int(3)), time: max(0, row.int(4))))
         }
         return otherCards
     }

@@ -38,6 +38,9 @@ final class OtherListFormatsTests: XCTestCase {
         XCTAssertEqual(HTMLText.plain("The {{c1::cat::animal}} sat [sound:cat.mp3] [sound:b.ogg]").text, "The cat sat")
         XCTAssertEqual(HTMLText.plain("[sound:cat.mp3]x").droppedSounds, 1)
         XCTAssertEqual(HTMLText.plain("a < b & c").text, "a < b & c", "stray brackets and ampersands stay")
+        XCTAssertEqual(HTMLText.plain("<P>사과</P><LI>배<BR/>감</li><img src=\"x.png\">끝").text, "사과\n배\n감\n끝")
+        XCTAssertEqual(HTMLText.plain("<div>one</div><div><br></div><div>two &lt;3&gt; &unknown; &#x1F600;</div>").text,
+                       "one\n\ntwo <3> &unknown; 😀")
     }
 
     func testAnkiHeaderLinesAreReadUpToTheData() throws {

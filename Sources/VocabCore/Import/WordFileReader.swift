@@ -272,27 +272,43 @@ extension UUID {
 
     /// The review id an Anki review log entry stands for: the same note and entry give the same
     /// id on every import (so a second import adds no review twice), the id every Vocab since
-    /// the first with Anki packages gave it.
+    /// the first with Anki packages gave it: that of the guid "<note guid>#revlog:<entry id>".
     public static func derived(fromAnkiReview revlogId: Int64, noteGUID guid: String) -> UUID {
-        derived(fromAnkiGUID: "\(guid)#revlog:\(revlogId)")
+        var hashes = FNVPair()
+        hashes.add("anki-guid:".utf8)
+        hashes.add(guid.utf8)
+        hashes.add("#revlog:".utf8)
+        hashes.add(String(revlogId).utf8)
+        return hashes.uuid
     }
 
     /// Two 64-bit FNV-1a hashes of `key`, marked as a version 8, variant 1 UUID.
     private static func hashed(_ key: String) -> UUID {
-        func fnv(_ seed: UInt64) -> UInt64 {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
-            for byte in key.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-            return hash
+        var hashes = FNVPair()
+        hashes.add(key.utf8)
+        return hashes.uuid
+    }
+}
+
+/// Two 64-bit FNV-1a hashes (differently seeded) of bytes fed in pieces, as a UUID.
+private struct FNVPair {
+    private var high: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var low: UInt64 = 0xcbf2_9ce4_8422_2325 ^ 0x9E37_79B9_7F4A_7C15
+
+    mutating func add<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        for byte in bytes {
+            high = (high ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            low = (low ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
         }
-        let high = fnv(0), low = fnv(0x9E37_79B9_7F4A_7C15)
-        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) } + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    /// Marked as a version 8, variant 1 UUID.
+    var uuid: UUID {
+        func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }
+        return UUID(uuid: (byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5),
+                           (byte(high, 6) & 0x0F) | 0x80, byte(high, 7),
+                           (byte(low, 0) & 0x3F) | 0x80, byte(low, 1), byte(low, 2), byte(low, 3), byte(low, 4), byte(low, 5),
+                           byte(low, 6), byte(low, 7)))
     }
 }
 

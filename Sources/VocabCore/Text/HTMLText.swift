@@ -8,32 +8,43 @@ public enum HTMLText {
         var (text, sounds) = withoutSounds(html)
         text = unwrapCloze(text)
         guard text.utf8.contains(UInt8(ascii: "<")) || text.utf8.contains(UInt8(ascii: "&")) else { return (tidy(text), sounds) }
-        var out = ""
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "<", let close = text[index...].firstIndex(of: ">") {
-                let tag = text[text.index(after: index)..<close].lowercased()
-                let name = tag.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }
-                let closing = tag.hasPrefix("/")
-                let block = ["div", "p", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6"].contains(String(name))
+        // Byte by byte: every marker is ASCII, and no byte of a multi-byte UTF-8 character is.
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<"), let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) {
+                let name = bytes[(index + 1)..<close].drop { $0 == UInt8(ascii: "/") }.prefix { isASCIILetterOrDigit($0) }
+                    .map { $0 | 0x20 }[...]
+                let closing = bytes[index + 1..<close].first == UInt8(ascii: "/")
+                let block = blockTags.contains(name)
                 // A block starts and ends a line (Anki's editor puts each new line in a <div>).
-                if name == "br" || (block && (closing || !(out.isEmpty || out.hasSuffix("\n")))) {
-                    out.append("\n")
+                if name.elementsEqual("br".utf8) || (block && (closing || !(out.isEmpty || out.last == UInt8(ascii: "\n")))) {
+                    out.append(UInt8(ascii: "\n"))
                 }
-                index = text.index(after: close)
+                index = close + 1
                 continue
             }
-            if character == "&", let semicolon = text[index...].prefix(12).firstIndex(of: ";"),
-               let decoded = entity(String(text[text.index(after: index)..<semicolon])) {
-                out.append(decoded)
-                index = text.index(after: semicolon)
+            if byte == UInt8(ascii: "&"), let semicolon = bytes[index..<min(index + 12, bytes.count)].firstIndex(of: UInt8(ascii: ";")),
+               let decoded = entity(String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self)) {
+                out += decoded.utf8
+                index = semicolon + 1
                 continue
             }
-            out.append(character)
-            index = text.index(after: index)
+            out.append(byte)
+            index += 1
         }
-        return (tidy(out), sounds)
+        return (tidy(String(decoding: out, as: UTF8.self)), sounds)
+    }
+
+    /// Tags that start and end a line, as lower-case bytes.
+    private static let blockTags: Set<ArraySlice<UInt8>> = Set(["div", "p", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6"]
+        .map { Array($0.utf8)[...] })
+
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// `{{c1::answer}}` and `{{c1::answer::hint}}` → `answer`.
