@@ -46,9 +46,10 @@ final class MainWindow {
         let stack = adw_view_stack_new()!
         UI.expand(stack)
         let shelf = ShelfScreen(model: model, window: window)
-        let study = StudyScreen(model: model)
+        let optimize = OptimizePanel(model: model, window: window)
+        let study = StudyScreen(model: model, tools: optimize.button)
         let game = GameScreen(model: model, window: window)
-        screens = [shelf, study, game]
+        screens = [shelf, study, game, optimize]
         self.shelf = shelf
         let pages: [(Widget, String, String, String)] = [
             (shelf.root, "books", tr("Books"), "accessories-dictionary-symbolic"),

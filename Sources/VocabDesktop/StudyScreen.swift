@@ -34,7 +34,8 @@ final class StudyScreen {
         }
     }
 
-    init(model: AppModel) {
+    /// `tools` sits at the top of the page (the optimiser's button).
+    init(model: AppModel, tools: Widget) {
         self.model = model
         position = UI.label("", style: "dim-label", xalign: 0.5)
         word = UI.label("", style: "title-1", wrap: true, xalign: 0.5)
@@ -58,7 +59,10 @@ final class StudyScreen {
         gtk_widget_set_valign(card, GTK_ALIGN_CENTER)
         gtk_widget_set_size_request(card, 460, -1)
         UI.expand(card)
-        root = UI.box(true, spacing: 0, [status, card])
+        let toolbar = UI.box(false, spacing: 6, [tools])
+        gtk_widget_set_halign(toolbar, GTK_ALIGN_END)
+        UI.margins(toolbar, 8)
+        root = UI.box(true, spacing: 0, [toolbar, status, card])
 
         on(reveal, "clicked") { [weak self] in self?.showAnswer() }
         for (rating, button) in ratingButtons {

@@ -292,6 +292,56 @@ def test_an_anki_package_through_the_file_dialog(root):
         window.stop()
 
 
+def seed_review_history(window, root, words=150):
+    """A store whose words have months of reviews: the words imported by the terminal app, their
+    review log written into the real SQLite store as months of study would have left it (a
+    review every few days, growing intervals, about one lapse in eight)."""
+    import random
+    import sqlite3
+    import uuid
+    source = os.path.join(root, "history.csv")
+    with open(source, "w") as file:
+        file.write("word,definition\n" + "".join(f"word{i},뜻 {i}\n" for i in range(words)))
+    window.terminal("import", source, "--book", "History")
+    ids = [word["id"] for word in window.words()]
+    rng = random.Random(7)
+    day = 86_400_000
+    rows = []
+    for index, word_id in enumerate(ids):
+        time_ms = 1_780_300_800_000 + index * 3_600_000
+        interval = 1.0
+        for _ in range(6):
+            rating = 1 if rng.random() < 0.12 else rng.choice([2, 3, 3, 3, 4])
+            rows.append((str(uuid.UUID(int=rng.getrandbits(128))), word_id, time_ms, rating, "study"))
+            interval = 1.0 if rating == 1 else interval * rng.uniform(2.0, 3.5)
+            time_ms += int(interval * day) + rng.randrange(0, day // 2)
+    with sqlite3.connect(os.path.join(window.environment["VOCAB_HOME"], "vocab.sqlite")) as database:
+        database.executemany("INSERT INTO reviews (id, word_id, reviewed_at, rating, source) VALUES (?, ?, ?, ?, ?)", rows)
+    return len(rows)
+
+
+def test_fitting_the_scheduler_to_your_reviews(root):
+    window = Window(root, "optimize")
+    seed_review_history(window, root)
+    window.start()
+    try:
+        window.page("Study")
+        sheet = window.open_dialog("push button", "Fit to my reviews…", "Fit the scheduler to your reviews")
+        find(sheet, "label", prefix="In force: the default parameters, aiming at a recall of 0.90.")
+        click(find(sheet, "push button", "Fit"))
+        result = find(sheet, "label", prefix="Fitted on ", timeout=30)
+        assert "Kept: study uses them now." in result.name, result.name
+        find(sheet, "label", prefix="In force: parameters fitted to your reviews")
+        report = json.loads(window.terminal("optimize", "--dry-run", "--json"))
+        assert report["settings"]["optimized"] and report["outcome"] == "not-better", report
+        click(find(sheet, "push button", "Use the defaults"))
+        find(sheet, "label", "Back to the default parameters.", timeout=10)
+        report = json.loads(window.terminal("optimize", "--dry-run", "--json"))
+        assert not report["settings"]["optimized"], report
+    finally:
+        window.stop()
+
+
 def test_sync_two_stores_through_the_cloud(root):
     admin_url = os.environ.get("VOCAB_TEST_PG_ADMIN")
     admin_password = os.environ.get("VOCAB_TEST_PG_PASSWORD")
@@ -334,7 +384,7 @@ def main():
     tests = [test_books_words_dictionary_and_live_data, test_a_new_user_starts_with_the_starter_book,
              test_game_on_a_store_that_fills_later_and_study,
              test_import_and_export_through_the_file_dialog, test_an_anki_package_through_the_file_dialog,
-             test_sync_two_stores_through_the_cloud]
+             test_fitting_the_scheduler_to_your_reviews, test_sync_two_stores_through_the_cloud]
     only = sys.argv[1:]
     failures = 0
     for test in tests:
