@@ -129,10 +129,15 @@ extension Store {
         var rebuilt = 0
         var currentWord: String?
         var log: [(rating: Rating, at: Timestamp)] = []
+        var pending: [(wordId: String, schedule: Schedule, first: Timestamp)] = []
         func finish() throws {
             guard let wordId = currentWord, let schedule = scheduler.replay(log), let first = log.first else { return }
-            try storeSchedule(wordId: wordId, schedule, firstReview: first.at)
+            pending.append((wordId, schedule, first.at))
             rebuilt += 1
+            if pending.count >= 1_024 {
+                try storeSchedules(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
         }
         try database.forEachRow("""
             SELECT r.word_id, r.rating, r.reviewed_at FROM reviews r JOIN words w ON w.id = r.word_id
@@ -147,6 +152,7 @@ extension Store {
             if let rating = Rating(rawValue: Int(row.int(1))) { log.append((rating, row.timestamp(2))) }
         }
         try finish()
+        try storeSchedules(pending)
         return rebuilt
     }
 
