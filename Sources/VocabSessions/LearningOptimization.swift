@@ -55,7 +55,9 @@ public enum LearningOptimization {
             let evaluation = FSRSEvaluation(parameters: fitted, sequences: sequences)
             report.fitted = evaluation
             report.fittedParameters = fitted
-            if evaluation.logLoss < (previous ?? defaults).logLoss {
+            // Saved only when better, and only a set the scheduler may use (a fit is clipped
+            // to the limits; this is the last guard before the store's own check).
+            if FSRSParameterBounds.areValid(fitted), evaluation.logLoss.isFinite, evaluation.logLoss < (previous ?? defaults).logLoss {
                 report.outcome = dryRun ? .betterNotSaved : .saved
                 parameters = fitted
             } else {
