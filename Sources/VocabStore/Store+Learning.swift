@@ -126,12 +126,10 @@ extension Store {
     @discardableResult
     func rebuildAllSchedules() throws -> Int {
         let scheduler = try scheduler()
-        var rebuilt = 0
-        var currentWord: String?
-        var log: [(rating: Rating, at: Timestamp)] = []
         var pending: [(wordId: String, schedule: Schedule, first: Timestamp)] = []
-        func finish() throws {
-            guard let wordId = currentWord, let schedule = scheduler.replay(log), let first = log.first else { return }
+        var rebuilt = 0
+        try forEachWordLog(inBooks: nil) { wordId, log in
+            guard let schedule = scheduler.replay(log), let first = log.first else { return }
             pending.append((wordId, schedule, first.at))
             rebuilt += 1
             if pending.count >= 1_024 {
@@ -139,19 +137,6 @@ extension Store {
                 pending.removeAll(keepingCapacity: true)
             }
         }
-        try database.forEachRow("""
-            SELECT r.word_id, r.rating, r.reviewed_at FROM reviews r JOIN words w ON w.id = r.word_id
-            ORDER BY r.word_id, r.reviewed_at, r.id
-            """) { row in
-            let wordId = row.text(0)
-            if wordId != currentWord {
-                try finish()
-                currentWord = wordId
-                log.removeAll(keepingCapacity: true)
-            }
-            if let rating = Rating(rawValue: Int(row.int(1))) { log.append((rating, row.timestamp(2))) }
-        }
-        try finish()
         try storeSchedules(pending)
         return rebuilt
     }
@@ -160,23 +145,29 @@ extension Store {
     public func reviewSequences(inBooks bookIds: [UUID]?) throws -> [FSRSReviewSequence] {
         try guarded {
             var sequences: [FSRSReviewSequence] = []
-            var currentWord: String?
-            var log: [(rating: Rating, at: Timestamp)] = []
-            let (condition, arguments) = bookCondition(bookIds)
-            try database.forEachRow("""
-                SELECT r.word_id, r.rating, r.reviewed_at FROM reviews r JOIN words w ON w.id = r.word_id
-                WHERE 1 = 1\(condition) ORDER BY r.word_id, r.reviewed_at, r.id
-                """, arguments) { row in
-                let wordId = row.text(0)
-                if wordId != currentWord {
-                    if !log.isEmpty { sequences.append(FSRSReviewSequence(log: log)) }
-                    currentWord = wordId
-                    log.removeAll(keepingCapacity: true)
-                }
-                if let rating = Rating(rawValue: Int(row.int(1))) { log.append((rating, row.timestamp(2))) }
-            }
-            if !log.isEmpty { sequences.append(FSRSReviewSequence(log: log)) }
+            try forEachWordLog(inBooks: bookIds) { _, log in sequences.append(FSRSReviewSequence(log: log)) }
             return sequences
         }
+    }
+
+    /// Calls `body` with each word's id (as stored) and log, oldest review first, one word at
+    /// a time (the log is read in word order through the reviews' index).
+    private func forEachWordLog(inBooks bookIds: [UUID]?, _ body: (String, [(rating: Rating, at: Timestamp)]) throws -> Void) throws {
+        var currentWord: String?
+        var log: [(rating: Rating, at: Timestamp)] = []
+        let (condition, arguments) = bookCondition(bookIds)
+        try database.forEachRow("""
+            SELECT r.word_id, r.rating, r.reviewed_at FROM reviews r JOIN words w ON w.id = r.word_id
+            WHERE 1 = 1\(condition) ORDER BY r.word_id, r.reviewed_at, r.id
+            """, arguments) { row in
+            let wordId = row.text(0)
+            if wordId != currentWord {
+                if let currentWord, !log.isEmpty { try body(currentWord, log) }
+                currentWord = wordId
+                log.removeAll(keepingCapacity: true)
+            }
+            if let rating = Rating(rawValue: Int(row.int(1))) { log.append((rating, row.timestamp(2))) }
+        }
+        if let currentWord, !log.isEmpty { try body(currentWord, log) }
     }
 }
