@@ -222,6 +222,22 @@ final class SyncEngineTests: XCTestCase {
         XCTAssertEqual(try b.words().map(\.word), ["fine"])
     }
 
+    func testSettingsFromTheCloudOutsideTheLimitsAreSkippedAndTheDefaultsStay() throws {
+        let a = try device("a")
+        try a.addBook(BookDraft(name: "B"), now: t0)
+        try sync(a)
+        let asUser = try PostgresConnection(login.address, password: login.password)
+        let wild = "[" + Array(repeating: "50", count: 21).joined(separator: ",") + "]"
+        try asUser.execute("""
+            SELECT vocab.push((SELECT max(seq) FROM vocab.records), jsonb_build_array(jsonb_build_object(
+                'k', 'settings', 'i', $1::text, 'd', false,
+                'b', jsonb_build_object('parameters', $2::text, 'retention', 0.9, 'changedAt', 99999999999999, 'device', 'x'))), false)
+            """, [Store.learningSettingsId.uuidString, wild])
+        let report = try sync(a)
+        XCTAssertEqual(report.skipped, ["settings: parameters out of their limits"])
+        XCTAssertEqual(try a.learningSettings(), LearningSettings())
+    }
+
     func testConcurrentPushesFromTwoDevicesLoseNoRowForAThirdReader() throws {
         let seed = try device("seed")
         let book = try seed.addBook(BookDraft(name: "Shared"), now: t0)
