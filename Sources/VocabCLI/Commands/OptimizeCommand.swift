@@ -43,7 +43,7 @@ enum OptimizeCommand {
             return
         }
         let bookIds = try StudyCommands.resolve(arguments.allValues("book"), store: store)
-        let progress = arguments.flag("json") ? nil : ProgressLine("Fitting…", unit: "%", console: console)
+        let progress = arguments.flag("json") ? nil : ProgressLine("Fitting FSRS-6 to your reviews…", unit: "%", showsRate: false, console: console)
         let report = try LearningOptimization.run(store: store, bookIds: bookIds, retention: retention, dryRun: arguments.flag("dry-run"),
                                                   now: time, progress: { progress?.update(Int($0 * 100)) })
         progress?.finish()

@@ -10,10 +10,13 @@ final class ProgressLine {
     private var drawn = false
     private let console: Console
     private let unit: String
+    private let showsRate: Bool
 
-    init(_ label: String, unit: String = "rows", console: Console) {
+    /// `showsRate` false for a share done (a percentage), where a rate says nothing.
+    init(_ label: String, unit: String = "rows", showsRate: Bool = true, console: Console) {
         self.label = label
         self.unit = unit
+        self.showsRate = showsRate
         self.console = console
         self.enabled = console.stderrIsTerminal
     }
@@ -24,7 +27,8 @@ final class ProgressLine {
         guard now.timeIntervalSince(lastDrawn) >= 0.2 else { return }
         lastDrawn = now
         let elapsed = max(now.timeIntervalSince(started), 0.001)
-        console.errorInPlace("\(label) \(count.grouped) \(unit) (\(Int(Double(count) / elapsed).grouped) \(unit)/s)")
+        let rate = showsRate ? " (\(Int(Double(count) / elapsed).grouped) \(unit)/s)" : ""
+        console.errorInPlace("\(label) \(count.grouped)\(unit == "%" ? "" : " ")\(unit)\(rate)")
         drawn = true
     }
 
