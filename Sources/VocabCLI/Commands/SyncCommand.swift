@@ -7,7 +7,7 @@ import VocabSessions
 /// `vocab sync`: two-way incremental sync with the cloud.
 enum SyncCommand {
     static let command = Command(spec: CommandSpec(
-        name: "sync", abstract: "Sync books, words, reviews and deletions with the cloud (both ways).",
+        name: "sync", abstract: "Sync books, words, reviews, deletions and scheduling settings with the cloud (both ways).",
         options: [OptionSpec("copy-into-account", value: "USER",
                              help: "Copy this folder's books and words into USER's account (the one logged in) and sync with it from now on.")],
         discussion: """
