@@ -38,11 +38,10 @@ public enum AnkiImport {
         importer.isCancelled = isCancelled
         var reviews = (added: 0, otherCards: 0)
         var decorated: [String] = []
-        let summary = try store.withImportCache {
-            try importer.run(&reader, into: store, progress: progress) {
-                reviews = try carryReviews(collection, records: records, into: store)
-                decorated = try decorateBooks(from: collection, package: package, defaultBook: defaultBook, store: store, now: now)
-            }
+        // The review log goes in inside the importer's transaction, under its import cache.
+        let summary = try importer.run(&reader, into: store, progress: progress) {
+            reviews = try carryReviews(collection, records: records, into: store)
+            decorated = try decorateBooks(from: collection, package: package, defaultBook: defaultBook, store: store, now: now)
         }
         var notes = fieldMap.notes
         if package.version == 3 { notes.append("Read the package's current collection (collection.anki21b), not its placeholder.") }

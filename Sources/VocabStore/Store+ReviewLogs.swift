@@ -28,7 +28,7 @@ extension Store {
                    let first = log.records.map(\.reviewedAt).min() {
                     fresh.append((log.wordId.storageText, schedule, first))
                 } else {
-                    _ = try self.rebuildSchedule(wordId: log.wordId, scheduler: scheduler)
+                    _ = try self.replaySchedule(wordId: log.wordId, scheduler: scheduler)
                 }
             }
             try self.storeSchedules(fresh)

@@ -24,7 +24,7 @@ extension Store {
             guard try word(id: wordId) != nil else { throw VocabError.wordNotFound(wordId.storageText, book: nil) }
             try insertReview(ReviewRecord(id: ids.next(milliseconds: time.milliseconds), wordId: wordId, reviewedAt: time,
                                           rating: rating, durationMs: durationMs, gameId: gameId, source: source))
-            guard let schedule = try rebuildSchedule(wordId: wordId, scheduler: scheduler ?? self.scheduler()) else {
+            guard let schedule = try rebuildSchedule(wordId: wordId, scheduler: scheduler) else {
                 throw StoreError.malformedRow(table: "reviews", column: "rating")
             }
             return schedule
@@ -40,7 +40,7 @@ extension Store {
 
     /// `rebuildSchedule` inside a write already open (no savepoint of its own: a merge of
     /// thousands of logs would journal every page once per word).
-    private func replaySchedule(wordId: UUID, scheduler: FSRSScheduler) throws -> Schedule? {
+    func replaySchedule(wordId: UUID, scheduler: FSRSScheduler) throws -> Schedule? {
         let log = try database.query("""
             SELECT rating, reviewed_at FROM reviews WHERE word_id = ? ORDER BY reviewed_at, id
             """, [.text(wordId.storageText)]) { row -> (rating: Rating, at: Timestamp)? in
@@ -227,28 +227,21 @@ extension Store {
 
     /// Adds review records that are not in the log yet (the union of two logs) and re-derives
     /// the schedules of the words they touch, in one transaction. Returns how many were new.
-    /// Inside a transaction already open (an import's), it adds no savepoint of its own:
-    /// SQLite would journal every page it touches once more, and what it throws undoes the
-    /// enclosing transaction anyway.
     @discardableResult
     public func mergeReviews(_ records: [ReviewRecord], scheduler: FSRSScheduler? = nil) throws -> Int {
         let scheduler = try scheduler ?? self.scheduler()
-        return database.isInTransaction ? try guarded { try merge(records, scheduler: scheduler) } : try write { try merge(records, scheduler: scheduler) }
-    }
-
-    private func merge(_ records: [ReviewRecord], scheduler: FSRSScheduler) throws -> Int {
-        var touched = Set<UUID>()
-        var inserted = 0
-        for record in records {
-            if try insertReview(record) {
+        return try write {
+            var touched = Set<UUID>()
+            var inserted = 0
+            for record in records where try insertReview(record) {
                 inserted += 1
                 touched.insert(record.wordId)
             }
+            for wordId in touched where try wordExists(id: wordId) {
+                _ = try replaySchedule(wordId: wordId, scheduler: scheduler)
+            }
+            return inserted
         }
-        for wordId in touched where try wordExists(id: wordId) {
-            _ = try replaySchedule(wordId: wordId, scheduler: scheduler)
-        }
-        return inserted
     }
 }
 

@@ -58,7 +58,7 @@ extension Store {
                 try rebuildAllSchedules()  // other parameters: every schedule changes
             } else {
                 let scheduler = try self.scheduler()
-                for wordId in touchedWords where try wordExists(id: wordId) { try rebuildSchedule(wordId: wordId, scheduler: scheduler) }
+                for wordId in touchedWords where try wordExists(id: wordId) { _ = try replaySchedule(wordId: wordId, scheduler: scheduler) }
             }
             try database.run("DELETE FROM sync_applying")
             try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('token', ?)", [.text(String(token))])

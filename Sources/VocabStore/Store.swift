@@ -13,8 +13,6 @@ public final class Store {
     private var observers: [Int: (StoreChange) -> Void] = [:]
     private var nextObserverKey = 0
     private var lastDataVersion: Int64?
-    /// How many `withImportCache` calls are running (nested: an Anki import's words, then its reviews).
-    private var importCacheDepth = 0
 
     /// The file name of the store inside its data folder.
     public static let fileName = "vocab.sqlite"
@@ -171,20 +169,13 @@ extension Store {
     /// Runs a bulk change with a larger page cache, so that index pages stay in memory
     /// instead of being spilled to the WAL and read back (the default 2 MiB cache made a
     /// 100k-word import several times slower). The cache is bounded: memory stays flat.
-    /// Nested calls keep the larger cache until the outermost one ends.
     public func withImportCache<T>(_ body: () throws -> T) throws -> T {
-        if importCacheDepth == 0 {
-            let megabytes = Int(ProcessInfo.processInfo.environment["VOCAB_IMPORT_CACHE_MB"] ?? "") ?? 24
-            // Statement journals in memory: a statement with triggers inside a long transaction
-            // journals the pages it changes, and on disk that was a write per page (an Anki
-            // import's review log: a million writes).
-            try guarded { try database.execute("PRAGMA cache_size = -\(megabytes * 1024); PRAGMA temp_store = MEMORY") }
-        }
-        importCacheDepth += 1
-        defer {
-            importCacheDepth -= 1
-            if importCacheDepth == 0 { try? database.execute("PRAGMA cache_size = -2000; PRAGMA temp_store = DEFAULT") }
-        }
+        let megabytes = Int(ProcessInfo.processInfo.environment["VOCAB_IMPORT_CACHE_MB"] ?? "") ?? 24
+        // Statement journals in memory: a statement with triggers inside a long transaction
+        // journals the pages it changes, and on disk that was a write per page (an Anki
+        // import's review log: a million writes).
+        try guarded { try database.execute("PRAGMA cache_size = -\(megabytes * 1024); PRAGMA temp_store = MEMORY") }
+        defer { try? database.execute("PRAGMA cache_size = -2000; PRAGMA temp_store = DEFAULT") }
         return try body()
     }
 
