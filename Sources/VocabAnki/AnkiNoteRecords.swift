@@ -36,17 +36,16 @@ final class AnkiNoteRecords: RecordReader {
         }
         guard try damagedIfFails({ try statement.step() }) else { return nil }
         number += 1
-        return (number, try record(statement.row, number: number))
+        return (number, try record(statement.row, number: number, sounds: &droppedSounds))
     }
 
     /// The record of one note, by its id (to find the word its reviews belong to). Its sounds
     /// were counted when the note was read as a record, so they are not counted again.
     func record(ofNote id: Int64) throws -> [String]? {
-        let counted = droppedSounds
-        defer { droppedSounds = counted }
-        return try damagedIfFails {
+        try damagedIfFails {
             try collection.database.first("SELECT \(Self.noteColumns) FROM notes n WHERE n.id = ?", [.integer(id)]) { row in
-                try? record(row, number: 0)
+                var uncounted = 0
+                return try? record(row, number: 0, sounds: &uncounted)
             } ?? nil
         }
     }
@@ -56,7 +55,8 @@ final class AnkiNoteRecords: RecordReader {
         UUID(uuidString: guid) ?? UUID.derived(fromAnkiGUID: guid)
     }
 
-    private func record(_ row: Row, number: Int) throws -> [String] {
+    /// The record of a note's row; `sounds` counts the `[sound:…]` references it drops.
+    private func record(_ row: Row, number: Int, sounds: inout Int) throws -> [String] {
         let noteId = row.int(0), guid = row.text(1), modified = row.int(3)
         let fields = row.text(5).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
         let type = collection.noteTypes[row.int(2)]
@@ -65,9 +65,11 @@ final class AnkiNoteRecords: RecordReader {
             guard !text.isEmpty else { return }
             values[field] = values[field].map { $0 + "\n" + text } ?? text
         }
+        var dropped = 0
+        defer { sounds += dropped }
         func plain(_ html: String) -> String {
-            let (text, sounds) = HTMLText.plain(html.utf8.contains(9) ? html.replacingOccurrences(of: "\t", with: " ") : html)
-            droppedSounds += sounds
+            let (text, count) = HTMLText.plain(html.utf8.contains(9) ? html.replacingOccurrences(of: "\t", with: " ") : html)
+            dropped += count
             return text
         }
         let targets = fieldMap.targets(ofNoteType: row.int(2))
