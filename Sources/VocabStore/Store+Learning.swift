@@ -20,13 +20,13 @@ public struct LearningSettings: Equatable, Sendable {
         self.changedAt = changedAt
     }
 
-    /// The scheduler these settings give.
-    public var scheduler: FSRSScheduler {
-        FSRSScheduler(parameters: parameters ?? FSRSScheduler.defaultParameters, desiredRetention: desiredRetention)
-    }
-
     /// The parameters in force.
     public var effectiveParameters: [Double] { parameters ?? FSRSScheduler.defaultParameters }
+
+    /// The scheduler these settings give.
+    public var scheduler: FSRSScheduler {
+        FSRSScheduler(parameters: effectiveParameters, desiredRetention: desiredRetention)
+    }
 }
 
 extension Store {

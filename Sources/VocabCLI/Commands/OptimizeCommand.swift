@@ -43,7 +43,7 @@ enum OptimizeCommand {
             return
         }
         let bookIds = try StudyCommands.resolve(arguments.allValues("book"), store: store)
-        let progress = arguments.flag("json") ? nil : ProgressLine("Fitting FSRS-6 to your reviews…", unit: "%", showsRate: false, console: console)
+        let progress = arguments.flag("json") ? nil : ProgressLine("Fitting FSRS-6 to your reviews…", unit: "%", kind: .share, console: console)
         let report = try LearningOptimization.run(store: store, bookIds: bookIds, retention: retention, dryRun: arguments.flag("dry-run"),
                                                   now: time, progress: { progress?.update(Int($0 * 100)) })
         progress?.finish()
@@ -92,8 +92,8 @@ enum OptimizeCommand {
 
     private static func figure(_ value: Double) -> String { String(format: "%.4f", value) }
 
-    private static func evaluationJSON(_ evaluation: FSRSEvaluation) -> JSONValue {
-        .object([("logLoss", .double(evaluation.logLoss)), ("rmseBins", .double(evaluation.rmseBins))])
+    private static func evaluationJSON(_ evaluation: FSRSEvaluation, extra: [(String, JSONValue)] = []) -> JSONValue {
+        .object([("logLoss", .double(evaluation.logLoss)), ("rmseBins", .double(evaluation.rmseBins))] + extra)
     }
 
     private static func settingsJSON(_ settings: LearningSettings, extra: [(String, JSONValue)] = []) -> JSONValue {
@@ -116,8 +116,7 @@ enum OptimizeCommand {
         ]
         if let previous = report.previous { members.append(("savedBefore", evaluationJSON(previous))) }
         if let fitted = report.fitted, let parameters = report.fittedParameters {
-            members.append(("fitted", .object([("logLoss", .double(fitted.logLoss)), ("rmseBins", .double(fitted.rmseBins)),
-                                               ("parameters", .array(parameters.map { .double($0) }))])))
+            members.append(("fitted", evaluationJSON(fitted, extra: [("parameters", .array(parameters.map { .double($0) }))])))
         }
         members.append(("settings", settingsJSON(report.settings)))
         members.append(("rescheduled", .int(Int64(report.rescheduled))))

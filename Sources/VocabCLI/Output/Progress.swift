@@ -10,13 +10,18 @@ final class ProgressLine {
     private var drawn = false
     private let console: Console
     private let unit: String
-    private let showsRate: Bool
+    private let kind: Kind
 
-    /// `showsRate` false for a share done (a percentage), where a rate says nothing.
-    init(_ label: String, unit: String = "rows", showsRate: Bool = true, console: Console) {
+    /// What the number counts: things done so far (shown with a rate), or the share of the
+    /// whole done, in `unit` (a percentage: no rate, no space before the unit).
+    enum Kind {
+        case count, share
+    }
+
+    init(_ label: String, unit: String = "rows", kind: Kind = .count, console: Console) {
         self.label = label
         self.unit = unit
-        self.showsRate = showsRate
+        self.kind = kind
         self.console = console
         self.enabled = console.stderrIsTerminal
     }
@@ -27,8 +32,10 @@ final class ProgressLine {
         guard now.timeIntervalSince(lastDrawn) >= 0.2 else { return }
         lastDrawn = now
         let elapsed = max(now.timeIntervalSince(started), 0.001)
-        let rate = showsRate ? " (\(Int(Double(count) / elapsed).grouped) \(unit)/s)" : ""
-        console.errorInPlace("\(label) \(count.grouped)\(unit == "%" ? "" : " ")\(unit)\(rate)")
+        switch kind {
+        case .count: console.errorInPlace("\(label) \(count.grouped) \(unit) (\(Int(Double(count) / elapsed).grouped) \(unit)/s)")
+        case .share: console.errorInPlace("\(label) \(count)\(unit)")
+        }
         drawn = true
     }
 
