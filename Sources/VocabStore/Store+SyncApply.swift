@@ -14,17 +14,12 @@ extension Store {
             var touchedWords = Set<UUID>()
             var settingsChanged = false
             for record in sorted {
-                if record.kind == "settings" {
-                    do {
-                        settingsChanged = try applyLearningSettings(record) || settingsChanged
-                        summary.applied += 1
-                    } catch let error as MalformedRecord {
-                        summary.skipped.append("settings: \(error.reason)")
-                    }
-                    continue
-                }
                 do {
-                    if try apply(record, touchedWords: &touchedWords) { summary.applied += 1 } else { summary.deferred += 1 }
+                    if try apply(record, touchedWords: &touchedWords, settingsChanged: &settingsChanged) {
+                        summary.applied += 1
+                    } else {
+                        summary.deferred += 1
+                    }
                 } catch let error as MalformedRecord {
                     summary.skipped.append("\(record.kind) \(record.id.lowercaseText): \(error.reason)")
                 }
@@ -45,7 +40,7 @@ extension Store {
                 let record = SyncRecord(kind: kind, id: id, deleted: false, body: body)
                 let applied: Bool
                 do {
-                    applied = try apply(record, touchedWords: &touchedWords)
+                    applied = try apply(record, touchedWords: &touchedWords, settingsChanged: &settingsChanged)
                 } catch is MalformedRecord {
                     applied = false  // it waits on; a store failure, though, ends the page (rolled back)
                 }
@@ -67,11 +62,13 @@ extension Store {
     }
 
     /// Applies one record; false when it has to wait (its book is not here yet).
-    private func apply(_ record: SyncRecord, touchedWords: inout Set<UUID>) throws -> Bool {
+    /// `settingsChanged` turns true when pulled learning settings were taken.
+    private func apply(_ record: SyncRecord, touchedWords: inout Set<UUID>, settingsChanged: inout Bool) throws -> Bool {
         switch record.kind {
         case "book": try applyBook(record)
         case "word": return try applyWord(record, touchedWords: &touchedWords)
         case "review": try applyReview(record, touchedWords: &touchedWords)
+        case "settings": if try applyLearningSettings(record) { settingsChanged = true }
         default: throw MalformedRecord(reason: "unknown kind")
         }
         return true

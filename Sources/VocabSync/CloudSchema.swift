@@ -37,9 +37,15 @@ public enum CloudSchema {
         );
         CREATE INDEX IF NOT EXISTS records_by_owner_seq ON vocab.records (owner, seq);
         -- Version 3: the learner's scheduling settings (FSRS parameters, desired retention)
-        -- travel as one 'settings' record per account.
-        ALTER TABLE vocab.records DROP CONSTRAINT IF EXISTS records_kind_check;
-        ALTER TABLE vocab.records ADD CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review', 'settings'));
+        -- travel as one 'settings' record per account. An older table's kind check is replaced
+        -- once (adding a check reads the whole table under an exclusive lock: not on every init).
+        DO $$ BEGIN
+            IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = 'vocab.records'::regclass
+                           AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%settings%') THEN
+                ALTER TABLE vocab.records DROP CONSTRAINT IF EXISTS records_kind_check;
+                ALTER TABLE vocab.records ADD CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review', 'settings'));
+            END IF;
+        END $$;
         -- One row per user: the user's write lock, and the administrator's cap on records.
         CREATE TABLE IF NOT EXISTS vocab.accounts (
             owner       name PRIMARY KEY,

@@ -25,6 +25,20 @@ final class CloudServerTests: XCTestCase {
         XCTAssertEqual(version, [[String(CloudSchema.version)]])
     }
 
+    func testAVersion2KindCheckIsWidenedOnceForTheSettings() throws {
+        let check = "SELECT oid::text, pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'records_kind_check'"
+        try admin.execute("""
+            ALTER TABLE vocab.records DROP CONSTRAINT records_kind_check;
+            ALTER TABLE vocab.records ADD CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review'))
+            """)
+        try CloudSchema.install(on: admin)
+        let widened = try admin.execute(check)
+        XCTAssertEqual(widened.count, 1)
+        XCTAssertTrue(widened.first?[1]?.contains("settings") == true, "\(widened)")
+        try CloudSchema.install(on: admin)
+        XCTAssertEqual(try admin.execute(check), widened, "an init that finds the widened check leaves it be")
+    }
+
     func testAccountStatusCoversTheFourCases() throws {
         let login = try user(uniqueName("status"))
         XCTAssertEqual(AccountStatus.check(login), .available(login.address))

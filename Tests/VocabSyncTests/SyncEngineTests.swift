@@ -234,7 +234,7 @@ final class SyncEngineTests: XCTestCase {
                 'b', jsonb_build_object('parameters', $2::text, 'retention', 0.9, 'changedAt', 99999999999999, 'device', 'x'))), false)
             """, [Store.learningSettingsId.uuidString, wild])
         let report = try sync(a)
-        XCTAssertEqual(report.skipped, ["settings: parameters out of their limits"])
+        XCTAssertEqual(report.skipped, ["settings \(Store.learningSettingsId.lowercaseText): parameters out of their limits"])
         XCTAssertEqual(try a.learningSettings(), LearningSettings())
     }
 
