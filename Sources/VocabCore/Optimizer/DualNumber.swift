@@ -12,7 +12,6 @@ protocol FSRSNumber {
     static func + (lhs: Self, rhs: Double) -> Self
     static func * (lhs: Self, rhs: Double) -> Self
     func exponential() -> Self
-    func logarithm() -> Self
     func power(_ exponent: Self) -> Self
 }
 
@@ -32,7 +31,6 @@ extension FSRSNumber {
 extension Double: FSRSNumber {
     var value: Double { self }
     func exponential() -> Double { Foundation.exp(self) }
-    func logarithm() -> Double { Foundation.log(self) }
     func power(_ exponent: Double) -> Double { Foundation.pow(self, exponent) }
 }
 
@@ -130,10 +128,6 @@ struct DualNumber: FSRSNumber {
     @inline(__always) func exponential() -> DualNumber {
         let result = Foundation.exp(value)
         return DualNumber(value: result, partials: partials * result)
-    }
-
-    @inline(__always) func logarithm() -> DualNumber {
-        DualNumber(value: Foundation.log(value), partials: partials * (1 / value))
     }
 
     /// `self` to the power `exponent`, both possibly depending on the parameters (the base is

@@ -113,25 +113,14 @@ public struct FSRSOptimizer: Sendable {
         let model = FSRSMemoryModel(parameters.enumerated().map { DualNumber.parameter($1, index: $0) })
         var loss = 0.0
         var gradient = Partials.zero
-        for word in words {
-            let sequence = training.sequences[word], weights = training.weights[word]
-            guard let last = weights.lastIndex(where: { $0 > 0 }) else { continue }
-            var memory: FSRSMemory<DualNumber>?
-            for review in 0...last {
-                let weight = weights[review]
-                if weight > 0, let memory {
-                    let recall = model.retrievability(days: sequence.days[review], stability: memory.stability)
-                    let p = min(max(recall.value, 1e-7), 1 - 1e-7)
-                    // d/dp of −[y·ln p + (1−y)·ln(1−p)] is −1/p when recalled, 1/(1−p) when not.
-                    if sequence.ratings[review] > 1 {
-                        loss -= weight * Foundation.log(p)
-                        gradient -= recall.partials * (weight / p)
-                    } else {
-                        loss -= weight * Foundation.log(1 - p)
-                        gradient += recall.partials * (weight / (1 - p))
-                    }
-                }
-                memory = model.step(memory, rating: sequence.ratings[review], days: sequence.days[review])
+        Self.forEachItem(model, words: words, training: training) { recall, p, weight, recalled in
+            // d/dp of −[y·ln p + (1−y)·ln(1−p)] is −1/p when recalled, 1/(1−p) when not.
+            if recalled {
+                loss -= weight * Foundation.log(p)
+                gradient -= recall.partials * (weight / p)
+            } else {
+                loss -= weight * Foundation.log(1 - p)
+                gradient += recall.partials * (weight / (1 - p))
             }
         }
         return (loss, gradient)
@@ -139,21 +128,33 @@ public struct FSRSOptimizer: Sendable {
 
     /// The weighted cross-entropy of every training item (plain numbers: no gradient).
     private func trainingLoss(_ parameters: [Double], training: FSRSTrainingSet) -> Double {
-        let model = FSRSMemoryModel(parameters)
         var loss = 0.0
-        for (word, sequence) in training.sequences.enumerated() {
-            let weights = training.weights[word]
+        Self.forEachItem(FSRSMemoryModel(parameters), words: training.sequences.indices, training: training) { _, p, weight, recalled in
+            loss -= weight * Foundation.log(recalled ? p : 1 - p)
+        }
+        return loss
+    }
+
+    /// Runs each of `words`' reviews through `model` and calls `body` for every training item
+    /// with the predicted recall, the same kept inside (0, 1) as a probability, the item's
+    /// weight and whether the word was recalled.
+    private static func forEachItem<Number: FSRSNumber, Words: Sequence<Int>>(
+        _ model: FSRSMemoryModel<Number>, words: Words, training: FSRSTrainingSet,
+        _ body: (_ recall: Number, _ p: Double, _ weight: Double, _ recalled: Bool) -> Void
+    ) {
+        for word in words {
+            let sequence = training.sequences[word], weights = training.weights[word]
             guard let last = weights.lastIndex(where: { $0 > 0 }) else { continue }
-            var memory: FSRSMemory<Double>?
+            var memory: FSRSMemory<Number>?
             for review in 0...last {
-                if weights[review] > 0, let memory {
-                    let p = min(max(model.retrievability(days: sequence.days[review], stability: memory.stability), 1e-7), 1 - 1e-7)
-                    loss -= weights[review] * Foundation.log(sequence.ratings[review] > 1 ? p : 1 - p)
+                let weight = weights[review]
+                if weight > 0, let memory {
+                    let recall = model.retrievability(days: sequence.days[review], stability: memory.stability)
+                    body(recall, min(max(recall.value, 1e-7), 1 - 1e-7), weight, sequence.ratings[review] > 1)
                 }
                 memory = model.step(memory, rating: sequence.ratings[review], days: sequence.days[review])
             }
         }
-        return loss
     }
 
     /// The pull towards the starting parameters: γ · Σ ((wᵢ − startᵢ) / spreadᵢ)².

@@ -31,11 +31,6 @@ public struct FSRSReviewSequence: Sendable {
     /// a same-day one).
     func isTarget(_ index: Int) -> Bool { index > 0 && days[index] >= 1 }
 
-    /// How many of the reviews up to and including `index` came on a later day.
-    func longTermReviews(through index: Int) -> Int {
-        (0...index).reduce(0) { $0 + (days[$1] >= 1 ? 1 : 0) }
-    }
-
     /// The index of the first later-day review, if any.
     var firstLongTermIndex: Int? { days.indices.first { days[$0] >= 1 } }
 
