@@ -66,10 +66,10 @@ final class OptimizePanel {
     }
 
     private func fit() {
-        guard running == nil else { return }
+        guard running == nil, let sheet else { return }
         let flag = CancelFlag()
         setRunning(flag)
-        UI.setText(sheet?.result ?? button, tr("Fitting…"))
+        UI.setText(sheet.result, tr("Fitting…"))
         let now = model.clock.now()
         model.background({ store in
             try LearningOptimization.run(store: store, bookIds: nil, retention: nil, dryRun: false, now: now, progress: { share in

@@ -62,21 +62,16 @@ struct OptimizeBenchmark {
         let logs = person.reviewLogs(words: wordCount, newPerDay: max(1, wordCount / 300), days: 365, start: start, random: &random)
         let home = work + "/home"
         let store = try Store.open(folder: home)
-        let csv = work + "/words.csv"
-        _ = try DataSet.writeCSV(rows: logs.count, to: csv, seed: 5)
-        var reader = try WordFileReader(try FileStream(path: csv), format: .csv)
-        _ = try WordImporter(defaultBook: "Bench", now: start).run(&reader, into: store)
-        let words = try store.words(WordFilter(bookId: try store.book("Bench").id))
+        let words = try BenchStore.importBook(rows: logs.count, seed: 5, csv: work + "/words.csv", into: store, now: start).words
         var ids = TimeOrderedIDs()
-        var batch: [ReviewRecord] = []
+        var batches = BenchStore.ReviewBatches(store: store)
         for (word, log) in zip(words, logs) {
             for review in log {
-                batch.append(ReviewRecord(id: ids.next(milliseconds: review.at.milliseconds), wordId: word.id,
-                                          reviewedAt: review.at, rating: review.rating, source: .study))
+                try batches.add(ReviewRecord(id: ids.next(milliseconds: review.at.milliseconds), wordId: word.id,
+                                             reviewedAt: review.at, rating: review.rating, source: .study))
             }
-            if batch.count >= 50_000 { _ = try store.withImportCache { try store.mergeReviews(batch) }; batch.removeAll() }
         }
-        _ = try store.withImportCache { try store.mergeReviews(batch) }
+        try batches.finish()
         let reviews = try store.reviewCount()
         let usable = FSRSReviewSequence.targetCount(try store.reviewSequences(inBooks: nil))
         let environment = ["VOCAB_HOME": home, "XDG_CONFIG_HOME": work + "/config", "VOCAB_BACKGROUND": "off"]

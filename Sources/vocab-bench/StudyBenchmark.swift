@@ -14,27 +14,22 @@ struct StudyBenchmark {
         var results: [(Int, Double, Double, Double, Double)] = []
         for size in [options.rows / 10, options.rows] {
             let store = try Store.open(folder: work + "/store-\(size)")
-            let csv = work + "/words-\(size).csv"
-            try DataSet.writeCSV(rows: size, to: csv, seed: UInt64(size))
-            var reader = try WordFileReader(try FileStream(path: csv), format: .csv)
             let start = Timestamp(iso8601: "2026-01-01T00:00:00Z") ?? Timestamp(milliseconds: 0)
-            _ = try WordImporter(defaultBook: "Bench", now: start).run(&reader, into: store)
-            let book = try store.book("Bench")
-            let words = try store.words(WordFilter(bookId: book.id))
+            let (book, words) = try BenchStore.importBook(rows: size, seed: UInt64(size), csv: work + "/words-\(size).csv",
+                                                          into: store, now: start)
             var random = SeededRandom(seed: 99)
             var ids = TimeOrderedIDs()
-            var batch: [ReviewRecord] = []
+            var batches = BenchStore.ReviewBatches(store: store)
             for word in words {
                 var time = start
                 for _ in 0..<10 {
                     time = time.adding(seconds: Double(3600 + random.below(86_400 * 5)))
                     // Ids in the order made (as a real log's are), not in review-time order.
-                    batch.append(ReviewRecord(id: ids.next(milliseconds: start.milliseconds), wordId: word.id, reviewedAt: time,
-                                              rating: Rating(rawValue: 1 + random.below(4)) ?? .good, source: .study))
+                    try batches.add(ReviewRecord(id: ids.next(milliseconds: start.milliseconds), wordId: word.id, reviewedAt: time,
+                                                 rating: Rating(rawValue: 1 + random.below(4)) ?? .good, source: .study))
                 }
-                if batch.count >= 50_000 { _ = try store.withImportCache { try store.mergeReviews(batch) }; batch.removeAll() }
             }
-            _ = try store.withImportCache { try store.mergeReviews(batch) }
+            try batches.finish()
             let now = Timestamp(iso8601: "2026-03-01T00:00:00Z") ?? start
 
             let picks = 2000

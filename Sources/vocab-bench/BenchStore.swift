@@ -1,0 +1,37 @@
+import Foundation
+import VocabCore
+import VocabStore
+
+/// Stores the benchmarks fill: a book of generated words, and review logs merged in batches.
+enum BenchStore {
+    /// Imports `rows` generated words (written to `csv` first) into the book "Bench" of `store`.
+    static func importBook(rows: Int, seed: UInt64, csv: String, into store: Store, now: Timestamp) throws -> (book: Book, words: [Word]) {
+        try DataSet.writeCSV(rows: rows, to: csv, seed: seed)
+        var reader = try WordFileReader(try FileStream(path: csv), format: .csv)
+        _ = try WordImporter(defaultBook: "Bench", now: now).run(&reader, into: store)
+        let book = try store.book("Bench")
+        return (book, try store.words(WordFilter(bookId: book.id)))
+    }
+
+    /// Collects review records and merges them into the store 50,000 at a time (with the
+    /// import cache); `finish` merges the rest.
+    struct ReviewBatches {
+        let store: Store
+        private var batch: [ReviewRecord] = []
+
+        init(store: Store) {
+            self.store = store
+        }
+
+        mutating func add(_ record: ReviewRecord) throws {
+            batch.append(record)
+            if batch.count >= 50_000 { try finish() }
+        }
+
+        mutating func finish() throws {
+            let records = batch
+            _ = try store.withImportCache { try store.mergeReviews(records) }
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+}
