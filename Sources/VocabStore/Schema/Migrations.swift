@@ -272,13 +272,9 @@ enum Migrations {
                 device      TEXT NOT NULL DEFAULT ''
             );
             -- The outbox takes them too: rebuilt with the wider kind check, keeping every rowid
-            -- (a push compares them), its triggers dropped first and made again as
-            -- they were (outbox_word_update as version 8 left it).
-            DROP TRIGGER outbox_book_insert;
-            DROP TRIGGER outbox_book_update;
-            DROP TRIGGER outbox_word_update;
-            DROP TRIGGER outbox_review_insert;
-            DROP TRIGGER outbox_tombstone;
+            -- (a push compares them). In legacy mode a rename leaves the triggers that write to
+            -- "outbox" as they are, so they write to the new table.
+            PRAGMA legacy_alter_table = ON;
             ALTER TABLE outbox RENAME TO outbox_v8;
             CREATE TABLE outbox (
                 kind TEXT NOT NULL CHECK (kind IN ('book', 'word', 'review', 'settings')),
@@ -287,23 +283,7 @@ enum Migrations {
             );
             INSERT INTO outbox (rowid, kind, id) SELECT rowid, kind, id FROM outbox_v8;
             DROP TABLE outbox_v8;
-            CREATE TRIGGER outbox_book_insert AFTER INSERT ON books
-            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
-            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('book', NEW.id); END;
-            CREATE TRIGGER outbox_book_update AFTER UPDATE ON books
-            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
-            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('book', NEW.id); END;
-            CREATE TRIGGER outbox_word_update AFTER UPDATE OF
-                book_id, word, definition, detail, pronunciation, synonym, antonym, date, memorized,
-                created_at, modified_at, stamps ON words
-            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
-            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', NEW.id); END;
-            CREATE TRIGGER outbox_review_insert AFTER INSERT ON reviews
-            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
-            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('review', NEW.id); END;
-            CREATE TRIGGER outbox_tombstone AFTER INSERT ON tombstones
-            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
-            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES (NEW.kind, NEW.id); END;
+            PRAGMA legacy_alter_table = OFF;
             """),
     ]
 
