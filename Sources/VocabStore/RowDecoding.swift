@@ -1,4 +1,5 @@
 import Foundation
+import CSQLite
 import VocabCore
 
 /// Column lists and row decoders shared by the store's queries.
@@ -85,4 +86,14 @@ extension Row {
 extension UUID {
     /// The form ids are stored and printed in.
     var storageText: String { lowercaseText }
+}
+
+extension Statement {
+    /// Binds an id's text form to parameter `index` without making a string of it.
+    public func bind(idText id: UUID, at index: Int32) throws {
+        let code = id.withLowercaseText { text in
+            text.withMemoryRebound(to: CChar.self) { vocab_sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count)) }
+        }
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, handle: database.handle, sql: sql) }
+    }
 }

@@ -54,40 +54,59 @@ extension Store {
     /// Inserts the reviews not in the log yet; returns how many were.
     func insertReviews(_ records: [ReviewRecord]) throws -> Int {
         var inserted = 0
-        for start in stride(from: 0, to: records.count, by: Self.chunk) {
-            let part = records[start..<min(start + Self.chunk, records.count)]
-            var values: [SQLValue] = []
-            values.reserveCapacity(part.count * 7)
-            for record in part {
-                values += [.text(record.id.storageText), .text(record.wordId.storageText), .integer(record.reviewedAt.milliseconds),
-                           .integer(Int64(record.rating.rawValue)), record.durationMs.map { .integer($0) } ?? .null,
-                           record.gameId.map { .text($0.storageText) } ?? .null, .text(record.source.rawValue)]
-            }
-            try database.run("""
-                INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, game_id, source)
-                VALUES \(Self.placeholders(rows: part.count, columns: 7)) ON CONFLICT (id) DO NOTHING
-                """, values)
+        try forEachChunk(of: records, columns: 7, sql: { """
+            INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, game_id, source)
+            VALUES \($0) ON CONFLICT (id) DO NOTHING
+            """ }) { statement, record, first in
+            try statement.bind(idText: record.id, at: first)
+            try statement.bind(idText: record.wordId, at: first + 1)
+            try statement.bind(record.reviewedAt.milliseconds, at: first + 2)
+            try statement.bind(Int64(record.rating.rawValue), at: first + 3)
+            try statement.bind(record.durationMs, at: first + 4)
+            if let game = record.gameId { try statement.bind(idText: game, at: first + 5) } else { try statement.bind(.null, at: first + 5) }
+            try statement.bind(.text(record.source.rawValue), at: first + 6)
+        } afterEach: {
             inserted += database.changes
         }
         return inserted
     }
 
     func storeSchedules(_ rows: [(wordId: String, schedule: Schedule, first: Timestamp)]) throws {
+        try forEachChunk(of: rows, columns: 10, sql: { """
+            INSERT OR REPLACE INTO schedules (word_id, state, step, stability, difficulty, due, last_review,
+                reviews, lapses, first_review)
+            VALUES \($0)
+            """ }) { statement, row, first in
+            let schedule = row.schedule
+            try statement.bind(.text(row.wordId), at: first)
+            try statement.bind(Int64(schedule.state.rawValue), at: first + 1)
+            try statement.bind(schedule.step.map(Int64.init), at: first + 2)
+            try statement.bind(.real(schedule.stability), at: first + 3)
+            try statement.bind(.real(schedule.difficulty), at: first + 4)
+            try statement.bind(schedule.due.milliseconds, at: first + 5)
+            try statement.bind(schedule.lastReview.milliseconds, at: first + 6)
+            try statement.bind(Int64(schedule.reviews), at: first + 7)
+            try statement.bind(Int64(schedule.lapses), at: first + 8)
+            try statement.bind(row.first.milliseconds, at: first + 9)
+        } afterEach: {}
+    }
+
+    /// Runs a multi-row statement per `chunk` rows of `rows` (the last one shorter), binding
+    /// values straight into it (no arrays of values or strings of ids): `sql` gets the
+    /// `(?, …), …` list, `bind` binds one row from its first parameter on, `afterEach` runs
+    /// after each statement. The statements are prepared once and kept.
+    private func forEachChunk<Element>(of rows: [Element], columns: Int, sql: (String) -> String,
+                                       bind: (Statement, Element, Int32) throws -> Void,
+                                       afterEach: () -> Void) throws {
         for start in stride(from: 0, to: rows.count, by: Self.chunk) {
             let part = rows[start..<min(start + Self.chunk, rows.count)]
-            var values: [SQLValue] = []
-            values.reserveCapacity(part.count * 10)
-            for (wordId, schedule, first) in part {
-                values += [.text(wordId), .integer(Int64(schedule.state.rawValue)), schedule.step.map { .integer(Int64($0)) } ?? .null,
-                           .real(schedule.stability), .real(schedule.difficulty), .integer(schedule.due.milliseconds),
-                           .integer(schedule.lastReview.milliseconds), .integer(Int64(schedule.reviews)),
-                           .integer(Int64(schedule.lapses)), .integer(first.milliseconds)]
+            let statement = try database.statement(sql(Self.placeholders(rows: part.count, columns: columns)))
+            statement.reset()
+            for (offset, row) in part.enumerated() {
+                try bind(statement, row, Int32(offset * columns + 1))
             }
-            try database.run("""
-                INSERT OR REPLACE INTO schedules (word_id, state, step, stability, difficulty, due, last_review,
-                    reviews, lapses, first_review)
-                VALUES \(Self.placeholders(rows: part.count, columns: 10))
-                """, values)
+            while try statement.step() {}
+            afterEach()
         }
     }
 

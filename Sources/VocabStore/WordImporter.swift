@@ -85,12 +85,10 @@ public struct WordImporter {
                         books: inout BookCache, ids: inout TimeOrderedIDs,
                         summary: inout ImportSummary) throws -> UUID? {
         let book = try books.book(for: imported, store: store, now: now, created: &summary.createdBooks)
+        // Most rows of a big import are new: try the insert first, and look the word up (by
+        // its id, else by its text in its book) only when the id or the text is taken.
         var existing: Word?
-        // A probe first: most rows of a big import are new, and reading a word costs more.
-        if let id = imported.id, try store.wordExists(id: id) { existing = try store.word(id: id) }
-        if existing == nil {
-            // Most rows of a big import are new: try the insert first and look the word up only
-            // when its (book, word) is already taken.
+        do {
             let word = Word(id: imported.id ?? ids.next(milliseconds: now.milliseconds), bookId: book.id,
                             word: imported.draft.word, definition: imported.draft.definition,
                             detail: imported.draft.detail, pronunciation: imported.draft.pronunciation,
@@ -102,7 +100,8 @@ public struct WordImporter {
                 summary.added += 1
                 return nil
             }
-            existing = try store.wordWithExactText(imported.draft.word, inBook: book.id)
+            if let id = imported.id { existing = try store.word(id: id) }
+            if existing == nil { existing = try store.wordWithExactText(imported.draft.word, inBook: book.id) }
         }
         guard let current = existing else {
             throw ImportError.invalidLine(line: imported.line, reason: "its id is already used by another word")

@@ -62,19 +62,32 @@ extension UUID {
 
     /// The lowercase text form ids are stored, printed and exported in.
     public var lowercaseText: String {
+        String(unsafeUninitializedCapacity: 36) { out in
+            writeLowercaseText(into: out)
+            return 36
+        }
+    }
+
+    /// Calls `body` with the 36 bytes of `lowercaseText`, written on the stack (for hot loops
+    /// that hand ids to SQLite without making a string of each).
+    public func withLowercaseText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { out in
+            writeLowercaseText(into: out)
+            return try body(UnsafeBufferPointer(out))
+        }
+    }
+
+    private func writeLowercaseText(into out: UnsafeMutableBufferPointer<UInt8>) {
         withUnsafeBytes(of: uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { out in
-                var position = 0
-                for (index, byte) in bytes.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        out[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    out[position] = UUID.hexDigit(byte >> 4)
-                    out[position + 1] = UUID.hexDigit(byte & 0x0F)
-                    position += 2
+            var position = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    out[position] = UInt8(ascii: "-")
+                    position += 1
                 }
-                return position
+                out[position] = UUID.hexDigit(byte >> 4)
+                out[position + 1] = UUID.hexDigit(byte & 0x0F)
+                position += 2
             }
         }
     }

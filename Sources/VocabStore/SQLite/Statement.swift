@@ -5,7 +5,7 @@ import CSQLite
 public final class Statement {
     let handle: OpaquePointer
     public let sql: String
-    private unowned let database: Database
+    unowned let database: Database
 
     init(database: Database, sql: String) throws {
         var prepared: OpaquePointer?
@@ -65,6 +65,12 @@ public final class Statement {
                 return vocab_sqlite3_bind_blob(handle, index, base, Int32(buffer.count))
             }
         }
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, handle: database.handle, sql: sql) }
+    }
+
+    /// Binds an integer, or NULL for nil, to parameter `index`.
+    public func bind(_ number: Int64?, at index: Int32) throws {
+        let code = number.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
         guard code == SQLITE_OK else { throw SQLiteError(code: code, handle: database.handle, sql: sql) }
     }
 
