@@ -6,14 +6,16 @@ import VocabSessions
 
 /// "Fit to my reviews…" on the Study page: a sheet that fits FSRS-6 to the learner's own log
 /// on the worker (progress and Cancel), says what it found, and keeps the fit only when it
-/// predicts the reviews better — what `vocab optimize` does, through the same session.
+/// predicts the reviews better — what `vocab optimize` does, through the same session. The
+/// recall to aim at (`vocab optimize --retention`) is set there too.
 @MainActor
 final class OptimizePanel {
     let button: Widget
     private let model: AppModel
     private let window: Widget
     private var running: CancelFlag?
-    private var sheet: (dialog: DialogWindow, state: Widget, result: Widget, bar: Widget, fit: Widget, reset: Widget, cancel: Widget)?
+    private var sheet: (dialog: DialogWindow, state: Widget, result: Widget, bar: Widget, fit: Widget, reset: Widget, cancel: Widget,
+                        retention: Widget, apply: Widget)?
 
     init(model: AppModel, window: Widget) {
         self.model = model
@@ -27,7 +29,6 @@ final class OptimizePanel {
         let intro = UI.label(tr("Vocab schedules with FSRS-6. Its parameters can be fitted to your own reviews; the fit is kept only if it predicts them better than the parameters in force."), wrap: true)
         let state = UI.label("", style: "dim-label", wrap: true)
         let result = UI.label("", wrap: true)
-        for label in [intro, state, result] { gtk_label_set_max_width_chars(vocab_label(label), 60) }
         let bar = gtk_progress_bar_new()!
         UI.setVisible(bar, false)
         let reset = UI.button(tr("Use the defaults"), name: tr("Use the defaults")) { [weak self] in self?.useDefaults() }
@@ -35,10 +36,18 @@ final class OptimizePanel {
         let close = UI.button(tr("Close"), name: tr("Close")) { [weak dialog] in dialog?.close() }
         let fit = UI.button(tr("Fit"), name: tr("Fit"), style: "suggested-action") { [weak self] in self?.fit() }
         UI.setVisible(cancel, false)
+        let range = LearningSettings.retentionRange
+        let retention = gtk_spin_button_new_with_range(range.lowerBound, range.upperBound, 0.01)!
+        gtk_spin_button_set_digits(vocab_spin_button(retention), 2)
+        vocab_set_accessible_label(retention, tr("Recall to aim at"))
+        let apply = UI.button(tr("Apply"), name: tr("Apply the recall")) { [weak self] in self?.applyRetention() }
+        let aim = UI.box(false, spacing: 6, [UI.label(tr("Recall to aim at:")), retention, apply])
+        let hint = UI.label(tr("From 0.85 to 0.97: higher means more reviews and fewer words forgotten."), style: "dim-label", wrap: true)
+        for label in [intro, state, hint, result] { gtk_label_set_max_width_chars(vocab_label(label), 60) }
         let buttons = UI.box(false, spacing: 6, [reset, close, cancel, fit])
         gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        UI.append(dialog.body, intro, state, bar, result, buttons)
-        sheet = (dialog, state, result, bar, fit, reset, cancel)
+        UI.append(dialog.body, intro, state, aim, hint, bar, result, buttons)
+        sheet = (dialog, state, result, bar, fit, reset, cancel, retention, apply)
         dialog.onClose = { [weak self] in
             self?.running?.cancel()
             self?.sheet = nil
@@ -53,7 +62,8 @@ final class OptimizePanel {
         UI.setText(sheet.state, settings.parameters == nil
                    ? tr("In force: the default parameters, aiming at a recall of %@.", retention)
                    : tr("In force: parameters fitted to your reviews, aiming at a recall of %@.", retention))
-        UI.setSensitive(sheet.reset, settings.parameters != nil)
+        UI.setSensitive(sheet.reset, settings.parameters != nil || settings.desiredRetention != LearningSettings.defaultRetention)
+        gtk_spin_button_set_value(vocab_spin_button(sheet.retention), settings.desiredRetention)
     }
 
     private func setRunning(_ flag: CancelFlag?) {
@@ -62,6 +72,7 @@ final class OptimizePanel {
         UI.setVisible(sheet.bar, flag != nil)
         UI.setVisible(sheet.cancel, flag != nil)
         UI.setSensitive(sheet.fit, flag == nil)
+        UI.setSensitive(sheet.apply, flag == nil)
         if flag != nil { gtk_progress_bar_set_fraction(vocab_progress_bar(sheet.bar), 0) }
     }
 
@@ -92,12 +103,31 @@ final class OptimizePanel {
         }
     }
 
+    /// Saves the recall in the spin button as the one to aim at (every schedule re-derived).
+    private func applyRetention() {
+        guard running == nil, let sheet else { return }
+        let spin = vocab_spin_button(sheet.retention)
+        gtk_spin_button_update(spin)  // takes in text typed but not yet entered
+        let value = (gtk_spin_button_get_value(spin) * 100).rounded() / 100
+        let now = model.clock.now()
+        model.background({ store in try LearningOptimization.setRetention(value, store: store, now: now) }) { [weak self] result in
+            guard let self else { return }
+            let shown = String(format: "%.2f", value)
+            switch result {
+            case .success(nil): self.sheet.map { UI.setText($0.result, tr("Already aiming at a recall of %@.", shown)) }
+            case .success(let count?): self.sheet.map { UI.setText($0.result, tr("Now aiming at a recall of %@: the schedules of %d words were re-derived.", shown, count)) }
+            case .failure(let error): self.model.toast(AppModel.message(error))
+            }
+            self.showSettings()
+        }
+    }
+
     private func useDefaults() {
         let now = model.clock.now()
         model.background({ store in try LearningOptimization.reset(store: store, now: now) }) { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success: self.sheet.map { UI.setText($0.result, tr("Back to the default parameters.")) }
+            case .success: self.sheet.map { UI.setText($0.result, tr("Back to the default parameters and a recall of 0.90.")) }
             case .failure(let error): self.model.toast(AppModel.message(error))
             }
             self.showSettings()

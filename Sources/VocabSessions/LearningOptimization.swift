@@ -71,6 +71,18 @@ public enum LearningOptimization {
         return report
     }
 
+    /// Changes the desired retention alone (the parameters in force stay) and re-derives every
+    /// schedule; returns how many words were rescheduled, nil when it was `retention` already.
+    @discardableResult
+    public static func setRetention(_ retention: Double, store: Store, now: Timestamp) throws -> Int? {
+        guard LearningSettings.retentionRange.contains(retention) else {
+            throw VocabError.retentionOutOfRange(retention, LearningSettings.retentionRange)
+        }
+        let settings = try store.learningSettings()
+        guard settings.desiredRetention != retention else { return nil }
+        return try store.saveLearningSettings(parameters: settings.parameters, desiredRetention: retention, at: now)
+    }
+
     /// Back to the published parameters and a desired retention of 0.9. Returns how many
     /// words were rescheduled.
     @discardableResult

@@ -334,10 +334,17 @@ def test_fitting_the_scheduler_to_your_reviews(root):
         find(sheet, "label", prefix="In force: parameters fitted to your reviews")
         report = json.loads(window.terminal("optimize", "--dry-run", "--json"))
         assert report["settings"]["optimized"] and report["outcome"] == "not-better", report
-        click(find(sheet, "push button", "Use the defaults"))
-        find(sheet, "label", "Back to the default parameters.", timeout=10)
+        # The recall to aim at: typed into its spin button and applied, as `--retention` does.
+        type_into(find(sheet, "spin button", "Recall to aim at"), "0.85")
+        click(find(sheet, "push button", "Apply the recall"))
+        find(sheet, "label", prefix="Now aiming at a recall of 0.85: the schedules of ", timeout=10)
+        find(sheet, "label", prefix="In force: parameters fitted to your reviews, aiming at a recall of 0.85.")
         report = json.loads(window.terminal("optimize", "--dry-run", "--json"))
-        assert not report["settings"]["optimized"], report
+        assert report["settings"]["optimized"] and report["settings"]["desiredRetention"] == 0.85, report
+        click(find(sheet, "push button", "Use the defaults"))
+        find(sheet, "label", "Back to the default parameters and a recall of 0.90.", timeout=10)
+        report = json.loads(window.terminal("optimize", "--dry-run", "--json"))
+        assert not report["settings"]["optimized"] and report["settings"]["desiredRetention"] == 0.9, report
     finally:
         window.stop()
 

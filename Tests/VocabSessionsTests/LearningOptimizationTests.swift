@@ -90,6 +90,27 @@ final class LearningOptimizationTests: XCTestCase {
         XCTAssertEqual(try store.schedule(wordId: words[0].id), FSRSScheduler().replay(log))
     }
 
+    func testTheRetentionAloneChangesKeepingTheParametersAndRefusesValuesOutsideItsRange() throws {
+        let (store, words) = try storeWithLearner(words: 150)
+        _ = try LearningOptimization.run(store: store, bookIds: nil, retention: nil, dryRun: false, now: later)
+        let fitted = try XCTUnwrap(try store.learningSettings().parameters)
+        let reviewed = try words.count { !(try store.reviewLog(wordId: $0.id)).isEmpty }
+
+        XCTAssertEqual(try LearningOptimization.setRetention(0.95, store: store, now: later), reviewed)
+        XCTAssertEqual(try store.learningSettings().parameters, fitted)
+        XCTAssertEqual(try store.learningSettings().desiredRetention, 0.95)
+        let log = try store.reviewLog(wordId: words[0].id).map { (rating: $0.rating, at: $0.reviewedAt) }
+        XCTAssertEqual(try store.schedule(wordId: words[0].id), FSRSScheduler(parameters: fitted, desiredRetention: 0.95).replay(log))
+        XCTAssertNil(try LearningOptimization.setRetention(0.95, store: store, now: later), "the same value changes nothing")
+
+        for wrong in [0.84, 0.98, .nan] {
+            XCTAssertThrowsError(try LearningOptimization.setRetention(wrong, store: store, now: later)) { error in
+                XCTAssertTrue(error is VocabError, "\(error)")
+            }
+        }
+        XCTAssertEqual(try store.learningSettings().desiredRetention, 0.95)
+    }
+
     func testCancellingLeavesEverythingAsItWas() throws {
         let (store, words) = try storeWithLearner(words: 300)
         let schedule = try store.schedule(wordId: words[0].id)

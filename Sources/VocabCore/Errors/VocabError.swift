@@ -12,6 +12,7 @@ public enum VocabError: UserFacingError, Equatable {
     case unsupportedImage
     case invalidDate(String)
     case invalidBoolean(String)
+    case retentionOutOfRange(Double, ClosedRange<Double>)
 
     public var category: ErrorCategory { .userInput }
 
@@ -43,6 +44,8 @@ public enum VocabError: UserFacingError, Equatable {
             return "\"\(text)\" is not a date: use ISO 8601, e.g. 2026-11-30 or 2026-11-30T09:15:00Z."
         case .invalidBoolean(let text):
             return "\"\(text)\" is not a yes/no value: use true/false, yes/no or 1/0."
+        case .retentionOutOfRange(let value, let range):
+            return String(format: "A desired retention of %.2f is outside %.2f to %.2f.", value, range.lowerBound, range.upperBound)
         }
     }
 }
