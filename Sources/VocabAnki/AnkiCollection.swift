@@ -101,9 +101,9 @@ struct AnkiCollection {
     /// has reviews), real reviews only: ratings 1–4 of learning, review, relearning and filtered
     /// reviews (manual reschedules and resets are not reviews). Ordered by note, then time.
     /// Returns how many reviews of the notes' other cards (reverse cards) were passed over:
-    /// they are not carried, and the summary says so.
-    @discardableResult
-    func reviews(_ body: (AnkiReview) throws -> Void) throws -> Int {
+    /// they are not carried, and the summary says so. Reads `database`: a connection of the
+    /// caller's own (the import reads the log on a thread of its own).
+    static func forEachReview(in database: Database, _ body: (AnkiReview) throws -> Void) throws -> Int {
         var currentNote: Int64 = -1
         var currentOrd: Int64 = -1
         var currentGUID = ""

@@ -39,8 +39,8 @@ public enum AnkiImport {
         var reviews = (added: 0, otherCards: 0)
         var decorated: [String] = []
         // The review log goes in inside the importer's transaction, under its import cache.
-        let summary = try importer.run(&reader, into: store, progress: progress) {
-            reviews = try carryReviews(collection, records: records, into: store)
+        let summary = try importer.run(&reader, into: store, progress: progress) { inserted in
+            reviews = try carryReviews(collection, records: records, newWords: inserted, into: store)
             decorated = try decorateBooks(from: collection, package: package, defaultBook: defaultBook, store: store, now: now)
         }
         var notes = fieldMap.notes
@@ -51,36 +51,34 @@ public enum AnkiImport {
 
     /// Adds each note's first-card reviews to its word's log (ids derived from the note's guid
     /// and the review's, so a second import adds nothing) and re-derives the schedules.
-    /// Returns the reviews added and those of other cards passed over.
-    private static func carryReviews(_ collection: AnkiCollection, records: AnkiNoteRecords,
+    /// `newWords`: notes' words this import added (no need to look them up). Anki's log is read
+    /// and turned into records on a second thread (its own connection to the collection) while
+    /// this one writes the batch before. Returns the reviews added and those of other cards
+    /// passed over.
+    private static func carryReviews(_ collection: AnkiCollection, records: AnkiNoteRecords, newWords: Set<UUID>,
                                      into store: Store) throws -> (added: Int, otherCards: Int) {
         let scheduler = try store.scheduler()
-        var batch: [(wordId: UUID, records: [ReviewRecord])] = []
-        var log: [ReviewRecord] = []
-        var added = 0
-        var currentNote: Int64?
-        var target: (wordId: UUID, guid: String)?
-        func finishNote() throws {
-            if let target, !log.isEmpty { batch.append((target.wordId, log)) }
-            log.removeAll(keepingCapacity: true)
-            if batch.count >= 2_000 {
-                added += try store.addReviewLogs(batch, scheduler: scheduler)
-                batch.removeAll(keepingCapacity: true)
-            }
+        let path = collection.database.path
+        let logs = BackgroundBatches<NoteLogBatch>(name: "vocab-anki-reviews") { hand in
+            try NoteLogBatch.read(collectionAt: path, batchSize: 2_000, hand: hand)
         }
-        let otherCards = try collection.reviews { review in
-            if review.noteId != currentNote {
-                try finishNote()
-                currentNote = review.noteId
-                target = try word(ofNote: review.noteId, guid: review.noteGUID, collection: collection, records: records, store: store)
+        defer { logs.finish() }
+        var added = 0, otherCards = 0
+        while let batch = try logs.next() {
+            otherCards += batch.otherCards
+            var resolved: [(wordId: UUID, records: [ReviewRecord])] = []
+            resolved.reserveCapacity(batch.notes.count)
+            for note in batch.notes {
+                if newWords.contains(note.wordId) {
+                    resolved.append((note.wordId, note.records))
+                } else if let target = try word(ofNote: note.noteId, guid: note.guid, collection: collection, records: records, store: store) {
+                    let moved = target.wordId == note.wordId ? note.records
+                        : note.records.map { var record = $0; record.wordId = target.wordId; return record }
+                    resolved.append((target.wordId, moved))
+                }
             }
-            guard let target, let rating = Rating(rawValue: review.ease) else { return }
-            log.append(ReviewRecord(id: UUID.derived(fromAnkiReview: review.id, noteGUID: target.guid), wordId: target.wordId,
-                                    reviewedAt: Timestamp(milliseconds: review.id), rating: rating,
-                                    durationMs: review.time, source: .study))
+            added += try store.addReviewLogs(resolved, scheduler: scheduler)
         }
-        try finishNote()
-        added += try store.addReviewLogs(batch, scheduler: scheduler)
         return (added, otherCards)
     }
 

@@ -38,13 +38,15 @@ public struct WordImporter {
 
     /// Reads every row of `reader` into `store`. `progress` is called with the number of rows
     /// read so far, every 1,000 rows. `afterWords` runs in the same transaction once every word
-    /// is in (an Anki package's review log and deck covers): what it throws undoes it all.
+    /// is in (an Anki package's review log and deck covers), given the ids the file named that
+    /// became new words: what it throws undoes it all.
     public func run(_ reader: inout WordFileReader, into store: Store, progress: (Int) -> Void = { _ in },
-                    afterWords: (() throws -> Void)? = nil) throws -> ImportSummary {
+                    afterWords: ((_ inserted: Set<UUID>) throws -> Void)? = nil) throws -> ImportSummary {
         var summary = ImportSummary()
         var books = BookCache()
         var ids = TimeOrderedIDs()
         var updatedIds: [UUID] = []
+        var insertedIds = Set<UUID>()  // only kept for `afterWords`
         var inserter = try store.guarded { try BulkWordInsert(database: store.database) }
         try store.withImportCache {
         try store.transaction {
@@ -59,7 +61,11 @@ public struct WordImporter {
                     switch item {
                     case .failed(let error): throw error
                     case .word(let word):
-                        if let updated = try upsert(word, store: store, inserter: &inserter, books: &books, ids: &ids, summary: &summary) { updatedIds.append(updated) }
+                        switch try upsert(word, store: store, inserter: &inserter, books: &books, ids: &ids, summary: &summary) {
+                        case .inserted(let id): if afterWords != nil, let id { insertedIds.insert(id) }
+                        case .updated(let id): updatedIds.append(id)
+                        case .unchanged: break
+                        }
                     }
                 } catch let error as ImportError {
                     guard skipInvalid, let (line, reason) = error.skippable else { throw error }
@@ -74,16 +80,25 @@ public struct WordImporter {
             try store.recordNewWords(afterRowid: rowidBefore)
             for id in updatedIds { try store.markForPush(kind: "word", id: id) }
             for id in books.createdIds { try store.markForPush(kind: "book", id: id) }
-            try afterWords?()
+            try afterWords?(insertedIds)
         }
         }
         return summary
     }
 
-    /// Inserts or updates one word; returns the id of an updated word (inserts are found by rowid).
+    /// What `upsert` did with a row.
+    private enum Upsert {
+        /// A new word, with the id the file gave it (nil when it gave none).
+        case inserted(UUID?)
+        case updated(UUID)
+        case unchanged
+    }
+
+    /// Inserts or updates one word (new words are recorded for the push by rowid, updated
+    /// ones by id).
     private func upsert(_ imported: ImportedWord, store: Store, inserter: inout BulkWordInsert,
                         books: inout BookCache, ids: inout TimeOrderedIDs,
-                        summary: inout ImportSummary) throws -> UUID? {
+                        summary: inout ImportSummary) throws -> Upsert {
         let book = try books.book(for: imported, store: store, now: now, created: &summary.createdBooks)
         // Most rows of a big import are new: try the insert first, and look the word up (by
         // its id, else by its text in its book) only when the id or the text is taken.
@@ -98,7 +113,7 @@ public struct WordImporter {
             if try inserter.insertIfNew(word) {
                 if imported.id != nil { try store.clearTombstone(id: word.id) }
                 summary.added += 1
-                return nil
+                return .inserted(imported.id)
             }
             if let id = imported.id { existing = try store.word(id: id) }
             if existing == nil { existing = try store.wordWithExactText(imported.draft.word, inBook: book.id) }
@@ -120,7 +135,7 @@ public struct WordImporter {
         if present.contains(.memorized) { updated.memorized = draft.memorized }
         guard updated != current else {
             summary.unchanged += 1
-            return nil
+            return .unchanged
         }
         if updated.word != current.word || updated.bookId != current.bookId,
            let clash = try store.wordWithExactText(updated.word, inBook: updated.bookId), clash.id != current.id {
@@ -131,7 +146,7 @@ public struct WordImporter {
         try store.replace(updated)
         try store.stamp(table: "words", id: updated.id, fields: SyncBodies.changedFields(current, updated), at: now)
         summary.updated += 1
-        return updated.id
+        return .updated(updated.id)
     }
 }
 

@@ -41,6 +41,9 @@ final class OtherListFormatsTests: XCTestCase {
         XCTAssertEqual(HTMLText.plain("<P>사과</P><LI>배<BR/>감</li><img src=\"x.png\">끝").text, "사과\n배\n감\n끝")
         XCTAssertEqual(HTMLText.plain("<div>one</div><div><br></div><div>two &lt;3&gt; &unknown; &#x1F600;</div>").text,
                        "one\n\ntwo <3> &unknown; 😀")
+        // Lines kept from the text itself: trimmed, Windows line ends too, runs of empty lines made one.
+        XCTAssertEqual(HTMLText.plain("  first \r\n\r\n\r\n\tsecond\t\r\n \r\n").text, "first\n\nsecond")
+        XCTAssertEqual(HTMLText.plain("\n\n<div> 단어 </div>\n\n").text, "단어")
     }
 
     func testAnkiHeaderLinesAreReadUpToTheData() throws {

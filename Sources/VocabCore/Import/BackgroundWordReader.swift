@@ -15,46 +15,30 @@ public final class BackgroundWordReader: @unchecked Sendable {
     }
 
     private static let batchSize = 256
-    private static let batchesAhead = 8
 
-    // Shared by both threads, guarded by `condition`.
-    private let condition = NSCondition()
-    private var ready: [[Item]] = []
-    private var producing = true
-    private var cancelled = false
-
-    // The thread's until `done` is signalled, the caller's afterwards.
-    private var reader: WordFileReader
-    private let done = DispatchSemaphore(value: 0)
+    private let batches: BackgroundBatches<[Item]>
+    /// The reader: the thread's until it ends, the caller's after `finish()`.
+    private let source: ReaderBox
 
     // The caller's only.
-    private var finished = false
     private var current: [Item] = []
     private var index = 0
 
     /// Starts reading `reader` at once. Rows naming no book get `defaultBook`.
     public init(_ reader: WordFileReader, defaultBook: String?) {
-        self.reader = reader
-        let thread = Thread { [self] in
-            produce(defaultBook: defaultBook)
-            done.signal()
+        let source = ReaderBox(reader)
+        self.source = source
+        batches = BackgroundBatches(name: "vocab-import-reader", ahead: 8) { hand in
+            Self.produce(from: source, defaultBook: defaultBook, hand: hand)
         }
-        thread.name = "vocab-import-reader"
-        thread.start()
     }
 
     /// The next row's outcome, or nil after the last row (or after an error that ends the file).
     public func next() -> Item? {
         if index == current.count {
-            condition.lock()
-            while ready.isEmpty && producing { condition.wait() }
-            guard !ready.isEmpty else {
-                condition.unlock()
-                return nil
-            }
-            current = ready.removeFirst()
-            condition.broadcast()
-            condition.unlock()
+            // The producer throws nothing: its errors are items.
+            guard let batch = try? batches.next() else { return nil }
+            current = batch
             index = 0
         }
         defer { index += 1 }
@@ -64,52 +48,34 @@ public final class BackgroundWordReader: @unchecked Sendable {
     /// Stops reading (when the thread is still going) and returns the reader, with the
     /// unknown columns it met.
     public func finish() -> WordFileReader {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
-        if !finished {
-            done.wait()
-            finished = true
-        }
-        return reader
+        batches.finish()
+        return source.reader
     }
 
-    private func produce(defaultBook: String?) {
-        defer {
-            condition.lock()
-            producing = false
-            condition.broadcast()
-            condition.unlock()
-        }
+    private static func produce(from source: ReaderBox, defaultBook: String?, hand: BackgroundBatches<[Item]>.Hand) {
         var batch: [Item] = []
-        batch.reserveCapacity(Self.batchSize)
+        batch.reserveCapacity(batchSize)
         var ended = false
         while !ended {
             do {
-                guard let row = try reader.nextRow() else { break }
+                guard let row = try source.reader.nextRow() else { break }
                 batch.append(.word(try ImportedWord(row: row, defaultBook: defaultBook)))
             } catch {
                 batch.append(.failed(error))
                 // A bad record lets reading go on; anything else (an unreadable file) ends it.
                 ended = (error as? ImportError)?.skippable == nil
             }
-            if batch.count == Self.batchSize {
+            if batch.count == batchSize {
                 guard hand(batch) else { return }
                 batch.removeAll(keepingCapacity: true)
             }
         }
         if !batch.isEmpty { _ = hand(batch) }
     }
+}
 
-    /// Queues a batch, waiting while the caller is `batchesAhead` behind; false once cancelled.
-    private func hand(_ batch: [Item]) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while ready.count >= Self.batchesAhead && !cancelled { condition.wait() }
-        guard !cancelled else { return false }
-        ready.append(batch)
-        condition.broadcast()
-        return true
-    }
+/// The reader, shared by reference between the reading thread and the caller (one at a time).
+private final class ReaderBox: @unchecked Sendable {
+    var reader: WordFileReader
+    init(_ reader: WordFileReader) { self.reader = reader }
 }

@@ -129,17 +129,24 @@ public enum HTMLText {
         }
     }
 
-    /// Trailing spaces off each line, at most one empty line in a row, none at either end.
+    /// Each line trimmed of spaces and tabs (and a carriage return before its line feed),
+    /// runs of empty lines made one, none at either end. On bytes: every one of these is ASCII.
     private static func tidy(_ text: String) -> String {
-        var lines: [Substring] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var trimmed = line
-            while let last = trimmed.last, last == " " || last == "\t" || last == "\r" { trimmed = trimmed.dropLast() }
-            while let first = trimmed.first, first == " " || first == "\t" { trimmed = trimmed.dropFirst() }
-            if trimmed.isEmpty && (lines.last?.isEmpty ?? true) { continue }
-            lines.append(trimmed)
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), carriageReturn = UInt8(ascii: "\r")
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var lines = 0, lastWasEmpty = false
+        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            var trimmed = line[...]
+            while let last = trimmed.last, last == space || last == tab || last == carriageReturn { trimmed = trimmed.dropLast() }
+            while let first = trimmed.first, first == space || first == tab { trimmed = trimmed.dropFirst() }
+            if trimmed.isEmpty && (lines == 0 || lastWasEmpty) { continue }
+            if lines > 0 { out.append(UInt8(ascii: "\n")) }
+            out += trimmed
+            lines += 1
+            lastWasEmpty = trimmed.isEmpty
         }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        return lines.joined(separator: "\n")
+        if lastWasEmpty, out.last == UInt8(ascii: "\n") { out.removeLast() }  // at most one empty line can end it
+        return String(decoding: out, as: UTF8.self)
     }
 }
