@@ -15,7 +15,9 @@ extension Store {
     /// were new.
     @discardableResult
     public func addReviewLogs(_ logs: [(wordId: UUID, records: [ReviewRecord])], scheduler: FSRSScheduler) throws -> Int {
-        let logs = logs.filter { !$0.records.isEmpty }
+        // In the order of the log's word index (ids compare as their lowercase text does): each
+        // insert lands beside the one before, on pages still in the processor's cache.
+        let logs = logs.filter { !$0.records.isEmpty }.sorted { $0.wordId.orderKey < $1.wordId.orderKey }
         guard !logs.isEmpty else { return 0 }
         let body = {
             let reviewed = try self.wordsWithReviews(logs.map(\.wordId))
@@ -114,5 +116,15 @@ extension Store {
     private static func placeholders(rows: Int, columns: Int) -> String {
         let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
         return Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+}
+
+private extension UUID {
+    /// The id's bytes as two big-endian numbers: sorts as its text form does.
+    var orderKey: (UInt64, UInt64) {
+        withUnsafeBytes(of: uuid) { bytes in
+            (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian,
+             bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian)
+        }
     }
 }
