@@ -160,7 +160,7 @@ public enum AnkiExport {
             let checksum = SHA1.hash(Array(word.word.utf8)).prefix(4).reduce(Int64(0)) { $0 << 8 | Int64($1) }
             let modified = word.modifiedAt.milliseconds / 1000
             try collection.run("INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')", [
-                .integer(id), .text(word.id.uuidString.lowercased()), .integer(AnkiCollectionSchema.noteTypeId),
+                .integer(id), .text(word.id.lowercaseText), .integer(AnkiCollectionSchema.noteTypeId),
                 .integer(modified), .text(tags), .text(fields.joined(separator: "\u{1F}")), .text(fields[0]),
                 .integer(checksum),
             ])

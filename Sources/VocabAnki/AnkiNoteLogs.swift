@@ -20,7 +20,7 @@ struct NoteLogBatch: Sendable {
     /// Reads every note's first-card log from the collection at `path`, handing over batches
     /// of `batchSize` notes; stops when `hand` says the reader has finished.
     static func read(collectionAt path: String, batchSize: Int, hand: (NoteLogBatch) -> Bool) throws {
-        let database = try Database(path: path, create: false, readOnly: true)
+        let database = try AnkiPackage.openCollection(at: path)
         var batch = NoteLogBatch()
         var current: NoteLog?
         func closeNote() throws {

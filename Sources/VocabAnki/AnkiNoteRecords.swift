@@ -52,7 +52,7 @@ final class AnkiNoteRecords: RecordReader {
 
     /// The word id a note's guid stands for.
     static func wordId(guid: String) -> UUID {
-        UUID(uuidString: guid) ?? UUID.derived(fromAnkiGUID: guid)
+        UUID(text: guid) ?? UUID.derived(fromAnkiGUID: guid)
     }
 
     /// The record of a note's row; `sounds` counts the `[sound:…]` references it drops.
@@ -116,7 +116,7 @@ final class AnkiNoteRecords: RecordReader {
         // Note ids are creation times in milliseconds (from 2001 on, or taken as unknown).
         let created = (978_307_200_000..<4_102_444_800_000).contains(noteId) ? Timestamp(milliseconds: noteId).iso8601 : ""
         let changed = (978_307_200..<4_102_444_800).contains(modified) ? Timestamp(milliseconds: modified * 1000).iso8601 : ""
-        return [Self.wordId(guid: guid).uuidString.lowercased(), book, values[.word] ?? "", values[.definition] ?? "",
+        return [Self.wordId(guid: guid).lowercaseText, book, values[.word] ?? "", values[.definition] ?? "",
                 values[.detail] ?? "", values[.pronunciation] ?? "", values[.synonym] ?? "", values[.antonym] ?? "",
                 created, changed.isEmpty ? created : changed]
     }

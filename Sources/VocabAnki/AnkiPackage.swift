@@ -35,11 +35,19 @@ final class AnkiPackage {
         let file = folder.file("collection.sqlite")
         try Self.unpack(try archive.stream(entry), compressed: version == 3, to: file, archive: archive)
         do {
-            collection = try Database(path: file, create: false, readOnly: true)
+            collection = try Self.openCollection(at: file)
             _ = try collection.integer("SELECT count(*) FROM notes")
         } catch let error as SQLiteError {
             throw AnkiPackageError.notACollection(path: path, reason: "cannot be read (\(error.message))")
         }
+    }
+
+    /// A read-only connection to an unpacked collection, read through memory mapping (no copy
+    /// of each page through a read call; the file is ours alone, in the private folder).
+    static func openCollection(at path: String) throws -> Database {
+        let database = try Database(path: path, create: false, readOnly: true)
+        try database.execute("PRAGMA mmap_size = 1073741824")
+        return database
     }
 
     /// The bytes of media file `name`, if the package has it and it is at most `limit` bytes.

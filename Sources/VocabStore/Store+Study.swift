@@ -216,11 +216,11 @@ extension Store {
                 SELECT id, reviewed_at, rating, duration_ms, game_id, source FROM reviews WHERE word_id = ?
                 ORDER BY reviewed_at, id
                 """, [.text(wordId.storageText)]) { row -> ReviewRecord? in
-                guard let id = UUID(uuidString: row.text(0)), let rating = Rating(rawValue: Int(row.int(2))),
+                guard let id = UUID(text: row.text(0)), let rating = Rating(rawValue: Int(row.int(2))),
                       let source = ReviewSource(rawValue: row.text(5)) else { return nil }
                 return ReviewRecord(id: id, wordId: wordId, reviewedAt: row.timestamp(1), rating: rating,
                                     durationMs: row.isNull(3) ? nil : row.int(3),
-                                    gameId: row.isNull(4) ? nil : UUID(uuidString: row.text(4)), source: source)
+                                    gameId: row.isNull(4) ? nil : UUID(text: row.text(4)), source: source)
             }.compactMap { $0 }
         }
     }

@@ -115,7 +115,7 @@ public struct ImportedWord: Sendable {
         func uuid(_ column: ImportColumn) throws -> UUID? {
             let text = TextRules.clean(value(column))
             if text.isEmpty { return nil }
-            guard let id = UUID(uuidString: text) else { throw fail("\(column.rawValue) \"\(text)\" is not a UUID") }
+            guard let id = UUID(text: text) else { throw fail("\(column.rawValue) \"\(text)\" is not a UUID") }
             return id
         }
         func stamp(_ column: ImportColumn) throws -> Timestamp? {

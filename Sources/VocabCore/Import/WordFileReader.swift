@@ -247,7 +247,7 @@ public struct WordFileReader {
         }
         if let guid = column(header.guidColumn), !guid.isEmpty {
             // Vocab's own notes.txt carries word ids as guids: they stay the ids.
-            values[.id] = (UUID(uuidString: guid) ?? UUID.derived(fromAnkiGUID: guid)).uuidString.lowercased()
+            values[.id] = (UUID(text: guid) ?? UUID.derived(fromAnkiGUID: guid)).lowercaseText
         }
         if deckPicksBook, let deck = column(header.deckColumn) ?? header.deck, !deck.isEmpty { values[.book] = deck }
         let tags = header.tags + (column(header.tagsColumn).map { $0.split(separator: " ").map(String.init) } ?? [])
