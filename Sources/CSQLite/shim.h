@@ -18,4 +18,11 @@ static inline void vocab_sqlite3_result_text(sqlite3_context *context, const cha
     sqlite3_result_text(context, text, byteCount, SQLITE_TRANSIENT);
 }
 
+/// Turns off SQLite's memory statistics, which take a global mutex on every allocation; must
+/// run before SQLite initialises (the first connection opened). Returns SQLITE_OK, or
+/// SQLITE_MISUSE when SQLite was already initialised.
+static inline int vocab_sqlite3_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

@@ -27,6 +27,7 @@ public final class Database {
             flags |= SQLITE_OPEN_READWRITE
             if create { flags |= SQLITE_OPEN_CREATE }
         }
+        _ = Self.configured
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
@@ -41,6 +42,12 @@ public final class Database {
         installChangeHooks()
         installFunctions()
     }
+
+    /// Process-wide settings made once, before the first connection: no memory statistics
+    /// (Vocab reads none, and keeping them takes a global lock on every allocation).
+    private static let configured: Void = {
+        _ = vocab_sqlite3_disable_memory_statistics()
+    }()
 
     /// SQL functions Vocab's schema steps use: `vocab_lookup_key(text)` is
     /// `TextRules.lookupKey` (the key a word is found by), for filling `words.word_key`.
