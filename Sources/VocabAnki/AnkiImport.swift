@@ -38,9 +38,14 @@ public enum AnkiImport {
         importer.isCancelled = isCancelled
         var reviews = (added: 0, otherCards: 0)
         var decorated: [String] = []
-        // The review log goes in inside the importer's transaction, under its import cache.
+        // Anki's log is read (and sorted by note) on a thread of its own from the start, beside
+        // the words; it goes in inside the importer's transaction, under its import cache.
+        let logs = BackgroundBatches<NoteLogBatch>(name: "vocab-anki-reviews") { [path = collection.database.path] hand in
+            try NoteLogBatch.read(collectionAt: path, batchSize: 2_000, hand: hand)
+        }
+        defer { logs.finish() }
         let summary = try importer.run(&reader, into: store, progress: progress) { inserted in
-            reviews = try carryReviews(collection, records: records, newWords: inserted, into: store)
+            reviews = try carryReviews(logs, collection, records: records, newWords: inserted, into: store)
             decorated = try decorateBooks(from: collection, package: package, defaultBook: defaultBook, store: store, now: now)
         }
         var notes = fieldMap.notes
@@ -51,18 +56,14 @@ public enum AnkiImport {
 
     /// Adds each note's first-card reviews to its word's log (ids derived from the note's guid
     /// and the review's, so a second import adds nothing) and re-derives the schedules.
-    /// `newWords`: notes' words this import added (no need to look them up). Anki's log is read
-    /// and turned into records on a second thread (its own connection to the collection) while
-    /// this one writes the batch before. Returns the reviews added and those of other cards
+    /// `logs`: the notes' logs as records, read on a second thread (its own connection to the
+    /// collection) while this one writes the batch before. `newWords`: notes' words this import
+    /// added (no need to look them up). Returns the reviews added and those of other cards
     /// passed over.
-    private static func carryReviews(_ collection: AnkiCollection, records: AnkiNoteRecords, newWords: Set<UUID>,
+    private static func carryReviews(_ logs: BackgroundBatches<NoteLogBatch>, _ collection: AnkiCollection,
+                                     records: AnkiNoteRecords, newWords: Set<UUID>,
                                      into store: Store) throws -> (added: Int, otherCards: Int) {
         let scheduler = try store.scheduler()
-        let path = collection.database.path
-        let logs = BackgroundBatches<NoteLogBatch>(name: "vocab-anki-reviews") { hand in
-            try NoteLogBatch.read(collectionAt: path, batchSize: 2_000, hand: hand)
-        }
-        defer { logs.finish() }
         var added = 0, otherCards = 0
         while let batch = try logs.next() {
             otherCards += batch.otherCards
