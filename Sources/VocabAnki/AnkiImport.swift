@@ -45,7 +45,7 @@ public enum AnkiImport {
         }
         defer { logs.finish() }
         let summary = try importer.run(&reader, into: store, progress: progress) { inserted in
-            reviews = try carryReviews(logs, collection, records: records, newWords: inserted, into: store)
+            reviews = try carryReviews(logs, records: records, newWords: inserted, into: store)
             decorated = try decorateBooks(from: collection, package: package, defaultBook: defaultBook, store: store, now: now)
         }
         var notes = fieldMap.notes
@@ -60,8 +60,7 @@ public enum AnkiImport {
     /// collection) while this one writes the batch before. `newWords`: notes' words this import
     /// added (no need to look them up). Returns the reviews added and those of other cards
     /// passed over.
-    private static func carryReviews(_ logs: BackgroundBatches<NoteLogBatch>, _ collection: AnkiCollection,
-                                     records: AnkiNoteRecords, newWords: Set<UUID>,
+    private static func carryReviews(_ logs: BackgroundBatches<NoteLogBatch>, records: AnkiNoteRecords, newWords: Set<UUID>,
                                      into store: Store) throws -> (added: Int, otherCards: Int) {
         let scheduler = try store.scheduler()
         var added = 0, otherCards = 0
@@ -72,10 +71,10 @@ public enum AnkiImport {
             for note in batch.notes {
                 if newWords.contains(note.wordId) {
                     resolved.append((note.wordId, note.records))
-                } else if let target = try word(ofNote: note.noteId, guid: note.guid, collection: collection, records: records, store: store) {
-                    let moved = target.wordId == note.wordId ? note.records
-                        : note.records.map { var record = $0; record.wordId = target.wordId; return record }
-                    resolved.append((target.wordId, moved))
+                } else if let target = try word(ofNote: note.noteId, guid: note.guid, records: records, store: store) {
+                    let moved = target == note.wordId ? note.records
+                        : note.records.map { var record = $0; record.wordId = target; return record }
+                    resolved.append((target, moved))
                 }
             }
             added += try store.addReviewLogs(resolved, scheduler: scheduler)
@@ -85,14 +84,13 @@ public enum AnkiImport {
 
     /// The word a note became: by the id its guid stands for, or (when the import matched an
     /// existing word by its text instead) by book and text; nil when the note was skipped.
-    private static func word(ofNote id: Int64, guid: String, collection: AnkiCollection, records: AnkiNoteRecords,
-                             store: Store) throws -> (wordId: UUID, guid: String)? {
+    private static func word(ofNote id: Int64, guid: String, records: AnkiNoteRecords, store: Store) throws -> UUID? {
         let wordId = AnkiNoteRecords.wordId(guid: guid)
-        if try store.wordExists(id: wordId) { return (wordId, guid) }
+        if try store.wordExists(id: wordId) { return wordId }
         guard let record = try records.record(ofNote: id), let book = try store.book(named: record[1]),
               let text = try? FieldRules.requiredLine(record[2], field: "word", limit: FieldRules.maxWordLength),
               let word = try store.wordWithExactText(text, inBook: book.id) else { return nil }
-        return (word.id, guid)
+        return word.id
     }
 
     /// Gives each book its deck's description (as text) and first image, where the book has
