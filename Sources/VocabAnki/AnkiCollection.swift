@@ -24,6 +24,8 @@ struct AnkiReview {
     var ease: Int
     /// Answer time in milliseconds.
     var time: Int64
+    /// Whether it is a review of the note's first card (the one carried); others are counted.
+    var ofFirstCard: Bool
 }
 
 /// The note types, decks, notes and review log of an unpacked collection, in either schema:
@@ -97,20 +99,19 @@ struct AnkiCollection {
         Int(try database.integer("SELECT count(*) FROM notes"))
     }
 
-    /// The review log of every note's first card (the one with the lowest template number that
-    /// has reviews), real reviews only: ratings 1–4 of learning, review, relearning and filtered
-    /// reviews (manual reschedules and resets are not reviews). Ordered by note, then time.
-    /// Returns how many reviews of the notes' other cards (reverse cards) were passed over:
-    /// they are not carried, and the summary says so. Reads `database`: a connection of the
-    /// caller's own (the import reads the log on a thread of its own).
-    static func forEachReview(in database: Database, _ body: (AnkiReview) throws -> Void) throws -> Int {
+    /// Every real review of the notes' cards (ratings 1–4 of learning, review, relearning and
+    /// filtered reviews; manual reschedules and resets are not reviews), ordered by note, then
+    /// card, then time; each says whether it is of the note's first card (the one with the
+    /// lowest template number that has reviews): only those are carried, the others (reverse
+    /// cards) are counted for the summary. Reads `database`: a connection of the caller's own
+    /// (the import reads the log on a thread of its own).
+    static func forEachReview(in database: Database, _ body: (AnkiReview) throws -> Void) throws {
         var currentNote: Int64 = -1
         var currentOrd: Int64 = -1
         var currentGUID = ""
-        var otherCards = 0
         try database.forEachRow("""
             SELECT c.nid, c.ord, r.id, r.ease, r.time, n.guid FROM revlog r JOIN cards c ON c.id = r.cid JOIN notes n ON n.id = c.nid
-            WHERE r.ease BETWEEN 1 AND 4 AND r.type BETWEEN 0 AND 3
+            WHERE \(realReview)
             ORDER BY c.nid, c.ord, r.id
             """) { row in
             let note = row.int(0), ord = row.int(1)
@@ -119,12 +120,19 @@ struct AnkiCollection {
                 currentOrd = ord
                 currentGUID = row.text(5)
             }
-            guard ord == currentOrd else {
-                otherCards += 1
-                return
-            }
-            try body(AnkiReview(noteId: note, noteGUID: currentGUID, id: row.int(2), ease: Int(row.int(3)), time: max(0, row.int(4))))
+            try body(AnkiReview(noteId: note, noteGUID: currentGUID, id: row.int(2), ease: Int(row.int(3)),
+                                time: max(0, row.int(4)), ofFirstCard: ord == currentOrd))
         }
-        return otherCards
     }
+
+    /// How many real reviews `forEachReview` will go through.
+    func reviewCount() throws -> Int {
+        Int(try database.integer("""
+            SELECT count(*) FROM revlog r JOIN cards c ON c.id = r.cid JOIN notes n ON n.id = c.nid WHERE \(Self.realReview)
+            """))
+    }
+
+    /// The log entries that are reviews: a rating of 1–4 in learning, review, relearning or a
+    /// filtered deck.
+    private static let realReview = "r.ease BETWEEN 1 AND 4 AND r.type BETWEEN 0 AND 3"
 }

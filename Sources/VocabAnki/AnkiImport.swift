@@ -22,10 +22,11 @@ public struct AnkiImportOutcome: Sendable {
 /// first image fill its book's explanation and cover when the book has none.
 public enum AnkiImport {
     /// Imports the package at `path`; `fieldOverrides` maps Anki field names to word fields
-    /// (`--field`). `progress` gets the notes read so far; `isCancelled` is asked every 1,000.
+    /// (`--field`). `progress` gets the notes read so far, then the reviews of the log carried
+    /// so far; `isCancelled` is asked every 1,000 notes and every 2,000 notes' logs.
     public static func run(_ path: String, into store: Store, defaultBook: String?,
                            fieldOverrides: [String: WordField] = [:], skipInvalid: Bool, now: Timestamp,
-                           progress: (Int) -> Void = { _ in },
+                           progress: (ImportProgress) -> Void = { _ in },
                            isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> AnkiImportOutcome {
         let package = try AnkiPackage(path: path)
         let collection = try AnkiCollection(database: package.collection, path: path)
@@ -44,9 +45,16 @@ public enum AnkiImport {
             try NoteLogBatch.read(collectionAt: path, batchSize: 2_000, hand: hand)
         }
         defer { logs.finish() }
-        let summary = try importer.run(&reader, into: store, progress: progress) { inserted in
-            reviews = try carryReviews(logs, records: records, newWords: inserted, into: store)
-            decorated = try decorateBooks(from: collection, package: package, defaultBook: defaultBook, store: store, now: now)
+        let reviewCount = try collection.reviewCount()
+        // `afterWords` runs before `run` returns: `progress` does not really escape.
+        let summary = try withoutActuallyEscaping(progress) { progress in
+            try importer.run(&reader, into: store, progress: { progress(.rows($0)) }) { inserted in
+                reviews = try carryReviews(logs, records: records, newWords: inserted, into: store) { done in
+                    if isCancelled() { throw ImportError.cancelled }
+                    progress(.reviews(done: done, total: reviewCount))
+                }
+                decorated = try decorateBooks(from: collection, package: package, defaultBook: defaultBook, store: store, now: now)
+            }
         }
         var notes = fieldMap.notes
         if package.version == 3 { notes.append("Read the package's current collection (collection.anki21b), not its placeholder.") }
@@ -58,12 +66,14 @@ public enum AnkiImport {
     /// and the review's, so a second import adds nothing) and re-derives the schedules.
     /// `logs`: the notes' logs as records, read on a second thread (its own connection to the
     /// collection) while this one writes the batch before. `newWords`: notes' words this import
-    /// added (no need to look them up). Returns the reviews added and those of other cards
-    /// passed over.
+    /// added (no need to look them up). `step` gets the reviews gone through, before the first
+    /// batch and after each (what it throws ends the import). Returns the reviews added and
+    /// those of other cards passed over.
     private static func carryReviews(_ logs: BackgroundBatches<NoteLogBatch>, records: AnkiNoteRecords, newWords: Set<UUID>,
-                                     into store: Store) throws -> (added: Int, otherCards: Int) {
+                                     into store: Store, step: (Int) throws -> Void) throws -> (added: Int, otherCards: Int) {
         let scheduler = try store.scheduler()
-        var added = 0, otherCards = 0
+        var added = 0, otherCards = 0, read = 0
+        try step(read)
         while let batch = try logs.next() {
             otherCards += batch.otherCards
             var resolved: [(wordId: UUID, records: [ReviewRecord])] = []
@@ -78,6 +88,8 @@ public enum AnkiImport {
                 }
             }
             added += try store.addReviewLogs(resolved, scheduler: scheduler)
+            read += batch.reviewsRead
+            try step(read)
         }
         return (added, otherCards)
     }

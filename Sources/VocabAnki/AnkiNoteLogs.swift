@@ -14,8 +14,10 @@ struct NoteLogBatch: Sendable {
     }
 
     var notes: [NoteLog] = []
-    /// Reviews of the notes' other cards passed over (counted in the last batch).
+    /// Reviews of the notes' other cards passed over.
     var otherCards = 0
+    /// Reviews of the log gone through for this batch: its notes' records and `otherCards`.
+    var reviewsRead = 0
 
     /// Reads every note's first-card log from the collection at `path`, handing over batches
     /// of `batchSize` notes; stops when `hand` says the reader has finished.
@@ -32,11 +34,16 @@ struct NoteLogBatch: Sendable {
             }
         }
         do {
-            batch.otherCards = try AnkiCollection.forEachReview(in: database) { review in
+            try AnkiCollection.forEachReview(in: database) { review in
                 if current?.noteId != review.noteId {
                     try closeNote()
                     current = NoteLog(noteId: review.noteId, guid: review.noteGUID,
                                       wordId: AnkiNoteRecords.wordId(guid: review.noteGUID), records: [])
+                }
+                batch.reviewsRead += 1
+                guard review.ofFirstCard else {
+                    batch.otherCards += 1
+                    return
                 }
                 guard var note = current, let rating = Rating(rawValue: review.ease) else { return }
                 current = nil  // the records grow in place, not in a copy

@@ -62,6 +62,19 @@ final class TransferFlow {
         gtk_progress_bar_pulse(vocab_progress_bar(bar))
     }
 
+    /// An import's step: words read (a pulse: how many there are is not known), then an Anki
+    /// package's review log (its share carried).
+    private func progressed(_ step: ImportProgress) {
+        switch step {
+        case .rows(let count):
+            progressed(count)
+        case .reviews(let done, let total):
+            let share = total > 0 ? min(1, Double(done) / Double(total)) : 1
+            UI.setText(label, tr("Carrying the review log: %d of %d reviews…", done, total))
+            gtk_progress_bar_set_fraction(vocab_progress_bar(bar), share)
+        }
+    }
+
     private func chooseImport() {
         FileDialog.choose(parent: window, title: tr("Import words"), save: false) { [weak self] path in self?.importFile(path) }
     }
@@ -81,8 +94,8 @@ final class TransferFlow {
         let flag = begin(tr("Importing %@…", (path as NSString).lastPathComponent))
         model.background({ store in
             try TransferService.importFile(path, format: format, into: store, defaultBook: book, skipInvalid: false, now: now,
-                                           progress: { count in
-                onMain { [weak self] in self?.progressed(count) }
+                                           progress: { step in
+                onMain { [weak self] in self?.progressed(step) }
             }, isCancelled: { flag.isCancelled })
         }) { [weak self] result in
             switch result {

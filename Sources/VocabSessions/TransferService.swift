@@ -31,12 +31,13 @@ public enum TransferService {
     }
 
     /// Imports `path` ("-": standard input) into `store`: all or nothing, unless `skipInvalid`.
-    /// `progress` gets the rows read so far; `isCancelled` is asked every 1,000 rows.
+    /// `progress` gets the rows read so far (and an Anki package's reviews carried so far);
+    /// `isCancelled` is asked every 1,000 rows (and every batch of reviews).
     /// `layout` names the columns of a file without a header and its separators; an Anki deck
     /// column picks the book only when `defaultBook` is nil.
     public static func importFile(_ path: String, format: WordFileFormat, into store: Store, defaultBook: String?,
                                   layout: ImportLayout = ImportLayout(),
-                                  skipInvalid: Bool, now: Timestamp, progress: (Int) -> Void = { _ in },
+                                  skipInvalid: Bool, now: Timestamp, progress: (ImportProgress) -> Void = { _ in },
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportOutcome {
         var layout = layout
         layout.deckPicksBook = defaultBook == nil
@@ -58,7 +59,7 @@ public enum TransferService {
             ? try WordFileReader(records: try XLSXSheet(path: path, sheet: layout.sheet), layout: layout)
             : try WordFileReader(stream, format: format, layout: layout)
         return try run(&reader, into: store, defaultBook: defaultBook, skipInvalid: skipInvalid, now: now,
-                       progress: progress, isCancelled: isCancelled)
+                       progress: { progress(.rows($0)) }, isCancelled: isCancelled)
     }
 
     private static func run(_ reader: inout WordFileReader, into store: Store, defaultBook: String?, skipInvalid: Bool,

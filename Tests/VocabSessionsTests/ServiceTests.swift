@@ -29,7 +29,8 @@ final class TransferServiceTests: XCTestCase {
         var seen: [Int] = []
         let cancel = CancelFlag()
         XCTAssertThrowsError(try TransferService.importFile(csv, format: .csv, into: store, defaultBook: "Big", skipInvalid: false,
-                                                            now: t0, progress: { count in
+                                                            now: t0, progress: { step in
+            guard case .rows(let count) = step else { return XCTFail("\(step)") }
             seen.append(count)
             if count >= 2_000 { cancel.cancel() }
         }, isCancelled: { cancel.isCancelled })) { XCTAssertEqual($0 as? ImportError, .cancelled) }
@@ -38,6 +39,30 @@ final class TransferServiceTests: XCTestCase {
         XCTAssertEqual(try store.bookSummaries().count, 0)
         let outcome = try TransferService.importFile(csv, format: .csv, into: store, defaultBook: "Big", skipInvalid: false, now: t0)
         XCTAssertEqual(outcome.summary.added, 5_000)
+    }
+
+    func testAnAnkiImportReportsItsReviewLogAndACancelInItChangesNothing() throws {
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("VocabCLITests/Fixtures/anki-modern.apkg").path
+        let store = try Store.open(folder: try folder())
+        var steps: [ImportProgress] = []
+        let cancel = CancelFlag()
+        XCTAssertThrowsError(try TransferService.importFile(package, format: .apkg, into: store, defaultBook: nil, skipInvalid: false,
+                                                            now: t0, progress: { step in
+            steps.append(step)
+            if case .reviews = step { cancel.cancel() }
+        }, isCancelled: { cancel.isCancelled })) { XCTAssertEqual($0 as? ImportError, .cancelled) }
+        // 5 notes (no step for rows below 1,000), then the log: 10 reviews carried, 3 of other cards.
+        XCTAssertEqual(steps, [.reviews(done: 0, total: 13)])
+        XCTAssertEqual(try store.wordCount(), 0, "cancelled in the log: the words go too")
+        XCTAssertEqual(try store.reviewCount(), 0)
+
+        steps = []
+        let outcome = try TransferService.importFile(package, format: .apkg, into: store, defaultBook: nil, skipInvalid: false,
+                                                     now: t0, progress: { steps.append($0) })
+        XCTAssertEqual(outcome.reviewsAdded, 10)
+        XCTAssertEqual(outcome.otherCardReviews, 3)
+        XCTAssertEqual(steps, [.reviews(done: 0, total: 13), .reviews(done: 13, total: 13)])
     }
 
     func testAnExportAppearsOnlyWholeAndACancelledOneLeavesNoFile() throws {

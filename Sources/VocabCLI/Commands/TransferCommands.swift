@@ -60,17 +60,24 @@ enum TransferCommands {
             try BackupService.take(store, reason: "before-import", policy: context.paths.backupPolicy(),
                                    now: try context.now())
         }
-        let progress = ProgressLine("Importing…", console: context.console)
+        // Rows read, then (an Anki package) the share of its review log carried, on one line.
+        let rows = ProgressLine("Importing…", console: context.console)
+        let reviews = ProgressLine("Carrying Anki's review log…", unit: "%", kind: .share, console: context.console)
         let outcome: ImportOutcome
         do {
-            outcome = try TransferService.importFile(path, format: fileFormat, into: store, defaultBook: arguments.value("book"), layout: layout,
-                                                     skipInvalid: arguments.flag("skip-invalid"), now: try context.now(),
-                                                     progress: progress.update)
-        } catch {
-            progress.finish()
-            throw error
+            defer {  // the line goes before the summary is printed, or the error
+                rows.finish()
+                reviews.finish()
+            }
+            outcome = try TransferService.importFile(path, format: fileFormat, into: store, defaultBook: arguments.value("book"),
+                                                     layout: layout, skipInvalid: arguments.flag("skip-invalid"),
+                                                     now: try context.now()) { step in
+                switch step {
+                case .rows(let count): rows.update(count)
+                case .reviews(let done, let total): reviews.update(total > 0 ? done * 100 / total : 100)
+                }
+            }
         }
-        progress.finish()
         let summary = outcome.summary
 
         let console = context.console
