@@ -11,13 +11,15 @@
 - anki-collection.colpkg: the same collection as a whole-collection package.
 - genanki.apkg: a deck written by genanki (collection.anki2, no meta).
 - Hostile packages derived from them: truncated, a zip bomb (deflate) and a zstd bomb, a media
-  name climbing out of its folder, a collection that is not SQLite, an unknown meta version.
+  name climbing out of its folder, a collection that is not SQLite, an unknown meta version,
+  a collection without its review log or with a log lacking a column.
 
 Run it in a virtual environment that has them:
   python3 -m venv /tmp/fx && /tmp/fx/bin/pip install anki genanki && /tmp/fx/bin/python scripts/make_anki_packages.py
 """
 import os
 import shutil
+import sqlite3
 import struct
 import subprocess
 import tempfile
@@ -169,6 +171,30 @@ def hostile_packages():
     package("anki-traversal.apkg", [("collection.anki21", collection), ("media", b'{"0": "../../evil.png"}'), ("0", png())])
     package("anki-not-sqlite.apkg", [("collection.anki21", b"this is not a database\n" * 100)])
     package("anki-meta-9.apkg", [("meta", b"\x08\x09"), ("collection.anki21b", b"")], zipfile.ZIP_STORED)
+    damaged_collections()
+
+
+def damaged_collections():
+    """The legacy package with its collection lacking the review log, or the log a column."""
+    with zipfile.ZipFile(os.path.join(OUT, "anki-legacy.apkg")) as legacy:
+        entries = [(name, legacy.read(name)) for name in legacy.namelist()]
+    for name, change in [("anki-no-revlog.apkg", "DROP TABLE revlog"), ("anki-revlog-no-time.apkg", "ALTER TABLE revlog DROP COLUMN time")]:
+        work = tempfile.mkdtemp()
+        try:
+            path = os.path.join(work, "collection")
+            with open(path, "wb") as out:
+                out.write(dict(entries)["collection.anki21"])
+            database = sqlite3.connect(path)
+            database.execute(change)
+            database.commit()
+            database.close()
+            with open(path, "rb") as source:
+                changed = source.read()
+            with zipfile.ZipFile(os.path.join(OUT, name), "w", zipfile.ZIP_DEFLATED) as out:
+                for entry, data in entries:
+                    out.writestr(entry, changed if entry == "collection.anki21" else data)
+        finally:
+            shutil.rmtree(work)
 
 
 if __name__ == "__main__":

@@ -127,9 +127,9 @@ struct AnkiCollection {
 
     /// How many real reviews `forEachReview` will go through.
     func reviewCount() throws -> Int {
-        Int(try database.integer("""
+        try AnkiPackageError.readingCollection(of: path) { Int(try database.integer("""
             SELECT count(*) FROM revlog r JOIN cards c ON c.id = r.cid JOIN notes n ON n.id = c.nid WHERE \(Self.realReview)
-            """))
+            """)) }
     }
 
     /// The log entries that are reviews: a rating of 1–4 in learning, review, relearning or a

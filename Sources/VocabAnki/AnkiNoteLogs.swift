@@ -19,10 +19,16 @@ struct NoteLogBatch: Sendable {
     /// Reviews of the log gone through for this batch: its notes' records and `otherCards`.
     var reviewsRead = 0
 
-    /// Reads every note's first-card log from the collection at `path`, handing over batches
-    /// of `batchSize` notes; stops when `hand` says the reader has finished.
-    static func read(collectionAt path: String, batchSize: Int, hand: (NoteLogBatch) -> Bool) throws {
-        let database = try AnkiPackage.openCollection(at: path)
+    /// Reads every note's first-card log from the collection at `path` (unpacked from the
+    /// package at `packagePath`), handing over batches of `batchSize` notes; stops when `hand`
+    /// says the reader has finished.
+    static func read(collectionAt path: String, of packagePath: String, batchSize: Int, hand: (NoteLogBatch) -> Bool) throws {
+        try AnkiPackageError.readingCollection(of: packagePath) {
+            try read(AnkiPackage.openCollection(at: path), batchSize: batchSize, hand: hand)
+        }
+    }
+
+    private static func read(_ database: Database, batchSize: Int, hand: (NoteLogBatch) -> Bool) throws {
         var batch = NoteLogBatch()
         var current: NoteLog?
         func closeNote() throws {

@@ -122,10 +122,6 @@ final class AnkiNoteRecords: RecordReader {
     }
 
     private func damagedIfFails<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SQLiteError {
-            throw AnkiPackageError.notACollection(path: collection.path, reason: "cannot be read (\(error.message))")
-        }
+        try AnkiPackageError.readingCollection(of: collection.path, body)
     }
 }

@@ -1,4 +1,5 @@
 import VocabCore
+import VocabStore
 
 /// Why an Anki package cannot be imported or written; nothing was changed.
 public enum AnkiPackageError: UserFacingError, Equatable {
@@ -31,6 +32,18 @@ public enum AnkiPackageError: UserFacingError, Equatable {
             return "--field names the Anki field \"\(name)\", which no note type in the package has (it has \(known.map { "\"\($0)\"" }.joined(separator: ", ")))."
         case .nothingToExport:
             return "There are no words to export: an Anki package needs at least one. No file was written."
+        }
+    }
+}
+
+extension AnkiPackageError {
+    /// Runs `body`, a read of the collection unpacked from the package at `path`: an SQLite
+    /// error there (a table or column missing, a damaged page) says the collection is not one.
+    static func readingCollection<T>(of path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw AnkiPackageError.notACollection(path: path, reason: "cannot be read (\(error.message))")
         }
     }
 }

@@ -129,6 +129,9 @@ final class AnkiPackagesEndToEndTests: EndToEndTestCase {
             ("anki-traversal.apkg", "outside the package's own folder"),
             ("anki-not-sqlite.apkg", "is not an SQLite database"),
             ("anki-meta-9.apkg", "version 9"),
+            // Read on the main thread (the log's size), and on the log's own thread.
+            ("anki-no-revlog.apkg", "its collection cannot be read (no such table: revlog)"),
+            ("anki-revlog-no-time.apkg", "its collection cannot be read (no such column: r.time)"),
         ]
         for (name, expected) in cases {
             let result = try vocab.run(["import", fixture(name)], environment: ["TMPDIR": temporary])
