@@ -12,7 +12,7 @@
 - genanki.apkg: a deck written by genanki (collection.anki2, no meta).
 - Hostile packages derived from them: truncated, a zip bomb (deflate) and a zstd bomb, a media
   name climbing out of its folder, a collection that is not SQLite, an unknown meta version,
-  a collection without its review log or with a log lacking a column.
+  a collection without its review log, or with its log or notes lacking a column.
 
 Run it in a virtual environment that has them:
   python3 -m venv /tmp/fx && /tmp/fx/bin/pip install anki genanki && /tmp/fx/bin/python scripts/make_anki_packages.py
@@ -175,10 +175,12 @@ def hostile_packages():
 
 
 def damaged_collections():
-    """The legacy package with its collection lacking the review log, or the log a column."""
+    """The legacy package with its collection lacking the review log, a column of the log, or
+    the notes' note type column."""
     with zipfile.ZipFile(os.path.join(OUT, "anki-legacy.apkg")) as legacy:
         entries = [(name, legacy.read(name)) for name in legacy.namelist()]
-    for name, change in [("anki-no-revlog.apkg", "DROP TABLE revlog"), ("anki-revlog-no-time.apkg", "ALTER TABLE revlog DROP COLUMN time")]:
+    for name, change in [("anki-no-revlog.apkg", "DROP TABLE revlog"), ("anki-revlog-no-time.apkg", "ALTER TABLE revlog DROP COLUMN time"),
+                         ("anki-notes-no-mid.apkg", "ALTER TABLE notes DROP COLUMN mid")]:
         work = tempfile.mkdtemp()
         try:
             path = os.path.join(work, "collection")

@@ -30,7 +30,9 @@ public enum AnkiImport {
                            isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> AnkiImportOutcome {
         let package = try AnkiPackage(path: path)
         let collection = try AnkiCollection(database: package.collection, path: path)
-        let usedNoteTypes = Set(try collection.database.query("SELECT DISTINCT mid FROM notes") { $0.int(0) })
+        let usedNoteTypes = Set(try AnkiPackageError.readingCollection(of: path) {
+            try collection.database.query("SELECT DISTINCT mid FROM notes") { $0.int(0) }
+        })
         guard !usedNoteTypes.isEmpty else { throw ImportError.emptyFile }
         let fieldMap = try AnkiFieldMap(noteTypes: collection.noteTypes, overrides: fieldOverrides, usedNoteTypes: usedNoteTypes)
         let records = AnkiNoteRecords(collection: collection, fieldMap: fieldMap, defaultBook: defaultBook)

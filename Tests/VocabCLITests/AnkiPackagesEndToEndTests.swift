@@ -132,6 +132,7 @@ final class AnkiPackagesEndToEndTests: EndToEndTestCase {
             // Read on the main thread (the log's size), and on the log's own thread.
             ("anki-no-revlog.apkg", "its collection cannot be read (no such table: revlog)"),
             ("anki-revlog-no-time.apkg", "its collection cannot be read (no such column: r.time)"),
+            ("anki-notes-no-mid.apkg", "its collection cannot be read (no such column: mid)"),
         ]
         for (name, expected) in cases {
             let result = try vocab.run(["import", fixture(name)], environment: ["TMPDIR": temporary])
