@@ -23,6 +23,7 @@ extension Store {
             let reviewed = try self.wordsWithReviews(logs.map(\.wordId))
             let records = logs.flatMap(\.records)
             let inserted = try self.insertReviews(records)
+            guard inserted > 0 else { return 0 }  // every log as it was: so is every schedule
             var fresh: [(wordId: String, schedule: Schedule, first: Timestamp)] = []
             for log in logs {
                 if inserted == records.count, !reviewed.contains(log.wordId),
