@@ -18,6 +18,48 @@ final class StudyStoreTests: XCTestCase {
         XCTAssertEqual(try store.schedule(wordId: word.id), expected)
     }
 
+    func testLogsCarriedInBulkReDeriveOnlyTheWordsWhoseLogsGrew() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let (a, b, c) = try (store.addWord(WordDraft(word: "a"), toBook: book.id, now: t0),
+                             store.addWord(WordDraft(word: "b"), toBook: book.id, now: t0),
+                             store.addWord(WordDraft(word: "c"), toBook: book.id, now: t0))
+        var ids = TimeOrderedIDs()
+        func review(_ word: Word, _ rating: Rating, days: Int64) -> ReviewRecord {
+            let at = t0.adding(seconds: Double(days) * 86_400)
+            return ReviewRecord(id: ids.next(milliseconds: at.milliseconds), wordId: word.id, reviewedAt: at, rating: rating, source: .study)
+        }
+        func replayed(_ word: Word) throws -> Schedule? {
+            FSRSScheduler().replay(try store.reviewLog(wordId: word.id).map { ($0.rating, $0.reviewedAt) })
+        }
+        let aLog = [review(a, .good, days: 0), review(a, .good, days: 1)], bLog = [review(b, .again, days: 0)]
+        XCTAssertEqual(try store.addReviewLogs([(a.id, aLog), (b.id, bLog)], scheduler: FSRSScheduler()), 3)
+        XCTAssertEqual(try store.schedule(wordId: a.id), try replayed(a))
+        XCTAssertEqual(try store.schedule(wordId: b.id), try replayed(b))
+
+        // The same package again with a review more for a and a first one for c: b's log did not
+        // grow, so its schedule is left alone (marked here to tell).
+        try store.database.run("UPDATE schedules SET due = 1 WHERE word_id = ?", [.text(b.id.storageText)])
+        let cLog = [review(c, .hard, days: 2)]
+        XCTAssertEqual(try store.addReviewLogs([(a.id, aLog + [review(a, .good, days: 5)]), (b.id, bLog), (c.id, cLog)],
+                                               scheduler: FSRSScheduler()), 2)
+        XCTAssertEqual(try store.reviewLog(wordId: a.id).count, 3)
+        XCTAssertEqual(try store.schedule(wordId: a.id), try replayed(a))
+        XCTAssertEqual(try store.schedule(wordId: b.id)?.due, Timestamp(milliseconds: 1), "not re-derived")
+        XCTAssertEqual(try store.schedule(wordId: c.id), try replayed(c))
+
+        // One word twice in a batch (two notes that became the same word): both logs count,
+        // for a word with reviews and for one without.
+        let d = try store.addWord(WordDraft(word: "d"), toBook: book.id, now: t0)
+        for word in [c, d] {
+            let before = try store.reviewLog(wordId: word.id).count
+            XCTAssertEqual(try store.addReviewLogs([(word.id, [review(word, .good, days: 3)]), (word.id, [review(word, .good, days: 9)])],
+                                                   scheduler: FSRSScheduler()), 2)
+            XCTAssertEqual(try store.reviewLog(wordId: word.id).count, before + 2)
+            XCTAssertEqual(try store.schedule(wordId: word.id), try replayed(word))
+        }
+    }
+
     func testCountsFollowReviewsMemorisingAndSyncAndAFirstReviewPushesOnlyTheReview() throws {
         let store = try Store(path: ":memory:")
         _ = try store.syncToken(for: "server")
