@@ -14,6 +14,18 @@ final class MigrationTests: XCTestCase {
         folder = nil  // removes the folder (XCTest keeps test cases alive until the run ends)
     }
 
+    /// A store file of schema `version`, filled by `seed` as that version's Vocab would have left
+    /// it, then opened by this one (which upgrades it).
+    private func storeUpgraded(from version: Int64, file: String, seed: (Database) throws -> Void) throws -> Store {
+        let path = folder.file(file)
+        do {
+            let database = try Database(path: path)
+            try Migrator().migrate(database, path: path, upTo: version)
+            try seed(database)
+        }
+        return try Store(path: path)
+    }
+
     func testANewStoreGetsTheLatestSchemaAndOurApplicationID() throws {
         let store = try Store(path: folder.file("new.sqlite"))
         XCTAssertEqual(try store.schemaVersion(), Migrations.latestVersion)
@@ -38,17 +50,13 @@ final class MigrationTests: XCTestCase {
     }
 
     func testAVersion1StoreWithWordsUpgradesToStudyAndGames() throws {
-        let path = folder.file("v1.sqlite")
-        do {
-            let database = try Database(path: path)
-            try Migrator().migrate(database, path: path, upTo: 1)
+        let store = try storeUpgraded(from: 1, file: "v1.sqlite") { database in
             try database.execute("""
                 INSERT INTO books (id, name, name_key, created_at, modified_at) VALUES ('00000000-0000-4000-8000-000000000001', 'Old', 'old', 0, 0);
                 INSERT INTO words (id, book_id, word, date, created_at, modified_at)
                 VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'kept', 0, 0, 0);
                 """)
         }
-        let store = try Store(path: path)
         XCTAssertEqual(try store.schemaVersion(), Migrations.latestVersion)
         let word = try store.word("kept", inBook: nil)
         var ids = TimeOrderedIDs()
@@ -62,10 +70,7 @@ final class MigrationTests: XCTestCase {
 
     func testAVersion6StoreThatNeverSyncedDropsItsOutboxAndABoundOneKeepsIt() throws {
         for bound in [false, true] {
-            let path = folder.file("v6-\(bound).sqlite")
-            do {
-                let database = try Database(path: path)
-                try Migrator().migrate(database, path: path, upTo: 6)
+            let store = try storeUpgraded(from: 6, file: "v6-\(bound).sqlite") { database in
                 try database.execute("""
                     INSERT INTO books (id, name, name_key, created_at, modified_at) VALUES ('00000000-0000-4000-8000-000000000001', 'Old', 'old', 0, 0);
                     INSERT INTO words (id, book_id, word, date, created_at, modified_at)
@@ -75,7 +80,6 @@ final class MigrationTests: XCTestCase {
                 if bound { try database.execute("INSERT INTO sync_meta VALUES ('server', 'postgresql://x'), ('token', '0')") }
                 XCTAssertEqual(try database.integer("SELECT count(*) FROM outbox"), 2, "the book by its trigger, the word by hand")
             }
-            let store = try Store(path: path)
             XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox"), bound ? 2 : 0)
             try store.addBook(BookDraft(name: "New"), now: Timestamp(milliseconds: 0))
             XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox"), bound ? 3 : 0, "the triggers ask too")
@@ -83,10 +87,7 @@ final class MigrationTests: XCTestCase {
     }
 
     func testAVersion7StoreGainsTheSearchIndexAndLookUpKeysWithoutQueuingItsWords() throws {
-        let path = folder.file("v7.sqlite")
-        do {
-            let database = try Database(path: path)
-            try Migrator().migrate(database, path: path, upTo: 7)
+        let store = try storeUpgraded(from: 7, file: "v7.sqlite") { database in
             try database.execute("""
                 INSERT INTO sync_meta VALUES ('server', 'postgresql://x'), ('token', '5');
                 INSERT INTO sync_applying VALUES (1);
@@ -97,7 +98,6 @@ final class MigrationTests: XCTestCase {
                 DELETE FROM sync_applying;
                 """)
         }
-        let store = try Store(path: path)
         XCTAssertEqual(try store.searchWords("채운 과").map(\.word), ["Éclair"])
         XCTAssertEqual(try store.searchWords("ECLI").map(\.word), ["eclipse"])
         XCTAssertEqual(try store.word("eclair", inBook: nil).word, "Éclair")
@@ -107,16 +107,12 @@ final class MigrationTests: XCTestCase {
     }
 
     func testAVersion8StoreKeepsItsOutboxInOrderAndStartsWithTheDefaultScheduling() throws {
-        let path = folder.file("v8.sqlite")
-        do {
-            let database = try Database(path: path)
-            try Migrator().migrate(database, path: path, upTo: 8)
+        let store = try storeUpgraded(from: 8, file: "v8.sqlite") { database in
             try database.execute("""
                 INSERT INTO sync_meta VALUES ('server', 'postgresql://x'), ('token', '5');
                 INSERT INTO outbox (rowid, kind, id) VALUES (7, 'book', 'b'), (3, 'review', 'r');
                 """)
         }
-        let store = try Store(path: path)
         XCTAssertEqual(try store.database.query("SELECT rowid, kind FROM outbox ORDER BY rowid") { "\($0.int(0)) \($0.text(1))" },
                        ["3 review", "7 book"])
         XCTAssertEqual(try store.learningSettings(), LearningSettings())
