@@ -34,11 +34,10 @@ final class AnkiPackage {
         folder = try PrivateFolder()
         let file = folder.file("collection.sqlite")
         try Self.unpack(try archive.stream(entry), compressed: version == 3, to: file, archive: archive)
-        do {
-            collection = try Self.openCollection(at: file)
+        collection = try AnkiPackageError.readingCollection(of: path) {
+            let collection = try Self.openCollection(at: file)
             _ = try collection.integer("SELECT count(*) FROM notes")
-        } catch let error as SQLiteError {
-            throw AnkiPackageError.notACollection(path: path, reason: "cannot be read (\(error.message))")
+            return collection
         }
     }
 
