@@ -50,12 +50,8 @@ extension Store {
             try database.run("DELETE FROM schedules WHERE word_id = ?", [.text(wordId.storageText)])
             return nil
         }
-        try storeSchedule(wordId: wordId.storageText, schedule, firstReview: first.at)
+        try storeSchedules([(wordId.storageText, schedule, first.at)])
         return schedule
-    }
-
-    func storeSchedule(wordId: String, _ schedule: Schedule, firstReview: Timestamp) throws {
-        try storeSchedules([(wordId, schedule, firstReview)])
     }
 
     /// The word's current schedule, or nil when it was never reviewed.
