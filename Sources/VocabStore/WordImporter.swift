@@ -102,23 +102,19 @@ public struct WordImporter {
         let book = try books.book(for: imported, store: store, now: now, created: &summary.createdBooks)
         // Most rows of a big import are new: try the insert first, and look the word up (by
         // its id, else by its text in its book) only when the id or the text is taken.
-        var existing: Word?
-        do {
-            let word = Word(id: imported.id ?? ids.next(milliseconds: now.milliseconds), bookId: book.id,
-                            word: imported.draft.word, definition: imported.draft.definition,
-                            detail: imported.draft.detail, pronunciation: imported.draft.pronunciation,
-                            synonym: imported.draft.synonym, antonym: imported.draft.antonym,
-                            date: imported.draft.date ?? imported.createdAt ?? now, memorized: imported.draft.memorized,
-                            createdAt: imported.createdAt ?? now, modifiedAt: imported.modifiedAt ?? imported.createdAt ?? now)
-            if try inserter.insertIfNew(word) {
-                if imported.id != nil { try store.clearTombstone(id: word.id) }
-                summary.added += 1
-                return .inserted(imported.id)
-            }
-            if let id = imported.id { existing = try store.word(id: id) }
-            if existing == nil { existing = try store.wordWithExactText(imported.draft.word, inBook: book.id) }
+        let word = Word(id: imported.id ?? ids.next(milliseconds: now.milliseconds), bookId: book.id,
+                        word: imported.draft.word, definition: imported.draft.definition,
+                        detail: imported.draft.detail, pronunciation: imported.draft.pronunciation,
+                        synonym: imported.draft.synonym, antonym: imported.draft.antonym,
+                        date: imported.draft.date ?? imported.createdAt ?? now, memorized: imported.draft.memorized,
+                        createdAt: imported.createdAt ?? now, modifiedAt: imported.modifiedAt ?? imported.createdAt ?? now)
+        if try inserter.insertIfNew(word) {
+            if imported.id != nil { try store.clearTombstone(id: word.id) }
+            summary.added += 1
+            return .inserted(imported.id)
         }
-        guard let current = existing else {
+        let byId = try imported.id.flatMap { try store.word(id: $0) }
+        guard let current = try byId ?? store.wordWithExactText(imported.draft.word, inBook: book.id) else {
             throw ImportError.invalidLine(line: imported.line, reason: "its id is already used by another word")
         }
         var updated = current
