@@ -58,8 +58,8 @@ struct NoteLogBatch: Sendable {
                                                  rating: rating, durationMs: review.time, source: .study))
                 current = note
             }
-            if let note = current, !note.records.isEmpty { batch.notes.append(note) }
-            _ = hand(batch)
+            try closeNote()
+            _ = hand(batch)  // the rest, and the counts of the log's end
         } catch is Stopped {
             return
         }
