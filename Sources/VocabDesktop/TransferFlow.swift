@@ -69,9 +69,8 @@ final class TransferFlow {
         case .rows(let count):
             progressed(count)
         case .reviews(let done, let total):
-            let share = total > 0 ? min(1, Double(done) / Double(total)) : 1
             UI.setText(label, tr("Carrying the review log: %d of %d reviews…", done, total))
-            gtk_progress_bar_set_fraction(vocab_progress_bar(bar), share)
+            gtk_progress_bar_set_fraction(vocab_progress_bar(bar), step.share ?? 1)
         }
     }
 

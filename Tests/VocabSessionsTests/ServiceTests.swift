@@ -63,6 +63,8 @@ final class TransferServiceTests: XCTestCase {
         XCTAssertEqual(outcome.reviewsAdded, 10)
         XCTAssertEqual(outcome.otherCardReviews, 3)
         XCTAssertEqual(steps, [.reviews(done: 0, total: 13), .reviews(done: 13, total: 13)])
+        XCTAssertEqual(steps.map(\.share), [0, 1])
+        XCTAssertNil(ImportProgress.rows(1_000).share, "rows: the whole is not known")
     }
 
     func testAnExportAppearsOnlyWholeAndACancelledOneLeavesNoFile() throws {

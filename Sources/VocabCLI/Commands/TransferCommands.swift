@@ -74,7 +74,7 @@ enum TransferCommands {
                                                      now: try context.now()) { step in
                 switch step {
                 case .rows(let count): rows.update(count)
-                case .reviews(let done, let total): reviews.update(total > 0 ? done * 100 / total : 100)
+                case .reviews: reviews.update(Int((step.share ?? 1) * 100))
                 }
             }
         }
