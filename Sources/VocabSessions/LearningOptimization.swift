@@ -42,6 +42,7 @@ public enum LearningOptimization {
     /// nothing saved).
     public static func run(store: Store, bookIds: [UUID]?, retention: Double?, dryRun: Bool, now: Timestamp,
                            progress: ((Double) -> Void)? = nil, isCancelled: (() -> Bool)? = nil) throws -> OptimizationReport {
+        if let retention { try checkRetention(retention) }
         let before = try store.learningSettings()
         let sequences = try store.reviewSequences(inBooks: bookIds)
         let defaults = FSRSEvaluation(parameters: FSRSScheduler.defaultParameters, sequences: sequences)
@@ -75,12 +76,17 @@ public enum LearningOptimization {
     /// schedule; returns how many words were rescheduled, nil when it was `retention` already.
     @discardableResult
     public static func setRetention(_ retention: Double, store: Store, now: Timestamp) throws -> Int? {
-        guard LearningSettings.retentionRange.contains(retention) else {
-            throw VocabError.retentionOutOfRange(retention, LearningSettings.retentionRange)
-        }
+        try checkRetention(retention)
         let settings = try store.learningSettings()
         guard settings.desiredRetention != retention else { return nil }
         return try store.saveLearningSettings(parameters: settings.parameters, desiredRetention: retention, at: now)
+    }
+
+    /// A retention the scheduler may aim at (the store would refuse any other by stopping).
+    private static func checkRetention(_ retention: Double) throws {
+        guard LearningSettings.retentionRange.contains(retention) else {
+            throw VocabError.retentionOutOfRange(retention, LearningSettings.retentionRange)
+        }
     }
 
     /// Back to the published parameters and a desired retention of 0.9. Returns how many

@@ -107,6 +107,9 @@ final class LearningOptimizationTests: XCTestCase {
             XCTAssertThrowsError(try LearningOptimization.setRetention(wrong, store: store, now: later)) { error in
                 XCTAssertTrue(error is VocabError, "\(error)")
             }
+            XCTAssertThrowsError(try LearningOptimization.run(store: store, bookIds: nil, retention: wrong, dryRun: false, now: later)) { error in
+                XCTAssertTrue(error is VocabError, "\(error)")
+            }
         }
         XCTAssertEqual(try store.learningSettings().desiredRetention, 0.95)
     }
