@@ -13,6 +13,14 @@ enum BenchStore {
         return (book, try store.words(WordFilter(bookId: book.id)))
     }
 
+    /// An empty Vocab store made by `vocab` itself in `home` (the same tables, indexes, triggers
+    /// and pragmas as the one an import fills), for the references to write into; its path.
+    static func emptyStoreFile(home: String, config: String) throws -> String {
+        _ = try ChildProcess.measure(ChildProcess.thisProgram, ["vocab", "book", "list"],
+                                     environment: ["VOCAB_HOME": home, "XDG_CONFIG_HOME": config])
+        return home + "/vocab.sqlite"
+    }
+
     /// Collects review records and merges them into the store 50,000 at a time (with the
     /// import cache); `finish` merges the rest.
     struct ReviewBatches {

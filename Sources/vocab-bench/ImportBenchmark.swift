@@ -25,11 +25,8 @@ struct ImportBenchmark {
         let size = try DataSet.writeCSV(rows: options.rows, to: csv)
         print("data: \(options.rows) words, \(size / 1024) KiB of CSV")
 
-        // The reference's store is an empty Vocab store made by `vocab` itself: the same tables,
-        // indexes and pragmas as the one `vocab import` fills.
-        let emptyHome = work + "/empty-home"
-        _ = try ChildProcess.measure(me, ["vocab", "book", "list"], environment: ["VOCAB_HOME": emptyHome, "XDG_CONFIG_HOME": config])
-        let emptyStore = emptyHome + "/vocab.sqlite"
+        // The reference writes into an empty store made by `vocab` itself.
+        let emptyStore = try BenchStore.emptyStoreFile(home: work + "/empty-home", config: config)
 
         var ours: [Double] = [], sameTable: [Double] = [], bareTable: [Double] = []
         var ourIndexing: [Double] = [], referenceIndexing: [Double] = []

@@ -16,10 +16,7 @@ struct SchemaFloor {
     /// Nil without the sqlite3 program. `imported`: the store the import filled.
     static func measure(imported: String, work: String) throws -> SchemaFloor? {
         guard let sqlite3 = ChildProcess.which("sqlite3") else { return nil }
-        let emptyHome = work + "/empty-home"
-        _ = try ChildProcess.measure(ChildProcess.thisProgram, ["vocab", "book", "list"],
-                                     environment: ["VOCAB_HOME": emptyHome, "XDG_CONFIG_HOME": work + "/config"])
-        let empty = emptyHome + "/vocab.sqlite"
+        let empty = try BenchStore.emptyStoreFile(home: work + "/empty-home", config: work + "/config")
         var totals: [Double] = [], reviews: [Double] = [], integerKeyed: [Double] = []
         for run in 0..<3 {
             let times = try timedStatements(sqlite3, script: sameSchema(imported), copying: empty, work: work, name: "floor-\(run)")
