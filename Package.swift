@@ -68,14 +68,16 @@ let package = Package(
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
         .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabStore", "VocabCore", "VocabSync"]),
 
+        // The services the suite starts, found or missed the same way by every test target.
+        .target(name: "TestServices", path: "Tests/TestServices"),
         .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"], exclude: ["Data"]),
-        .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCore"]),
-        .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore"]),
+        .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCore", "TestServices"]),
+        .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore", "TestServices"]),
         .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabDictionary"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives"]),
         .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),
         // End-to-end: runs the built `vocab` binary as a separate process.
-        .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore", "VocabStore"], exclude: ["Fixtures"]),
+        .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore", "VocabStore", "TestServices"], exclude: ["Fixtures"]),
     ]
 )

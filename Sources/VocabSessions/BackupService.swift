@@ -65,12 +65,13 @@ public enum BackupService {
         return removed
     }
 
-    /// The backup a user means: `latest`, a time (any leading part of ISO 8601, e.g.
-    /// 2026-12-01T09:30: the newest backup at or before it), or a file path.
+    /// The backup a user means: `latest` (the newest good one, as `newestGood`), a time (any
+    /// leading part of ISO 8601, e.g. 2026-12-01T09:30: the newest backup at or before it), or a file path.
     public static func find(_ reference: String, folder: String) throws -> BackupInfo {
         let backups = StoreBackups.list(in: folder).backups
         if reference == "latest" {
-            guard let newest = backups.first else { throw BackupError.noBackups(folder: folder) }
+            // The same one the message on a damaged store names: the newest that passes its check.
+            guard let newest = newestGood(folder: folder) ?? backups.first else { throw BackupError.noBackups(folder: folder) }
             return newest
         }
         if reference.contains("/") || reference.hasSuffix(".sqlite") || reference.hasSuffix(".sqlite.gz") {
@@ -94,30 +95,49 @@ public enum BackupService {
 
     /// Restores `backup` into the store in `dataFolder`, after backing the current store up
     /// (unless it is damaged: then it is moved aside, kept, and a new store receives the backup).
-    /// Returns the safety backup (nil when the store was damaged) and what was moved aside.
+    /// The restored state is itself recorded as the newest backup (reason `restored`), so that
+    /// `latest` and the damage message never pick the snapshot taken before the restore while
+    /// the state the learner went on with is newer. Returns that record, the safety backup (nil
+    /// when the store was damaged) and what was moved aside.
     public static func restore(_ backup: BackupInfo, dataFolder: String, now: Timestamp) throws
-        -> (safety: BackupInfo?, movedAside: String?) {
+        -> (safety: BackupInfo?, movedAside: String?, restoredState: BackupInfo) {
         let storePath = dataFolder + "/" + Store.fileName
         do {
             let store = try Store.open(folder: dataFolder)
             let safety = try store.takeBackup(reason: "before-restore", at: now).0
-            try store.restore(from: backup.path)  // checks the backup before anything is replaced
-            return (safety, nil)
+            let record = try recordRestoredState(of: backup, storePath: storePath, after: now)
+            do {
+                try store.restore(from: backup.path)  // checks the backup before anything is replaced
+            } catch {
+                unlink(record.path)  // the store was not changed: nothing new to record
+                throw error
+            }
+            return (safety, nil, record)
         } catch let error as StoreError {
             switch error {
             case .corrupt, .notAVocabDatabase, .malformedRow:
                 // Damaged: keep it aside (never deleted), then restore into a new store — once
                 // the backup is known to be good, since the store is moved before the restore checks.
                 _ = try StoreBackups.check(backup.path)
+                let record = try recordRestoredState(of: backup, storePath: storePath, after: now)
                 let aside = dataFolder + "/vocab-damaged-" + now.iso8601.replacingOccurrences(of: ":", with: "") + ".sqlite"
-                guard rename(storePath, aside) == 0 else { throw error }
+                guard rename(storePath, aside) == 0 else { unlink(record.path); throw error }
                 for suffix in ["-wal", "-shm"] { _ = rename(storePath + suffix, aside + suffix) }
                 let fresh = try Store.open(folder: dataFolder)
                 try fresh.restore(from: backup.path)
-                return (nil, aside)
+                return (nil, aside, record)
             default:
                 throw error
             }
         }
+    }
+
+    /// A copy of `backup`, checked, named as the newest backup of the store at `storePath`
+    /// (later than `now` and than every backup there).
+    private static func recordRestoredState(of backup: BackupInfo, storePath: String, after now: Timestamp) throws -> BackupInfo {
+        let folder = StoreBackups.folder(forStoreAt: storePath)
+        let newest = max(now.milliseconds, StoreBackups.list(in: folder).backups.first?.takenAt.milliseconds ?? 0)
+        return try StoreBackups.record(copyOf: backup.path, forStoreAt: storePath, reason: "restored",
+                                       at: Timestamp(milliseconds: newest + 1))
     }
 }

@@ -9,7 +9,8 @@ import Glibc
 public struct BackupInfo: Sendable, Equatable {
     public var path: String
     public var takenAt: Timestamp
-    /// Why it was taken: auto, manual, before-delete, before-import, before-restore, before-upgrade.
+    /// Why it was taken: auto, manual, before-delete, before-import, before-restore, restored
+    /// (the state a restore put in place), before-upgrade.
     public var reason: String
     public var bytes: Int
 
@@ -228,6 +229,23 @@ extension StoreBackups {
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: target))?[.size] as? Int ?? 0
         return (BackupInfo(path: target, takenAt: time, reason: reason, bytes: bytes), found)
+    }
+}
+
+extension StoreBackups {
+    /// Records a copy of the backup file at `path` (plain or compressed; checked first) as a
+    /// backup of the store at `storePath`, taken at `time` for `reason`.
+    public static func record(copyOf path: String, forStoreAt storePath: String, reason: String, at time: Timestamp) throws -> BackupInfo {
+        try withPlainFile(path) { plain in
+            _ = try check(plain)
+            let source: Database
+            do {
+                source = try Database(path: plain, create: false, readOnly: true)
+            } catch let error as SQLiteError {
+                throw BackupError.notABackup(path: path, reason: error.message)
+            }
+            return try take(from: source, storePath: storePath, reason: reason, at: time).0
+        }
     }
 }
 

@@ -2,14 +2,7 @@ import Foundation
 import XCTest
 
 /// `vocab cloud init|add-user`, `login`, `account`, `logout` against the real PostgreSQL.
-final class CloudAccountEndToEndTests: EndToEndTestCase {
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        guard ProcessInfo.processInfo.environment["VOCAB_TEST_PG_ADMIN"] != nil else {
-            throw XCTSkip("no PostgreSQL: run the suite with ./scripts/test.sh (it starts one)")
-        }
-    }
-
+final class CloudAccountEndToEndTests: CloudEndToEndTestCase {
     func testAUserIsCreatedLogsInAndSeesTheAccountStatus() throws {
         let environment = ProcessInfo.processInfo.environment
         let adminURL = try XCTUnwrap(environment["VOCAB_TEST_PG_ADMIN"])
@@ -54,13 +47,5 @@ final class CloudAccountEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(after.status, 3)
         XCTAssertTrue(after.stdout.contains("not logged in"), after.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: saved))
-    }
-
-    func testAnUnreachableServerIsRefusedWithExitCodeThree() throws {
-        let result = try vocab.run(["login", "postgresql://nobody@127.0.0.1:1/vocab"], input: "pw\n",
-                                   environment: ["XDG_CONFIG_HOME": vocab.file("config"), "PGPASSWORD": ""])
-        XCTAssertEqual(result.status, 3, result.stderr)
-        XCTAssertTrue(result.stderr.contains("Cannot reach"), result.stderr)
-        try vocab.fails(["login", "postgresql://alice:pw@localhost/db"], status: 1)
     }
 }

@@ -2,50 +2,12 @@ import Foundation
 import XCTest
 
 /// `vocab sync` between two data folders of one user, through the real PostgreSQL.
-final class SyncEndToEndTests: EndToEndTestCase {
-    var adminURL = "", adminPassword = ""
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        let environment = ProcessInfo.processInfo.environment
-        guard let url = environment["VOCAB_TEST_PG_ADMIN"], let password = environment["VOCAB_TEST_PG_PASSWORD"] else {
-            throw XCTSkip("no PostgreSQL: run the suite with ./scripts/test.sh (it starts one)")
-        }
-        adminURL = url
-        adminPassword = password
-    }
-
-    /// Runs vocab as one device (its own VOCAB_HOME and config) of the user.
-    private func on(_ device: String, _ arguments: [String], input: String = "") throws -> RunResult {
-        try vocab.run(arguments, input: input, environment: [
-            "VOCAB_HOME": vocab.file(device + "/data"), "XDG_CONFIG_HOME": vocab.file(device + "/config"), "PGPASSWORD": "",
-        ])
-    }
-
-    /// Where devices connect: PostgreSQL itself, or (`through` a pooler) the suite's PgBouncer
-    /// in transaction pooling mode in front of it.
-    private func setUpUser(devices: [String] = ["a", "b"], through pooler: String? = nil) throws -> String {
-        let admin = ["PGPASSWORD": adminPassword, "XDG_CONFIG_HOME": vocab.file("admin")]
-        XCTAssertEqual(try vocab.run(["cloud", "init", "--admin", adminURL], environment: admin).status, 0)
-        let name = "dev_" + UUID().uuidString.prefix(8).lowercased()
-        XCTAssertEqual(try vocab.run(["cloud", "add-user", name, "--admin", adminURL], input: "pw\n", environment: admin).status, 0)
-        var url = adminURL.replacingOccurrences(of: "postgres@", with: "\(name)@")
-        if let pooler, let hostAndPort = url.range(of: "@[^/]+", options: .regularExpression) {
-            url.replaceSubrange(hostAndPort, with: "@" + pooler)
-        }
-        for device in devices {
-            let login = try on(device, ["login", url], input: "pw\n")
-            XCTAssertEqual(login.status, 0, login.stderr)
-        }
-        return url
-    }
-
+final class SyncEndToEndTests: CloudEndToEndTestCase {
     /// Issue 17, failure 1: logging out of alice and in as bob must not push alice's words into
     /// bob's account, unless asked for by name.
     func testADataFolderNeverSyncsIntoAnotherAccountUnlessAskedByName() throws {
         let alice = try setUpUser(devices: ["a"])
         let bob = try setUpUser(devices: ["bob"])
-        let userName = { (url: String) in String(url.split(separator: "@")[0].split(separator: "/").last ?? "") }
         let bobName = userName(bob)
         XCTAssertEqual(try on("a", ["book", "add", "Private"]).status, 0)
         XCTAssertEqual(try on("a", ["word", "add", "secret", "--book", "Private"]).status, 0)
@@ -88,8 +50,7 @@ final class SyncEndToEndTests: EndToEndTestCase {
 
     func testAnAdministratorsCapIsRefusedClearlyAndNothingLocalIsLost() throws {
         let url = try setUpUser(devices: ["a"])
-        let name = String(url.split(separator: "@")[0].split(separator: "/").last ?? "")
-        let admin = ["PGPASSWORD": adminPassword, "XDG_CONFIG_HOME": vocab.file("admin")]
+        let name = userName(url)
         let capped = try vocab.run(["cloud", "limit", name, "2", "--admin", adminURL], environment: admin)
         XCTAssertEqual(capped.status, 0, capped.stderr)
         XCTAssertEqual(try vocab.run(["cloud", "limit", name, "lots", "--admin", adminURL], environment: admin).status, 2)
@@ -131,18 +92,6 @@ final class SyncEndToEndTests: EndToEndTestCase {
             XCTAssertTrue(words.contains("newer, from b"), "\(device): the newer edit wins")
             XCTAssertTrue(words.contains("\"fig\""), "\(device): words added elsewhere since are there")
         }
-    }
-
-    private func syncs(_ device: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let result = try on(device, ["sync"])
-        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
-    }
-
-    private func pgBouncer() throws -> String {
-        guard let pooler = ProcessInfo.processInfo.environment["VOCAB_TEST_PGBOUNCER"] else {
-            throw XCTSkip("no PgBouncer: run the suite with ./scripts/test.sh (it starts one)")
-        }
-        return pooler
     }
 
     private func twoDevicesStayInSync(through pooler: String?) throws {

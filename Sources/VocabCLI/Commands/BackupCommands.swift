@@ -78,6 +78,8 @@ enum BackupCommands {
             The backup is checked before it replaces anything. A store that syncs pulls everything from the cloud at its
             next sync before it pushes, so deletions made elsewhere since the backup stay deleted and newer edits win.
             A damaged store is moved aside (kept, never deleted) and the backup restored in its place.
+            "latest" is the newest backup that passes its check. The restored store is then recorded as the newest
+            backup itself, so a later "latest" is the state you went on with, never the one you replaced.
             """,
         examples: ["vocab backup restore latest", "vocab backup restore 2026-12-01T09:30 --yes"]
     )) { arguments, context in
@@ -89,7 +91,7 @@ enum BackupCommands {
             guard context.console.stdinIsTerminal else { throw CLIError.confirmationRequired(question) }
             guard context.console.confirm(question) else { throw CLIError.cancelled }
         }
-        let (safety, aside) = try BackupService.restore(backup, dataFolder: try context.dataFolder(), now: try context.now(arguments))
+        let (safety, aside, _) = try BackupService.restore(backup, dataFolder: try context.dataFolder(), now: try context.now(arguments))
         context.console.print("Restored \(plural(counts.books, "book")), \(plural(counts.words, "word")) and \(plural(counts.reviews, "review")) from \(backup.path).")
         if let safety { context.console.print("The store as it was is kept in \(safety.path).") }
         if let aside { context.console.print("The damaged store was moved aside to \(aside).") }

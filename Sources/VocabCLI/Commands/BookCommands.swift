@@ -127,7 +127,7 @@ enum BookCommands {
         name: "book delete", abstract: "Delete a book and all its words.",
         arguments: [ArgumentSpec("BOOK", help: "The book, by name or id.")],
         options: [.yes],
-        discussion: "A book that holds words is deleted only after you confirm (on a terminal) or with --yes, and after a backup\nof the store (undo with `vocab backup restore latest`)."
+        discussion: "A book that holds words is deleted only after you confirm (on a terminal) or with --yes, and after a backup\nof the store (undo with the `vocab backup restore TIME` line it prints)."
     )) { arguments, context in
         let store = try context.store()
         let book = try store.book(arguments.positionals[0])
