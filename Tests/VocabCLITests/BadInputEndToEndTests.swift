@@ -98,6 +98,7 @@ final class BadInputEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(result.status, 5, result.stderr)
         XCTAssertTrue(result.stderr.contains("VOCAB_HOME"), result.stderr)
         if getuid() != 0 {
+            _ = try vocab.ok(["book", "add", "Old"])  // a store to find read-only
             let folder = vocab.home
             XCTAssertEqual(chmod(folder, 0o500), 0)
             defer { chmod(folder, 0o700) }
@@ -107,5 +108,14 @@ final class BadInputEndToEndTests: EndToEndTestCase {
             XCTAssertEqual(write.stderr.split(separator: "\n").count, 1, write.stderr)
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/vocab.sqlite")), before)
         }
+    }
+
+    /// Needs no server: none listens on port 1 (it ran with the cloud tests, skipped with them).
+    func testAnUnreachableServerIsRefusedWithExitCodeThree() throws {
+        let result = try vocab.run(["login", "postgresql://nobody@127.0.0.1:1/vocab"], input: "pw\n",
+                                   environment: ["XDG_CONFIG_HOME": vocab.file("config"), "PGPASSWORD": ""])
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertTrue(result.stderr.contains("Cannot reach"), result.stderr)
+        try vocab.fails(["login", "postgresql://alice:pw@localhost/db"], status: 1)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestServices
 
 /// `vocab dict`, `vocab say`, `word add --lookup` and the entry form, with the real binary.
 final class DictionaryEndToEndTests: EndToEndTestCase {
@@ -39,9 +40,7 @@ final class DictionaryEndToEndTests: EndToEndTestCase {
     }
 
     func testDictServerLookupsGoToARealDictd() throws {
-        guard let server = ProcessInfo.processInfo.environment["VOCAB_TEST_DICT_SERVER"] else {
-            throw XCTSkip("no dictd: run the suite with ./scripts/test.sh (it starts one)")
-        }
+        let server = try requiredService("VOCAB_TEST_DICT_SERVER", "dictd")
         let output = try vocab.ok(["dict", "happy", "--server", server])
         XCTAssertTrue(output.contains("WordNet"), output)
         XCTAssertTrue(output.contains("enjoying or showing or marked by joy"), output)

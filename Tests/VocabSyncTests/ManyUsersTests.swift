@@ -125,7 +125,10 @@ final class ManyUsersTests: XCTestCase {
             XCTAssertTrue(status.refusal?.message.contains(expected == "older" ? "vocab cloud init" : "update Vocab") ?? false)
         }
     }
+}
 
+/// Reading libpq's messages needs no server (these ran with the class above, skipped with it).
+final class PostgresMessageTests: XCTestCase {
     func testAFailedLoginIsRecognisedByItsSQLState() {
         XCTAssertEqual(PostgresConnection.sqlState(in: #"connection to server at "h", port 5 failed: FATAL:  28P01: password authentication failed for user "x""#).code,
                        "28P01")

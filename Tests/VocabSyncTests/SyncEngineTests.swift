@@ -1,4 +1,5 @@
 import XCTest
+import TestServices
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -314,10 +315,9 @@ private func runScript(_ path: String) -> Int32 {
 
 extension SyncEngineTests {
     func testTheServerStoppedMidSyncLosesAndDuplicatesNothingOnceItIsBack() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let stop = environment["VOCAB_TEST_PG_STOP"], let start = environment["VOCAB_TEST_PG_START"] else {
-            throw XCTSkip("the server can be stopped only by ./scripts/test.sh's own cluster")
-        }
+        // The server can be stopped only when it is scripts/test.sh's own cluster.
+        let stop = try requiredService("VOCAB_TEST_PG_STOP", "script that stops the suite's own PostgreSQL")
+        let start = try requiredService("VOCAB_TEST_PG_START", "script that starts the suite's own PostgreSQL")
         let a = try device("a")
         let book = try a.addBook(BookDraft(name: "Outage"), now: t0)
         try a.transaction {

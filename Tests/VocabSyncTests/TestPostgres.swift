@@ -1,18 +1,18 @@
 import XCTest
+import TestServices
 import VocabSync
 
 /// The throw-away PostgreSQL that scripts/test.sh starts, as its administrator sees it, with
-/// the Vocab schema installed. Without one (`swift test` on its own) the test is skipped.
+/// the Vocab schema installed. Without one the test is skipped (`swift test` on its own) or,
+/// under CI=true, fails.
 struct TestPostgres {
     let admin: PostgresConnection
     /// The administrator's address and password, for opening more connections.
     let adminLogin: CloudLogin
 
     init() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let url = environment["VOCAB_TEST_PG_ADMIN"], let password = environment["VOCAB_TEST_PG_PASSWORD"] else {
-            throw XCTSkip("no PostgreSQL: run the suite with ./scripts/test.sh (it starts one)")
-        }
+        let url = try requiredService("VOCAB_TEST_PG_ADMIN", "PostgreSQL")
+        let password = try requiredService("VOCAB_TEST_PG_PASSWORD", "PostgreSQL administrator's password")
         let address = try ServerAddress(url: url)
         admin = try PostgresConnection(address, password: password)
         adminLogin = CloudLogin(address: address, password: password)
