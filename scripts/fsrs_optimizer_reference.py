@@ -6,6 +6,12 @@
                                          memory states after random review sequences, log loss
                                          and binned RMSE of parameter sets on random logs, and
                                          the first stabilities fitted on a small log
+  fsrs_optimizer_reference.py heldout    writes Tests/VocabCoreTests/Data/fsrs-heldout-cases.json:
+                                         two synthetic learners' logs (over 5,000 reviews), each
+                                         split by word into 80% to fit and 20% held out, with
+                                         fsrs-rs' fit on the 80% and fsrs-rs' own `evaluate`
+                                         (recency-weighted) of that fit and of the defaults on
+                                         the held-out 20%
   fsrs_optimizer_reference.py fit LOG    fits parameters to LOG (JSON: a list of words, each a
                                          list of [rating, days since the previous review]) and
                                          prints {"parameters": [...], "seconds": ...}
@@ -25,6 +31,7 @@ from pathlib import Path
 from fsrs_rs_python import DEFAULT_PARAMETERS, FSRS, FSRSItem, FSRSReview
 
 OUT = Path(__file__).resolve().parent.parent / "Tests/VocabCoreTests/Data/fsrs-optimizer-cases.json"
+HELD_OUT = OUT.with_name("fsrs-heldout-cases.json")
 
 
 def items_of(words):
@@ -111,6 +118,82 @@ def cases():
     print(f"wrote {OUT}")
 
 
+def simulated_learner(rng, truth, words, days):
+    """A learner whose memory follows FSRS with the parameters `truth`, studying with an app
+    that schedules by the default parameters (as Vocab does before a fit): a word's reviews
+    come when the default interval is due (a little early or late), each recalled with the
+    recall probability of the true memory state; a lapse is seen again the same day. Returns
+    each word as {"start": the day it was first seen, "reviews": [[rating, days], ...]}."""
+    fsrs, scheduler = FSRS(truth), FSRS(list(DEFAULT_PARAMETERS))
+    decay = -truth[20]
+    factor = 0.9 ** (1 / decay) - 1
+    log = []
+    for index in range(words):
+        start = index * days // (2 * words)  # new words over the first half of the days
+        first = rng.choice([1, 2, 3, 3, 3, 4])
+        reviews, day = [[first, 0]], start
+        if first == 1:
+            reviews.append([3, 0])
+        while True:
+            history = FSRSItem([FSRSReview(r, d) for r, d in reviews])
+            state, planned = fsrs.memory_state(history), scheduler.memory_state(history)
+            interval = max(1, round(scheduler.next_interval(planned.stability, 0.9, 3) * rng.uniform(0.7, 1.4)))
+            if day + interval >= days:
+                break
+            day += interval
+            recall = (1 + factor * interval / state.stability) ** decay
+            if rng.random() < recall:
+                reviews.append([rng.choice([2, 3, 3, 3, 3, 4]), interval])
+            else:
+                reviews.append([1, interval])
+                reviews.append([3, 0])
+        log.append({"start": start, "reviews": reviews})
+    return log
+
+
+def items_in_time_order(words):
+    """The later-day reviews of `words` as fsrs-rs items, ordered by the day they happened
+    (ties: the word's place, then the review's), as fsrs-rs' `evaluate` expects."""
+    timed = []
+    for position, word in enumerate(words):
+        day = word["start"]
+        for index, (_, days) in enumerate(word["reviews"]):
+            day += days
+            if index > 0 and days >= 1:
+                timed.append(((day, position, index), word["reviews"][: index + 1]))
+    timed.sort(key=lambda pair: pair[0])
+    return [FSRSItem([FSRSReview(r, d) for r, d in reviews]) for _, reviews in timed]
+
+
+def held_out():
+    rng = random.Random(20261202)
+    learners = []
+    # Two memories far from the defaults: one forgets fast (small first stabilities, slow
+    # growth), one holds on (large first stabilities, a flatter forgetting curve).
+    weak, strong = list(DEFAULT_PARAMETERS), list(DEFAULT_PARAMETERS)
+    for index in range(4):
+        weak[index] *= 0.2
+        strong[index] *= 3
+    weak[8] *= 0.6
+    strong[20] = 0.35
+    for truth in (weak, strong):
+        words = simulated_learner(rng, truth, 500, 300)
+        rng.shuffle(words)
+        split = len(words) * 4 // 5
+        fitting, kept = words[:split], words[split:]
+        fitted = FSRS([]).compute_parameters(items_in_time_order(fitting))
+        scores = {}
+        for name, parameters in [("fitted", fitted), ("defaults", list(DEFAULT_PARAMETERS))]:
+            result = FSRS(parameters).evaluate(items_in_time_order(kept))
+            scores[name] = {"logLoss": result.log_loss, "rmseBins": result.rmse_bins}
+        learners.append({"truth": truth, "fit": fitting, "heldOut": kept, "parameters": fitted,
+                         "evaluations": scores,
+                         "reviews": sum(len(word["reviews"]) for word in words)})
+    HELD_OUT.write_text(json.dumps({
+        "generator": f"fsrs-rs-python {metadata.version('fsrs-rs-python')}", "learners": learners}))
+    print(f"wrote {HELD_OUT}: " + ", ".join(f"{learner['reviews']} reviews" for learner in learners))
+
+
 def fit(path):
     words = json.loads(Path(path).read_text())
     items = items_of(words)
@@ -127,6 +210,8 @@ def evaluate(path, parameters):
 if __name__ == "__main__":
     if sys.argv[1] == "cases":
         cases()
+    elif sys.argv[1] == "heldout":
+        held_out()
     elif sys.argv[1] == "fit":
         fit(sys.argv[2])
     else:
