@@ -13,7 +13,8 @@ struct AnkiBenchmark {
         let script = ChildProcess.scriptPath("bench_anki.py")
         guard FileManager.default.isExecutableFile(atPath: python),
               (try? ChildProcess.measure(python, ["-c", "import anki"])) != nil else {
-            print("anki package import: skipped (no Python with Anki's package at \(python); .ci/run installs one)")
+            BenchChecks.referenceMissing("anki package import", "no Python with Anki's package at \(python); .ci/run installs one",
+                                         skipWith: "--skip-anki")
             return
         }
         let work = NSTemporaryDirectory() + "vocab-bench-anki-\(UUID().uuidString)"
@@ -31,6 +32,8 @@ struct AnkiBenchmark {
         for run in 0..<min(options.runs, 3) {
             let environment = ["VOCAB_HOME": work + "/home-\(run)", "XDG_CONFIG_HOME": work + "/config", "VOCAB_BACKGROUND": "off"]
             ours.append(try ChildProcess.measure(me, ["vocab", "import", package], environment: environment))
+            BenchChecks.requireCounts(of: work + "/home-\(run)/vocab.sqlite", words: options.ankiNotes,
+                                      reviews: options.ankiNotes * 4, "anki package import")
             let output = work + "/anki-\(run).txt"
             _ = try ChildProcess.measure(python, [script, "import", package], stdoutPath: output)
             let fields = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: " ")

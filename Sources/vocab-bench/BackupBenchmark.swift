@@ -40,6 +40,7 @@ struct BackupBenchmark {
             ours.append(try ChildProcess.measure(me, ["vocab", "backup"], environment: environment))
             reference.append(try ChildProcess.measure(sqlite3, [home + "/vocab.sqlite", ".backup '\(work)/reference-\(run).sqlite'"]))
             restores.append(try ChildProcess.measure(me, ["vocab", "backup", "restore", "latest", "--yes"], environment: environment))
+            BenchChecks.requireCounts(of: home + "/vocab.sqlite", words: options.rows, reviews: reviews, "backup restore")
         }
         func best(_ runs: [Measurement]) -> Measurement { runs.min { $0.seconds < $1.seconds } ?? Measurement(seconds: 0, maxResidentBytes: 0) }
         let (backup, copy, restore) = (best(ours), best(reference), best(restores))
@@ -55,8 +56,12 @@ struct BackupBenchmark {
             try? FileManager.default.removeItem(atPath: home + "/backups")
             due.append(try ChildProcess.measure(me, ["vocab", "word", "add", "due\(run)", "--book", "Big"], environment: environment).seconds)
             let deadline = Date().addingTimeInterval(60)
-            while (try? FileManager.default.contentsOfDirectory(atPath: home + "/backups"))?.contains(where: { $0.hasPrefix("vocab-") }) != true,
-                  Date() < deadline { usleep(50_000) }
+            func taken() -> Bool {
+                (try? FileManager.default.contentsOfDirectory(atPath: home + "/backups"))?.contains { $0.hasPrefix("vocab-") } == true
+            }
+            while !taken(), Date() < deadline { usleep(50_000) }
+            // Without it the "none is due" write below would itself start one: its figure would mean nothing.
+            guard BenchChecks.require(taken(), "backup: the automatic backup a due write starts did not appear within 60 s") else { return }
             usleep(200_000)
             notDue.append(try ChildProcess.measure(me, ["vocab", "word", "add", "fresh\(run)", "--book", "Big"], environment: environment).seconds)
         }

@@ -144,6 +144,7 @@ struct CloudLoadBenchmark {
         print(problems.isEmpty
               ? "  converged: every device of every user equals the server (\(totalWords ?? "?") live words), nothing duplicated, no user saw another's rows"
               : "  NOT converged: " + problems.prefix(10).joined(separator: "; "))
+        BenchChecks.require(problems.isEmpty, "cloud-load: not converged (\(problems.count) problems: \(problems.prefix(3).joined(separator: "; ")))")
         for user in 0..<users { try admin.execute("DROP OWNED BY \"load_\(run)_\(user)\"; DROP ROLE \"load_\(run)_\(user)\"") }
         try admin.execute("DELETE FROM vocab.records WHERE owner LIKE $1", ["load_\(run)_%"])
         try admin.execute("DELETE FROM vocab.accounts WHERE owner LIKE $1", ["load_\(run)_%"])

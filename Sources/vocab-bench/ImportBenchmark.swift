@@ -34,6 +34,7 @@ struct ImportBenchmark {
             let home = work + "/home-\(run)"
             let environment = ["VOCAB_HOME": home, "XDG_CONFIG_HOME": config]
             ours.append(try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Bench"], environment: environment).seconds)
+            BenchChecks.requireCounts(of: home + "/vocab.sqlite", words: options.rows, "CSV import")
             // The import left its words' search indexing to a detached `vocab maintain`: run it
             // in the foreground too, which returns when every word is indexed.
             ourIndexing.append(try ChildProcess.measure(me, ["vocab", "maintain"], environment: environment).seconds)
@@ -41,6 +42,7 @@ struct ImportBenchmark {
             try FileManager.default.copyItem(atPath: emptyStore, toPath: same)
             try ReferenceSQL.sameTableScript(csv: csv).write(toFile: sameScript, atomically: true, encoding: .utf8)
             sameTable.append(try ChildProcess.measure(sqlite3, [same], stdinPath: sameScript).seconds)
+            BenchChecks.requireCounts(of: same, words: options.rows, "CSV import's reference (sqlite3 .import)")
             try ReferenceSQL.indexScript.write(toFile: sameScript, atomically: true, encoding: .utf8)
             referenceIndexing.append(try ChildProcess.measure(sqlite3, [same], stdinPath: sameScript).seconds)
             let bareScript = work + "/bare-\(run).sql"
@@ -62,6 +64,7 @@ struct ImportBenchmark {
         // No background indexing of the million words afterwards: the store is deleted at once.
         let memory = try ChildProcess.measure(me, ["vocab", "import", big, "--book", "Bench"],
                                               environment: ["VOCAB_HOME": work + "/home-big", "XDG_CONFIG_HOME": config, "VOCAB_BACKGROUND": "off"])
+        BenchChecks.requireCounts(of: work + "/home-big/vocab.sqlite", words: options.memoryRows, "peak-memory import")
         try ReferenceSQL.bareTableScript(csv: big).write(toFile: work + "/ref-big.sql", atomically: true, encoding: .utf8)
         let referenceMemory = try ChildProcess.measure(sqlite3, [work + "/ref-big.sqlite"], stdinPath: work + "/ref-big.sql")
         print(String(format: "peak memory importing %d words: vocab import %.1f MiB (%.1f s), sqlite3 .import %.1f MiB (%.1f s) (target < 64 MiB)",

@@ -20,7 +20,8 @@ struct OptimizeBenchmark {
         let reference = FileManager.default.isExecutableFile(atPath: python)
             && (try? ChildProcess.measure(python, ["-c", "import fsrs_rs_python"])) != nil ? python : nil
         if reference == nil {
-            print("optimize: the reference is skipped (no Python with fsrs-rs-python at \(python); .ci/run installs one)")
+            BenchChecks.referenceMissing("optimize", "no Python with fsrs-rs-python at \(python); .ci/run installs one",
+                                         skipWith: "--skip-optimize")
         }
         var random = SeededRandom(seed: 20_261_201)
         var ratios: [Double] = [], better = 0

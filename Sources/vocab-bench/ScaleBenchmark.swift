@@ -33,6 +33,7 @@ struct ScaleBenchmark {
             _ = try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Bench"], environment: environment)
             _ = try ChildProcess.measure(me, ["vocab", "maintain"], environment: environment)
             let file = home + "/vocab.sqlite"
+            BenchChecks.requireCounts(of: file, words: size, "scale")
             // Every word scheduled, none due yet: the due count has a full index to look at.
             try sql(sqlite3, file, work, """
                 INSERT INTO schedules (word_id, state, step, stability, difficulty, due, last_review, reviews, lapses, first_review)

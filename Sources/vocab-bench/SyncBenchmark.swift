@@ -11,7 +11,7 @@ struct SyncBenchmark {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         guard let url = environment["VOCAB_TEST_PG_ADMIN"], let password = environment["VOCAB_TEST_PG_PASSWORD"] else {
-            print("sync: skipped (no PostgreSQL; run scripts/bench.sh, which starts one)")
+            BenchChecks.referenceMissing("sync", "no PostgreSQL: run scripts/bench.sh, which starts one", skipWith: "--skip-sync")
             return
         }
         guard let psql = ChildProcess.which("psql") else { throw BenchError.message("the reference needs psql (apt-get install postgresql-client)") }

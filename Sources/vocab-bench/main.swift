@@ -20,6 +20,7 @@ if arguments.first == "vocab" {
 if arguments.first == "cloud-load" {
     do {
         try CloudLoadBenchmark(Array(arguments.dropFirst())).run()
+        BenchChecks.exitIfAnyFailed()
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("vocab-bench: \(error)\n".utf8))
@@ -42,5 +43,7 @@ do {
     if !options.skipSync { try SyncBenchmark(options: options).run() }
 } catch {
     FileHandle.standardError.write(Data("vocab-bench: \(error)\n".utf8))
+    BenchChecks.exitIfAnyFailed()
     exit(1)
 }
+BenchChecks.exitIfAnyFailed()

@@ -1,0 +1,53 @@
+import Foundation
+import Synchronization
+import VocabStore
+
+/// The checks a benchmark makes beside its figures — the work converged, the counts imported
+/// are the counts asked for, a reference asked for is present. A failed check is printed at
+/// once (standard error, "CHECK FAILED") and the run goes on; `vocab-bench` then exits 1 and
+/// names every failed check (a figure beside a missing or wrong result would mean nothing).
+enum BenchChecks {
+    private static let failures = Mutex<[String]>([])
+
+    /// Records `what` as failed unless `condition` holds; returns `condition`.
+    @discardableResult
+    static func require(_ condition: Bool, _ what: @autoclosure () -> String) -> Bool {
+        if !condition { fail(what()) }
+        return condition
+    }
+
+    static func fail(_ what: String) {
+        FileHandle.standardError.write(Data("vocab-bench: CHECK FAILED: \(what)\n".utf8))
+        failures.withLock { $0.append(what) }
+    }
+
+    /// A reference the benchmark was asked to measure beside is missing.
+    static func referenceMissing(_ benchmark: String, _ what: String, skipWith flag: String) {
+        fail("\(benchmark): its reference is missing (\(what)); skip the benchmark with \(flag)")
+    }
+
+    /// Checks that the store at `path` holds `words` words and `reviews` reviews (nil: any).
+    static func requireCounts(of path: String, words: Int, reviews: Int? = nil, _ benchmark: String) {
+        do {
+            let counts = try StoreBackups.check(path)
+            require(counts.words == words, "\(benchmark): the store holds \(counts.words) words, \(words) were imported")
+            if let reviews {
+                require(counts.reviews == reviews, "\(benchmark): the store holds \(counts.reviews) reviews, \(reviews) were imported")
+            }
+        } catch {
+            fail("\(benchmark): the store cannot be read after the import: \(error)")
+        }
+    }
+
+    /// Every failed check so far, in order.
+    static var failed: [String] { failures.withLock { $0 } }
+
+    /// Exits 1 naming the failed checks, if any.
+    static func exitIfAnyFailed() {
+        let failed = self.failed
+        guard !failed.isEmpty else { return }
+        FileHandle.standardError.write(Data("vocab-bench: \(failed.count) check(s) failed:\n".utf8))
+        for what in failed { FileHandle.standardError.write(Data("  - \(what)\n".utf8)) }
+        exit(1)
+    }
+}
