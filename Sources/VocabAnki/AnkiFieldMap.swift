@@ -11,6 +11,8 @@ struct AnkiFieldMap {
     private var targets: [Int64: [WordField?]] = [:]
     /// What the summary should say about the mapping.
     private(set) var notes: [String] = []
+    /// The note types' fields that go nowhere ("Audio (Basic)"), for a front end to offer a mapping.
+    private(set) var notCarried: [String] = []
 
     init(noteTypes: [Int64: AnkiNoteType], overrides: [String: WordField], usedNoteTypes: Set<Int64>) throws {
         let allNames = Set(noteTypes.values.flatMap { $0.fields.map { $0.lowercased() } })
@@ -18,7 +20,6 @@ struct AnkiFieldMap {
             throw AnkiPackageError.unknownField(name: name, known: Array(Set(noteTypes.values.flatMap(\.fields))).sorted())
         }
         let lowered = Dictionary(overrides.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
-        var notCarried: [String] = []
         var byPosition: [String] = []
         for (id, type) in noteTypes.sorted(by: { $0.key < $1.key }) where usedNoteTypes.contains(id) {
             var fields: [WordField?] = type.fields.map { name in
@@ -35,9 +36,6 @@ struct AnkiFieldMap {
             targets[id] = fields
         }
         if !byPosition.isEmpty { notes.append("Anki fields read by position: \(byPosition.joined(separator: ", ")).") }
-        if !notCarried.isEmpty {
-            notes.append("Anki fields not carried: \(notCarried.joined(separator: ", ")) (map one with --field NAME=detail).")
-        }
     }
 
     /// The word field `name` stands for, by the names decks commonly use.

@@ -7,11 +7,15 @@ public struct AnkiImportOutcome: Sendable {
     public var summary: ImportSummary
     /// What the reader decided (fields mapped by position, fields not carried, …).
     public var notes: [String]
+    /// Fields of the note types that went nowhere ("Audio (Basic)").
+    public var fieldsNotCarried: [String]
     public var droppedSounds: Int
     /// Reviews added to the log (a second import of the same package adds none).
     public var reviewsAdded: Int
     /// Reviews of a note's other cards (reverse cards): not carried, one log per word.
     public var otherCardReviews: Int
+    /// Reviews of notes that made no word (invalid notes left out): not carried, and counted.
+    public var leftOutNoteReviews: Int
     /// Books that took a cover image or description from their deck.
     public var decorated: [String]
 }
@@ -39,7 +43,7 @@ public enum AnkiImport {
         var reader = try WordFileReader(records: records, layout: ImportLayout(deckPicksBook: false))
         var importer = WordImporter(defaultBook: defaultBook, skipInvalid: skipInvalid, now: now)
         importer.isCancelled = isCancelled
-        var reviews = (added: 0, otherCards: 0)
+        var reviews = (added: 0, otherCards: 0, leftOut: 0)
         var decorated: [String] = []
         // Anki's log is read (and sorted by note) on a thread of its own from the start, beside
         // the words; it goes in inside the importer's transaction, under its import cache.
@@ -60,8 +64,9 @@ public enum AnkiImport {
         }
         var notes = fieldMap.notes
         if package.version == 3 { notes.append("Read the package's current collection (collection.anki21b), not its placeholder.") }
-        return AnkiImportOutcome(summary: summary, notes: notes, droppedSounds: records.droppedSounds, reviewsAdded: reviews.added,
-                                 otherCardReviews: reviews.otherCards, decorated: decorated)
+        return AnkiImportOutcome(summary: summary, notes: notes, fieldsNotCarried: fieldMap.notCarried, droppedSounds: records.droppedSounds,
+                                 reviewsAdded: reviews.added, otherCardReviews: reviews.otherCards,
+                                 leftOutNoteReviews: reviews.leftOut, decorated: decorated)
     }
 
     /// Adds each note's first-card reviews to its word's log (ids derived from the note's guid
@@ -72,9 +77,9 @@ public enum AnkiImport {
     /// batch and after each (what it throws ends the import). Returns the reviews added and
     /// those of other cards passed over.
     private static func carryReviews(_ logs: BackgroundBatches<NoteLogBatch>, records: AnkiNoteRecords, newWords: Set<UUID>,
-                                     into store: Store, step: (Int) throws -> Void) throws -> (added: Int, otherCards: Int) {
+                                     into store: Store, step: (Int) throws -> Void) throws -> (added: Int, otherCards: Int, leftOut: Int) {
         let scheduler = try store.scheduler()
-        var added = 0, otherCards = 0, read = 0
+        var added = 0, otherCards = 0, read = 0, leftOut = 0
         try step(read)
         while let batch = try logs.next() {
             otherCards += batch.otherCards
@@ -87,13 +92,15 @@ public enum AnkiImport {
                     let moved = target == note.wordId ? note.records
                         : note.records.map { var record = $0; record.wordId = target; return record }
                     resolved.append((target, moved))
+                } else {
+                    leftOut += note.records.count
                 }
             }
             added += try store.addReviewLogs(resolved, scheduler: scheduler)
             read += batch.reviewsRead
             try step(read)
         }
-        return (added, otherCards)
+        return (added, otherCards, leftOut)
     }
 
     /// The word a note became: by the id its guid stands for, or (when the import matched an
@@ -102,6 +109,7 @@ public enum AnkiImport {
         let wordId = AnkiNoteRecords.wordId(guid: guid)
         if try store.wordExists(id: wordId) { return wordId }
         guard let record = try records.record(ofNote: id), let book = try store.book(named: record[1]),
+              // A word text the rules refuse made no word: the note was left out (and counted).
               let text = try? FieldRules.requiredLine(record[2], field: "word", limit: FieldRules.maxWordLength),
               let word = try store.wordWithExactText(text, inBook: book.id) else { return nil }
         return word.id

@@ -39,13 +39,18 @@ final class AnkiNoteRecords: RecordReader {
         return (number, try record(statement.row, number: number, sounds: &droppedSounds))
     }
 
-    /// The record of one note, by its id (to find the word its reviews belong to). Its sounds
-    /// were counted when the note was read as a record, so they are not counted again.
+    /// The record of one note, by its id (to find the word its reviews belong to); nil for a
+    /// note that is not there or that makes no word (an invalid note, left out as the words
+    /// were read). Its sounds were counted when the note was read as a record, so not again.
     func record(ofNote id: Int64) throws -> [String]? {
         try damagedIfFails {
             try collection.database.first("SELECT \(Self.noteColumns) FROM notes n WHERE n.id = ?", [.integer(id)]) { row in
                 var uncounted = 0
-                return try? record(row, number: 0, sounds: &uncounted)
+                do {
+                    return try record(row, number: 0, sounds: &uncounted)
+                } catch is ImportError {
+                    return nil
+                }
             } ?? nil
         }
     }

@@ -22,7 +22,7 @@ public enum VocabApp {
         } catch let exit as SilentExit {
             return exit.category.exitCode
         } catch let error as UserFacingError {
-            console.error("vocab: \(error.message)")
+            console.error("vocab: \(TerminalWording.message(for: error))")
             return error.category.exitCode
         } catch {
             console.error("vocab: unexpected error: \(error)")
@@ -37,6 +37,7 @@ public enum VocabApp {
         guard context.storeChanged, let path = context.openedStorePath, context.environment["VOCAB_BACKGROUND"] != "off" else { return }
         let policy = context.paths.backupPolicy()
         let backupDue = policy.automatic && BackupService.isDue(storePath: path, policy: policy, now: .now())
+        // Only whether to start the upkeep: a store that cannot say starts none (the command's own work is done).
         let indexingWaits = ((try? context.store().searchBacklog()) ?? 0) > 0
         guard backupDue || indexingWaits else { return }
         BackupCommands.startDetached(invocation + ["maintain", "--auto"], environment: context.environment)

@@ -19,6 +19,9 @@ final class AppModel {
     private var observation: ObservationToken?
     /// Shows a short message at the bottom of the window.
     var toast: (String) -> Void = { _ in }
+    /// What went wrong while opening that the window can work without (an unreadable
+    /// config.json: defaults are used; no cloud): shown once the window is up, never hidden.
+    private(set) var startupProblems: [Error] = []
 
     init(environment: [String: String]) throws {
         paths = AppPaths(environment: environment)
@@ -33,8 +36,20 @@ final class AppModel {
         } else {
             clock = SystemClock()
         }
-        dictionaries = (try? paths.dictionaries()) ?? DictionaryService(environment: environment)
-        sync = try? SyncService(paths: paths)
+        var problems: [Error] = []
+        do {
+            dictionaries = try paths.dictionaries()
+        } catch {
+            problems.append(error)
+            dictionaries = DictionaryService(environment: environment)
+        }
+        do {
+            sync = try SyncService(paths: paths)
+        } catch {
+            problems.append(error)
+            sync = nil
+        }
+        startupProblems = problems
         observation = store.observe { [weak self] change in self?.tell(change) }
         every(milliseconds: 500) { [weak self] in
             guard let self else { return false }
@@ -61,8 +76,8 @@ final class AppModel {
         }
     }
 
-    /// The message to show for an error.
+    /// The message to show for an error, in the window's words and language.
     static func message(_ error: Error) -> String {
-        (error as? UserFacingError)?.message ?? "\(error)"
+        WindowWording.message(for: error)
     }
 }

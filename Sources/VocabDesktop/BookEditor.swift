@@ -67,20 +67,14 @@ final class BookEditor {
 
     private func save() {
         for field in [name, explain, meaning, coverWord] { field.show(error: nil) }
+        var form = BookForm(editing: book)
+        form[.name] = name.text
+        form[.explain] = explain.text
+        form[.meaning] = meaning.text
+        form[.coverWord] = coverWord.text
+        form.image = cover
         do {
-            let now = model.clock.now()
-            let saved: Book
-            if let book {
-                saved = try model.store.updateBook(id: book.id, BookChanges(name: name.text, explain: explain.text, meaning: meaning.text,
-                                                                            image: cover, coverWord: coverWord.text), now: now)
-            } else {
-                var draft = BookDraft(name: name.text)
-                draft.explain = explain.text
-                draft.meaning = meaning.text
-                draft.coverWord = coverWord.text
-                if case .set(let bytes)? = cover { draft.image = bytes }
-                saved = try model.store.addBook(draft, now: now)
-            }
+            let saved = try form.save(to: model.store, now: model.clock.now())
             dialog.close()
             model.toast(book == nil ? tr("Made the book %@.", saved.name) : tr("Saved %@.", saved.name))
             onSaved(saved)
@@ -90,10 +84,9 @@ final class BookEditor {
     }
 
     private func show(_ error: Error) {
-        if case VocabError.duplicateBookName? = error as? VocabError {
-            name.show(error: AppModel.message(error))
-        } else if case VocabError.emptyField(let field)? = error as? VocabError, field.contains("name") {
-            name.show(error: AppModel.message(error))
+        let rows: [BookField: FormField] = [.name: name, .explain: explain, .meaning: meaning, .coverWord: coverWord]
+        if let error = error as? BookFormError, let field = error.field, let row = rows[field] {
+            row.show(error: AppModel.message(error))
         } else {
             UI.setText(formError, AppModel.message(error))
             UI.setVisible(formError, true)
@@ -102,7 +95,12 @@ final class BookEditor {
 
     private func confirmDelete() {
         guard let book else { return }
-        let count = (try? model.store.wordCount(WordFilter(bookId: book.id))) ?? 0
+        let count: Int
+        do {
+            count = try model.store.wordCount(WordFilter(bookId: book.id))
+        } catch {
+            return show(error)  // a count that failed is no reason to delete without a backup
+        }
         Confirm.ask(parent: dialog.window, heading: tr("Delete “%@”?", book.name),
                     body: tr("Its %d words go with it. Other devices will delete them at their next sync.", count),
                     action: tr("Delete")) { [weak self] in
@@ -110,14 +108,13 @@ final class BookEditor {
             // A backup first (on the worker: a big store takes a moment), then the delete.
             let policy = model.paths.backupPolicy(), now = model.clock.now(), id = book.id
             model.background({ store in
-                if count > 0 { try BackupService.take(store, reason: "before-delete", policy: policy, now: now) }
-                return try store.deleteBook(id: id, now: now)
+                try BookDeletion.delete(bookId: id, from: store, policy: policy, now: now).deleted
             }) { [weak self] result in
                 guard let self else { return }
                 switch result {
-                case .success:
+                case .success(let deleted):
                     dialog.close()
-                    model.toast(tr("Deleted %@ and its %d words. A backup was taken first.", book.name, count))
+                    model.toast(tr("Deleted %@ and its %d words. A backup was taken first.", book.name, deleted))
                 case .failure(let error):
                     show(error)
                 }

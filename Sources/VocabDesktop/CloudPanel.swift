@@ -70,7 +70,7 @@ final class CloudPanel {
             loggedIn = true
         }
         if let refusal = status.refusal, status != .notLoggedIn {
-            gtk_widget_set_tooltip_text(statusLabel, refusal.message)
+            gtk_widget_set_tooltip_text(statusLabel, WindowWording.message(for: refusal))
         } else {
             gtk_widget_set_tooltip_text(statusLabel, nil)
         }

@@ -109,10 +109,10 @@ final class GameScreen {
             UI.append(grades, button)
         }
         on(start, "clicked") { [weak self] in self?.start() }
-        on(checkButton, "clicked") { [weak self] in self?.answer(UI.text(self?.answerEntry ?? start)) }
+        on(checkButton, "clicked") { [weak self] in self?.answer(.typed(UI.text(self?.answerEntry ?? start))) }
         on(answerEntry, "activate") { [weak self] in
             guard let self else { return }
-            if game?.verdict != nil { next() } else { answer(UI.text(answerEntry)) }
+            if game?.verdict != nil { next() } else { answer(.typed(UI.text(answerEntry))) }
         }
         on(revealButton, "clicked") { [weak self] in self?.reveal() }
         on(nextButton, "clicked") { [weak self] in self?.next() }
@@ -129,7 +129,13 @@ final class GameScreen {
 
     /// The books to choose from, read again (books that arrive later appear).
     private func reloadBooks() {
-        let summaries = (try? model.store.bookSummaries()) ?? []
+        let summaries: [BookSummary]
+        do {
+            summaries = try model.store.bookSummaries()
+        } catch {
+            model.toast(AppModel.message(error))  // the list stays as it was
+            return
+        }
         let previous = bookIds.isEmpty ? nil : bookIds[min(UI.selected(bookChoice), bookIds.count - 1)]
         bookIds = summaries.count == 1 ? [summaries[0].book.id] : [nil] + summaries.map(\.book.id)
         let names = summaries.count == 1 ? [summaries[0].book.name] : [tr("All books")] + summaries.map(\.book.name)
@@ -166,25 +172,8 @@ final class GameScreen {
             gtk_stack_set_visible_child_name(vocab_stack(pages), "play")
             showQuestion()
         } catch {
-            UI.setText(setupError, GameScreen.message(error))
+            UI.setText(setupError, WindowWording.message(for: error))
             UI.setVisible(setupError, true)
-        }
-    }
-
-    /// Why a game cannot start, in the window's words (the terminal's name its commands).
-    static func message(_ error: Error) -> String {
-        guard let setup = error as? GameSetupError else { return AppModel.message(error) }
-        switch setup {
-        case .noBooks:
-            return tr("You have no books yet. Make one on the Books page.")
-        case .emptyBooks(let names):
-            return tr("%@ has no words yet: add some on the Books page, or import a file.", names.joined(separator: ", "))
-        case .allMemorized(let names):
-            return tr("Every word in %@ is marked memorised.", names.joined(separator: ", "))
-        case .noDefinitions:
-            return tr("No word here has a definition, which this mode needs. Try Flashcard, or add definitions.")
-        case .tooFewMeanings(let found, _):
-            return tr("This mode needs at least 2 different definitions to choose from (found %d). Try Spelling.", found)
         }
     }
 
@@ -198,7 +187,7 @@ final class GameScreen {
         UI.removeAll(options)
         for (index, option) in question.options.enumerated() {
             let button = UI.button("\(index + 1). \(option)", name: "\(index + 1). \(option)") { [weak self] in
-                self?.answer(String(index + 1))
+                self?.answer(.choice(index))
             }
             if let label = gtk_button_get_child(vocab_button(button)) {
                 gtk_label_set_wrap(vocab_label(label), 1)
@@ -221,11 +210,11 @@ final class GameScreen {
         if typed { gtk_widget_grab_focus(answerEntry) }
     }
 
-    private func answer(_ text: String) {
+    private func answer(_ answer: GameAnswer) {
         guard let game, game.verdict == nil else { return }
         do {
-            guard let verdict = try game.answer(text) else {
-                model.toast(game.malformedAnswerHelp)
+            guard let verdict = try game.answer(answer) else {
+                model.toast(WindowWording.expected(game.expectedAnswer))
                 return
             }
             show(verdict)
@@ -320,7 +309,7 @@ final class GameScreen {
             return true
         }
         guard let question = game.current, number <= question.options.count else { return false }
-        answer(String(number))
+        answer(.choice(number - 1))
         return true
     }
 }

@@ -31,6 +31,7 @@ final class MainWindow {
             self.model = model
             model.toast = { [weak self] text in self?.showToast(text) }
             build(model: model, header: header, content: content)
+            for problem in model.startupProblems { showToast(AppModel.message(problem)) }
         } catch {
             // The store cannot be opened (damaged, another program's file, no data folder): say so.
             let page = adw_status_page_new()!

@@ -57,7 +57,14 @@ final class OptimizePanel {
     }
 
     private func showSettings() {
-        guard let sheet, let settings = try? model.store.learningSettings() else { return }
+        guard let sheet else { return }
+        let settings: LearningSettings
+        do {
+            settings = try model.store.learningSettings()
+        } catch {
+            UI.setText(sheet.state, AppModel.message(error))
+            return
+        }
         let retention = String(format: "%.2f", settings.desiredRetention)
         UI.setText(sheet.state, settings.parameters == nil
                    ? tr("In force: the default parameters, aiming at a recall of %@.", retention)

@@ -93,10 +93,16 @@ final class StudyScreen {
         guard let session, let current = session.current else {
             let done = (session?.graded ?? 0) > 0
             adw_status_page_set_title(vocab_status_page(status), done ? tr("Studied %d words", session?.graded ?? 0) : tr("All done for now"))
-            let hasWords = ((try? model.store.wordCount()) ?? 0) > 0
-            let next = (try? StudySession.nextReview(store: model.store, bookIds: nil, after: model.clock.now())) ?? ""
-            adw_status_page_set_description(vocab_status_page(status), hasWords ? tr("Nothing to study now. %@", tr(next))
-                                                                                 : tr("No words yet: add some on the Books page."))
+            let description: String
+            do {
+                switch try StudySession.nothingToStudy(store: model.store, bookIds: nil, at: model.clock.now()) {
+                case .noWords: description = tr("No words yet: add some on the Books page.")
+                case .nothingDue(let next): description = tr("Nothing to study now. %@", WindowWording.nextReview(next, from: model.clock.now()))
+                }
+            } catch {
+                description = AppModel.message(error)
+            }
+            adw_status_page_set_description(vocab_status_page(status), description)
             UI.setVisible(status, true)
             UI.setVisible(card, false)
             return
@@ -113,7 +119,7 @@ final class StudyScreen {
         let now = model.clock.now()
         for (rating, due) in session.nextDue() {
             guard let button = ratingButtons[rating] else { continue }
-            let interval = DueText.short(due, from: now)
+            let interval = WindowWording.button(ButtonInterval(due, from: now))
             gtk_button_set_label(vocab_button(button), "\(StudyScreen.name(rating))\n\(interval)")
             if let label = gtk_button_get_child(vocab_button(button)) {
                 gtk_label_set_justify(vocab_label(label), GTK_JUSTIFY_CENTER)
@@ -141,7 +147,7 @@ final class StudyScreen {
         guard let session else { return }
         do {
             if let schedule = try session.grade(rating) {
-                model.toast(tr("Next review %@.", DueText.describe(schedule.due, from: model.clock.now())))
+                model.toast(WindowWording.nextReview(schedule.due, from: model.clock.now()))
             }
             show()
         } catch {

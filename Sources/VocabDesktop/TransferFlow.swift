@@ -88,11 +88,12 @@ final class TransferFlow {
         } catch {
             return model.toast(AppModel.message(error))
         }
-        let book = format == .apkg ? nil : currentBook()?.name
-        let now = model.clock.now()
+        let book = format == .apkg ? nil : currentBook().map { ImportBook.id($0.id) }
+        let now = model.clock.now(), policy = model.paths.backupPolicy()
         let flag = begin(tr("Importing %@…", (path as NSString).lastPathComponent))
         model.background({ store in
-            try TransferService.importFile(path, format: format, into: store, defaultBook: book, skipInvalid: false, now: now,
+            try TransferService.importFile(path, format: format, into: store, defaultBook: book, backups: policy,
+                                           skipInvalid: false, now: now,
                                            progress: { step in
                 onMain { [weak self] in self?.progressed(step) }
             }, isCancelled: { flag.isCancelled })

@@ -148,10 +148,10 @@ final class WordEditor {
             model.toast(form.editing == nil ? tr("Added “%@”.", saved.word) : tr("Saved “%@”.", saved.word))
         } catch let error as WordFormError {
             if let field = error.field, let row = fields[field] {
-                row.show(error: error.message)
+                row.show(error: WindowWording.message(for: error))
                 gtk_widget_grab_focus(row.entry)
             } else {
-                say(error.message)
+                say(WindowWording.message(for: error))
             }
         } catch {
             say(AppModel.message(error))

@@ -157,8 +157,18 @@ final class WordListScreen {
               let definition = gtk_widget_get_next_sibling(word), let due = gtk_widget_get_next_sibling(definition),
               let memorized = gtk_widget_get_next_sibling(due) else { return }
         rowKeys[UnsafeMutableRawPointer(memorized)] = keys[position]
-        guard let data = try? model.store.wordListRow(key: keys[position]) else {
-            UI.setText(word, "")
+        let data: WordListRow
+        do {
+            guard let found = try model.store.wordListRow(key: keys[position]) else {
+                UI.setText(word, "")  // deleted since the list was read: the list is read again at once
+                return
+            }
+            data = found
+        } catch {
+            // Not a blank row: the word could not be read, and the row says so.
+            UI.setText(word, tr("(cannot be read)"))
+            UI.setText(definition, AppModel.message(error))
+            UI.setText(due, "")
             return
         }
         UI.setText(word, data.word.word)
@@ -167,15 +177,16 @@ final class WordListScreen {
         switch data.due {
         case nil: UI.setText(due, data.word.memorized ? "" : tr("new"))
         case let time? where time <= now: UI.setText(due, tr("due"))
-        case let time?: UI.setText(due, DueText.short(time, from: now))
+        case let time?: UI.setText(due, WindowWording.button(ButtonInterval(time, from: now)))
         }
         gtk_button_set_icon_name(vocab_button(memorized), data.word.memorized ? "starred-symbolic" : "non-starred-symbolic")
         vocab_set_accessible_label(memorized, data.word.memorized ? tr("Memorised: %@", data.word.word) : tr("Not memorised: %@", data.word.word))
     }
 
     private func toggleMemorized(_ button: UnsafeMutableRawPointer) {
-        guard let key = rowKeys[button], let row = try? model.store.wordListRow(key: key) else { return }
+        guard let key = rowKeys[button] else { return }
         do {
+            guard let row = try model.store.wordListRow(key: key) else { return }
             try model.store.updateWord(id: row.word.id, WordChanges(memorized: !row.word.memorized), now: model.clock.now())
         } catch {
             model.toast(AppModel.message(error))
@@ -183,8 +194,12 @@ final class WordListScreen {
     }
 
     private func activate(_ position: Int) {
-        guard position < keys.count, let row = try? model.store.wordListRow(key: keys[position]) else { return }
-        edit(row.word)
+        guard position < keys.count else { return }
+        do {
+            if let row = try model.store.wordListRow(key: keys[position]) { edit(row.word) }
+        } catch {
+            model.toast(AppModel.message(error))
+        }
     }
 
     private func edit(_ word: Word?) {

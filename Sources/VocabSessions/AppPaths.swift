@@ -48,6 +48,8 @@ public struct AppPaths: Sendable {
     /// defaults (an unreadable config gives the defaults too: backups are never the reason a
     /// command fails).
     public func backupPolicy() -> BackupPolicy {
+        // An unreadable config.json is reported where the command reads it; backups then follow
+        // the defaults (automatic, the fullest retention), never fewer than asked for.
         BackupPolicy(config: (try? config()) ?? [:])
     }
 

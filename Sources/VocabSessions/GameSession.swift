@@ -36,6 +36,21 @@ public struct GameVerdict: Sendable, Equatable {
     public var answer: String
 }
 
+/// A player's answer: an option chosen (by its place, from 0) or text typed (a number for the
+/// choice modes, as a keyboard gives it, or the word for spelling).
+public enum GameAnswer: Sendable, Equatable {
+    case choice(Int)
+    case typed(String)
+}
+
+/// What a question takes, for telling a player whose answer was not one.
+public enum ExpectedAnswer: Sendable, Equatable {
+    /// The word itself (spelling, reverse).
+    case text
+    /// The number of one of the options, 1 to `count`.
+    case number(upTo: Int)
+}
+
 /// The end of a game.
 public struct GameSummary: Sendable {
     public var answered: Int
@@ -96,12 +111,19 @@ public final class GameSession {
     /// The question to answer now; nil when every question was asked.
     public var current: Question? { index < questions.count && !finished ? questions[index] : nil }
 
-    /// Judges a typed answer (a number for choice modes, the word for spelling) and saves it.
-    /// Returns nil when the text is not a possible answer (say so and ask again).
+    /// Judges an answer and saves it. Returns nil when it is not a possible answer (an option
+    /// out of range, or text that is neither; tell the player `expectedAnswer` and ask again).
     @discardableResult
-    public func answer(_ text: String) throws -> GameVerdict? {
+    public func answer(_ answer: GameAnswer) throws -> GameVerdict? {
         guard let question = current, verdict == nil else { return nil }
-        let given = text.trimmingCharacters(in: .whitespaces)
+        let given: String
+        switch answer {
+        case .choice(let index):
+            guard question.options.indices.contains(index) else { return nil }
+            given = String(index + 1)
+        case .typed(let text):
+            given = text.trimmingCharacters(in: .whitespaces)
+        }
         guard AnswerJudge.isWellFormed(given, for: question) else { return nil }
         let correct = AnswerJudge.isCorrect(given, for: question)
         return try record(given, rating: correct ? .good : .again, correct: correct, question: question)
@@ -115,10 +137,10 @@ public final class GameSession {
                           question: question)
     }
 
-    /// What to tell a player who typed something that is not an answer.
-    public var malformedAnswerHelp: String {
-        guard let question = current else { return "" }
-        return question.options.isEmpty ? "Type an answer, or q to quit." : "Type a number from 1 to \(question.options.count)."
+    /// What the current question takes (for a player whose answer was not one).
+    public var expectedAnswer: ExpectedAnswer {
+        guard let question = current, !question.options.isEmpty else { return .text }
+        return .number(upTo: question.options.count)
     }
 
     /// Moves to the next question after the current one was answered.

@@ -34,6 +34,8 @@ public final class StoreWorker: @unchecked Sendable {
     /// them a chunk per turn of the queue, so jobs asked for meanwhile (a search as you type)
     /// wait for one chunk at most.
     private func queueSearchCatchUp() {
+        // Search indexing is catch-up work: words not indexed now stay in the backlog for the next
+        // turn (or `vocab maintain`); nothing of the user's is lost when it fails.
         guard !catchUpQueued, let store, ((try? store.searchBacklog()) ?? 0) > 0 else { return }
         catchUpQueued = true
         queue.async {

@@ -67,48 +67,68 @@ public final class StudySession {
         position = cards.count
     }
 
-    /// Why there is nothing to study: no words at all, or when the next review is.
-    public static func nothingToStudy(store: Store, bookIds: [UUID]?, at time: Timestamp) throws -> String {
-        try store.wordCount() == 0
-            ? "No words yet: add some with `vocab word add` or `vocab import`."
-            : "Nothing to study now. \(try nextReview(store: store, bookIds: bookIds, after: time))"
+    /// Why there is nothing to study: no words at all, or nothing due (and when the next review is).
+    public static func nothingToStudy(store: Store, bookIds: [UUID]?, at time: Timestamp) throws -> NothingToStudy {
+        try store.wordCount() == 0 ? .noWords : .nothingDue(nextReview: try nextReview(store: store, bookIds: bookIds))
     }
 
-    /// "Next review in 3 days." or "No reviews scheduled."
-    public static func nextReview(store: Store, bookIds: [UUID]?, after time: Timestamp) throws -> String {
-        guard let next = try store.dueWords(inBooks: bookIds, at: Timestamp(milliseconds: .max), limit: 1).first?.schedule else {
-            return "No reviews scheduled."
-        }
-        return "Next review \(DueText.describe(next.due, from: time))."
+    /// When the next review of any word (in `bookIds`) is due; nil when none is scheduled.
+    public static func nextReview(store: Store, bookIds: [UUID]?) throws -> Timestamp? {
+        try store.dueWords(inBooks: bookIds, at: Timestamp(milliseconds: .max), limit: 1).first?.schedule?.due
     }
 }
 
-/// Due times in words: "now", "in 10 minutes", "in 3 days".
-public enum DueText {
-    public static func describe(_ due: Timestamp, from time: Timestamp) -> String {
+/// Why a study session has no card to show.
+public enum NothingToStudy: Sendable, Equatable {
+    /// The store holds no words at all.
+    case noWords
+    /// Words, but none due or new now; the next review, if one is scheduled.
+    case nothingDue(nextReview: Timestamp?)
+}
+
+/// How far away a due time is, rounded as people say it: now, or whole minutes, hours or days.
+public enum DueInterval: Sendable, Equatable {
+    case now
+    case minutes(Int)
+    case hours(Int)
+    case days(Int)
+
+    public init(_ due: Timestamp, from time: Timestamp) {
         let seconds = (due.milliseconds - time.milliseconds) / 1000
-        if seconds <= 0 { return "now" }
-        if seconds < 3600 { return "in \(Plural.count(Int((seconds + 59) / 60), "minute"))" }
-        if seconds < 86_400 { return "in \(Plural.count(Int((seconds + 1799) / 3600), "hour"))" }
-        return "in \(Plural.count(Int((seconds + 43_199) / 86_400), "day"))"
-    }
-
-    /// The interval alone, short, for a button: "1m", "10m", "3h", "4d", "2mo", "1.5y".
-    public static func short(_ due: Timestamp, from time: Timestamp) -> String {
-        let seconds = max(0, (due.milliseconds - time.milliseconds) / 1000)
-        if seconds < 3600 { return "\(max(1, (seconds + 59) / 60))m" }
-        if seconds < 86_400 { return "\((seconds + 1799) / 3600)h" }
-        let days = (seconds + 43_199) / 86_400
-        if days < 31 { return "\(days)d" }
-        if days < 365 { return "\((days * 10 / 30 + 5) / 10)mo" }
-        let tenths = (days * 10 + 182) / 365
-        return tenths % 10 == 0 ? "\(tenths / 10)y" : "\(tenths / 10).\(tenths % 10)y"
+        if seconds <= 0 {
+            self = .now
+        } else if seconds < 3600 {
+            self = .minutes(Int((seconds + 59) / 60))
+        } else if seconds < 86_400 {
+            self = .hours(Int((seconds + 1799) / 3600))
+        } else {
+            self = .days(Int((seconds + 43_199) / 86_400))
+        }
     }
 }
 
-/// "1 word", "3 words".
-public enum Plural {
-    public static func count(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
+/// The interval a rating button shows, coarser as it grows: minutes, hours, days, then months
+/// and years in tenths (1.5 years is `years(tenths: 15)`).
+public enum ButtonInterval: Sendable, Equatable {
+    case minutes(Int)
+    case hours(Int)
+    case days(Int)
+    case months(Int)
+    case years(tenths: Int)
+
+    public init(_ due: Timestamp, from time: Timestamp) {
+        let seconds = Int(max(0, (due.milliseconds - time.milliseconds) / 1000))
+        let days = (seconds + 43_199) / 86_400
+        if seconds < 3600 {
+            self = .minutes(max(1, (seconds + 59) / 60))
+        } else if seconds < 86_400 {
+            self = .hours((seconds + 1799) / 3600)
+        } else if days < 31 {
+            self = .days(days)
+        } else if days < 365 {
+            self = .months((days * 10 / 30 + 5) / 10)
+        } else {
+            self = .years(tenths: (days * 10 + 182) / 365)
+        }
     }
 }

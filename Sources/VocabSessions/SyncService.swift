@@ -17,7 +17,7 @@ public struct SyncFailure: UserFacingError {
         if case CloudError.cancelled? = underlying as? CloudError {
             return "Sync cancelled. Nothing was lost: what finished is saved; sync again to go on."
         }
-        return "Sync stopped: \(underlying.message) Nothing was lost: what finished is saved; run `vocab sync` again."
+        return "Sync stopped: \(underlying.message) Nothing was lost: what finished is saved; sync again to go on."
     }
 }
 
@@ -41,7 +41,15 @@ public struct SyncService: Sendable {
 
     /// The account's status (connects to the server: call it off the main thread).
     public func accountStatus() -> AccountStatus {
-        guard let login = try? login() else { return .notLoggedIn }
+        let saved: CloudLogin?
+        do {
+            saved = try login()
+        } catch let error as CloudError {
+            return .accessDenied(error)  // a login file that cannot be read is not "not logged in"
+        } catch {
+            return .accessDenied(.unreadableLogin(path: loginPath, reason: "\(error)"))
+        }
+        guard let login = saved else { return .notLoggedIn }
         return AccountStatus.check(login, timeouts: timeouts)
     }
 

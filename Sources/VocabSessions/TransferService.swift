@@ -11,14 +11,36 @@ public struct ImportOutcome: Sendable {
     public var unknownColumns: [String]
     /// What the reader decided about the file (no header row, Anki fields in order, …).
     public var notes: [String] = []
+    /// An Anki package's note fields that went nowhere ("Audio (Basic)").
+    public var fieldsNotCarried: [String] = []
     /// `[sound:…]` references dropped from Anki fields.
     public var droppedSounds = 0
     /// Reviews an Anki package's log added to Vocab's.
     public var reviewsAdded = 0
     /// Reviews of an Anki note's other cards (reverse cards), not carried.
     public var otherCardReviews = 0
+    /// Reviews of Anki notes left out as invalid (no word to carry them to).
+    public var leftOutNoteReviews = 0
     /// Books that took their Anki deck's description or cover image.
     public var decoratedBooks: [String] = []
+}
+
+/// The book an import puts the rows that name none into: one the caller holds (by id: the
+/// same book even if it is renamed meanwhile), or a name (a new book when none has it).
+public enum ImportBook: Sendable, Equatable, ExpressibleByStringLiteral {
+    case id(UUID)
+    case name(String)
+
+    public init(stringLiteral name: String) { self = .name(name) }
+
+    /// What a person typed: a book that exists by that name or id, else the name of a new one.
+    public static func reference(_ text: String, in store: Store) throws -> ImportBook {
+        do {
+            return .id(try store.book(text).id)
+        } catch VocabError.bookNotFound {
+            return .name(text)
+        }
+    }
 }
 
 /// Importing and exporting word files for any front end, with progress and cancellation.
@@ -31,16 +53,32 @@ public enum TransferService {
     }
 
     /// Imports `path` ("-": standard input) into `store`: all or nothing, unless `skipInvalid`.
-    /// `progress` gets the rows read so far (and an Anki package's reviews carried so far);
-    /// `isCancelled` is asked every 1,000 rows (and every batch of reviews).
+    /// A store that holds words is backed up first (`before-import`: an import may replace
+    /// words). `progress` gets the rows read so far (and an Anki package's reviews carried so
+    /// far); `isCancelled` is asked every 1,000 rows (and every batch of reviews).
     /// `layout` names the columns of a file without a header and its separators; an Anki deck
     /// column picks the book only when `defaultBook` is nil.
-    public static func importFile(_ path: String, format: WordFileFormat, into store: Store, defaultBook: String?,
-                                  layout: ImportLayout = ImportLayout(),
+    public static func importFile(_ path: String, format: WordFileFormat, into store: Store, defaultBook: ImportBook?,
+                                  layout: ImportLayout = ImportLayout(), backups: BackupPolicy = BackupPolicy(),
                                   skipInvalid: Bool, now: Timestamp, progress: (ImportProgress) -> Void = { _ in },
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportOutcome {
         var layout = layout
         layout.deckPicksBook = defaultBook == nil
+        if store.path != ":memory:", try store.wordCount() > 0 {
+            try BackupService.take(store, reason: "before-import", policy: backups, now: now)
+        }
+        // Rows that name no book: into the caller's book by id, or a book of that name.
+        var bookName: String?, bookId: UUID?
+        switch defaultBook {
+        case .id(let id)?:
+            guard let book = try store.book(id: id) else { throw VocabError.bookNotFound(id.lowercaseText) }
+            bookId = id
+            bookName = format == .apkg ? book.name : nil  // Anki's notes carry a name; the rows of a file, the id
+        case .name(let name)?:
+            bookName = name
+        case nil:
+            break
+        }
         if format == .xlsx || format == .apkg, path == "-" {
             throw ImportError.unknownFormat("an .xlsx workbook or Anki package from standard input (give its file name)")
         }
@@ -49,22 +87,26 @@ public enum TransferService {
         let stream = try FileByteStream(path: path)
         defer { stream.close() }
         if format == .apkg {
-            let anki = try AnkiImport.run(path, into: store, defaultBook: defaultBook, fieldOverrides: layout.ankiFields,
+            let anki = try AnkiImport.run(path, into: store, defaultBook: bookName, fieldOverrides: layout.ankiFields,
                                           skipInvalid: skipInvalid, now: now, progress: progress, isCancelled: isCancelled)
-            return ImportOutcome(summary: anki.summary, unknownColumns: [], notes: anki.notes, droppedSounds: anki.droppedSounds,
+            return ImportOutcome(summary: anki.summary, unknownColumns: [], notes: anki.notes, fieldsNotCarried: anki.fieldsNotCarried,
+                                 droppedSounds: anki.droppedSounds,
                                  reviewsAdded: anki.reviewsAdded, otherCardReviews: anki.otherCardReviews,
+                                 leftOutNoteReviews: anki.leftOutNoteReviews,
                                  decoratedBooks: anki.decorated)
         }
         var reader = format == .xlsx
             ? try WordFileReader(records: try XLSXSheet(path: path, sheet: layout.sheet), layout: layout)
             : try WordFileReader(stream, format: format, layout: layout)
-        return try run(&reader, into: store, defaultBook: defaultBook, skipInvalid: skipInvalid, now: now,
+        return try run(&reader, into: store, defaultBook: bookName, defaultBookId: bookId, skipInvalid: skipInvalid, now: now,
                        progress: { progress(.rows($0)) }, isCancelled: isCancelled)
     }
 
-    private static func run(_ reader: inout WordFileReader, into store: Store, defaultBook: String?, skipInvalid: Bool,
-                            now: Timestamp, progress: (Int) -> Void, isCancelled: @escaping @Sendable () -> Bool) throws -> ImportOutcome {
+    private static func run(_ reader: inout WordFileReader, into store: Store, defaultBook: String?, defaultBookId: UUID?,
+                            skipInvalid: Bool, now: Timestamp, progress: (Int) -> Void,
+                            isCancelled: @escaping @Sendable () -> Bool) throws -> ImportOutcome {
         var importer = WordImporter(defaultBook: defaultBook, skipInvalid: skipInvalid, now: now)
+        importer.defaultBookId = defaultBookId
         importer.isCancelled = isCancelled
         let summary = try importer.run(&reader, into: store, progress: progress)
         return ImportOutcome(summary: summary, unknownColumns: reader.unknownColumns, notes: reader.notes,

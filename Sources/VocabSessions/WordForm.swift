@@ -11,6 +11,8 @@ public struct WordForm: Sendable, Equatable {
     public var editing: UUID?
     public var values: [WordField: String]
     public var memorized = false
+    /// When the word was met (a new word only; nil: now).
+    public var date: Timestamp?
 
     public init(editing word: Word? = nil) {
         editing = word?.id
@@ -29,7 +31,7 @@ public struct WordForm: Sendable, Equatable {
     /// The form as a draft for a new word.
     public var draft: WordDraft {
         WordDraft(word: self[.word], definition: self[.definition], detail: self[.detail],
-                  pronunciation: self[.pronunciation], synonym: self[.synonym], antonym: self[.antonym], memorized: memorized)
+                  pronunciation: self[.pronunciation], synonym: self[.synonym], antonym: self[.antonym], date: date, memorized: memorized)
     }
 
     /// The fields the dictionary entry would fill (only empty ones), with their new values.

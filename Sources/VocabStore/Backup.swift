@@ -54,9 +54,9 @@ public enum BackupError: UserFacingError, Equatable {
         case .notABackup(let path, let reason):
             return "\(path) is not a usable Vocab backup (\(reason)); nothing was changed."
         case .noBackups(let folder):
-            return "There are no backups in \(folder) yet: take one with `vocab backup`."
+            return "There are no backups in \(folder) yet."
         case .noSuchBackup(let text):
-            return "No backup matches \"\(text)\": see `vocab backup list` (use latest, a time such as 2026-12-01T09:30, or a file)."
+            return "No backup matches \"\(text)\" (use latest, a time such as 2026-12-01T09:30, or a file)."
         }
     }
 }
@@ -97,6 +97,7 @@ public enum StoreBackups {
     /// The backups in `folder`, newest first, and the names of files there that are not backups
     /// (left alone).
     public static func list(in folder: String) -> (backups: [BackupInfo], foreign: [String]) {
+        // No folder yet is the common case (no backup taken); a backup is never written here on this answer.
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var backups: [BackupInfo] = [], foreign: [String] = []
         for name in names where !name.hasPrefix(".") {

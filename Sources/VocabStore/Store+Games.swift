@@ -98,6 +98,7 @@ extension Store {
                 words.append(first)
             }
         }
+        // The quick plan from the words read so far; any reason it fails is met again, and thrown, below.
         if let planned = try? planner.plan(words: words, bookNames: names), planned.note == nil {
             return planned
         }

@@ -197,7 +197,7 @@ extension Store {
                     ORDER BY w.rowid LIMIT ?
                     """, [.integer(from), .integer(through), .integer(Int64(limit - entries.count))]) { row in
                     let word = try row.decodeWord()
-                    let body = SyncBodies.word(word, stamps: SyncBodies.decodeStamps(row.text(1)), device: device)
+                    let body = SyncBodies.word(word, stamps: try SyncBodies.decodeStamps(row.text(1), table: "words"), device: device)
                     entries.append(OutboxEntry(place: .range(rowid: range, wordRowid: row.int(0)),
                                                record: SyncRecord(kind: "word", id: word.id, deleted: false, body: body)))
                 }
@@ -223,7 +223,8 @@ extension Store {
             } else {
                 let word = try row.decodeWord()
                 record = SyncRecord(kind: kind, id: id, deleted: false,
-                                    body: SyncBodies.word(word, stamps: SyncBodies.decodeStamps(row.text(3)), device: device))
+                                    body: SyncBodies.word(word, stamps: try SyncBodies.decodeStamps(row.text(3), table: "words"),
+                                                          device: device))
             }
             entries.append(OutboxEntry(place: .outbox(rowid: row.int(0)), record: record))
         }
@@ -300,7 +301,7 @@ extension Store {
 
     func storedStamps(table: String, id: UUID) throws -> [String: FieldStamp] {
         let text = try database.first("SELECT stamps FROM \(table) WHERE id = ?", [.text(id.storageText)]) { $0.text(0) } ?? "{}"
-        return SyncBodies.decodeStamps(text)
+        return try SyncBodies.decodeStamps(text, table: table)
     }
 
     /// Records that `fields` of a row were set now on this device.

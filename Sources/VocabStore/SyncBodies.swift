@@ -85,9 +85,11 @@ enum SyncBodies {
         stampsObject(stamps).text
     }
 
-    static func decodeStamps(_ text: String) -> [String: FieldStamp] {
+    /// The field stamps a row of `table` keeps. Text that is not a JSON object is a damaged row
+    /// (read as "no stamps" it would let older edits win a merge): it is reported, not skipped.
+    static func decodeStamps(_ text: String, table: String) throws -> [String: FieldStamp] {
         if text == "{}" { return [:] }   // never edited since sync existed: the common case
-        guard let object = parse(text) else { return [:] }
+        guard let object = parse(text) else { throw StoreError.malformedRow(table: table, column: "stamps") }
         return decodeStamps(object)
     }
 

@@ -24,6 +24,9 @@ public struct RejectedLine: Sendable, Equatable {
 /// first bad row rolls the whole import back.
 public struct WordImporter {
     public var defaultBook: String?
+    /// The book (by id) of rows that name none; it takes the place of `defaultBook`, so that a
+    /// book renamed meanwhile (by a sync, say) is still the one the words go to.
+    public var defaultBookId: UUID?
     public var skipInvalid: Bool
     public var now: Timestamp
     /// Asked every 1,000 rows; true stops the import with `ImportError.cancelled`, and the
@@ -54,7 +57,7 @@ public struct WordImporter {
             let rowidBefore = try store.database.integer("SELECT coalesce(max(rowid), 0) FROM words")
             try store.database.run("INSERT INTO sync_applying VALUES (1)")
             // Rows are read and checked on a second thread while this one writes.
-            let rows = BackgroundWordReader(reader, defaultBook: defaultBook)
+            let rows = BackgroundWordReader(reader, defaultBook: defaultBook, defaultBookId: defaultBookId)
             defer { reader = rows.finish() }
             while let item = rows.next() {
                 do {
@@ -167,7 +170,10 @@ private struct BookCache {
             if let known = byId[id] { return known }
             if let found = try store.book(id: id) { return remember(found) }
         }
-        guard let name = word.bookName else { throw ImportError.noBook(line: word.line) }
+        guard let name = word.bookName else {
+            if let id = word.bookId { throw VocabError.bookNotFound(id.storageText) }  // the default book went meanwhile
+            throw ImportError.noBook(line: word.line)
+        }
         let key = TextRules.nameKey(name)
         if let known = byKey[key] { return known }
         if let found = try store.book(nameKey: key) { return remember(found) }

@@ -15,9 +15,13 @@ public struct CloudLogin: Sendable, Equatable {
         self.password = password
     }
 
-    /// Reads the login from `path`; nil when there is none.
+    /// Reads the login from `path`; nil when there is none. A login file that cannot be read
+    /// is an error, not "no login".
     public static func load(from path: String) throws -> CloudLogin? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CloudError.unreadableLogin(path: path, reason: access(path, R_OK) == 0 ? "cannot read it" : String(cString: strerror(errno)))
+        }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let host = object["host"] as? String, let port = object["port"] as? Int,
               let database = object["database"] as? String, let user = object["user"] as? String else {
@@ -85,11 +89,11 @@ public enum AccountStatus: Equatable, Sendable {
         }
     }
 
-    /// One line for `vocab account`.
+    /// One line on the account's state.
     public var summary: String {
         switch self {
         case .available(let address): return "available: \(address.url)"
-        case .notLoggedIn: return "not logged in: run `vocab login postgresql://USER@HOST/DATABASE`"
+        case .notLoggedIn: return "not logged in"
         case .cannotReachServer(let error): return "cannot reach server: \(error.message)"
         case .accessDenied(let error): return "access denied: \(error.message)"
         }

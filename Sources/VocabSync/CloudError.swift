@@ -23,10 +23,12 @@ public enum CloudError: UserFacingError, Equatable {
     case countsDisagree(detail: String)
     /// The store syncs with `bound`; the login is `loggedIn`: refused unless asked for by name.
     case boundToAnotherAccount(bound: String, loggedIn: String, user: String)
+    /// The saved login exists but cannot be read (its permissions, say).
+    case unreadableLogin(path: String, reason: String)
 
     public var category: ErrorCategory {
         switch self {
-        case .invalidURL, .invalidRoleName, .emptyPassword: return .userInput
+        case .invalidURL, .invalidRoleName, .emptyPassword, .unreadableLogin: return .userInput
         case .countsDisagree: return .conflictOrCorruption
         default: return .cloudUnavailable
         }
@@ -35,13 +37,13 @@ public enum CloudError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .notLoggedIn:
-            return "Not logged in: run `vocab login postgresql://USER@HOST/DB` first. Nothing was changed."
+            return "Not logged in to a cloud account. Nothing was changed."
         case .unreachable(let server, let detail):
             return "Cannot reach the cloud server \(server) (\(detail)). Nothing was changed."
         case .accessDenied(let server, let detail):
-            return "The cloud server \(server) refused access (\(detail)). Check the user and password with `vocab login`."
+            return "The cloud server \(server) refused access (\(detail)). Check the user and password."
         case .schemaMissing(let server):
-            return "The cloud server \(server) has no Vocab schema: an administrator runs `vocab cloud init --admin URL`."
+            return "The cloud server \(server) has no Vocab schema: an administrator must install it."
         case .serverError(let detail):
             return "The cloud server reported an error: \(detail)."
         case .invalidURL(let text):
@@ -55,19 +57,20 @@ public enum CloudError: UserFacingError, Equatable {
         case .timedOut(let server, let seconds):
             return "The cloud server \(server) did not answer within \(seconds) s (it may be busy or stuck). Nothing was lost."
         case .schemaTooOld(let server, let found, let needed):
-            return "The cloud server \(server) has Vocab schema version \(found); this Vocab needs \(needed): an administrator runs `vocab cloud init --admin URL`. Nothing was changed."
+            return "The cloud server \(server) has Vocab schema version \(found); this Vocab needs \(needed): an administrator must upgrade it. Nothing was changed."
         case .schemaTooNew(let server, let found, let known):
             return "The cloud server \(server) has Vocab schema version \(found), newer than this Vocab knows (\(known)): update Vocab. Nothing was changed."
         case .countsDisagree(let detail):
             return "After syncing, this device and the cloud still disagree (\(detail)), even after pulling everything again. Nothing was deleted; please report this."
         case .quotaExceeded(let detail):
             return "The cloud refused the changes: \(detail). Nothing local was lost; ask the administrator for more room, or delete words you no longer need."
+        case .unreadableLogin(let path, let reason):
+            return "The saved cloud login \(path) cannot be read (\(reason)). Nothing was changed."
         case .boundToAnotherAccount(let bound, let loggedIn, let user):
             return """
                 This data folder syncs with \(bound), but you are logged in as \(loggedIn). Nothing was sent. \
-                To keep the two accounts apart, use another data folder for this login (VOCAB_HOME=/path/to/folder vocab sync), \
-                or log in to \(bound) again. To copy this folder's books and words into \(user)'s account, run \
-                `vocab sync --copy-into-account \(user)`.
+                To keep the two accounts apart, use another data folder for this login, or log in to \(bound) again; \
+                or copy this folder's books and words into \(user)'s account.
                 """
         }
     }

@@ -79,7 +79,7 @@ public final class SyncEngine {
             token = try pull(after: token, report: &report)
             if try push(token: &token, report: &report) { return }
         }
-        throw CloudError.serverError("the server kept changing during the sync; run `vocab sync` again")
+        throw CloudError.serverError("the server kept changing during the sync")
     }
 
     private func serverCounts() throws -> (books: Int, words: Int, reviews: Int, latest: Int64) {

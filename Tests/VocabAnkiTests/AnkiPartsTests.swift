@@ -54,8 +54,8 @@ final class AnkiPartsTests: XCTestCase {
         let map = try AnkiFieldMap(noteTypes: types, overrides: [:], usedNoteTypes: [1, 2])
         XCTAssertEqual(map.targets(ofNoteType: 1), [.word, .definition])
         XCTAssertEqual(map.targets(ofNoteType: 2), [.word, nil, .definition, .detail])
-        XCTAssertEqual(map.notes, ["Anki fields read by position: Kanji → word (Japanese).",
-                                   "Anki fields not carried: Kana (Japanese) (map one with --field NAME=detail)."])
+        XCTAssertEqual(map.notes, ["Anki fields read by position: Kanji → word (Japanese)."])
+        XCTAssertEqual(map.notCarried, ["Kana (Japanese)"])
         let given = try AnkiFieldMap(noteTypes: types, overrides: ["kana": .pronunciation], usedNoteTypes: [2])
         XCTAssertEqual(given.targets(ofNoteType: 2), [.word, .pronunciation, .definition, .detail])
         XCTAssertThrowsError(try AnkiFieldMap(noteTypes: types, overrides: ["Colour": .detail], usedNoteTypes: [1]))

@@ -34,14 +34,16 @@ final class GameSessionTests: XCTestCase {
         var expectedRight = 0
         var turn = 0
         while let question = game.current {
-            XCTAssertNil(try game.answer("99"), "an option number out of range is asked again")
-            XCTAssertNil(try game.answer("  "), "so is nothing")
-            XCTAssertEqual(game.malformedAnswerHelp, "Type a number from 1 to \(question.options.count).")
+            XCTAssertNil(try game.answer(.typed("99")), "an option number out of range is asked again")
+            XCTAssertNil(try game.answer(.choice(question.options.count)), "so is an option that is not there")
+            XCTAssertNil(try game.answer(.typed("  ")), "so is nothing")
+            XCTAssertEqual(game.expectedAnswer, .number(upTo: question.options.count))
             let correctNumber = (question.correctOption ?? 0) + 1
             let pick = turn == 1 ? (correctNumber % question.options.count) + 1 : correctNumber
-            let verdict = try XCTUnwrap(game.answer(String(pick)))
+            // A click chooses an option; a keyboard types its number: the same answer.
+            let verdict = try XCTUnwrap(game.answer(turn == 0 ? .choice(pick - 1) : .typed(String(pick))))
             XCTAssertEqual(verdict.correct, pick == correctNumber)
-            XCTAssertNil(try game.answer(String(pick)), "one answer per question")
+            XCTAssertNil(try game.answer(.typed(String(pick))), "one answer per question")
             if verdict.correct { expectedRight += 1 }
             game.advance()
             turn += 1
@@ -61,7 +63,7 @@ final class GameSessionTests: XCTestCase {
         let game = try GameSession(store: store, books: [book], configuration: GameConfiguration(count: 4, seed: 3),
                                    clock: FixedClock(t0))
         let first = try XCTUnwrap(game.current)
-        try game.answer(String((first.correctOption ?? 0) + 1))
+        try game.answer(.choice(first.correctOption ?? 0))
         game.advance()
         let summary = try game.finish()
         XCTAssertNil(game.current, "a finished game asks nothing more")

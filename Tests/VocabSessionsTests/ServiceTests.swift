@@ -41,6 +41,40 @@ final class TransferServiceTests: XCTestCase {
         XCTAssertEqual(outcome.summary.added, 5_000)
     }
 
+    /// The rules every front end takes from here: an import into a store with words backs it up
+    /// first, and a book named by id is the book the rows go to, even renamed meanwhile.
+    func testAnImportBacksUpAStoreWithWordsAndFindsItsBookById() throws {
+        let folder = try folder()
+        let store = try Store.open(folder: folder)
+        let book = try store.addBook(BookDraft(name: "Mine"), now: t0)
+        _ = try TransferService.importFile(try writeCSV(rows: 10, in: folder), format: .csv, into: store, defaultBook: .id(book.id),
+                                           skipInvalid: false, now: t0)
+        XCTAssertEqual(StoreBackups.list(in: store.backupFolder).backups.count, 0, "an empty store has nothing to lose")
+        _ = try store.updateBook(id: book.id, BookChanges(name: "Renamed by a sync"), now: t0)
+        try "word,definition\nlater,new\n".write(toFile: folder + "/more.csv", atomically: true, encoding: .utf8)
+        let outcome = try TransferService.importFile(folder + "/more.csv", format: .csv, into: store, defaultBook: .id(book.id),
+                                                     skipInvalid: false, now: t0)
+        XCTAssertEqual(outcome.summary.createdBooks, [], "no new book under the old name")
+        XCTAssertEqual(try store.wordCount(WordFilter(bookId: book.id)), 11)
+        XCTAssertEqual(StoreBackups.list(in: store.backupFolder).backups.map(\.reason), ["before-import"])
+        XCTAssertEqual(try ImportBook.reference("renamed by a sync", in: store), .id(book.id))
+        XCTAssertEqual(try ImportBook.reference("Other", in: store), .name("Other"))
+    }
+
+    func testDeletingABookWithWordsBacksUpFirstAndAnEmptyOneNeedsNone() throws {
+        let folder = try folder()
+        let store = try Store.open(folder: folder)
+        let full = try store.addBook(BookDraft(name: "Full"), now: t0), empty = try store.addBook(BookDraft(name: "Empty"), now: t0)
+        try store.addWord(WordDraft(word: "kept"), toBook: full.id, now: t0)
+        let none = try BookDeletion.delete(bookId: empty.id, from: store, policy: BackupPolicy(), now: t0)
+        XCTAssertEqual(none.deleted, 0)
+        XCTAssertNil(none.backup)
+        let deleted = try BookDeletion.delete(bookId: full.id, from: store, policy: BackupPolicy(), now: t0)
+        XCTAssertEqual(deleted.deleted, 1)
+        let backup = try XCTUnwrap(deleted.backup)
+        XCTAssertEqual(try StoreBackups.check(backup.path).words, 1, "the backup holds the word")
+    }
+
     func testAnAnkiImportReportsItsReviewLogAndACancelInItChangesNothing() throws {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("VocabCLITests/Fixtures/anki-modern.apkg").path

@@ -30,8 +30,8 @@ final class StudySessionTests: XCTestCase {
         XCTAssertEqual(previews.map(\.rating), [.again, .hard, .good, .easy])
         let scheduler = FSRSScheduler()
         for (rating, due) in previews { XCTAssertEqual(due, scheduler.review(nil, rating: rating, at: t0).due) }
-        XCTAssertEqual(DueText.short(previews[0].due, from: t0), "1m")
-        XCTAssertEqual(DueText.short(previews[2].due, from: t0), "10m")
+        XCTAssertEqual(ButtonInterval(previews[0].due, from: t0), .minutes(1))
+        XCTAssertEqual(ButtonInterval(previews[2].due, from: t0), .minutes(10))
         let schedule = try XCTUnwrap(session.grade(.good))
         XCTAssertEqual(schedule.due, previews[2].due)
         XCTAssertNil(session.current)
@@ -41,19 +41,23 @@ final class StudySessionTests: XCTestCase {
 
     func testNothingToStudySaysWhy() throws {
         let store = try Store(path: ":memory:")
-        XCTAssertEqual(try StudySession.nothingToStudy(store: store, bookIds: nil, at: t0),
-                       "No words yet: add some with `vocab word add` or `vocab import`.")
+        XCTAssertEqual(try StudySession.nothingToStudy(store: store, bookIds: nil, at: t0), .noWords)
         let book = try store.addBook(BookDraft(name: "B"), now: t0)
         let word = try store.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
         var ids = TimeOrderedIDs()
         try store.recordReview(wordId: word.id, rating: .easy, at: t0, source: .study, ids: &ids)
-        XCTAssertTrue(try StudySession.nothingToStudy(store: store, bookIds: nil, at: t0).hasPrefix("Nothing to study now. Next review in "))
+        guard case .nothingDue(let next?) = try StudySession.nothingToStudy(store: store, bookIds: nil, at: t0) else {
+            return XCTFail("a reviewed word is scheduled")
+        }
+        guard case .days = DueInterval(next, from: t0) else { return XCTFail("an easy first review is days away") }
     }
 
     func testShortIntervalsReadLikeAnkisButtons() {
-        XCTAssertEqual(DueText.short(t0.adding(seconds: 3 * 3600), from: t0), "3h")
-        XCTAssertEqual(DueText.short(t0.adding(seconds: 4 * 86_400), from: t0), "4d")
-        XCTAssertEqual(DueText.short(t0.adding(seconds: 60 * 86_400), from: t0), "2mo")
-        XCTAssertEqual(DueText.short(t0.adding(seconds: 548 * 86_400), from: t0), "1.5y")
+        XCTAssertEqual(ButtonInterval(t0.adding(seconds: 3 * 3600), from: t0), .hours(3))
+        XCTAssertEqual(ButtonInterval(t0.adding(seconds: 4 * 86_400), from: t0), .days(4))
+        XCTAssertEqual(ButtonInterval(t0.adding(seconds: 60 * 86_400), from: t0), .months(2))
+        XCTAssertEqual(ButtonInterval(t0.adding(seconds: 548 * 86_400), from: t0), .years(tenths: 15))
+        XCTAssertEqual(DueInterval(t0.adding(seconds: 90), from: t0), .minutes(2))
+        XCTAssertEqual(DueInterval(t0, from: t0), .now)
     }
 }

@@ -65,4 +65,25 @@ final class WordFormTests: XCTestCase {
         XCTAssertEqual(try custom.webURL(for: "a b"), "https://example.org/a%20b")
         XCTAssertThrowsError(try DictionaryService(environment: [:], webTemplate: "https://no-placeholder").webURL(for: "x"))
     }
+
+    func testTheBookFormSavesAndReportsTheFieldEachRuleConcerns() throws {
+        let store = try Store(path: ":memory:")
+        var form = BookForm()
+        form[.name] = "  "
+        XCTAssertThrowsError(try form.save(to: store, now: t0)) { XCTAssertEqual(($0 as? BookFormError)?.field, .name) }
+        form[.name] = "TOEIC"
+        form[.explain] = "exam words"
+        let book = try form.save(to: store, now: t0)
+        XCTAssertEqual(book.explain, "exam words")
+        XCTAssertThrowsError(try form.save(to: store, now: t0)) { error in
+            XCTAssertEqual((error as? BookFormError)?.field, .name, "a name taken")
+        }
+        var edit = BookForm(editing: book)
+        XCTAssertEqual(edit[.name], "TOEIC")
+        edit[.coverWord] = String(repeating: "x", count: 100_000)
+        XCTAssertThrowsError(try edit.save(to: store, now: t0)) { XCTAssertEqual(($0 as? BookFormError)?.field, .coverWord) }
+        XCTAssertEqual(try store.book(id: book.id)?.coverWord, "", "nothing saved")
+        edit[.coverWord] = "abandon"
+        XCTAssertEqual(try edit.save(to: store, now: t0).coverWord, "abandon")
+    }
 }

@@ -122,7 +122,7 @@ final class ManyUsersTests: XCTestCase {
             case (.accessDenied(.schemaTooNew(_, let seen, _)), "newer"): XCTAssertEqual(seen, found)
             default: XCTFail("\(status) for a schema \(expected) than this Vocab's")
             }
-            XCTAssertTrue(status.refusal?.message.contains(expected == "older" ? "vocab cloud init" : "update Vocab") ?? false)
+            XCTAssertTrue(status.refusal?.message.contains(expected == "older" ? "an administrator must upgrade it" : "update Vocab") ?? false)
         }
     }
 }

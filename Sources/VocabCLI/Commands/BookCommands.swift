@@ -19,13 +19,14 @@ enum BookCommands {
         options: fieldOptions + [.json],
         examples: ["vocab book add TOEIC --explain \"words for the exam\" --image cover.png"]
     )) { arguments, context in
-        var draft = BookDraft(name: arguments.positionals[0])
-        draft.explain = arguments.value("explain") ?? ""
-        draft.meaning = arguments.value("meaning") ?? ""
-        draft.coverWord = arguments.value("cover-word") ?? ""
-        draft.image = try arguments.value("image").map(readImage)
+        var form = BookForm()
+        form[.name] = arguments.positionals[0]
+        form[.explain] = arguments.value("explain") ?? ""
+        form[.meaning] = arguments.value("meaning") ?? ""
+        form[.coverWord] = arguments.value("cover-word") ?? ""
+        form.image = try arguments.value("image").map { .set(try readImage($0)) }
         let store = try context.store()
-        let book = try store.addBook(draft, now: try context.now())
+        let book = try form.save(to: store, now: try context.now())
         if arguments.flag("json") {
             context.console.print(book.json(wordCount: 0, memorizedCount: 0).pretty)
         } else {
@@ -94,16 +95,20 @@ enum BookCommands {
         if arguments.value("image") != nil && arguments.flag("remove-image") {
             throw UsageError.conflictingOptions("--image", "--remove-image")
         }
-        var changes = BookChanges(name: arguments.value("name"), explain: arguments.value("explain"),
-                                  meaning: arguments.value("meaning"), coverWord: arguments.value("cover-word"))
-        if let path = arguments.value("image") { changes.image = .set(try readImage(path)) }
-        if arguments.flag("remove-image") { changes.image = .remove }
-        guard !changes.isEmpty else {
+        let given: [(BookField, String?)] = [(.name, arguments.value("name")), (.explain, arguments.value("explain")),
+                                             (.meaning, arguments.value("meaning")), (.coverWord, arguments.value("cover-word"))]
+        var image: BookChanges.ImageChange?
+        if let path = arguments.value("image") { image = .set(try readImage(path)) }
+        if arguments.flag("remove-image") { image = .remove }
+        guard given.contains(where: { $0.1 != nil }) || image != nil else {
             throw UsageError.missingArgument(name: "a field to change (e.g. --explain TEXT)", command: "book edit")
         }
         let store = try context.store()
         let book = try store.book(arguments.positionals[0])
-        let updated = try store.updateBook(id: book.id, changes, now: try context.now())
+        var form = BookForm(editing: book)
+        for case let (field, value?) in given { form[field] = value }
+        form.image = image
+        let updated = try form.save(to: store, now: try context.now())
         if arguments.flag("json") {
             let summary = try store.bookSummary(id: updated.id)
             context.console.print(updated.json(wordCount: summary.wordCount, memorizedCount: summary.memorizedCount).pretty)
@@ -137,13 +142,8 @@ enum BookCommands {
             guard context.console.stdinIsTerminal else { throw CLIError.confirmationRequired(question) }
             guard context.console.confirm(question) else { throw CLIError.cancelled }
         }
-        var backup: BackupInfo?
-        if count > 0 {
-            // A copy first: a mistaken delete is one restore away.
-            backup = try BackupService.take(store, reason: "before-delete", policy: context.paths.backupPolicy(),
-                                            now: try context.now()).backup
-        }
-        let deleted = try store.deleteBook(id: book.id, now: try context.now())
+        let (deleted, backup) = try BookDeletion.delete(bookId: book.id, from: store, policy: context.paths.backupPolicy(),
+                                                        now: try context.now())
         context.console.print("Deleted book \"\(book.name)\" and \(plural(deleted, "word")).")
         if let backup { context.console.print("Undo: vocab backup restore \(backup.takenAt.iso8601)") }
     }

@@ -83,6 +83,11 @@ enum CloudCommands {
         }
     }
 
+    /// One line on the account, with the command that logs in when nobody is.
+    private static func summary(_ status: AccountStatus) -> String {
+        status == .notLoggedIn ? "not logged in: run `vocab login postgresql://USER@HOST/DATABASE`" : status.summary
+    }
+
     static let account = Command(spec: CommandSpec(
         name: "account", abstract: "Show the cloud account's status: available, not logged in, cannot reach server or access denied.",
         options: [.json]
@@ -97,9 +102,9 @@ enum CloudCommands {
             case .cannotReachServer: name = "cannot reach server"
             case .accessDenied: name = "access denied"
             }
-            context.console.print(JSONValue.object([("status", .string(name)), ("detail", .string(status.summary))]).pretty)
+            context.console.print(JSONValue.object([("status", .string(name)), ("detail", .string(summary(status)))]).pretty)
         } else {
-            context.console.print(status.summary)
+            context.console.print(summary(status))
         }
         if status.refusal != nil { throw SilentExit(category: .cloudUnavailable) }
     }

@@ -102,8 +102,8 @@ enum GameCommand {
             guard let line = console.readLine() else { return false }
             let text = line.trimmingCharacters(in: .whitespaces)
             if text == "q" { return false }
-            guard let verdict = try game.answer(text) else {
-                console.print(game.malformedAnswerHelp)
+            guard let verdict = try game.answer(.typed(text)) else {
+                console.print(TerminalWording.expected(game.expectedAnswer))
                 continue
             }
             console.print(verdict.correct ? style.green("✓ Right: \(verdict.answer)") : style.red("✗ Wrong — the answer is \(verdict.answer)"))

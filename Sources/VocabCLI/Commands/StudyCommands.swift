@@ -25,7 +25,8 @@ enum StudyCommands {
         let console = context.console
         let style = Style(console: console, environment: context.environment)
         guard !session.cards.isEmpty else {
-            console.print(try StudySession.nothingToStudy(store: store, bookIds: bookIds, at: clock.now()))
+            console.print(TerminalWording.nothingToStudy(try StudySession.nothingToStudy(store: store, bookIds: bookIds, at: clock.now()),
+                                                         at: clock.now()))
             return
         }
         console.print("\(plural(session.dueCount, "word")) due, \(plural(session.newCount, "new word")).")
@@ -75,7 +76,8 @@ enum StudyCommands {
             return
         }
         guard !due.isEmpty else {
-            console.print("Nothing is due. \(try StudySession.nextReview(store: store, bookIds: bookIds, after: time)) \(plural(newCount, "new word")) waiting.")
+            let next = TerminalWording.nextReview(try StudySession.nextReview(store: store, bookIds: bookIds), from: time)
+            console.print("Nothing is due. \(next) \(plural(newCount, "new word")) waiting.")
             return
         }
         var table = TextTable(header: ["WORD", "BOOK", "STATE", "DUE"])
@@ -130,7 +132,7 @@ enum StudyCommands {
 
     /// "in 10 minutes", "in 3 days", "now".
     static func describeDue(_ due: Timestamp, from time: Timestamp) -> String {
-        DueText.describe(due, from: time)
+        TerminalWording.due(DueInterval(due, from: time))
     }
 }
 

@@ -55,11 +55,7 @@ enum TransferCommands {
         let fileFormat = try chooseFormat(arguments.value("format"), fileName: path)
         let layout = try importLayout(arguments)
         let store = try context.store()
-        if try store.wordCount() > 0 {
-            // An import may replace words (it is an upsert): a copy of the store first.
-            try BackupService.take(store, reason: "before-import", policy: context.paths.backupPolicy(),
-                                   now: try context.now())
-        }
+        let book = try arguments.value("book").map { try ImportBook.reference($0, in: store) }
         // Rows read, then (an Anki package) the share of its review log carried, on one line.
         let rows = ProgressLine("Importing…", console: context.console)
         let reviews = ProgressLine("Carrying Anki's review log…", unit: "%", kind: .share, console: context.console)
@@ -69,8 +65,8 @@ enum TransferCommands {
                 rows.finish()
                 reviews.finish()
             }
-            outcome = try TransferService.importFile(path, format: fileFormat, into: store, defaultBook: arguments.value("book"),
-                                                     layout: layout, skipInvalid: arguments.flag("skip-invalid"),
+            outcome = try TransferService.importFile(path, format: fileFormat, into: store, defaultBook: book,
+                                                     layout: layout, backups: context.paths.backupPolicy(), skipInvalid: arguments.flag("skip-invalid"),
                                                      now: try context.now()) { step in
                 switch step {
                 case .rows(let count): rows.update(count)
@@ -88,11 +84,17 @@ enum TransferCommands {
             console.print("Ignored unknown columns: \(outcome.unknownColumns.joined(separator: ", ")).")
         }
         for note in outcome.notes { console.print(note) }
+        if !outcome.fieldsNotCarried.isEmpty {
+            console.print("Anki fields not carried: \(outcome.fieldsNotCarried.joined(separator: ", ")) (map one with --field NAME=detail).")
+        }
         if outcome.reviewsAdded > 0 {
             console.print("Carried \(plural(outcome.reviewsAdded, "review")) from Anki's log: `vocab study` continues each word's schedule.")
         }
         if outcome.otherCardReviews > 0 {
             console.print("Left out \(plural(outcome.otherCardReviews, "review")) of notes' other cards (reverse cards): a word keeps one log, its first card's.")
+        }
+        if outcome.leftOutNoteReviews > 0 {
+            console.print("Left out \(plural(outcome.leftOutNoteReviews, "review")) of notes that were not imported (invalid, listed below).")
         }
         for name in outcome.decoratedBooks { console.print("Book \"\(name)\" took its deck's description or cover image.") }
         if outcome.droppedSounds > 0 {

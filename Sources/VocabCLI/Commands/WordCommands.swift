@@ -36,32 +36,30 @@ enum WordCommands {
     )) { arguments, context in
         let store = try context.store()
         let book = try resolveBookForAdding(arguments.value("book"), store: store)
-        var draft: WordDraft
+        var form = WordForm()
         if let word = arguments.positionals.first {
-            draft = WordDraft(word: word)
+            form[.word] = word
         } else {
             guard let filled = try EntryForm(context: context).run(bookName: book.name) else {
                 context.console.print("No word given; nothing added.")
                 return
             }
-            draft = filled.draft
+            form = filled
         }
-        draft.definition = arguments.value("definition") ?? draft.definition
-        draft.detail = arguments.value("detail") ?? draft.detail
-        draft.pronunciation = arguments.value("pronunciation") ?? draft.pronunciation
-        draft.synonym = arguments.value("synonym") ?? draft.synonym
-        draft.antonym = arguments.value("antonym") ?? draft.antonym
-        draft.date = try arguments.value("date").map(FieldRules.date)
-        draft.memorized = arguments.flag("memorized")
+        for field in WordField.allCases where field != .word {
+            if let value = arguments.value(field.rawValue) { form[field] = value }
+        }
+        form.date = try arguments.value("date").map(FieldRules.date)
+        form.memorized = arguments.flag("memorized")
         var note: String?
         if arguments.flag("lookup") {
             do {
-                draft = WordLookup.fill(draft, from: try context.dictionary.lookUp(draft.word))
+                form.fill(from: try context.dictionary.lookUp(form[.word]))
             } catch DictionaryError.notFound(let word) {
                 note = "\"\(word)\" is not in the dictionary; added as typed."
             }
         }
-        let word = try store.addWord(draft, toBook: book.id, now: try context.now())
+        let word = try form.save(to: store, bookId: book.id, now: try context.now())
         if arguments.flag("json") {
             context.console.print(word.json(bookName: book.name).pretty)
         } else {

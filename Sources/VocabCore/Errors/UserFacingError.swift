@@ -24,13 +24,14 @@ public enum ErrorCategory: Sendable, Equatable {
     }
 }
 
-/// An error that knows the one-line message a user should read.
+/// An error that knows a plain one-line message and its category.
 ///
-/// Every layer's error enum conforms, so the command line maps any error to a message and an
-/// exit code in one place.
+/// Every layer's error enum conforms, so a front end maps any error to an exit code or a status
+/// in one place; each front end words the cases it can say more about (TerminalWording,
+/// WindowWording).
 public protocol UserFacingError: Error {
-    /// One line, written for the person at the terminal: what went wrong and, where possible,
-    /// what to do about it. Never contains secrets.
+    /// One line in plain English: what went wrong and, where it needs no particular front end's
+    /// means, what to do. Names no command or flag. Never contains secrets.
     var message: String { get }
     var category: ErrorCategory { get }
 }

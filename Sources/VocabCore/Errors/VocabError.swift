@@ -25,13 +25,13 @@ public enum VocabError: UserFacingError, Equatable {
         case .invalidCharacters(let field):
             return "The \(field) contains control characters; use plain text."
         case .bookNotFound(let name):
-            return "No book named \"\(name)\". See `vocab book list`."
+            return "No book named \"\(name)\"."
         case .wordNotFound(let word, let book):
             if let book { return "No word \"\(word)\" in book \"\(book)\"." }
             return "No word \"\(word)\" in any book."
         case .ambiguousWord(let word, let books):
             let names = books.map { "\"\($0)\"" }.joined(separator: ", ")
-            return "The word \"\(word)\" is in several books (\(names)): name one with --book."
+            return "The word \"\(word)\" is in several books (\(names)): say which."
         case .duplicateBookName(let name):
             return "A book named \"\(name)\" already exists (book names ignore case)."
         case .duplicateWord(let word, let book):

@@ -39,7 +39,8 @@ public struct Question: Sendable, Equatable {
     }
 }
 
-/// Why a game cannot start (each says what to do instead).
+/// Why a game cannot start. `message` says why in plain words; each front end adds what to
+/// do instead, in its own terms.
 public enum GameSetupError: UserFacingError, Equatable {
     case noBooks
     case emptyBooks([String])
@@ -52,19 +53,20 @@ public enum GameSetupError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .noBooks:
-            return "You have no books yet. Create one with `vocab book add NAME`, or add the starter book with `vocab starter`."
+            return "You have no books yet."
         case .emptyBooks(let names):
-            return "\(Self.list(names)) has no words yet: add some with `vocab word add WORD --book \(names.first ?? "BOOK")` or `vocab import FILE`."
+            return "\(Self.list(names)) has no words yet."
         case .allMemorized(let names):
-            return "Every word in \(Self.list(names)) is marked memorised. Play them anyway with --include-memorized."
+            return "Every word in \(Self.list(names)) is marked memorised."
         case .noDefinitions(let mode):
-            return "No word here has a definition, which \(mode.rawValue) mode needs. Try --mode flashcard, or add definitions."
+            return "No word here has a definition, which \(mode.rawValue) mode needs."
         case .tooFewMeanings(let found, let mode):
-            return "\(mode.rawValue.capitalized) mode needs at least 2 different definitions to choose from (found \(found)). Try --mode spelling."
+            return "\(mode.rawValue.capitalized) mode needs at least 2 different definitions to choose from (found \(found))."
         }
     }
 
-    private static func list(_ names: [String]) -> String {
+    /// `Book "A"` or `Books "A", "B"`.
+    public static func list(_ names: [String]) -> String {
         names.count == 1 ? "Book \"\(names[0])\"" : "Books " + names.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 }

@@ -24,12 +24,12 @@ public final class BackgroundWordReader: @unchecked Sendable {
     private var current: [Item] = []
     private var index = 0
 
-    /// Starts reading `reader` at once. Rows naming no book get `defaultBook`.
-    public init(_ reader: WordFileReader, defaultBook: String?) {
+    /// Starts reading `reader` at once. Rows naming no book get `defaultBookId`, else `defaultBook`.
+    public init(_ reader: WordFileReader, defaultBook: String?, defaultBookId: UUID? = nil) {
         let source = ReaderBox(reader)
         self.source = source
         batches = BackgroundBatches(name: "vocab-import-reader", ahead: 8) { hand in
-            Self.produce(from: source, defaultBook: defaultBook, hand: hand)
+            Self.produce(from: source, defaultBook: defaultBook, defaultBookId: defaultBookId, hand: hand)
         }
     }
 
@@ -52,14 +52,15 @@ public final class BackgroundWordReader: @unchecked Sendable {
         return source.reader
     }
 
-    private static func produce(from source: ReaderBox, defaultBook: String?, hand: BackgroundBatches<[Item]>.Hand) {
+    private static func produce(from source: ReaderBox, defaultBook: String?, defaultBookId: UUID?,
+                                hand: BackgroundBatches<[Item]>.Hand) {
         var batch: [Item] = []
         batch.reserveCapacity(batchSize)
         var ended = false
         while !ended {
             do {
                 guard let row = try source.reader.nextRow() else { break }
-                batch.append(.word(try ImportedWord(row: row, defaultBook: defaultBook)))
+                batch.append(.word(try ImportedWord(row: row, defaultBook: defaultBook, defaultBookId: defaultBookId)))
             } catch {
                 batch.append(.failed(error))
                 // A bad record lets reading go on; anything else (an unreadable file) ends it.

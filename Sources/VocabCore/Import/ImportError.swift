@@ -18,20 +18,20 @@ public enum ImportError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .invalidLine(let line, let reason):
-            return "Line \(line): \(reason). Nothing was imported (use --skip-invalid to import the other lines)."
+            return "Line \(line): \(reason). Nothing was imported."
         case .missingHeader(let found):
             let shown = found.prefix(6).map { "\"\($0)\"" }.joined(separator: ", ")
             return "The first line must be a header naming the columns, with at least \"word\" (found \(shown))."
         case .noBook(let line):
-            return "Line \(line) names no book: add a \"book\" column or give --book BOOK."
+            return "Line \(line) names no book: add a \"book\" column or choose a book."
         case .unknownFormat(let name):
-            return "Cannot tell the format of \"\(name)\": give --format csv, tsv, txt or jsonl."
+            return "Cannot tell the format of \"\(name)\" (Vocab reads CSV, TSV, Anki text, JSON Lines, Excel and Anki packages)."
         case .emptyFile:
             return "The file is empty: nothing to import."
         case .recordTooLong(let line, let limit):
             return "Line \(line) is longer than \(limit / 1_048_576) MiB: this is not a word list. Nothing was imported."
         case .noHeader(let fields):
-            return "The first line names no column and has \(fields) fields: name them with --columns (e.g. --columns word,definition,detail) or add a header line."
+            return "The first line names no column and has \(fields) fields: name the columns or add a header line."
         case .cancelled:
             return "Import cancelled; nothing was imported."
         }

@@ -109,7 +109,8 @@ public struct ImportedWord: Sendable {
     public var present: ColumnSet
 
     /// Validates a row's values; throws `ImportError.invalidLine` naming the first problem.
-    public init(row: ImportRow, defaultBook: String?) throws {
+    /// A row that names no book (by name or id) goes to `defaultBookId`, else `defaultBook`.
+    public init(row: ImportRow, defaultBook: String?, defaultBookId: UUID? = nil) throws {
         func value(_ column: ImportColumn) -> String { row.values[column] ?? "" }
         func fail(_ reason: String) -> ImportError { .invalidLine(line: row.line, reason: reason) }
         func uuid(_ column: ImportColumn) throws -> UUID? {
@@ -133,6 +134,7 @@ public struct ImportedWord: Sendable {
         bookId = try uuid(.bookId)
         let named = TextRules.clean(value(.book))
         bookName = named.isEmpty ? defaultBook : named
+        if bookId == nil, named.isEmpty, let defaultBookId { bookId = defaultBookId }
         createdAt = try stamp(.createdAt)
         modifiedAt = try stamp(.modifiedAt)
         var draft = WordDraft(word: value(.word), definition: value(.definition), detail: value(.detail),

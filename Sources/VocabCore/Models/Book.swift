@@ -65,10 +65,10 @@ public struct BookDraft: Sendable {
     /// The draft with every field cleaned; throws the first rule it breaks.
     public func validated() throws -> BookDraft {
         var draft = self
-        draft.name = try FieldRules.requiredLine(name, field: "book name", limit: FieldRules.maxNameLength)
-        draft.explain = try FieldRules.optionalText(explain, field: "explanation")
-        draft.meaning = try FieldRules.optionalText(meaning, field: "meaning")
-        draft.coverWord = try FieldRules.optionalText(coverWord, field: "cover word")
+        draft.name = try FieldRules.requiredLine(name, field: BookField.name.rawValue, limit: FieldRules.maxNameLength)
+        draft.explain = try FieldRules.optionalText(explain, field: BookField.explain.rawValue)
+        draft.meaning = try FieldRules.optionalText(meaning, field: BookField.meaning.rawValue)
+        draft.coverWord = try FieldRules.optionalText(coverWord, field: BookField.coverWord.rawValue)
         if let image { _ = try FieldRules.image(image) }
         return draft
     }

@@ -42,6 +42,14 @@ public enum WordField: String, CaseIterable, Sendable {
     case word, definition, detail, pronunciation, synonym, antonym
 }
 
+/// The text fields of a book, named as the rules that check them name them.
+public enum BookField: String, CaseIterable, Sendable {
+    case name = "book name"
+    case explain = "explanation"
+    case meaning
+    case coverWord = "cover word"
+}
+
 /// The fields of a new word, as typed; `validated()` cleans and checks them.
 public struct WordDraft: Sendable, Equatable {
     public var word: String

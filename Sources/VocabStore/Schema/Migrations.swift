@@ -261,7 +261,7 @@ enum Migrations {
             INSERT INTO words_search (words_search) VALUES ('rebuild');
             """),
         Migration(version: 9, sql: """
-            -- The learner's own scheduling (vocab optimize): FSRS-6 parameters fitted to their
+            -- The learner's own scheduling (the optimiser): FSRS-6 parameters fitted to their
             -- log (NULL: the published defaults) and the recall they aim for. One row, account
             -- data: it syncs, the newest change winning (changed_at, then device).
             CREATE TABLE learning_settings (

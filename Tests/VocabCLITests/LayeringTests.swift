@@ -1,0 +1,38 @@
+import Foundation
+import XCTest
+
+/// Only the terminal names the terminal's commands: a sentence built below the front ends (or
+/// in the window) that says "run `vocab sync`" would show in the window and the web app, where
+/// no such command exists. The layers report values; the terminal words them (TerminalWording).
+final class LayeringTests: XCTestCase {
+    private static let commands = ["book", "word", "import", "export", "game", "study", "due", "review", "dict", "say",
+                                   "cloud", "login", "logout", "account", "sync", "backup", "maintain", "optimize",
+                                   "starter", "stats", "help", "serve"]
+
+    func testNoTypeOutsideTheTerminalBuildsASentenceThatNamesAVocabCommand() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let terminalOnly: Set<String> = ["VocabCLI", "vocab", "vocab-bench"]
+        let pattern = try NSRegularExpression(pattern: "`vocab\\b|\\bvocab (" + Self.commands.joined(separator: "|") + ")\\b")
+        var offenders: [String] = []
+        var read = 0
+        let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !terminalOnly.contains($0) }
+        for module in modules {
+            guard let files = FileManager.default.enumerator(atPath: sources.appendingPathComponent(module).path) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let path = sources.appendingPathComponent(module).appendingPathComponent(file).path
+                read += 1
+                for (number, line) in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.trimmingCharacters(in: .whitespaces)
+                    guard !code.hasPrefix("//"), code.contains("\"") || !code.isEmpty else { continue }
+                    let text = String(line)
+                    if pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
+                        offenders.append("\(module)/\(file):\(number + 1): \(code)")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(read, 100, "the sources were found")
+        XCTAssertEqual(offenders, [], "sentences outside the terminal that name a vocab command")
+    }
+}
