@@ -18,9 +18,11 @@ public struct CloudLogin: Sendable, Equatable {
     /// Reads the login from `path`; nil when there is none. A login file that cannot be read
     /// is an error, not "no login".
     public static func load(from path: String) throws -> CloudLogin? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CloudError.unreadableLogin(path: path, reason: access(path, R_OK) == 0 ? "cannot read it" : String(cString: strerror(errno)))
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
+        guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            let reason = isFolder.boolValue ? "it is a folder" : access(path, R_OK) == 0 ? "an error reading it" : String(cString: strerror(errno))
+            throw CloudError.unreadableLogin(path: path, reason: reason)
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let host = object["host"] as? String, let port = object["port"] as? Int,

@@ -118,4 +118,14 @@ final class BadInputEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(result.stderr.contains("Cannot reach"), result.stderr)
         try vocab.fails(["login", "postgresql://alice:pw@localhost/db"], status: 1)
     }
+
+    /// A saved login that cannot be read is said to be so, not taken for "not logged in".
+    func testAnUnreadableLoginFileIsNotNotLoggedIn() throws {
+        let config = vocab.file("config")
+        try FileManager.default.createDirectory(atPath: config + "/vocab/cloud.json", withIntermediateDirectories: true)
+        let result = try vocab.run(["account"], environment: ["XDG_CONFIG_HOME": config])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("cannot be read (it is a folder)"), result.stdout + result.stderr)
+        XCTAssertFalse(result.stdout.contains("not logged in"), result.stdout)
+    }
 }

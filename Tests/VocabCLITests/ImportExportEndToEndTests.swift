@@ -64,6 +64,20 @@ final class ImportExportEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(try vocab.storeSnapshot(), before)
     }
 
+    /// `--book` takes a name or an id, like every other `--book`; an existing book is found by
+    /// either, and a new name makes a new book.
+    func testImportTakesItsBookByNameOrId() throws {
+        let book = try XCTUnwrap(try vocab.json(["book", "add", "TOEIC", "--json"]) as? [String: Any])
+        let id = try XCTUnwrap(book["id"] as? String)
+        try "word,definition\nabandon,to leave\n".write(toFile: vocab.file("a.csv"), atomically: true, encoding: .utf8)
+        try "word,definition\nbrave,bold\n".write(toFile: vocab.file("b.csv"), atomically: true, encoding: .utf8)
+        XCTAssertTrue(try vocab.ok(["import", vocab.file("a.csv"), "--book", id]).contains("1 added"))
+        XCTAssertFalse(try vocab.ok(["import", vocab.file("b.csv"), "--book", "toeic"]).contains("Created book"))
+        let shown = try XCTUnwrap(try vocab.json(["book", "show", id, "--json"]) as? [String: Any])
+        XCTAssertEqual(shown["wordCount"] as? Int, 2)
+        XCTAssertTrue(try vocab.ok(["import", vocab.file("a.csv"), "--book", "Other"]).contains("Created book \"Other\""))
+    }
+
     func testSkipInvalidImportsTheRestAndListsRejectedLines() throws {
         let path = try write("mixed.csv", Array("word,memorized\nok,no\n,no\nfine,maybe\nlast,1\n".utf8))
         let output = try vocab.ok(["import", path, "--book", "B", "--skip-invalid"])
