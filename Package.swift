@@ -66,7 +66,7 @@ let package = Package(
         .plugin(name: "CompileTranslations", capability: .buildTool()),
         .executableTarget(name: "vocab-desktop", dependencies: ["VocabDesktop"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
-        .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabStore", "VocabCore", "VocabSync"]),
+        .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabSessions", "VocabStore", "VocabCore", "VocabSync"]),
 
         // The services the suite starts, found or missed the same way by every test target.
         .target(name: "TestServices", path: "Tests/TestServices"),

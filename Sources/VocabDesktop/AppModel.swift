@@ -3,14 +3,15 @@ import VocabCore
 import VocabStore
 import VocabSessions
 
-/// What every screen of the window shares: the store (the window's own connection), a worker
-/// with a connection of its own for long jobs, the clock, the dictionaries, the cloud, and the
-/// one place that tells screens the data changed — after the window's own commits at once, and
-/// after other processes' (or the worker's) within half a second.
+/// What every screen of the window shares: the store (a pool: the main thread reads through a
+/// reader connection that never waits for a write; every write, and every read that can take
+/// long at 100,000 words, goes to the worker), the clock, the dictionaries, the cloud, and the
+/// one place that tells screens the data changed — the pool's commits at once, other
+/// processes' when the file changes (no timer here).
 @MainActor
 final class AppModel {
     let paths: AppPaths
-    let store: Store
+    let pool: StorePool
     let worker: StoreWorker
     let clock: SessionClock
     let dictionaries: DictionaryService
@@ -26,10 +27,8 @@ final class AppModel {
     init(environment: [String: String]) throws {
         paths = AppPaths(environment: environment)
         let folder = try paths.dataFolder()
-        store = try Store.open(folder: folder)
-        worker = StoreWorker(folder: folder)
-        // Open the worker's connection now, so the first search or list does not wait for it.
-        worker.perform({ _ in }, then: { _ in })
+        pool = try StorePool(folder: folder)
+        worker = StoreWorker(pool: pool)
         // VOCAB_NOW fixes the clock (reproducible screenshots), like --now on the command line.
         if let text = environment["VOCAB_NOW"], let time = Timestamp(iso8601: text) {
             clock = FixedClock(time)
@@ -50,12 +49,18 @@ final class AppModel {
             sync = nil
         }
         startupProblems = problems
-        observation = store.observe { [weak self] change in self?.tell(change) }
-        every(milliseconds: 500) { [weak self] in
-            guard let self else { return false }
-            _ = try? self.store.checkForOutsideChanges()
-            return true
+        observation = pool.observe { [weak self] change in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.tell(change) } }
         }
+    }
+
+    /// The store file.
+    var storePath: String { pool.path }
+
+    /// A quick read on the main thread (a row, a count): a reader connection, never waiting
+    /// for a write. Anything that grows with the store goes through `readInBackground`.
+    func read<T>(_ body: (Store) throws -> T) throws -> T {
+        try pool.read(body)
     }
 
     /// Calls `listener` after every change to the data, from this window or elsewhere.
@@ -67,13 +72,18 @@ final class AppModel {
         for listener in listeners { listener(change) }
     }
 
-    /// Runs store work on the worker; the window hears of its commits at once when it ends.
+    /// Writes (and reads that must see the writer's state, like a session's) on the worker,
+    /// one at a time; `completion` on the main thread. Observers hear of the commits at once.
     func background<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T,
                                  then completion: @escaping @MainActor @Sendable (Result<T, Error>) -> Void) {
-        worker.perform(body) { [weak self] result in
-            _ = try? self?.store.checkForOutsideChanges()
-            completion(result)
-        }
+        worker.perform(body, then: completion)
+    }
+
+    /// A read that can take long (a shelf's counts, a study queue) on a reader off the main
+    /// thread, beside any write; `completion` on the main thread.
+    func readInBackground<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T,
+                                       then completion: @escaping @MainActor @Sendable (Result<T, Error>) -> Void) {
+        worker.read(body, then: completion)
     }
 
     /// The message to show for an error, in the window's words and language.

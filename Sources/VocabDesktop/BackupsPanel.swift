@@ -29,7 +29,7 @@ final class BackupsPanel {
 
     /// After a change: a backup on the worker when the newest is older than the interval.
     private func backUpIfDue() {
-        guard !running, policy.automatic, BackupService.isDue(storePath: model.store.path, policy: policy, now: model.clock.now()) else { return }
+        guard !running, policy.automatic, BackupService.isDue(storePath: model.storePath, policy: policy, now: model.clock.now()) else { return }
         running = true
         let policy = policy, now = model.clock.now()
         model.background({ store in
@@ -54,7 +54,7 @@ final class BackupsPanel {
         UI.append(dialog.body, rows, buttons)
         dialog.present()
         // Checking a backup reads all of it (and unpacks a compressed one): off the main thread.
-        let folder = model.store.backupFolder
+        let folder = StoreBackups.folder(forStoreAt: model.storePath)
         offMain({ StoreBackups.list(in: folder).backups.prefix(12).map { ($0, try? StoreBackups.check($0.path)) } },
                 then: { [weak self, weak dialog] checked in
             guard let self, let dialog, self.sheet === dialog else { return }
@@ -98,7 +98,7 @@ final class BackupsPanel {
                     action: tr("Restore")) { [weak self] in
             guard let self else { return }
             sheet?.close()
-            let folder = (model.store.path as NSString).deletingLastPathComponent
+            let folder = (model.storePath as NSString).deletingLastPathComponent
             let now = model.clock.now()
             model.background({ _ in try BackupService.restore(backup, dataFolder: folder, now: now).safety?.path }) { [weak self] result in
                 switch result {

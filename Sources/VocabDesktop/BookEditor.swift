@@ -73,13 +73,17 @@ final class BookEditor {
         form[.meaning] = meaning.text
         form[.coverWord] = coverWord.text
         form.image = cover
-        do {
-            let saved = try form.save(to: model.store, now: model.clock.now())
-            dialog.close()
-            model.toast(book == nil ? tr("Made the book %@.", saved.name) : tr("Saved %@.", saved.name))
-            onSaved(saved)
-        } catch {
-            show(error)
+        let now = model.clock.now(), isNew = book == nil, filled = form
+        model.background({ store in try filled.save(to: store, now: now) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let saved):
+                dialog.close()
+                model.toast(isNew ? tr("Made the book %@.", saved.name) : tr("Saved %@.", saved.name))
+                onSaved(saved)
+            case .failure(let error):
+                show(error)
+            }
         }
     }
 
@@ -97,7 +101,7 @@ final class BookEditor {
         guard let book else { return }
         let count: Int
         do {
-            count = try model.store.wordCount(WordFilter(bookId: book.id))
+            count = try model.read { try $0.wordCount(WordFilter(bookId: book.id)) }
         } catch {
             return show(error)  // a count that failed is no reason to delete without a backup
         }

@@ -1,14 +1,19 @@
 import CGtk
+import VocabSessions
 import Foundation
 
 /// With VOCAB_DESKTOP_PROBE=1 the window measures itself for `vocab-bench` and quits: it prints
 /// `first-frame-ms` (from the start of `main` to the first painted frame), `list-open-ms` (from
-/// asking for the biggest book's word list to its first painted frame) and `peak-rss-kib`.
+/// asking for the biggest book's word list to its first painted frame) and `peak-rss-kib`; with
+/// VOCAB_DESKTOP_PROBE_IMPORT=FILE it then (half a second later, the list settled) imports FILE
+/// the way the window does (on its worker) while drawing every frame, and prints `import-ms`,
+/// `longest-frame-gap-ms` (the longest time between two painted frames while the import ran)
+/// and `late-frames` (gaps over 25 ms: a frame missed at 60 Hz, the main thread stalled).
 @MainActor
 enum DesktopProbe {
     static let start = ContinuousClock.now
 
-    static func run(window: Widget, shelf: ShelfScreen) {
+    static func run(window: Widget, shelf: ShelfScreen, model: AppModel) {
         afterNextPaint(window) {
             report("first-frame-ms", milliseconds(since: start))
             let asked = ContinuousClock.now
@@ -16,9 +21,40 @@ enum DesktopProbe {
                 afterNextPaint(window) {
                     report("list-open-ms", milliseconds(since: asked))
                     report("peak-rss-kib", peakResidentKiB())
-                    exit(0)
+                    guard let file = ProcessInfo.processInfo.environment["VOCAB_DESKTOP_PROBE_IMPORT"] else { exit(0) }
+                    every(milliseconds: 500) {
+                        importWhileDrawing(file, window: window, model: model)
+                        return false
+                    }
                 }
             }
+        }
+    }
+
+    /// Imports `file` into a new book on the model's worker while the window paints every
+    /// frame; reports the import's time and the longest gap between painted frames meanwhile.
+    private static func importWhileDrawing(_ file: String, window: Widget, model: AppModel) {
+        guard let clock = gtk_widget_get_frame_clock(window) else { exit(2) }
+        var last = ContinuousClock.now, longest = Duration.zero, importing = true, late = 0
+        on(UnsafeMutableRawPointer(clock), "after-paint") {
+            guard importing else { return }
+            let now = ContinuousClock.now
+            longest = max(longest, now - last)
+            if now - last > .milliseconds(25) { late += 1 }
+            last = now
+        }
+        gdk_frame_clock_begin_updating(clock)  // a frame every refresh, as an animation has
+        let began = ContinuousClock.now, now = model.clock.now()
+        model.background({ store in
+            try TransferService.importFile(file, format: .csv, into: store, defaultBook: "Probe", skipInvalid: false, now: now)
+        }) { result in
+            importing = false
+            if case .failure(let error) = result { FileHandle.standardError.write(Data("probe: \(error)\n".utf8)); exit(3) }
+            let elapsed = milliseconds(since: began)
+            report("import-ms", elapsed)
+            report("longest-frame-gap-ms", Int(longest.components.seconds * 1000 + longest.components.attoseconds / 1_000_000_000_000_000))
+            report("late-frames", late)
+            exit(0)
         }
     }
 

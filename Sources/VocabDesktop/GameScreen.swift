@@ -40,6 +40,8 @@ final class GameScreen {
     private let memorizeLabel: Widget
     private var game: GameSession?
     private var candidates: [Word] = []
+    /// An answer is on its way to the store.
+    private var answering = false
 
     private static let modes: [GameMode] = [.choice, .reverse, .spelling, .flashcard]
     private static let counts = [5, 10, 20, 50]
@@ -131,7 +133,7 @@ final class GameScreen {
     private func reloadBooks() {
         let summaries: [BookSummary]
         do {
-            summaries = try model.store.bookSummaries()
+            summaries = try model.read { try $0.bookSummaries() }
         } catch {
             model.toast(AppModel.message(error))  // the list stays as it was
             return
@@ -153,27 +155,30 @@ final class GameScreen {
         gtk_stack_set_visible_child_name(vocab_stack(pages), "setup")
     }
 
+    /// Plans the game on the worker (from the store as it is now; each answer is saved there
+    /// too), then shows its first question.
     private func start() {
         UI.setVisible(setupError, false)
-        do {
-            let books: [Book]
-            if bookIds.isEmpty {
-                throw GameSetupError.noBooks
-            } else if let id = bookIds[min(UI.selected(bookChoice), bookIds.count - 1)] {
-                books = [try model.store.bookSummary(id: id).book]
-            } else {
-                books = try model.store.bookSummaries().map(\.book)
+        let chosen = bookIds.isEmpty ? nil : Optional(bookIds[min(UI.selected(bookChoice), bookIds.count - 1)])
+        let configuration = GameConfiguration(mode: GameScreen.modes[UI.selected(modeChoice)],
+                                              count: GameScreen.counts[UI.selected(countChoice)])
+        let clock = model.clock
+        model.background({ store -> GameSession in
+            guard let chosen else { throw GameSetupError.noBooks }
+            let books = try chosen.map { [try store.bookSummary(id: $0).book] } ?? store.bookSummaries().map(\.book)
+            return try GameSession(store: store, books: books, configuration: configuration, clock: clock)
+        }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let game):
+                self.game = game
+                if let note = game.note { model.toast(note) }
+                gtk_stack_set_visible_child_name(vocab_stack(pages), "play")
+                showQuestion()
+            case .failure(let error):
+                UI.setText(setupError, WindowWording.message(for: error))
+                UI.setVisible(setupError, true)
             }
-            let configuration = GameConfiguration(mode: GameScreen.modes[UI.selected(modeChoice)],
-                                                  count: GameScreen.counts[UI.selected(countChoice)])
-            let game = try GameSession(store: model.store, books: books, configuration: configuration, clock: model.clock)
-            self.game = game
-            if let note = game.note { model.toast(note) }
-            gtk_stack_set_visible_child_name(vocab_stack(pages), "play")
-            showQuestion()
-        } catch {
-            UI.setText(setupError, WindowWording.message(for: error))
-            UI.setVisible(setupError, true)
         }
     }
 
@@ -210,16 +215,18 @@ final class GameScreen {
         if typed { gtk_widget_grab_focus(answerEntry) }
     }
 
+    /// Judges and saves the answer on the worker (one at a time), then shows the verdict.
     private func answer(_ answer: GameAnswer) {
-        guard let game, game.verdict == nil else { return }
-        do {
-            guard let verdict = try game.answer(answer) else {
-                model.toast(WindowWording.expected(game.expectedAnswer))
-                return
+        guard let game, game.verdict == nil, !answering else { return }
+        answering = true
+        model.background({ _ in try game.answer(answer) }) { [weak self] result in
+            guard let self else { return }
+            answering = false
+            switch result {
+            case .success(let verdict?): show(verdict)
+            case .success(nil): model.toast(WindowWording.expected(game.expectedAnswer))
+            case .failure(let error): model.toast(AppModel.message(error))
             }
-            show(verdict)
-        } catch {
-            model.toast(AppModel.message(error))
         }
     }
 
@@ -232,11 +239,15 @@ final class GameScreen {
     }
 
     private func grade(_ rating: Rating) {
-        guard let game, game.verdict == nil else { return }
-        do {
-            if let verdict = try game.grade(rating) { show(verdict) }
-        } catch {
-            model.toast(AppModel.message(error))
+        guard let game, game.verdict == nil, !answering else { return }
+        answering = true
+        model.background({ _ in try game.grade(rating) }) { [weak self] result in
+            guard let self else { return }
+            answering = false
+            switch result {
+            case .success(let verdict): if let verdict { show(verdict) }
+            case .failure(let error): model.toast(AppModel.message(error))
+            }
         }
     }
 
@@ -264,31 +275,38 @@ final class GameScreen {
 
     private func finish() {
         guard let game else { return showSetup() }
-        do {
-            let summary = try game.finish()
-            UI.setText(score, tr("Score: %d/%d (%d%%)", summary.right, summary.answered, summary.percent)
-                       .replacingOccurrences(of: "%%", with: "%"))
-            let wrong = summary.wrongWords.map { "\($0.word) — \($0.definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")" }
-            UI.setText(review, wrong.isEmpty ? (summary.answered > 0 ? tr("Nothing to review: all right!") : "")
-                                             : tr("To review:") + "\n" + wrong.joined(separator: "\n"))
-            candidates = try game.memorizeCandidates()
-            UI.setText(memorizeLabel, tr("Right %d times in a row: %@.", game.configuration.memorizeAfter,
-                                         candidates.map(\.word).joined(separator: ", ")))
-            UI.setVisible(memorizeBox, !candidates.isEmpty)
-        } catch {
-            model.toast(AppModel.message(error))
+        model.background({ _ in (try game.finish(), try game.memorizeCandidates()) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let (summary, candidates)):
+                UI.setText(score, tr("Score: %d/%d (%d%%)", summary.right, summary.answered, summary.percent)
+                           .replacingOccurrences(of: "%%", with: "%"))
+                let wrong = summary.wrongWords.map { "\($0.word) — \($0.definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")" }
+                UI.setText(review, wrong.isEmpty ? (summary.answered > 0 ? tr("Nothing to review: all right!") : "")
+                                                 : tr("To review:") + "\n" + wrong.joined(separator: "\n"))
+                self.candidates = candidates
+                UI.setText(memorizeLabel, tr("Right %d times in a row: %@.", game.configuration.memorizeAfter,
+                                             candidates.map(\.word).joined(separator: ", ")))
+                UI.setVisible(memorizeBox, !candidates.isEmpty)
+            case .failure(let error):
+                model.toast(AppModel.message(error))
+            }
+            gtk_stack_set_visible_child_name(vocab_stack(pages), "summary")
         }
-        gtk_stack_set_visible_child_name(vocab_stack(pages), "summary")
     }
 
     private func memorize() {
         guard let game else { return }
-        do {
-            try game.memorize(candidates)
-            model.toast(tr("Marked %d words memorised.", candidates.count))
-            UI.setVisible(memorizeBox, false)
-        } catch {
-            model.toast(AppModel.message(error))
+        let chosen = candidates
+        model.background({ _ in try game.memorize(chosen) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success:
+                model.toast(tr("Marked %d words memorised.", chosen.count))
+                UI.setVisible(memorizeBox, false)
+            case .failure(let error):
+                model.toast(AppModel.message(error))
+            }
         }
     }
 

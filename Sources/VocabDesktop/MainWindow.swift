@@ -94,7 +94,7 @@ final class MainWindow {
 
     func present() {
         gtk_window_present(vocab_window(window))
-        if probe, let shelf { DesktopProbe.run(window: window, shelf: shelf) }
+        if probe, let shelf, let model { DesktopProbe.run(window: window, shelf: shelf, model: model) }
     }
 
     private func showToast(_ text: String) {

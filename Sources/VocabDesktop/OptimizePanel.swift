@@ -60,7 +60,7 @@ final class OptimizePanel {
         guard let sheet else { return }
         let settings: LearningSettings
         do {
-            settings = try model.store.learningSettings()
+            settings = try model.read { try $0.learningSettings() }
         } catch {
             UI.setText(sheet.state, AppModel.message(error))
             return

@@ -22,6 +22,9 @@ final class ShelfScreen {
     private var shownBooks: [ShelfBook]?
     /// The shelf as last read, by book id (opening a book needs no second count of its words).
     private var summaries: [UUID: BookSummary] = [:]
+    /// Whether the shelf was read once, and what waits for that.
+    private var loaded = false
+    private var whenLoaded: [@MainActor () -> Void] = []
 
     init(model: AppModel, window: Widget) {
         self.model = model
@@ -63,16 +66,25 @@ final class ShelfScreen {
         wordListScreen()
     }
 
-    /// Reads the shelf again from the store; the cards are made anew only when what they show
-    /// changed (a change elsewhere, or another process indexing, leaves them and their focus be).
+    /// Reads the shelf again from the store, off the main thread (its counts grow with the
+    /// store); the cards are made anew only when what they show changed (a change elsewhere, or
+    /// another process indexing, leaves them and their focus be).
     func reload() {
-        let books: [ShelfBook]
-        do {
-            books = try Shelf.books(in: model.store, at: model.clock.now())
-        } catch {
-            model.toast(AppModel.message(error))
-            return
+        let now = model.clock.now()
+        model.readInBackground({ store in try Shelf.books(in: store, at: now) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let books): show(books)
+            case .failure(let error): model.toast(AppModel.message(error))
+            }
+            loaded = true
+            let waiting = whenLoaded
+            whenLoaded = []
+            for then in waiting { then() }
         }
+    }
+
+    private func show(_ books: [ShelfBook]) {
         guard books != shownBooks else { return }
         shownBooks = books
         while let child = gtk_widget_get_first_child(cards) { gtk_flow_box_remove(vocab_flow_box(cards), child) }
@@ -117,16 +129,18 @@ final class ShelfScreen {
 
     /// The ready-made book of common words, for a first look (WordNet 3.0).
     private func addStarterBook() {
-        do {
-            try StarterBook.add(to: model.store, now: model.clock.now())
-            model.toast(tr("Added the book %@ with %d words.", StarterBook.name, StarterWords.words.count))
-        } catch {
-            model.toast(AppModel.message(error))
+        let now = model.clock.now()
+        model.background({ store in try StarterBook.add(to: store, now: now) }) { [weak self] result in
+            switch result {
+            case .success: self?.model.toast(tr("Added the book %@ with %d words.", StarterBook.name, StarterWords.words.count))
+            case .failure(let error): self?.model.toast(AppModel.message(error))
+            }
         }
     }
 
     /// Opens the book with the most words; `shown` is called once its list is on screen.
     func openBiggestBook(shown: @escaping @MainActor () -> Void) {
+        guard loaded else { return whenLoaded.append { [weak self] in self?.openBiggestBook(shown: shown) } }
         guard let biggest = summaries.values.max(by: { $0.wordCount < $1.wordCount }) else { return shown() }
         wordListScreen().onApplied = { [weak self] in
             self?.wordList?.onApplied = nil
@@ -137,7 +151,7 @@ final class ShelfScreen {
 
     private func open(bookId: UUID) {
         do {
-            let summary = try summaries[bookId] ?? model.store.bookSummary(id: bookId)
+            let summary = try summaries[bookId] ?? model.read { try $0.bookSummary(id: bookId) }
             openBook = summary.book
             wordListScreen().show(book: summary)
             showPage("words")

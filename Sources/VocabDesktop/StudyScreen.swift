@@ -24,6 +24,10 @@ final class StudyScreen {
     private var session: StudySession?
     private var names: [UUID: String] = [:]
     private var revealed = false
+    /// Why there is no card, worked out with the queue (on the worker).
+    private var idle: NothingToStudy?
+    /// A grade is on its way to the store.
+    private var grading = false
 
     static func name(_ rating: Rating) -> String {
         switch rating {
@@ -77,15 +81,25 @@ final class StudyScreen {
         restart()
     }
 
-    /// Builds the queue again from the store as it is now.
+    /// Builds the queue again from the store as it is now, on the worker (up to 10,000 due
+    /// words at 100,000: not the main thread's work), then shows its first card.
     func restart() {
-        do {
-            names = try model.store.bookNames()
-            let session = try StudySession(store: model.store, bookIds: nil, clock: model.clock)
-            self.session = session
-            show()
-        } catch {
-            model.toast(AppModel.message(error))
+        let clock = model.clock
+        model.background({ store -> (StudySession, [UUID: String], NothingToStudy?) in
+            let session = try StudySession(store: store, bookIds: nil, clock: clock)
+            let idle = session.current == nil ? try StudySession.nothingToStudy(store: store, bookIds: nil, at: clock.now()) : nil
+            return (session, try store.bookNames(), idle)
+        }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let (session, names, idle)):
+                self.session = session
+                self.names = names
+                self.idle = idle
+                show()
+            case .failure(let error):
+                model.toast(AppModel.message(error))
+            }
         }
     }
 
@@ -94,13 +108,10 @@ final class StudyScreen {
             let done = (session?.graded ?? 0) > 0
             adw_status_page_set_title(vocab_status_page(status), done ? tr("Studied %d words", session?.graded ?? 0) : tr("All done for now"))
             let description: String
-            do {
-                switch try StudySession.nothingToStudy(store: model.store, bookIds: nil, at: model.clock.now()) {
-                case .noWords: description = tr("No words yet: add some on the Books page.")
-                case .nothingDue(let next): description = tr("Nothing to study now. %@", WindowWording.nextReview(next, from: model.clock.now()))
-                }
-            } catch {
-                description = AppModel.message(error)
+            switch idle {
+            case .noWords?: description = tr("No words yet: add some on the Books page.")
+            case .nothingDue(let next)?: description = tr("Nothing to study now. %@", WindowWording.nextReview(next, from: model.clock.now()))
+            case nil: description = ""
             }
             adw_status_page_set_description(vocab_status_page(status), description)
             UI.setVisible(status, true)
@@ -144,14 +155,24 @@ final class StudyScreen {
     }
 
     private func grade(_ rating: Rating) {
-        guard let session else { return }
-        do {
-            if let schedule = try session.grade(rating) {
-                model.toast(WindowWording.nextReview(schedule.due, from: model.clock.now()))
+        guard let session, !grading else { return }
+        grading = true  // one grade at a time: the session goes to the worker and back
+        let clock = model.clock
+        model.background({ store -> (Schedule?, NothingToStudy?) in
+            let schedule = try session.grade(rating)
+            let idle = session.current == nil ? try StudySession.nothingToStudy(store: store, bookIds: nil, at: clock.now()) : nil
+            return (schedule, idle)
+        }) { [weak self] result in
+            guard let self else { return }
+            grading = false
+            switch result {
+            case .success(let (schedule, idle)):
+                if let schedule { model.toast(WindowWording.nextReview(schedule.due, from: model.clock.now())) }
+                self.idle = idle
+                show()
+            case .failure(let error):
+                model.toast(AppModel.message(error))
             }
-            show()
-        } catch {
-            model.toast(AppModel.message(error))
         }
     }
 }

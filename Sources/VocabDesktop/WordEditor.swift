@@ -142,19 +142,23 @@ final class WordEditor {
     private func save() {
         readForm()
         for row in fields.values { row.show(error: nil) }
-        do {
-            let saved = try form.save(to: model.store, bookId: book.id, now: model.clock.now())
-            dialog.close()
-            model.toast(form.editing == nil ? tr("Added “%@”.", saved.word) : tr("Saved “%@”.", saved.word))
-        } catch let error as WordFormError {
-            if let field = error.field, let row = fields[field] {
-                row.show(error: WindowWording.message(for: error))
-                gtk_widget_grab_focus(row.entry)
-            } else {
-                say(WindowWording.message(for: error))
+        let filled = form, bookId = book.id, now = model.clock.now()
+        model.background({ store in try filled.save(to: store, bookId: bookId, now: now) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let saved):
+                dialog.close()
+                model.toast(filled.editing == nil ? tr("Added “%@”.", saved.word) : tr("Saved “%@”.", saved.word))
+            case .failure(let error as WordFormError):
+                if let field = error.field, let row = fields[field] {
+                    row.show(error: WindowWording.message(for: error))
+                    gtk_widget_grab_focus(row.entry)
+                } else {
+                    say(WindowWording.message(for: error))
+                }
+            case .failure(let error):
+                say(AppModel.message(error))
             }
-        } catch {
-            say(AppModel.message(error))
         }
     }
 
@@ -162,12 +166,16 @@ final class WordEditor {
         Confirm.ask(parent: dialog.window, heading: tr("Delete “%@”?", word.word), body: tr("Its reviews go with it."),
                     action: tr("Delete")) { [weak self] in
             guard let self else { return }
-            do {
-                try model.store.deleteWord(id: word.id, now: model.clock.now())
-                dialog.close()
-                model.toast(tr("Deleted “%@”.", word.word))
-            } catch {
-                say(AppModel.message(error))
+            let id = word.id, now = model.clock.now()
+            model.background({ store in try store.deleteWord(id: id, now: now) }) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success:
+                    dialog.close()
+                    model.toast(tr("Deleted “%@”.", word.word))
+                case .failure(let error):
+                    say(AppModel.message(error))
+                }
             }
         }
     }

@@ -66,7 +66,9 @@ public struct GameSummary: Sendable {
 /// clear error when it cannot be played), then `current` → `answer`/`grade` → `advance`, until
 /// `current` is nil or the player quits; `finish` records the end and gives the summary.
 /// Every answer is saved as it is given, so quitting keeps what was answered.
-public final class GameSession {
+/// Not safe to use from two threads at once; a front end may hand it from thread to thread
+/// (a window runs its answers on its store worker), one step at a time.
+public final class GameSession: @unchecked Sendable {
     public let configuration: GameConfiguration
     public let books: [Book]
     public let questions: [Question]

@@ -3,30 +3,37 @@ import Synchronization
 import VocabCore
 import VocabStore
 
-/// Runs store work off the main thread, on a connection of its own to the same file (SQLite
-/// in WAL mode lets it write while the window's connection reads), so a sync or a 100,000-word
-/// import never freezes a window. Jobs run one at a time, in order; each result comes back on
-/// the main queue. The window's own `Store` hears of the worker's commits through
-/// `checkForOutsideChanges()`.
-public final class StoreWorker: @unchecked Sendable {
-    // `store` is touched only on `queue`: that is what makes this type safe to share.
-    private let queue = DispatchQueue(label: "vocab.store-worker")
-    private let folder: String
-    private var store: Store?
-    private var catchUpQueued = false
+/// Runs store work off the main thread through a `StorePool`: writes (any size: a sync, a
+/// 100,000-word import, a form's save) one at a time, in order, on the pool's writer; reads on
+/// the pool's readers, at once, beside the writes. Each result comes back on the main queue,
+/// so a window never waits for the store.
+public final class StoreWorker: Sendable {
+    private let writes = DispatchQueue(label: "vocab.store-worker")
+    private let reads = DispatchQueue(label: "vocab.store-reader", attributes: .concurrent)
+    private let pool: StorePool
+    private let catchUpQueued = Mutex(false)
 
-    /// `folder`: the data folder the window's store was opened in.
-    public init(folder: String) {
-        self.folder = folder
+    public init(pool: StorePool) {
+        self.pool = pool
     }
 
-    /// Runs `body` with the worker's store on its thread, then `completion` on the main queue.
+    /// Runs `body` with the writer on the worker's thread, then `completion` on the main queue.
     public func perform<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T,
                                      then completion: @escaping @MainActor @Sendable (Result<T, Error>) -> Void) {
-        queue.async {
-            let result = Result { try body(try self.openStore()) }
+        writes.async {
+            let result = Result { try self.pool.write(body).value }
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
             self.queueSearchCatchUp()
+        }
+    }
+
+    /// Runs `body` with a reader on a thread of the worker's (beside any write), then
+    /// `completion` on the main queue.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T,
+                                  then completion: @escaping @MainActor @Sendable (Result<T, Error>) -> Void) {
+        reads.async {
+            let result = Result { try self.pool.read(body) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
         }
     }
 
@@ -36,27 +43,20 @@ public final class StoreWorker: @unchecked Sendable {
     private func queueSearchCatchUp() {
         // Search indexing is catch-up work: words not indexed now stay in the backlog for the next
         // turn (or `vocab maintain`); nothing of the user's is lost when it fails.
-        guard !catchUpQueued, let store, ((try? store.searchBacklog()) ?? 0) > 0 else { return }
-        catchUpQueued = true
-        queue.async {
-            self.catchUpQueued = false
+        guard ((try? pool.read { try $0.searchBacklog() }) ?? 0) > 0,
+              catchUpQueued.withLock({ queued in defer { queued = true }; return !queued }) else { return }
+        writes.async {
+            self.catchUpQueued.withLock { $0 = false }
             var chunks = 0
-            _ = try? self.store?.indexDeferredWords(isCancelled: { defer { chunks += 1 }; return chunks > 0 })
+            _ = try? self.pool.write { try $0.indexDeferredWords(isCancelled: { defer { chunks += 1 }; return chunks > 0 }) }
             self.queueSearchCatchUp()
         }
     }
 
-    /// Runs `body` on the worker's thread and waits for it (tests, and work that must finish
-    /// before a window closes).
+    /// Runs `body` with the writer on the worker's thread and waits for it (tests, and work
+    /// that must finish before a window closes).
     public func performAndWait<T>(_ body: (Store) throws -> T) throws -> T {
-        try queue.sync { try body(try openStore()) }
-    }
-
-    private func openStore() throws -> Store {
-        if let store { return store }
-        let opened = try Store.open(folder: folder)
-        store = opened
-        return opened
+        try writes.sync { try pool.write(body).value }
     }
 }
 

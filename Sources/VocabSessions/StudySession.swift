@@ -13,7 +13,9 @@ public struct StudyCard: Sendable {
 /// Spaced-repetition study (FSRS-6): the words due now, most overdue first, then new words up
 /// to the daily limit. For the current card it tells the due time each rating would give (for
 /// the buttons, as Anki shows them); `grade` saves the review and moves on.
-public final class StudySession {
+/// Not safe to use from two threads at once; a front end may hand it from thread to thread
+/// (a window grades on its store worker), one step at a time.
+public final class StudySession: @unchecked Sendable {
     public let cards: [StudyCard]
     public let dueCount: Int
     public let newCount: Int

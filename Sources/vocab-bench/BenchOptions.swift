@@ -8,6 +8,7 @@ struct BenchOptions {
     var skipMemory = false
     var skipImport = false
     var skipStudy = false
+    var skipReaders = false
     var skipSync = false
     var skipDesktop = false
     var skipBackup = false
@@ -43,6 +44,7 @@ struct BenchOptions {
             case "--keep": keep = true
             case "--skip-import": skipImport = true
             case "--skip-study": skipStudy = true
+            case "--skip-readers": skipReaders = true
             case "--skip-sync": skipSync = true
             case "--skip-desktop": skipDesktop = true
             case "--skip-backup": skipBackup = true
@@ -53,7 +55,7 @@ struct BenchOptions {
             case "--learners": learners = try number()
             case "--optimize-reviews": optimizeReviews = try number()
             case "--help", "-h":
-                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-sync] [--skip-desktop] [--skip-backup] [--skip-scale] [--skip-anki] [--anki-notes N] [--skip-optimize] [--learners N] [--optimize-reviews N] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
+                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-readers] [--skip-sync] [--skip-desktop] [--skip-backup] [--skip-scale] [--skip-anki] [--anki-notes N] [--skip-optimize] [--learners N] [--optimize-reviews N] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
                 exit(0)
             default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
             }

@@ -40,6 +40,7 @@ do {
     if !options.skipDesktop { try DesktopBenchmark(options: options).run() }
     if !options.skipBackup { try BackupBenchmark(options: options).run() }
     if !options.skipStudy { try StudyBenchmark(options: options).run() }
+    if !options.skipReaders { try ReadersBenchmark(options: options).run() }
     if !options.skipSync { try SyncBenchmark(options: options).run() }
 } catch {
     FileHandle.standardError.write(Data("vocab-bench: \(error)\n".utf8))

@@ -1,3 +1,4 @@
+import Synchronization
 import XCTest
 import VocabCore
 import VocabStore
@@ -116,26 +117,31 @@ final class TransferServiceTests: XCTestCase {
 }
 
 final class StoreWorkerTests: XCTestCase {
-    func testAWorkersCommitIsHeardByTheWindowsConnection() throws {
+    func testAWorkersWriteIsHeardAtOnceAndItsReadsComeBackOnTheMainThread() throws {
         let folder = NSTemporaryDirectory() + "vocab-worker-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let window = try Store.open(folder: folder)
-        var heard: [StoreChange] = []
-        let token = window.observe { heard.append($0) }
-        let worker = StoreWorker(folder: folder)
-        let done = expectation(description: "the worker's job ends on the main queue")
+        let pool = try StorePool(folder: folder)
+        let heard = Mutex<[StoreChange]>([])
+        let token = pool.observe { change in heard.withLock { $0.append(change) } }
+        let worker = StoreWorker(pool: pool)
+        let wrote = expectation(description: "the worker's write ends on the main queue")
         worker.perform({ store -> Bool in
             try store.addBook(BookDraft(name: "From the worker"))
             return Thread.isMainThread
         }, then: { result in
             XCTAssertEqual(try? result.get(), false, "the job ran off the main thread")
             XCTAssertTrue(Thread.isMainThread, "the result comes back on the main thread")
-            done.fulfill()
+            wrote.fulfill()
         })
-        wait(for: [done], timeout: 30)
-        XCTAssertTrue(try window.checkForOutsideChanges())
-        XCTAssertEqual(heard, [.everything])
-        XCTAssertEqual(try window.bookSummaries().map(\.book.name), ["From the worker"])
+        wait(for: [wrote], timeout: 30)
+        XCTAssertEqual(heard.withLock { $0.map(\.books) }, [true], "heard once, as it committed: nobody polled")
+        let read = expectation(description: "a read beside the writes")
+        worker.read({ store in try store.bookSummaries().map(\.book.name) }, then: { result in
+            XCTAssertEqual(try? result.get(), ["From the worker"])
+            XCTAssertTrue(Thread.isMainThread)
+            read.fulfill()
+        })
+        wait(for: [read], timeout: 30)
         withExtendedLifetime(token) {}
     }
 }
