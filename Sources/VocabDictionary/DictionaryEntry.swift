@@ -5,7 +5,7 @@ public struct DictionaryEntry: Sendable, Equatable {
     /// The base form the senses belong to ("goose" for "geese"), when it differs from the query.
     public var lemma: String
     public var senses: [Sense]
-    /// Opposites from WordNet's lexical antonym pointers, in order of first appearance.
+    /// Opposites from WordNet's lexical antonym pointers over all senses, in the senses' order.
     public var antonyms: [String]
     /// IPA, when espeak-ng was available.
     public var pronunciation: String?
@@ -41,12 +41,20 @@ public struct Sense: Sendable, Equatable {
     public var definition: String
     public var examples: [String]
     public var synonyms: [String]
+    /// This sense's own opposites (lexical antonym pointers from the word in this synset).
+    public var antonyms: [String]
+    /// How often this sense was met in WordNet's tagged texts (SemCor's counts, `cntlist.rev`):
+    /// what orders the senses, the one a learner meets most first.
+    public var tagCount: Int
 
-    public init(lemma: String, partOfSpeech: String, definition: String, examples: [String], synonyms: [String]) {
+    public init(lemma: String, partOfSpeech: String, definition: String, examples: [String], synonyms: [String],
+                antonyms: [String] = [], tagCount: Int = 0) {
         self.lemma = lemma
         self.partOfSpeech = partOfSpeech
         self.definition = definition
         self.examples = examples
         self.synonyms = synonyms
+        self.antonyms = antonyms
+        self.tagCount = tagCount
     }
 }

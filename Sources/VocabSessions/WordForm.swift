@@ -13,6 +13,9 @@ public struct WordForm: Sendable, Equatable {
     public var memorized = false
     /// When the word was met (a new word only; nil: now).
     public var date: Timestamp?
+    /// What the dictionary put in each field it filled: a field still holding it (not retyped)
+    /// is one that choosing another sense replaces.
+    public private(set) var filledByDictionary: [WordField: String] = [:]
 
     public init(editing word: Word? = nil) {
         editing = word?.id
@@ -43,12 +46,29 @@ public struct WordForm: Sendable, Equatable {
         }
     }
 
-    /// Fills the empty fields from the dictionary entry; returns the fields it filled.
+    /// Fills the empty fields from the dictionary entry (its most frequent sense); returns the
+    /// fields it filled.
     @discardableResult
     public mutating func fill(from entry: DictionaryEntry) -> [WordField] {
         let changes = dictionaryFill(from: entry)
         for (field, value) in changes { self[field] = value }
+        for (field, value) in changes { filledByDictionary[field] = value }
         return changes.map(\.field)
+    }
+
+    /// Another sense of the entry after Dictionary: its definition, example, synonyms and
+    /// antonyms take the place of what the dictionary filled, and fill what is still empty;
+    /// what the user typed stays. Returns the fields it changed.
+    @discardableResult
+    public mutating func choose(sense: Int, of entry: DictionaryEntry) -> [WordField] {
+        var changed: [WordField] = []
+        for (field, value) in WordLookup.values(of: sense, in: entry)
+        where filledByDictionary[field] == self[field] || self[field].isEmpty {
+            if self[field] != value { changed.append(field) }
+            self[field] = value
+            filledByDictionary[field] = value.isEmpty ? nil : value
+        }
+        return changed
     }
 
     /// Done: validates and saves the word into `bookId` (new) or over the word being edited.
@@ -89,16 +109,34 @@ public struct WordFormError: UserFacingError {
 
 /// Filling a word's empty fields from a dictionary entry; what the user typed is never replaced.
 public enum WordLookup {
-    public static func fill(_ draft: WordDraft, from entry: DictionaryEntry) -> WordDraft {
+    /// `draft` with its empty fields filled from the entry's sense `sense` (0: the one met most
+    /// often): "(adj.) definition", its first example, its synonyms and antonyms; the IPA.
+    public static func fill(_ draft: WordDraft, from entry: DictionaryEntry, sense: Int = 0) -> WordDraft {
         var filled = draft
-        if filled.definition.isEmpty, let sense = entry.senses.first {
-            filled.definition = "(\(abbreviation(sense.partOfSpeech))) \(sense.definition)"
-        }
-        if filled.detail.isEmpty, let example = entry.senses.first?.examples.first { filled.detail = example }
+        for (field, value) in values(of: sense, in: entry) where filled.value(of: field).isEmpty { filled.set(field, value) }
         if filled.pronunciation.isEmpty, let ipa = entry.pronunciation, !ipa.isEmpty { filled.pronunciation = ipa }
-        if filled.synonym.isEmpty { filled.synonym = entry.synonyms.prefix(5).joined(separator: ", ") }
-        if filled.antonym.isEmpty { filled.antonym = entry.antonyms.prefix(3).joined(separator: ", ") }
         return filled
+    }
+
+    /// The fields the entry's sense `index` fills, with their values ("" where it has nothing).
+    /// A sense whose synset holds no other word takes the synonyms of the entry's other senses
+    /// of the same part of speech (happy's first sense alone is "happy"; glad is its third).
+    static func values(of index: Int, in entry: DictionaryEntry) -> [(WordField, String)] {
+        guard entry.senses.indices.contains(index) else { return [] }
+        let sense = entry.senses[index]
+        var synonyms = sense.synonyms
+        if synonyms.isEmpty {
+            let others = entry.senses.filter { $0.partOfSpeech == sense.partOfSpeech }.flatMap(\.synonyms)
+            var seen = Set<String>()
+            synonyms = others.filter { seen.insert($0.lowercased()).inserted }
+        }
+        return [(.definition, definition(of: sense)), (.detail, sense.examples.first ?? ""),
+                (.synonym, synonyms.prefix(5).joined(separator: ", ")), (.antonym, sense.antonyms.prefix(3).joined(separator: ", "))]
+    }
+
+    /// "(adj.) possessing or displaying courage": a sense as a word's definition.
+    public static func definition(of sense: Sense) -> String {
+        "(\(abbreviation(sense.partOfSpeech))) \(sense.definition)"
     }
 
     private static func abbreviation(_ partOfSpeech: String) -> String {
@@ -137,4 +175,15 @@ extension WordTextFields {
 }
 
 extension Word: WordTextFields {}
-extension WordDraft: WordTextFields {}
+extension WordDraft: WordTextFields {
+    mutating func set(_ field: WordField, _ value: String) {
+        switch field {
+        case .word: word = value
+        case .definition: definition = value
+        case .detail: detail = value
+        case .pronunciation: pronunciation = value
+        case .synonym: synonym = value
+        case .antonym: antonym = value
+        }
+    }
+}

@@ -79,5 +79,12 @@ final class DictionaryEndToEndTests: EndToEndTestCase {
         let glad = try XCTUnwrap(try vocab.json(["word", "show", "glad", "--json"]) as? [String: Any])
         XCTAssertEqual(glad["antonym"] as? String, "sad")
         XCTAssertTrue(try vocab.ok(["word", "add"], input: "\n").contains("nothing added"))
+        // `keen?` lists its senses, the one met most first; a number picks another.
+        let keen = try vocab.ok(["word", "add"], input: "keen?\n2\n")
+        XCTAssertTrue(keen.contains("1. (adj.) having or demonstrating ability to recognize or draw fine distinctions"), keen)
+        let picked = try XCTUnwrap(try vocab.json(["word", "show", "keen", "--json"]) as? [String: Any])
+        let definition = try XCTUnwrap(picked["definition"] as? String)
+        XCTAssertTrue(keen.contains("2. " + definition.prefix(40)), "the second sense listed is the one saved: \(definition)\n\(keen)")
+        XCTAssertFalse(definition.contains("fine distinctions"), definition)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import VocabDictionary
 
@@ -18,6 +19,47 @@ final class WordNetTests: XCTestCase {
         XCTAssertTrue(entry.synonyms.contains("glad"))
         XCTAssertTrue(entry.synonyms.contains("felicitous"))
         XCTAssertEqual(entry.antonyms, ["unhappy"])
+    }
+
+    /// The meaning a learner expects first: senses by WordNet's tagged counts across parts of
+    /// speech (brave's adjective was met 10 times, its noun never), ties in WordNet's order.
+    func testTheSenseMetMostComesFirstAcrossPartsOfSpeech() throws {
+        let expected: [(String, String, String)] = [
+            ("brave", "adjective", "possessing or displaying courage"),
+            ("eager", "adjective", "having or showing keen interest"),
+            ("glad", "adjective", "showing or causing joy and pleasure"),
+            ("keen", "adjective", "having or demonstrating ability to recognize or draw fine distinctions"),
+            ("abandon", "verb", "forsake, leave behind"),
+            ("run", "verb", "move fast by using one's feet"),
+            ("book", "noun", "a written work or composition"),
+            ("light", "noun", "(physics) electromagnetic radiation"),
+        ]
+        for (word, part, definition) in expected {
+            let entry = try wordNet.lookUp(word)
+            XCTAssertEqual(entry.senses[0].partOfSpeech, part, word)
+            XCTAssertTrue(entry.senses[0].definition.hasPrefix(definition), "\(word): \(entry.senses[0].definition)")
+            XCTAssertEqual(entry.senses.map(\.tagCount), entry.senses.map(\.tagCount).sorted(by: >), "\(word): most met first")
+        }
+        // Ties keep WordNet's order: brave's never-met noun senses come in their own order, after
+        // every sense that was met.
+        let brave = try wordNet.lookUp("brave")
+        XCTAssertEqual(brave.senses[0].tagCount, 10)
+        let nouns = brave.senses.filter { $0.partOfSpeech == "noun" }.map(\.definition)
+        XCTAssertEqual(nouns, ["a North American Indian warrior", "people who are brave"])
+        XCTAssertTrue(brave.senses.last?.tagCount == 0)
+        // Each sense keeps its own antonyms.
+        XCTAssertEqual(brave.senses[0].antonyms, ["cowardly"])
+    }
+
+    func testWithoutTheCountsTheOrderIsWordNetsOwn() throws {
+        let folder = NSTemporaryDirectory() + "wordnet-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in try FileManager.default.contentsOfDirectory(atPath: WordNetDatabase.defaultFolder) where name != "cntlist.rev" {
+            try FileManager.default.createSymbolicLink(atPath: folder + "/" + name, withDestinationPath: WordNetDatabase.defaultFolder + "/" + name)
+        }
+        let brave = try WordNetDatabase(folder: folder).lookUp("brave")
+        XCTAssertEqual(brave.senses[0].partOfSpeech, "noun")
     }
 
     func testIrregularAndInflectedFormsFindTheirBaseForms() throws {

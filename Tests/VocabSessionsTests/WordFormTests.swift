@@ -10,7 +10,7 @@ final class WordFormTests: XCTestCase {
     private var entry: DictionaryEntry {
         DictionaryEntry(query: "happy", lemma: "happy",
                         senses: [Sense(lemma: "happy", partOfSpeech: "adjective", definition: "enjoying well-being",
-                                       examples: ["a happy smile"], synonyms: ["glad", "felicitous"])],
+                                       examples: ["a happy smile"], synonyms: ["glad", "felicitous"], antonyms: ["unhappy"])],
                         antonyms: ["unhappy"], pronunciation: "hˈæpi")
     }
 
@@ -24,6 +24,31 @@ final class WordFormTests: XCTestCase {
         XCTAssertEqual(form[.pronunciation], "hˈæpi")
         XCTAssertEqual(form[.synonym], "glad, felicitous")
         XCTAssertEqual(form.fill(from: entry), [], "a second fill changes nothing")
+    }
+
+    /// After Dictionary, another sense in one step: it replaces what the dictionary filled,
+    /// never what the user typed, and fills what is still empty.
+    func testChoosingAnotherSenseReplacesOnlyWhatTheDictionaryFilled() {
+        let keen = DictionaryEntry(query: "keen", lemma: "keen", senses: [
+            Sense(lemma: "keen", partOfSpeech: "adjective", definition: "having fine discernment", examples: ["a keen eye"],
+                  synonyms: ["discriminating"], tagCount: 3),
+            Sense(lemma: "keen", partOfSpeech: "adjective", definition: "intense or sharp", examples: ["keen winds"],
+                  synonyms: ["bitter"], tagCount: 0),
+            Sense(lemma: "keen", partOfSpeech: "noun", definition: "a funeral lament", examples: [], synonyms: [], tagCount: 0),
+        ], antonyms: [])
+        var form = WordForm()
+        form[.word] = "keen"
+        form[.synonym] = "sharp"  // typed by the learner
+        XCTAssertEqual(form.fill(from: keen), [.definition, .detail])
+        XCTAssertEqual(form[.definition], "(adj.) having fine discernment")
+        XCTAssertEqual(form.choose(sense: 1, of: keen), [.definition, .detail])
+        XCTAssertEqual(form[.definition], "(adj.) intense or sharp")
+        XCTAssertEqual(form[.detail], "keen winds")
+        XCTAssertEqual(form[.synonym], "sharp", "what the user typed stays")
+        form[.detail] = "my own example"
+        form.choose(sense: 2, of: keen)
+        XCTAssertEqual(form[.definition], "(n.) a funeral lament")
+        XCTAssertEqual(form[.detail], "my own example", "retyped after the fill: the learner's now")
     }
 
     func testDoneSavesANewWordAndEditsAnExistingOne() throws {

@@ -79,7 +79,8 @@ enum DictionaryCommands {
             ("senses", .array(entry.senses.map { sense in
                 .object([("lemma", .string(sense.lemma)), ("partOfSpeech", .string(sense.partOfSpeech)), ("definition", .string(sense.definition)),
                          ("examples", .array(sense.examples.map { .string($0) })),
-                         ("synonyms", .array(sense.synonyms.map { .string($0) }))])
+                         ("synonyms", .array(sense.synonyms.map { .string($0) })),
+                         ("antonyms", .array(sense.antonyms.map { .string($0) })), ("tagCount", .int(Int64(sense.tagCount)))])
             })),
             ("synonyms", .array(entry.synonyms.map { .string($0) })),
             ("antonyms", .array(entry.antonyms.map { .string($0) })),
@@ -94,19 +95,12 @@ enum DictionaryCommands {
         if !forms.isEmpty { heading += " (→ \(forms.joined(separator: ", ")))" }
         if let ipa = entry.pronunciation, !ipa.isEmpty { heading += "  /\(ipa)/" }
         console.print(heading)
-        var lastPart = ""
-        var number = 0
-        for sense in entry.senses {
+        console.print("")
+        // The senses as a learner meets them, most frequent first, each with its part of speech.
+        for (index, sense) in entry.senses.enumerated() {
             let part = sense.partOfSpeech + (sense.lemma.lowercased() == entry.query.lowercased() ? "" : " (\(sense.lemma))")
-            if part != lastPart {
-                console.print("")
-                console.print(style.bold(part))
-                lastPart = part
-                number = 0
-            }
-            number += 1
-            console.print("  \(number). \(sense.definition)")
-            for example in sense.examples { console.print(style.dim("     \"\(example)\"")) }
+            console.print(String(format: "%3d. ", index + 1) + style.bold(part) + "  " + sense.definition)
+            for example in sense.examples { console.print(style.dim("       \"\(example)\"")) }
         }
         if !entry.synonyms.isEmpty { console.print("\nSynonyms: " + entry.synonyms.prefix(12).joined(separator: ", ")) }
         if !entry.antonyms.isEmpty { console.print("Antonyms: " + entry.antonyms.joined(separator: ", ")) }

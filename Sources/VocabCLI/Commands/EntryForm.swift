@@ -59,7 +59,25 @@ struct EntryForm {
             console.print("The dictionary has nothing for the empty fields.")
             return
         }
+        // The senses, most met first; the first one's fill is shown, any other is a number away.
+        if entry.senses.count > 1 {
+            for (index, sense) in entry.senses.prefix(9).enumerated() {
+                console.print("  \(index + 1). " + TextWidth.fit(WordLookup.definition(of: sense), width: 100))
+            }
+        }
         for (field, value) in changes { console.print("  \(field.rawValue): \(value)") }
-        if console.confirm("Fill these fields?") { form.fill(from: entry) }
+        let senses = min(entry.senses.count, 9)
+        let question = senses > 1 ? "Fill these fields? [y/N, or the number of another sense 1-\(senses)] " : "Fill these fields? [y/N] "
+        console.prompt(question)
+        let answer = (console.readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        if ["y", "yes"].contains(answer) {
+            form.fill(from: entry)
+        } else if let number = Int(answer), (1...senses).contains(number) {
+            form.fill(from: entry)
+            form.choose(sense: number - 1, of: entry)
+            for field in [WordField.definition, .detail, .synonym, .antonym] where !form[field].isEmpty {
+                console.print("  \(field.rawValue): \(form[field])")
+            }
+        }
     }
 }

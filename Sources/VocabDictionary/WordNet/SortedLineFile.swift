@@ -42,6 +42,37 @@ final class SortedLineFile {
         return nil
     }
 
+    /// Every line that starts with `prefix`, in file order (found by binary search, then read on).
+    func lines(withPrefix prefix: String) -> [String] {
+        let target = Array(prefix.utf8)
+        var low = 0, high = size
+        // The first line at or after the prefix in sort order.
+        while low < high {
+            let middle = (low + high) / 2
+            guard let (start, line) = lineStarting(after: middle) else { high = middle; continue }
+            if Array(line.prefix(target.count)).lexicographicallyPrecedes(target) || line.first == UInt8(ascii: " ") {
+                low = start + line.count + 1
+            } else {
+                high = middle
+            }
+        }
+        var found: [String] = []
+        var position = low
+        // `low` is a line's start (or a place inside the line before the first match: skip it).
+        if position > 0, let (start, _) = lineStarting(after: position) { position = start }
+        if low == 0 { position = 0 }
+        while position < size {
+            let line = bytesOfLine(at: position)
+            if line.starts(with: target) {
+                found.append(String(decoding: line, as: UTF8.self))
+            } else if !found.isEmpty || !Array(line.prefix(target.count)).lexicographicallyPrecedes(target) {
+                break
+            }
+            position += line.count + 1
+        }
+        return found
+    }
+
     /// The first whole line that starts after `offset` (or at 0), with its start offset.
     private func lineStarting(after offset: Int) -> (Int, [UInt8])? {
         var start = offset

@@ -33,6 +33,8 @@ public final class WordNetDatabase {
     private let indexes: [PartOfSpeech: SortedLineFile]
     private let data: [PartOfSpeech: SortedLineFile]
     private let exceptions: [PartOfSpeech: SortedLineFile]
+    /// `cntlist.rev`: how often each sense was met in the tagged texts (nil: WordNet's order).
+    private let tagCounts: SortedLineFile?
 
     /// Opens the WordNet files in `folder`; throws a message saying how to install them when missing.
     public init(folder: String = WordNetDatabase.defaultFolder) throws {
@@ -51,32 +53,65 @@ public final class WordNetDatabase {
         self.indexes = indexes
         self.data = data
         self.exceptions = exceptions
+        tagCounts = SortedLineFile(path: "\(folder)/cntlist.rev")
     }
 
     /// Looks a word up, falling back to its base forms ("geese" → goose, "running" → run).
+    /// The senses come in the order a learner meets them: by how often each was met in
+    /// WordNet's tagged texts, across parts of speech (brave: the adjective before the noun
+    /// nobody met); ties keep WordNet's own order (noun, verb, adjective, adverb; sense number).
     public func lookUp(_ word: String) throws -> DictionaryEntry {
         let query = word.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !query.isEmpty else { throw DictionaryError.emptyWord }
         let key = query.lowercased().replacingOccurrences(of: " ", with: "_")
         var senses: [Sense] = []
-        var antonyms: [String] = []
         var lemma: String?
         for pos in PartOfSpeech.allCases {
             for (form, line) in formsInIndex(of: key, pos: pos) {
                 let offsets = try synsetOffsets(indexLine: line)
                 if lemma == nil { lemma = form }
-                for offset in offsets {
+                let counts = tagCounts(of: form, pos: pos)
+                let shown = form.replacingOccurrences(of: "_", with: " ")
+                for (number, offset) in offsets.enumerated() {
                     let synset = try readSynset(pos: pos, offset: offset)
-                    senses.append(Sense(lemma: form.replacingOccurrences(of: "_", with: " "), partOfSpeech: pos.name, definition: synset.definition, examples: synset.examples,
-                                        synonyms: synset.words.filter { $0.lowercased() != form.replacingOccurrences(of: "_", with: " ") }))
-                    for antonym in try synset.antonyms(of: form, database: self) where !antonyms.contains(antonym) {
-                        antonyms.append(antonym)
-                    }
+                    senses.append(Sense(lemma: shown, partOfSpeech: pos.name, definition: synset.definition, examples: synset.examples,
+                                        synonyms: synset.words.filter { $0.lowercased() != shown },
+                                        antonyms: try synset.antonyms(of: form, database: self),
+                                        tagCount: counts[number + 1] ?? 0))
                 }
             }
         }
         guard let lemma, !senses.isEmpty else { throw DictionaryError.notFound(query) }
+        senses = Self.byFrequency(senses)
+        var antonyms: [String] = []
+        for antonym in senses.flatMap(\.antonyms) where !antonyms.contains(antonym) { antonyms.append(antonym) }
         return DictionaryEntry(query: query, lemma: lemma.replacingOccurrences(of: "_", with: " "), senses: senses, antonyms: antonyms)
+    }
+
+    /// `senses` (in WordNet's order) by tagged count, most met first; ties keep their order.
+    static func byFrequency(_ senses: [Sense]) -> [Sense] {
+        senses.enumerated().sorted { ($0.element.tagCount, -$0.offset) > ($1.element.tagCount, -$1.offset) }.map(\.element)
+    }
+
+    /// Sense number → tagged count for `form` as a `pos`, from `cntlist.rev` (sense keys
+    /// `lemma%ss_type:…`; ss_type 1 noun, 2 verb, 3 adjective, 4 adverb, 5 satellite adjective).
+    func tagCounts(of form: String, pos: PartOfSpeech) -> [Int: Int] {
+        guard let tagCounts else { return [:] }
+        let types: Set<Character> = switch pos {
+        case .noun: ["1"]
+        case .verb: ["2"]
+        case .adj: ["3", "5"]
+        case .adv: ["4"]
+        }
+        var counts: [Int: Int] = [:]
+        for line in tagCounts.lines(withPrefix: form.lowercased() + "%") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let separator = fields[0].firstIndex(of: "%"),
+                  let type = fields[0][fields[0].index(after: separator)...].first, types.contains(type),
+                  let number = Int(fields[1]), let count = Int(fields[2]) else { continue }
+            counts[number, default: 0] += count
+        }
+        return counts
     }
 
     /// The forms of `key` that this part of speech's index holds, with their index lines, as
