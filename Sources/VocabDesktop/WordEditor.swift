@@ -19,6 +19,9 @@ final class WordEditor {
     private let memorized: Widget
     private let message: Widget
     private let dictionaryButton: Widget
+    /// After Dictionary: the word's senses, most met first, to pick another from.
+    private let senses: Widget
+    private var entry: DictionaryEntry?
     var onClose: () -> Void = {} {
         didSet { dialog.onClose = onClose }
     }
@@ -43,6 +46,8 @@ final class WordEditor {
         gtk_check_button_set_active(vocab_check_button(memorized), form.memorized ? 1 : 0)
         message = UI.label("", style: "dim-label", wrap: true)
         UI.setVisible(message, false)
+        senses = UI.box(true, spacing: 2)
+        UI.setVisible(senses, false)
 
         // The toolbar above the fields, like the original app's keyboard toolbar.
         dictionaryButton = UI.button(tr("Dictionary"), name: tr("Dictionary")) { }
@@ -65,6 +70,7 @@ final class WordEditor {
             fields[field] = row
             UI.append(dialog.body, row.row)
             on(row.entry, "activate") { [weak self] in self?.save() }
+            if field == .definition { UI.append(dialog.body, senses) }
         }
         UI.append(dialog.body, memorized, message)
         if let word {
@@ -114,9 +120,37 @@ final class WordEditor {
             for field in changed { if let row = fields[field] { UI.setText(entry: row.entry, form[field]) } }
             say(changed.isEmpty ? tr("The dictionary has nothing for the empty fields.")
                                 : tr("Filled from the dictionary: %@.", changed.map(WordEditor.label).joined(separator: ", ")))
+            showSenses(of: entry)
         case .failure(let error):
             say(AppModel.message(error))
         }
+    }
+
+    /// The entry's senses under the definition, the one filled marked; a click fills another.
+    private func showSenses(of entry: DictionaryEntry) {
+        self.entry = entry
+        UI.removeAll(senses)
+        guard entry.senses.count > 1 else { return UI.setVisible(senses, false) }
+        UI.append(senses, UI.label(tr("Other meanings:"), style: "caption", xalign: 0))
+        for (index, sense) in entry.senses.prefix(8).enumerated() {
+            let text = "\(index + 1). " + WordLookup.definition(of: sense)
+            let button = UI.button(text, name: tr("Meaning %@", text)) { [weak self] in self?.choose(sense: index) }
+            gtk_widget_add_css_class(button, "flat")
+            if let label = gtk_button_get_child(vocab_button(button)) {
+                gtk_label_set_wrap(vocab_label(label), 1)
+                gtk_label_set_xalign(vocab_label(label), 0)
+            }
+            UI.append(senses, button)
+        }
+        UI.setVisible(senses, true)
+    }
+
+    private func choose(sense index: Int) {
+        guard let entry else { return }
+        readForm()
+        let changed = form.choose(sense: index, of: entry)
+        for field in WordField.allCases { if let row = fields[field] { UI.setText(entry: row.entry, form[field]) } }
+        say(changed.isEmpty ? "" : tr("Filled from the dictionary: %@.", changed.map(WordEditor.label).joined(separator: ", ")))
     }
 
     private func openWeb() {

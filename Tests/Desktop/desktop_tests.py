@@ -100,10 +100,13 @@ def test_books_words_dictionary_and_live_data(root):
         type_into(find(editor, "text", "Word"), "happy")
         click(find(editor, "push button", "Dictionary"))
         find(editor, "label", prefix="Filled from the dictionary")
+        # The meanings, most met first, are offered under the definition: another is one click.
+        click(find(editor, "push button", prefix="Meaning 2. (adj.) "))
         click(find(editor, "push button", "Done"))
         window.find("label", "happy")
         saved = [w for w in window.words() if w["word"] == "happy"]
         assert saved and saved[0]["definition"].startswith("(adj.)"), saved
+        assert "marked by joy" not in saved[0]["definition"], "the second meaning was picked: %r" % saved
         assert saved[0]["pronunciation"], "IPA from espeak-ng"
         # Done with a duplicate word shows the error next to the field and saves nothing.
         closed(window, "New word in TOEIC")
