@@ -16,6 +16,8 @@ final class AppModel {
     let clock: SessionClock
     let dictionaries: DictionaryService
     let sync: SyncService?
+    /// When the learner's study day starts (config.json's dayStartHour, the local time zone).
+    let studyDay: StudyDay
     private var listeners: [@MainActor (StoreChange) -> Void] = []
     private var observation: ObservationToken?
     /// Shows a short message at the bottom of the window.
@@ -47,6 +49,12 @@ final class AppModel {
         } catch {
             problems.append(error)
             sync = nil
+        }
+        do {
+            studyDay = try paths.studyDay()
+        } catch {
+            problems.append(error)
+            studyDay = StudyDay()
         }
         startupProblems = problems
         observation = pool.observe { [weak self] change in

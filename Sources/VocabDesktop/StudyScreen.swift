@@ -84,9 +84,9 @@ final class StudyScreen {
     /// Builds the queue again from the store as it is now, on the worker (up to 10,000 due
     /// words at 100,000: not the main thread's work), then shows its first card.
     func restart() {
-        let clock = model.clock
+        let clock = model.clock, day = model.studyDay
         model.background({ store -> (StudySession, [UUID: String], NothingToStudy?) in
-            let session = try StudySession(store: store, bookIds: nil, clock: clock)
+            let session = try StudySession(store: store, bookIds: nil, day: day, clock: clock)
             let idle = session.current == nil ? try StudySession.nothingToStudy(store: store, bookIds: nil, at: clock.now()) : nil
             return (session, try store.bookNames(), idle)
         }) { [weak self] result in

@@ -58,6 +58,18 @@ public struct AppPaths: Sendable {
         StoreBackups.folder(forStoreAt: try dataFolder() + "/" + Store.fileName)
     }
 
+    /// When the learner's study day starts: config.json's `"dayStartHour"` (0-23, default 4) in
+    /// the time zone of `TZ`, else the system's.
+    public func studyDay() throws -> StudyDay {
+        let zone = environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current
+        guard let value = try config()["dayStartHour"] else { return StudyDay(timeZone: zone) }
+        guard type(of: value) != Bool.self, let number = value as? NSNumber, number.doubleValue == Double(number.intValue),
+              case let hour = number.intValue, (0...23).contains(hour) else {
+            throw PathError.invalidSetting(name: "dayStartHour", expected: "a whole hour from 0 to 23")
+        }
+        return StudyDay(timeZone: zone, startHour: hour)
+    }
+
     /// The dictionaries, with the config's web dictionary template.
     public func dictionaries() throws -> DictionaryService {
         DictionaryService(environment: environment, webTemplate: try config()["webDictionary"] as? String)
@@ -68,6 +80,7 @@ public struct AppPaths: Sendable {
 public enum PathError: UserFacingError, Equatable {
     case noDataFolder
     case unreadableConfig(path: String)
+    case invalidSetting(name: String, expected: String)
 
     public var category: ErrorCategory { .userInput }
 
@@ -77,6 +90,8 @@ public enum PathError: UserFacingError, Equatable {
             return "Neither VOCAB_HOME nor HOME is set, so there is no data folder. Set VOCAB_HOME."
         case .unreadableConfig(let path):
             return "Cannot read \(path): it is not a JSON object."
+        case .invalidSetting(let name, let expected):
+            return "config.json's \"\(name)\" must be \(expected)."
         }
     }
 }

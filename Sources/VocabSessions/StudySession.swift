@@ -28,13 +28,14 @@ public final class StudySession: @unchecked Sendable {
     private var ids = TimeOrderedIDs()
 
     /// Builds the queue from the store as it is at the clock's time. `bookIds` nil: every book.
-    public init(store: Store, bookIds: [UUID]?, newPerDay: Int = 20, clock: SessionClock,
+    /// New words: `newPerDay` in each study day (`day`: from 4 a.m. where the learner is).
+    public init(store: Store, bookIds: [UUID]?, newPerDay: Int = 20, day: StudyDay = StudyDay(), clock: SessionClock,
                 scheduler: FSRSScheduler? = nil) throws {
         self.store = store
         self.clock = clock
         self.scheduler = try scheduler ?? store.scheduler()
         let time = clock.now()
-        let dayStart = Timestamp(milliseconds: time.milliseconds - ((time.milliseconds % 86_400_000) + 86_400_000) % 86_400_000)
+        let dayStart = day.start(of: time)
         let newLeft = max(0, newPerDay - (try store.wordsFirstReviewed(since: dayStart, inBooks: bookIds)))
         let due = try store.dueWords(inBooks: bookIds, at: time, limit: 10_000)
         let fresh = try store.newWords(inBooks: bookIds, limit: newLeft)

@@ -95,6 +95,41 @@ final class GameAndStudyEndToEndTests: EndToEndTestCase {
         try vocab.fails(["study", "--now", "tomorrow"], status: 2)
     }
 
+    /// Issue 26, as measured: at 08:00 and again at 10:00 the same Seoul morning (two UTC days)
+    /// a learner got 20 new words each time. The day now starts at 4 a.m. where the learner is.
+    func testANewStudyDayStartsAt4AMWhereTheLearnerIs() throws {
+        try vocab.ok(["book", "add", "Many"])
+        let csv = "word,definition\n" + (0..<30).map { "w\($0),meaning \($0)\n" }.joined()
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: vocab.file("many.csv")))
+        try vocab.ok(["import", vocab.file("many.csv"), "--book", "Many"])
+        let seoul = ["TZ": "Asia/Seoul"]
+        func study(at time: String, environment: [String: String] = seoul) throws -> String {
+            let result = try vocab.run(["study", "--now", time, "--new", "5"], input: "q\n", environment: environment)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return result.stdout
+        }
+        func learnFive(at time: String) throws {
+            let result = try vocab.run(["study", "--now", time, "--new", "5"], input: String(repeating: "4\n", count: 5), environment: seoul)
+            XCTAssertTrue(result.stdout.contains("Studied 5 words"), result.stdout + result.stderr)
+        }
+        try learnFive(at: "2026-12-01T23:00:00Z")                         // 08:00 in Seoul, December 2
+        XCTAssertTrue(try study(at: "2026-12-02T01:00:00Z").contains("0 new words") ||   // 10:00: the same day
+                      (try study(at: "2026-12-02T01:00:00Z")).contains("Nothing to study"))
+        XCTAssertTrue(try study(at: "2026-12-02T18:59:00Z").contains("Nothing to study"))  // 03:59 December 3: still the 2nd
+        XCTAssertTrue(try study(at: "2026-12-02T19:00:00Z").contains("5 new words"))      // 04:00: a new day
+        // The hour is the learner's: config.json's dayStartHour.
+        let config = vocab.file("config")
+        try FileManager.default.createDirectory(atPath: config + "/vocab", withIntermediateDirectories: true)
+        try #"{"dayStartHour": 0}"#.write(toFile: config + "/vocab/config.json", atomically: true, encoding: .utf8)
+        var midnight = seoul
+        midnight["XDG_CONFIG_HOME"] = config
+        XCTAssertTrue(try study(at: "2026-12-02T15:00:00Z", environment: midnight).contains("5 new words"))  // 00:00 in Seoul
+        try #"{"dayStartHour": 25}"#.write(toFile: config + "/vocab/config.json", atomically: true, encoding: .utf8)
+        let refused = try vocab.run(["study", "--now", "2026-12-02T15:00:00Z"], environment: midnight)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("dayStartHour"), refused.stderr)
+    }
+
     func testTheStarterBookGivesANewUserAGameAtOnce() throws {
         XCTAssertTrue(try vocab.ok([]).contains("vocab starter"))
         XCTAssertTrue(try vocab.ok(["starter"]).contains("300 words"))

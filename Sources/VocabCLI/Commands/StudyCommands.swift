@@ -21,7 +21,8 @@ enum StudyCommands {
         let clock = try context.clock(arguments)
         let bookIds = try resolve(arguments.allValues("book"), store: store)
         let newPerDay = try number(arguments, "new", default: 20)
-        let session = try StudySession(store: store, bookIds: bookIds, newPerDay: newPerDay, clock: clock)
+        let session = try StudySession(store: store, bookIds: bookIds, newPerDay: newPerDay, day: try context.paths.studyDay(),
+                                       clock: clock)
         let console = context.console
         let style = Style(console: console, environment: context.environment)
         guard !session.cards.isEmpty else {
