@@ -79,3 +79,44 @@ final class GamePlannerTests: XCTestCase {
         XCTAssertEqual(questions.map(\.word.word), ["w3", "w2", "w0", "w1"])
     }
 }
+
+/// The choices a learner sees: each a first sense without examples, of the answer's part of
+/// speech where the books have enough such words, never two alike.
+final class GameChoicesTests: XCTestCase {
+    private func word(_ text: String, _ definition: String) -> (word: Word, due: Timestamp?) {
+        let time = Timestamp(milliseconds: 1_767_225_600_000)
+        return (Word(id: UUID(), bookId: UUID(), word: text, definition: definition, date: time, createdAt: time, modifiedAt: time), nil)
+    }
+
+    func testAChoiceIsTheFirstSenseWithoutExamples() {
+        XCTAssertEqual(Meaning.firstSense(of: "(adj.) showing courage; \"a brave man\"\n(n.) a warrior"), "(adj.) showing courage")
+        XCTAssertEqual(Meaning.firstSense(of: "1. to leave behind 2. to give up"), "1. to leave behind")
+        XCTAssertEqual(Meaning.firstSense(of: "사과"), "사과")
+        XCTAssertEqual(Meaning.partOfSpeech(of: "(adj.) showing courage"), "adj.")
+        XCTAssertNil(Meaning.partOfSpeech(of: "(physics) light"))
+    }
+
+    func testChoicesShareTheAnswersPartOfSpeechAndNeverRepeatAText() throws {
+        var words = [word("brave", "(adj.) showing courage"), word("eager", "(adj.) wanting very much"),
+                     word("glad", "(adj.) pleased"), word("keen", "(adj.) sharp of mind"),
+                     word("Keen", "(adj.) Sharp of mind "), word("run", "(v.) move fast"), word("walk", "(v.) move on foot"),
+                     word("book", "(n.) a written work"), word("table", "(n.) a piece of furniture")]
+        words.append(word("fast", "(adj.) quick; \"a fast car\""))
+        for seed in UInt64(1)...40 {
+            let (questions, _) = try GamePlanner(mode: .choice, count: 10, seed: seed).plan(words: words, bookNames: ["B"])
+            for question in questions {
+                XCTAssertFalse(question.options.contains { $0.contains("\"") }, "no examples: \(question.options)")
+                let folded = question.options.map { TextRules.clean($0).lowercased() }
+                XCTAssertEqual(Set(folded).count, folded.count, "no two alike: \(question.options)")
+                if let part = Meaning.partOfSpeech(of: question.word.definition), part == "adj." {
+                    XCTAssertTrue(question.options.allSatisfy { Meaning.partOfSpeech(of: $0) == "adj." },
+                                  "enough adjectives: all adjectives \(question.options)")
+                }
+            }
+        }
+        // Two nouns only: the other choices come from the other parts of speech.
+        let (nouns, _) = try GamePlanner(mode: .choice, count: 10, seed: 3).plan(words: words, bookNames: ["B"])
+        let book = try XCTUnwrap(nouns.first { $0.word.word == "book" })
+        XCTAssertEqual(book.options.count, 4)
+    }
+}

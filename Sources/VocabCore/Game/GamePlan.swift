@@ -101,14 +101,14 @@ public struct GamePlanner: Sendable {
             candidates = candidates.filter { !$0.word.definition.isEmpty }
             guard !candidates.isEmpty else { throw GameSetupError.noDefinitions(mode: mode) }
         }
-        let pool: [String]
+        let pool: OptionPool
         switch mode {
-        case .choice: pool = words.map { optionText(of: $0.word) }
-        case .reverse: pool = words.map(\.word.word)
-        case .spelling, .flashcard: pool = []
+        case .choice: pool = OptionPool(words.map { (Meaning.firstSense(of: $0.word.definition), Meaning.partOfSpeech(of: $0.word.definition)) })
+        case .reverse: pool = OptionPool(words.map { ($0.word.word, Meaning.partOfSpeech(of: $0.word.definition)) })
+        case .spelling, .flashcard: pool = OptionPool([])
         }
         if mode == .choice || mode == .reverse {
-            let distinct = distinctCount(pool, atMost: 2)
+            let distinct = distinctCount(pool.texts, atMost: 2)
             guard distinct >= 2 else { throw GameSetupError.tooFewMeanings(found: distinct, mode: mode) }
         }
 
@@ -136,14 +136,15 @@ public struct GamePlanner: Sendable {
         return (questions, note)
     }
 
-    private func question(for word: Word, pool: [String], random: inout SeededRandom) -> Question {
+    private func question(for word: Word, pool: OptionPool, random: inout SeededRandom) -> Question {
+        let meaning = Meaning.firstSense(of: word.definition), part = Meaning.partOfSpeech(of: word.definition)
         switch mode {
         case .choice:
-            let (options, correct) = makeOptions(right: optionText(of: word), from: pool, random: &random)
-            return Question(word: word, prompt: word.word, hint: nil, options: options, expected: optionText(of: word), correctOption: correct)
+            let (options, correct) = makeOptions(right: meaning, partOfSpeech: part, from: pool, random: &random)
+            return Question(word: word, prompt: word.word, hint: nil, options: options, expected: meaning, correctOption: correct)
         case .reverse:
-            let (options, correct) = makeOptions(right: word.word, from: pool, random: &random)
-            return Question(word: word, prompt: word.definition, hint: nil, options: options, expected: word.word, correctOption: correct)
+            let (options, correct) = makeOptions(right: word.word, partOfSpeech: part, from: pool, random: &random)
+            return Question(word: word, prompt: meaning, hint: nil, options: options, expected: word.word, correctOption: correct)
         case .spelling:
             return Question(word: word, prompt: word.definition, hint: word.pronunciation.isEmpty ? nil : word.pronunciation,
                             options: [], expected: word.word, correctOption: nil)
@@ -153,28 +154,30 @@ public struct GamePlanner: Sendable {
         }
     }
 
-    /// Up to four options: the right one and distinct distractors whose text differs from it,
-    /// drawn at random from `pool`: a few draws, whatever the pool's size.
-    private func makeOptions(right: String, from pool: [String], random: inout SeededRandom) -> ([String], Int) {
+    /// Up to four options: the right one and distractors drawn at random from `pool` — of the
+    /// right one's part of speech while the books have such words, then any — no two with the
+    /// same text (case and spaces aside), none the right one's: a few draws, whatever the size.
+    private func makeOptions(right: String, partOfSpeech: String?, from pool: OptionPool,
+                             random: inout SeededRandom) -> ([String], Int) {
         var distractors: [String] = []
-        var tried = Set<Int>()
-        while distractors.count < 3 && tried.count < pool.count {
-            let index = random.below(pool.count)
-            guard tried.insert(index).inserted else { continue }
-            let candidate = pool[index]
-            if !candidate.isEmpty && !TextRules.answersMatch(candidate, right)
-                && !distractors.contains(where: { TextRules.answersMatch($0, candidate) }) {
-                distractors.append(candidate)
+        func draw(from indices: [Int]) {
+            var tried = Set<Int>()
+            while distractors.count < 3 && tried.count < indices.count {
+                let pick = random.below(indices.count)
+                guard tried.insert(pick).inserted else { continue }
+                let candidate = pool.texts[indices[pick]]
+                if !candidate.isEmpty && !TextRules.answersMatch(candidate, right)
+                    && !distractors.contains(where: { TextRules.answersMatch($0, candidate) }) {
+                    distractors.append(candidate)
+                }
             }
         }
+        if let partOfSpeech, let same = pool.byPartOfSpeech[partOfSpeech] { draw(from: same) }
+        if distractors.count < 3 { draw(from: pool.all) }
         var options = distractors + [right]
         random.shuffle(&options)
         let correct = options.firstIndex(of: right) ?? 0
         return (options, correct)
-    }
-
-    private func optionText(of word: Word) -> String {
-        word.definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? word.definition
     }
 
     /// How many different non-empty texts (ignoring case) `texts` holds, counting up to `limit`.
@@ -185,6 +188,45 @@ public struct GamePlanner: Sendable {
             if seen.count >= limit { break }
         }
         return seen.count
+    }
+}
+
+/// The texts a game draws its options from, with the indices of each part of speech.
+private struct OptionPool {
+    let texts: [String]
+    let all: [Int]
+    let byPartOfSpeech: [String: [Int]]
+
+    init(_ entries: [(text: String, partOfSpeech: String?)]) {
+        texts = entries.map(\.text)
+        all = Array(entries.indices)
+        var groups: [String: [Int]] = [:]
+        for (index, entry) in entries.enumerated() {
+            if let part = entry.partOfSpeech { groups[part, default: []].append(index) }
+        }
+        byPartOfSpeech = groups
+    }
+}
+
+/// Reading a word's definition as a game shows it.
+public enum Meaning {
+    /// The first sense alone: the first line, without quoted examples after it ("; \"…\"") and
+    /// without a second numbered sense ("1. to leave 2. to give up" → "1. to leave").
+    public static func firstSense(of definition: String) -> String {
+        var text = definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? definition
+        if let example = text.range(of: "; \"") ?? text.range(of: "; “") { text = String(text[..<example.lowerBound]) }
+        if text.hasPrefix("1.") || text.hasPrefix("1)"), let second = text.range(of: #"\s2[.)]\s"#, options: .regularExpression) {
+            text = String(text[..<second.lowerBound])
+        }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The part of speech a definition starts with, as the dictionary writes it ("(adj.) …"):
+    /// n., v., adj. or adv.; nil when it names none.
+    public static func partOfSpeech(of definition: String) -> String? {
+        guard definition.hasPrefix("("), let close = definition.firstIndex(of: ")") else { return nil }
+        let marker = definition[definition.index(after: definition.startIndex)..<close].lowercased()
+        return ["n.", "v.", "adj.", "adv."].contains(marker) ? marker : nil
     }
 }
 
