@@ -2,20 +2,26 @@
 """Generates Sources/VocabSessions/Starter/StarterWords.swift: the starter book that `vocab starter`
 (and the first run) offers, made once from WordNet 3.0 as Debian ships it.
 
-    apt-get install wordnet-base && python3 scripts/make_starter_book.py
+    apt-get install wordnet-base && swift build --product vocab && python3 scripts/make_starter_book.py
 
-Words: the 300 most frequent single-word lemmas by WordNet's tagged-sense counts (SemCor),
-each with its most frequent sense's definition and examples, the synset's other words as
-synonyms, and lexical antonyms (`!` pointers). WordNet's licence notice travels with the data.
+Words: the 300 most frequent single-word lemmas by WordNet's tagged-sense counts (SemCor).
+Each is filled exactly as the app's Dictionary button fills a word — by `vocab word add WORD
+--lookup` into a throw-away store (VOCAB_BINARY, default .build/debug/vocab): the sense met most
+often across parts of speech, its first example, its synonyms and antonyms. So the starter book
+and the dictionary pick senses in one place, Vocab's own WordNet reader (a test holds them equal).
+WordNet's licence notice travels with the data.
 """
+import json
+import os
 import re
+import subprocess
+import tempfile
 from pathlib import Path
 
 WORDNET = Path("/usr/share/wordnet")
 OUT = Path(__file__).resolve().parent.parent / "Sources/VocabSessions/Starter/StarterWords.swift"
 COUNT = 300
 POS_FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
-POS_LABEL = {"n": "n.", "v": "v.", "a": "adj.", "s": "adj.", "r": "adv."}
 # Grammatical words WordNet lists but a vocabulary book does not need.
 SKIP = {"be", "have", "do", "get", "make", "go", "say", "see", "know", "take", "come", "give", "use",
         "not", "also", "so", "then", "more", "very", "only", "just", "still", "even", "now", "well"}
@@ -34,25 +40,18 @@ def read_index(pos):
     return entries
 
 
-def read_synset(pos, offset):
-    with (WORDNET / f"data.{POS_FILES[pos]}").open("rb") as data:
-        data.seek(int(offset))
-        line = data.readline().decode("latin-1")
-    head, _, gloss = line.partition(" | ")
-    fields = head.split()
-    w_cnt = int(fields[3], 16)
-    words = [fields[4 + 2 * i] for i in range(w_cnt)]
-    index = 4 + 2 * w_cnt
-    p_cnt = int(fields[index])
-    pointers = []
-    for i in range(p_cnt):
-        symbol, target, target_pos, source_target = fields[index + 1 + 4 * i: index + 5 + 4 * i]
-        pointers.append((symbol, target, target_pos, source_target))
-    return fields[2], words, pointers, gloss.strip()
-
-
-def clean_word(word):
-    return re.sub(r"\(.*\)$", "", word).replace("_", " ")
+def fill_as_the_app_does(lemmas):
+    """(word, definition, detail, synonym, antonym) of each lemma as `vocab word add --lookup` fills it."""
+    binary = os.environ.get("VOCAB_BINARY", str(Path(__file__).resolve().parent.parent / ".build/debug/vocab"))
+    with tempfile.TemporaryDirectory() as home:
+        env = dict(os.environ, VOCAB_HOME=home, XDG_CONFIG_HOME=home + "/config", VOCAB_BACKGROUND="off")
+        subprocess.run([binary, "book", "add", "Starter"], env=env, check=True, capture_output=True)
+        for lemma in lemmas:
+            subprocess.run([binary, "word", "add", lemma, "--book", "Starter", "--lookup"], env=env, check=True, capture_output=True)
+        listed = subprocess.run([binary, "word", "list", "--json"], env=env, check=True, capture_output=True, text=True)
+    words = {w["word"]: w for w in json.loads(listed.stdout)}
+    return [(lemma, words[lemma]["definition"], words[lemma]["detail"], words[lemma]["synonym"], words[lemma]["antonym"])
+            for lemma in lemmas]
 
 
 def main():
@@ -66,25 +65,7 @@ def main():
         if lemma not in best or tagged > best[lemma][2]:
             best[lemma] = (lemma, pos, tagged, offsets)
     ranked = sorted(best.values(), key=lambda e: (-e[2], e[0]))[:COUNT]
-    rows = []
-    for lemma, pos, _, offsets in sorted(ranked, key=lambda e: e[0]):
-        ss_type, words, pointers, gloss = read_synset(pos, offsets[0])
-        parts = [p.strip() for p in gloss.split(";")]
-        definition = f"({POS_LABEL[ss_type]}) " + parts[0]
-        examples = [p.strip('"') for p in parts[1:] if p.startswith('"')]
-        synonyms = [clean_word(w) for w in words if clean_word(w) != lemma]
-        antonyms = []
-        for offset in offsets:
-            _, sense_words, sense_pointers, _ = read_synset(pos, offset)
-            for symbol, target, target_pos, source_target in sense_pointers:
-                source = int(source_target[:2], 16)
-                if symbol == "!" and source and clean_word(sense_words[source - 1]) == lemma:
-                    _, target_words, _, _ = read_synset("a" if target_pos == "s" else target_pos, target)
-                    antonym = clean_word(target_words[int(source_target[2:], 16) - 1])
-                    if antonym not in antonyms:
-                        antonyms.append(antonym)
-        rows.append((lemma, definition, "; ".join(examples[:2]), ", ".join(synonyms[:5]), ", ".join(antonyms[:3])))
-
+    rows = fill_as_the_app_does(sorted(lemma for lemma, _, _, _ in ranked))
     def literal(text):
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
