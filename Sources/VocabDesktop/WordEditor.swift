@@ -131,14 +131,16 @@ final class WordEditor {
         self.entry = entry
         UI.removeAll(senses)
         guard entry.senses.count > 1 else { return UI.setVisible(senses, false) }
-        UI.append(senses, UI.label(tr("Other meanings:"), style: "caption", xalign: 0))
-        for (index, sense) in entry.senses.prefix(8).enumerated() {
+        UI.append(senses, UI.label(tr("Meanings, most used first:"), style: "caption", xalign: 0))
+        for (index, sense) in entry.senses.prefix(5).enumerated() {
             let text = "\(index + 1). " + WordLookup.definition(of: sense)
             let button = UI.button(text, name: tr("Meaning %@", text)) { [weak self] in self?.choose(sense: index) }
             gtk_widget_add_css_class(button, "flat")
+            gtk_widget_add_css_class(button, "compact")
             if let label = gtk_button_get_child(vocab_button(button)) {
-                gtk_label_set_wrap(vocab_label(label), 1)
+                gtk_label_set_ellipsize(vocab_label(label), PANGO_ELLIPSIZE_END)
                 gtk_label_set_xalign(vocab_label(label), 0)
+                gtk_widget_add_css_class(label, "caption")
             }
             UI.append(senses, button)
         }

@@ -42,7 +42,7 @@ try:
     find(app, "label", "abandon")
     shoot("word-list")
     click(find(app, "push button", names["add"]))
-    type_into(find(app, "text", names["word"]), "serendipity")
+    type_into(find(app, "text", names["word"]), "sharp")
     click(find(app, "push button", names["dictionary"]))
     find(app, "label", prefix=names["filled"], timeout=15)
     shoot("word-editor")
