@@ -46,7 +46,11 @@ let package = Package(
         // No terminal and no widget code; the time comes from a clock passed in.
         .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives", "VocabAnki"]),
         // Commands, prompts and output of the terminal application.
-        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions"]),
+        // Debian's libmicrohttpd, for the web app's server.
+        .systemLibrary(name: "CMHD", path: "Sources/CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // The web app: an HTTP server over the sessions, a JSON API and the pages (served by `vocab serve`).
+        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "CMHD"]),
+        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the
         // macros and variadic functions Swift cannot import.

@@ -47,7 +47,7 @@ public enum VocabApp {
     static let topLevel: [Command] = [
         HomeCommand.command, TransferCommands.importWords, TransferCommands.export, GameCommand.command,
         StudyCommands.study, StudyCommands.due, StudyCommands.review, StatsCommand.command, StarterCommand.command,
-        OptimizeCommand.command, MaintainCommand.command,
+        OptimizeCommand.command, MaintainCommand.command, ServeCommand.command,
         DictionaryCommands.dict, DictionaryCommands.say,
         CloudCommands.login, CloudCommands.logout, CloudCommands.account, SyncCommand.command,
     ]

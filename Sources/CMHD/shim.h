@@ -1,0 +1,33 @@
+// libmicrohttpd (Debian's libmicrohttpd-dev) needs these before its own header.
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <microhttpd.h>
+
+// MHD_start_daemon and MHD_get_daemon_info are C-variadic (Swift does not import them): these
+// call them with the options Vocab's server sets.
+
+/// Starts a daemon on `address` (port 0: any free one) with a pool of `threads`, at most
+/// `connections` at once, each idle for at most `timeout` seconds and given `memory` bytes
+/// for its headers and buffers; `done` runs when a request ends (to free its state).
+static inline struct MHD_Daemon *vocab_mhd_start(unsigned int flags, const struct sockaddr *address,
+                                                 unsigned int threads, unsigned int connections,
+                                                 unsigned int timeout, size_t memory,
+                                                 MHD_AccessHandlerCallback handler, void *handler_cls,
+                                                 MHD_RequestCompletedCallback done, void *done_cls) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_THREAD_POOL_SIZE, threads,
+                            MHD_OPTION_CONNECTION_LIMIT, connections,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory,
+                            MHD_OPTION_NOTIFY_COMPLETED, done, done_cls,
+                            MHD_OPTION_END);
+}
+
+/// The port the daemon listens on.
+static inline uint16_t vocab_mhd_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}

@@ -1,0 +1,198 @@
+import CMHD
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One HTTP request, as a handler sees it: the method, the path (no query), the query's
+/// arguments, the headers a handler may read, and the body (within the server's bound).
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var path: String
+    public var query: [String: String]
+    /// Header names lower-cased.
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// What a handler answers.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// The bounds every connection is held to: a request is hostile until proven otherwise.
+public struct HTTPLimits: Sendable {
+    /// The largest request body read (a larger one is answered 413 and never kept).
+    public var maximumBody = 1 << 20
+    /// Connections at once (more wait in the kernel's queue).
+    public var maximumConnections: UInt32 = 256
+    /// Seconds a connection may sit idle (a slow client is cut off).
+    public var idleSeconds: UInt32 = 15
+    /// Bytes per connection for its headers and buffers (larger headers: 431/413 by libmicrohttpd).
+    public var connectionMemory = 32 * 1024
+    /// Threads answering requests.
+    public var threads: UInt32 = 4
+
+    public init() {}
+}
+
+/// An HTTP/1.1 server on libmicrohttpd: a pool of threads of its own (a handler may block on
+/// the store), answering each request with `handler`. Listens until `stop()` or release.
+public final class HTTPServer: @unchecked Sendable {
+    private var daemon: OpaquePointer?
+    let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    let limits: HTTPLimits
+    /// The port it listens on (the one chosen when asked for port 0).
+    public private(set) var port: UInt16 = 0
+
+    /// Listens on `host` (an IPv4 address) and `port` (0: any free port).
+    public init(host: String, port: UInt16, limits: HTTPLimits = HTTPLimits(),
+                handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
+        self.handler = handler
+        self.limits = limits
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw HTTPServerError.badAddress(host) }
+        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_EPOLL.rawValue)
+            | UInt32(MHD_USE_ERROR_LOG.rawValue)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        daemon = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                vocab_mhd_start(flags, socketAddress, limits.threads, limits.maximumConnections, limits.idleSeconds,
+                                limits.connectionMemory, accessHandler, me, completedHandler, nil)
+            }
+        }
+        guard let daemon else { throw HTTPServerError.cannotListen(host: host, port: port, reason: String(cString: strerror(errno))) }
+        self.port = vocab_mhd_port(daemon)
+    }
+
+    deinit { stop() }
+
+    /// Stops listening and ends every connection.
+    public func stop() {
+        if let daemon { MHD_stop_daemon(daemon) }
+        daemon = nil
+    }
+}
+
+/// Why a server could not start.
+public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
+    case badAddress(String)
+    case cannotListen(host: String, port: UInt16, reason: String)
+
+    public var description: String {
+        switch self {
+        case .badAddress(let text): return "\"\(text)\" is not an IPv4 address to listen on"
+        case .cannotListen(let host, let port, let reason): return "cannot listen on \(host):\(port) (\(reason))"
+        }
+    }
+}
+
+/// A request's state between libmicrohttpd's calls: the body read so far, and whether it was
+/// too large (then it is dropped as it comes, and answered 413).
+private final class Exchange {
+    var body: [UInt8] = []
+    var tooLarge = false
+}
+
+/// Called with the headers (set the exchange, read nothing yet), then with each piece of the
+/// body, then once more to answer — answering on the first call would close every connection.
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, state in
+    guard let cls, let connection, let state, let uploadSize else { return MHD_Result.NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    guard let stored = state.pointee else {
+        let exchange = Exchange()
+        if let length = header(connection, "Content-Length").flatMap(Int.init), length > server.limits.maximumBody {
+            exchange.tooLarge = true
+        }
+        state.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        return MHD_Result.YES
+    }
+    let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
+    if uploadSize.pointee > 0 {
+        if !exchange.tooLarge, let uploadData {
+            if exchange.body.count + uploadSize.pointee > server.limits.maximumBody {
+                exchange.tooLarge = true
+                exchange.body = []
+            } else {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) { bytes in
+                    exchange.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: uploadSize.pointee))
+                }
+            }
+        }
+        uploadSize.pointee = 0
+        return MHD_Result.YES
+    }
+    let response: HTTPResponse
+    if exchange.tooLarge {
+        response = HTTPResponse(status: 413, headers: [("Content-Type", "application/json")],
+                                body: Array(#"{"error":"The request is too large."}"#.utf8))
+    } else {
+        var headers: [String: String] = [:]
+        for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer"] {
+            if let value = header(connection, name) { headers[name.lowercased()] = value }
+        }
+        let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
+                                  query: arguments(connection), headers: headers, body: exchange.body)
+        response = server.handler(request)
+    }
+    return respond(connection, response)
+}
+
+/// Releases a request's state when libmicrohttpd is done with it (answered, or cut off).
+private let completedHandler: MHD_RequestCompletedCallback = { _, _, state, _ in
+    guard let state, let stored = state.pointee else { return }
+    Unmanaged<Exchange>.fromOpaque(stored).release()
+    state.pointee = nil
+}
+
+private func header(_ connection: OpaquePointer, _ name: String) -> String? {
+    MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+}
+
+/// The query's arguments (the first value of each name), at most 32 of them.
+private func arguments(_ connection: OpaquePointer) -> [String: String] {
+    final class Box { var values: [String: String] = [:] }
+    let box = Box()
+    let iterator: MHD_KeyValueIterator = { cls, _, key, value in
+        guard let cls, let key else { return MHD_Result.YES }
+        let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
+        guard box.values.count < 32 else { return MHD_Result.NO }
+        let name = String(cString: key)
+        if box.values[name] == nil { box.values[name] = value.map { String(cString: $0) } ?? "" }
+        return MHD_Result.YES
+    }
+    withExtendedLifetime(box) {
+        _ = MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, iterator, Unmanaged.passUnretained(box).toOpaque())
+    }
+    return box.values
+}
+
+private func respond(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
+    let made = response.body.withUnsafeBytes { bytes in
+        MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+    }
+    guard let made else { return MHD_Result.NO }
+    defer { MHD_destroy_response(made) }
+    for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
+    return MHD_queue_response(connection, UInt32(response.status), made)
+}

@@ -1,0 +1,222 @@
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `vocab serve` as a browser meets it: the real process on a loopback port, plain HTTP/1.1
+/// requests, every refusal a hostile client can provoke.
+final class ServeEndToEndTests: EndToEndTestCase {
+    private var server: Process?
+    private var output: FileHandle?
+    private var port: UInt16 = 0
+    private var lines: [String] = []
+
+    override func tearDown() {
+        if let server, server.isRunning {
+            server.interrupt()
+            server.waitUntilExit()
+        }
+        super.tearDown()
+    }
+
+    /// Starts `vocab serve` on any free port; returns once it listens.
+    private func startServer() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: VocabRunner.binary)
+        process.arguments = ["serve", "--listen", "127.0.0.1:0"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["VOCAB_HOME"] = vocab.home
+        environment["XDG_CONFIG_HOME"] = vocab.file("config")
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        server = process
+        output = pipe.fileHandleForReading
+        while port == 0 {
+            let line = try XCTUnwrap(readLine(), "the server said: \(lines)")
+            if let range = line.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression) {
+                port = UInt16(line[range].split(separator: ":")[1]) ?? 0
+            }
+        }
+    }
+
+    /// The next line the server printed (waits for it).
+    private func readLine() -> String? {
+        var bytes: [UInt8] = []
+        while let output {
+            let byte = output.readData(ofLength: 1)
+            guard let first = byte.first else { return nil }
+            if first == 0x0A { break }
+            bytes.append(first)
+        }
+        let line = String(decoding: bytes, as: UTF8.self)
+        lines.append(line)
+        return line
+    }
+
+    /// The newest pairing code the server printed (reads on to the next one when `next`).
+    private func pairingCode(next: Bool = false) throws -> String {
+        if next || !lines.contains(where: { $0.hasPrefix("Pairing code: ") }) {
+            while let line = readLine(), !line.hasPrefix("Pairing code: ") {}
+        }
+        let line = try XCTUnwrap(lines.last { $0.hasPrefix("Pairing code: ") })
+        return line.dropFirst("Pairing code: ".count).filter(\.isNumber)
+    }
+
+    private struct Reply {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+        var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8)) }
+        var object: [String: Any] { json as? [String: Any] ?? [:] }
+    }
+
+    /// One request over a fresh connection (Connection: close), read to the end.
+    private func send(_ method: String, _ path: String, body: String? = nil, headers extra: [String: String] = [:],
+                      rawBody: [UInt8]? = nil) throws -> Reply {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let payload = rawBody ?? body.map { Array($0.utf8) } ?? []
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in extra { head += "\(name): \(value)\r\n" }
+        if !payload.isEmpty || method == "POST" { head += "Content-Type: application/json\r\nContent-Length: \(payload.count)\r\n" }
+        let request = Array((head + "\r\n").utf8) + payload
+        var sent = 0
+        while sent < request.count {
+            let written = request[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard written > 0 else { break }  // the server may answer (413) and close before the whole body
+            sent += written
+        }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            response += buffer[0..<count]
+        }
+        let text = String(decoding: response, as: UTF8.self)
+        let (headPart, bodyPart) = text.range(of: "\r\n\r\n").map { (String(text[..<$0.lowerBound]), String(text[$0.upperBound...])) } ?? (text, "")
+        let headLines = headPart.components(separatedBy: "\r\n")
+        let status = Int(headLines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var headers: [String: String] = [:]
+        for line in headLines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Reply(status: status, headers: headers, body: bodyPart)
+    }
+
+    /// Pairs and returns the cookie header every later request sends.
+    private func pair() throws -> [String: String] {
+        let reply = try send("POST", "/api/pair", body: #"{"code": "\#(try pairingCode())"}"#, headers: ["X-Vocab-Request": "1"])
+        XCTAssertEqual(reply.status, 204, reply.body)
+        let cookie = try XCTUnwrap(reply.headers["set-cookie"])
+        XCTAssertTrue(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), cookie)
+        return ["Cookie": String(cookie.split(separator: ";")[0])]
+    }
+
+    func testTheShellLoadsWithAStrictContentPolicyAndNothingOutsideTheBundle() throws {
+        try startServer()
+        let shell = try send("GET", "/")
+        XCTAssertEqual(shell.status, 200)
+        XCTAssertTrue(shell.body.contains("<script type=\"module\" src=\"/app.js\">"), shell.body)
+        XCTAssertTrue(shell.headers["content-security-policy"]?.contains("script-src 'self'") ?? false)
+        XCTAssertFalse(shell.body.contains("<script>"), "no inline script")
+        XCTAssertEqual(try send("GET", "/app.js").status, 200)
+        for path in ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/etc/passwd", "/app.js/../../vocab.sqlite", "/vocab.sqlite"] {
+            let reply = try send("GET", path)
+            XCTAssertEqual(reply.status, 404, path)
+            XCTAssertFalse(reply.body.contains("root:"), path)
+        }
+        XCTAssertEqual(try send("POST", "/", body: "{}").status, 405)
+    }
+
+    func testEveryRefusalIsAClearJSONErrorAndChangesNothing() throws {
+        try startServer()
+        // No cookie.
+        let unpaired = try send("GET", "/api/books")
+        XCTAssertEqual(unpaired.status, 401)
+        XCTAssertNotNil(unpaired.object["error"] as? String)
+        // A wrong code, five times, replaces the code (no guessing eight digits).
+        let first = try pairingCode()
+        for _ in 0..<5 {
+            XCTAssertEqual(try send("POST", "/api/pair", body: #"{"code": "00000000"}"#, headers: ["X-Vocab-Request": "1"]).status, 403)
+        }
+        let second = try pairingCode(next: true)
+        XCTAssertNotEqual(first, second)
+        XCTAssertEqual(try send("POST", "/api/pair", body: #"{"code": "\#(first)"}"#, headers: ["X-Vocab-Request": "1"]).status, 403)
+        let paired = try pair()
+        XCTAssertEqual(try send("GET", "/api/books", headers: ["Cookie": "vocab_session=forged"]).status, 401, "a forged cookie")
+        // Writes without the app's header, or from another site.
+        XCTAssertEqual(try send("POST", "/api/books", body: #"{"name": "X"}"#, headers: paired).status, 403)
+        var crossSite = paired
+        crossSite["X-Vocab-Request"] = "1"
+        crossSite["Origin"] = "http://evil.example"
+        XCTAssertEqual(try send("POST", "/api/books", body: #"{"name": "X"}"#, headers: crossSite).status, 403)
+        var writes = paired
+        writes["X-Vocab-Request"] = "1"
+        XCTAssertEqual(try send("POST", "/api/books", body: "{not json", headers: writes).status, 400)
+        XCTAssertEqual(try send("POST", "/api/books", body: #"{"name": 7}"#, headers: writes).status, 422)
+        let tooBig = try send("POST", "/api/books", headers: writes, rawBody: Array(repeating: UInt8(ascii: "a"), count: 2 << 20))
+        XCTAssertEqual(tooBig.status, 413)
+        XCTAssertEqual(try send("GET", "/api/nothing-here", headers: paired).status, 404)
+        XCTAssertEqual(try send("DELETE", "/api/books", headers: writes).status, 405)
+        XCTAssertEqual(try send("GET", "/api/books/not-an-id/words", headers: paired).status, 404)
+        let books = try send("GET", "/api/books", headers: paired)
+        XCTAssertEqual((books.json as? [Any])?.count, 0, "nothing was made by any refused request")
+        XCTAssertTrue(try vocab.ok(["book", "list"]).contains("No books") || (try vocab.ok(["book", "list", "--json"])).contains("[]"))
+    }
+
+    func testAPairedDeviceMakesABookAddsAWordStudiesItAndSeesTheTerminalsWords() throws {
+        try startServer()
+        var device = try pair()
+        device["X-Vocab-Request"] = "1"
+        device["Origin"] = "http://127.0.0.1:\(port)"
+        let made = try send("POST", "/api/books", body: #"{"name": "TOEIC"}"#, headers: device)
+        XCTAssertEqual(made.status, 201, made.body)
+        let bookId = try XCTUnwrap(made.object["id"] as? String)
+        let again = try send("POST", "/api/books", body: #"{"name": "toeic"}"#, headers: device)
+        XCTAssertEqual(again.status, 422)
+        XCTAssertEqual(again.object["field"] as? String, "name")
+        let empty = try send("POST", "/api/words", body: #"{"bookId": "\#(bookId)", "word": "  "}"#, headers: device)
+        XCTAssertEqual(empty.status, 422)
+        XCTAssertEqual(empty.object["field"] as? String, "word")
+        let added = try send("POST", "/api/words", body: #"{"bookId": "\#(bookId)", "word": "abandon", "definition": "to leave"}"#, headers: device)
+        XCTAssertEqual(added.status, 201, added.body)
+        XCTAssertTrue(try vocab.ok(["word", "list", "--json"]).contains("abandon"), "in the same store as the terminal")
+
+        let before = try XCTUnwrap(try send("GET", "/api/changes", headers: device).object["version"] as? Int)
+        try vocab.ok(["word", "add", "brave", "--book", "TOEIC", "--definition", "bold"])
+        var after = before
+        for _ in 0..<100 where after == before {  // the server hears the other process's commit
+            usleep(100_000)
+            after = try XCTUnwrap(try send("GET", "/api/changes", headers: device).object["version"] as? Int)
+        }
+        XCTAssertGreaterThan(after, before)
+        let page = try send("GET", "/api/books/\(bookId)/words?limit=10", headers: device)
+        XCTAssertEqual(page.object["total"] as? Int, 2)
+        XCTAssertEqual((page.object["words"] as? [[String: Any]])?.compactMap { $0["word"] as? String }.sorted(), ["abandon", "brave"])
+
+        let study = try send("GET", "/api/study", headers: device)
+        let card = try XCTUnwrap(study.object["card"] as? [String: Any], study.body)
+        XCTAssertEqual((study.object["intervals"] as? [Any])?.count, 4)
+        let graded = try send("POST", "/api/study/grade", body: #"{"wordId": "\#(card["id"] as? String ?? "")", "rating": "good"}"#, headers: device)
+        XCTAssertEqual(graded.status, 200, graded.body)
+        XCTAssertEqual(try send("POST", "/api/study/grade", body: #"{"wordId": "\#(card["id"] as? String ?? "")", "rating": "perfect"}"#,
+                                headers: device).status, 422)
+        let shown = try XCTUnwrap(try vocab.json(["word", "show", card["word"] as? String ?? "", "--json"]) as? [String: Any])
+        XCTAssertEqual((shown["schedule"] as? [String: Any])?["reviews"] as? Int, 1, "the review is in the store")
+    }
+}
