@@ -59,6 +59,20 @@ if [ $# -eq 0 ] || [[ " $* " == *Anki* ]]; then
     fi
 fi
 
+# The web app in a real headless Chromium at a phone's size, against the real `vocab serve`
+# (Selenium in the venv .ci/run makes; Debian's chromium and chromium-driver).
+if [ $# -eq 0 ] || [[ " $* " == *Web* ]]; then
+    web_python="${VOCAB_TEST_ANKI_PYTHON:-/opt/vocab-test-python/bin/python}"
+    if "$web_python" -c "import selenium" 2>/dev/null && command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
+        "$web_python" Tests/Web/web_tests.py || status=$?
+    elif [ "${CI:-}" = "true" ]; then
+        echo "test.sh: no Chromium, chromedriver or Selenium on CI (.ci/run installs them)" >&2
+        status=1
+    else
+        echo "test.sh: no Chromium, chromedriver or Selenium (apt-get install chromium chromium-driver; pip install selenium); the web tests are skipped" >&2
+    fi
+fi
+
 # The desktop app's end-to-end tests: a real window under Xvfb, driven through the
 # accessibility tree (skipped only when a --filter names other tests).
 if [ $# -eq 0 ] || [[ " $* " == *Desktop* ]]; then

@@ -147,10 +147,25 @@ enum WebPages {
             $("ratings").replaceChildren(...next.intervals.map((choice) => {
               const button = document.createElement("button");
               button.textContent = choice.rating;
+              button.dataset.rating = choice.rating;
+              const interval = document.createElement("small");
+              interval.textContent = shortInterval(Date.parse(choice.due) - Date.now());
+              button.append(document.createElement("br"), interval);
               button.addEventListener("click", () => grade(choice.rating));
               return button;
             }));
           }
+        }
+
+        // "1m", "10m", "3h", "4d", "2mo", "1.5y": as the rating buttons of the window and Anki.
+        function shortInterval(milliseconds) {
+          const seconds = Math.max(0, Math.round(milliseconds / 1000));
+          if (seconds < 3600) return `${Math.max(1, Math.round(seconds / 60))}m`;
+          if (seconds < 86400) return `${Math.round(seconds / 3600)}h`;
+          const days = Math.round(seconds / 86400);
+          if (days < 31) return `${days}d`;
+          if (days < 365) return `${Math.round(days / 30)}mo`;
+          return `${Math.round(days / 36.5) / 10}y`;
         }
 
         async function grade(rating) {

@@ -1,0 +1,156 @@
+"""The web app in a real headless Chromium at a phone's size (390x844), against the real
+`vocab serve` (VOCAB_TEST_BINARY): a learner pairs, makes a book, adds words, sees a word the
+terminal added, and studies. Screenshots go to docs/screenshots/web-*.png when asked
+(WEB_SCREENSHOTS=folder). Run by scripts/test.sh with the Python that has Selenium."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as ready
+from selenium.webdriver.support.ui import WebDriverWait
+
+BINARY = os.environ.get("VOCAB_TEST_BINARY") or os.path.join(os.path.dirname(__file__), "../../.build/debug/vocab")
+SHOTS = os.environ.get("WEB_SCREENSHOTS")
+
+
+class Server:
+    """`vocab serve` on a free loopback port, in a data folder of its own."""
+
+    def __init__(self):
+        self.home = tempfile.mkdtemp(prefix="vocab-web-")
+        self.env = dict(os.environ, VOCAB_HOME=self.home + "/data", XDG_CONFIG_HOME=self.home + "/config", NO_COLOR="1")
+        self.process = subprocess.Popen([BINARY, "serve", "--listen", "127.0.0.1:0"], env=self.env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.codes, self.port = [], None
+        while self.port is None:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("vocab serve did not start")
+            self.read(line)
+
+    def read(self, line):
+        if line.startswith("Pairing code: "):
+            self.codes.append(re.sub(r"\D", "", line))
+        found = re.search(r"127\.0\.0\.1:(\d+)", line)
+        if found:
+            self.port = int(found.group(1))
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}/"
+
+    def vocab(self, *arguments):
+        return subprocess.run([BINARY, *arguments], env=self.env, check=True, capture_output=True, text=True).stdout
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def browser(language="en"):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--lang={language}"):
+        options.add_argument(flag)
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2}})
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    return webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver")), options=options)
+
+
+def wait(driver, condition, timeout=10):
+    return WebDriverWait(driver, timeout).until(condition)
+
+
+def visible(driver, element_id):
+    return wait(driver, ready.visibility_of_element_located((By.ID, element_id)))
+
+
+def text_in(driver, element_id, text, timeout=10):
+    wait(driver, ready.text_to_be_present_in_element((By.ID, element_id), text), timeout)
+
+
+def shoot(driver, name):
+    if SHOTS:
+        time.sleep(0.3)
+        driver.save_screenshot(os.path.join(SHOTS, f"web-{name}.png"))
+
+
+def test_pair_make_a_book_add_words_and_study(server, driver):
+    driver.get(server.url)
+    visible(driver, "pair-code").send_keys(server.codes[-1])
+    shoot(driver, "pair")
+    driver.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+    visible(driver, "book-name").send_keys("TOEIC")
+    driver.find_element(By.CSS_SELECTOR, "#book-form button").click()
+    text_in(driver, "shelf", "TOEIC")
+    driver.find_element(By.XPATH, "//ul[@id='shelf']//button[contains(., 'TOEIC')]").click()
+    visible(driver, "word-word").send_keys("abandon")
+    driver.find_element(By.ID, "word-definition").send_keys("to leave behind")
+    driver.find_element(By.CSS_SELECTOR, "#word-form button").click()
+    text_in(driver, "word-list", "abandon")
+    # A rule broken shows its message, and saves nothing.
+    driver.find_element(By.ID, "word-word").send_keys("abandon")
+    driver.find_element(By.CSS_SELECTOR, "#word-form button").click()
+    text_in(driver, "word-error", "already in book")
+    driver.find_element(By.ID, "word-word").clear()
+    # A word added from the terminal shows in the open page within a few seconds.
+    server.vocab("word", "add", "brave", "--book", "TOEIC", "--definition", "showing courage")
+    text_in(driver, "word-list", "brave", timeout=10)
+    shoot(driver, "words")
+    driver.find_element(By.XPATH, "//nav//button[@data-page='study']").click()
+    for _ in range(2):
+        visible(driver, "show").click()
+        visible(driver, "ratings")
+        shoot(driver, "study")
+        driver.find_element(By.XPATH, "//div[@id='ratings']/button[@data-rating='good']").click()
+        time.sleep(0.3)
+    text_in(driver, "study-status", "Nothing to study now")
+    reviewed = server.vocab("word", "list", "--json")
+    assert reviewed.count('"reviews"') >= 0, reviewed
+    for word in ("abandon", "brave"):
+        shown = server.vocab("word", "show", word, "--json")
+        assert '"reviews" : 1' in shown or '"reviews": 1' in shown, shown
+
+
+def test_an_unpaired_browser_sees_the_pairing_form_and_a_wrong_code_is_refused(server, driver):
+    driver.get(server.url)
+    visible(driver, "pair-code").send_keys("12345678")
+    driver.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+    text_in(driver, "pair-error", "not the one the server shows")
+    assert driver.find_element(By.ID, "books").is_displayed() is False
+
+
+def main():
+    tests = [test_pair_make_a_book_add_words_and_study, test_an_unpaired_browser_sees_the_pairing_form_and_a_wrong_code_is_refused]
+    selected = [t for t in tests if len(sys.argv) < 2 or t.__name__ in sys.argv[1:]]
+    failed = 0
+    for test in selected:
+        server, driver = Server(), None
+        started = time.time()
+        try:
+            driver = browser()
+            test(server, driver)
+            print(f"Web test {test.__name__} passed ({time.time() - started:.1f} s)")
+        except Exception:
+            failed += 1
+            print(f"Web test {test.__name__} FAILED:")
+            traceback.print_exc()
+        finally:
+            if driver:
+                driver.quit()
+            server.stop()
+    print(f"Web tests: {len(selected) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
