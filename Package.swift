@@ -49,7 +49,7 @@ let package = Package(
         // Debian's libmicrohttpd, for the web app's server.
         .systemLibrary(name: "CMHD", path: "Sources/CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // The web app: an HTTP server over the sessions, a JSON API and the pages (served by `vocab serve`).
-        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "CMHD"]),
+        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "CMHD"]),
         .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the

@@ -14,8 +14,9 @@ public struct WordForm: Sendable, Equatable {
     /// When the word was met (a new word only; nil: now).
     public var date: Timestamp?
     /// What the dictionary put in each field it filled: a field still holding it (not retyped)
-    /// is one that choosing another sense replaces.
-    public private(set) var filledByDictionary: [WordField: String] = [:]
+    /// is one that choosing another sense replaces. (A front end that keeps the form itself —
+    /// a web page — hands it back with the form.)
+    public var filledByDictionary: [WordField: String] = [:]
 
     public init(editing word: Word? = nil) {
         editing = word?.id

@@ -1,5 +1,6 @@
 import Foundation
 import VocabCore
+import VocabDictionary
 import VocabSessions
 import VocabStore
 
@@ -12,15 +13,17 @@ import VocabStore
 public final class WebApp: Sendable {
     let pool: StorePool
     let pairing: DevicePairing
+    let dictionaries: DictionaryService?
     let clock: SessionClock
     let studyDay: StudyDay
     /// "https" behind TLS (cookies then `Secure`), "http" on this machine.
     let scheme: String
 
-    public init(pool: StorePool, pairing: DevicePairing, clock: SessionClock = SystemClock(), studyDay: StudyDay = StudyDay(),
-                scheme: String = "http") {
+    public init(pool: StorePool, pairing: DevicePairing, dictionaries: DictionaryService? = nil, clock: SessionClock = SystemClock(),
+                studyDay: StudyDay = StudyDay(), scheme: String = "http") {
         self.pool = pool
         self.pairing = pairing
+        self.dictionaries = dictionaries
         self.clock = clock
         self.studyDay = studyDay
         self.scheme = scheme
@@ -60,6 +63,7 @@ public final class WebApp: Sendable {
         case ("GET", let path) where path.count == 3 && path[0] == "books" && path[2] == "words":
             return json(try words(bookId: try uuid(path[1]), query: request.query))
         case ("POST", ["words"]): return json(try addWord(try body(request)), status: 201)
+        case ("POST", ["dictionary"]): return json(try fillFromDictionary(try body(request)))
         case ("GET", ["study"]): return json(try nextCard(request.query))
         case ("POST", ["study", "grade"]): return json(try grade(try body(request)))
         case ("GET", ["changes"]): return json(["version": changeCounter.value])
@@ -70,7 +74,7 @@ public final class WebApp: Sendable {
         }
     }
 
-    static let knownAPIPaths: Set<String> = ["books", "words", "study", "changes"]
+    static let knownAPIPaths: Set<String> = ["books", "words", "study", "changes", "dictionary"]
 
     // MARK: Who may ask
 
@@ -155,6 +159,29 @@ public final class WebApp: Sendable {
         } catch let error as WordFormError {
             throw WebProblem(status: 422, message: error.message, field: error.field?.rawValue)
         }
+    }
+
+    /// Dictionary on a form the page keeps: `{word, definition, …, filled?, sense?}` → the form
+    /// filled (only empty fields; with `sense`, that meaning in place of what the dictionary
+    /// filled), what the dictionary filled, the meanings to pick from, the web dictionary's URL.
+    private func fillFromDictionary(_ object: [String: Any]) throws -> [String: Any] {
+        guard let dictionaries else { throw WebProblem(status: 503, message: "This server has no dictionary.") }
+        var form = WordForm()
+        for field in WordField.allCases { form[field] = try text(object, field.rawValue, required: field == .word) }
+        for (name, value) in object["filled"] as? [String: String] ?? [:] {
+            if let field = WordField(rawValue: name) { form.filledByDictionary[field] = value }
+        }
+        guard !form[.word].trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw WebProblem(status: 422, message: "Type the word first, then look it up.", field: "word")
+        }
+        let entry = try dictionaries.lookUp(form[.word])
+        form.fill(from: entry)
+        if let sense = object["sense"] as? Int { form.choose(sense: sense, of: entry) }
+        var fields: [String: String] = [:]
+        for field in WordField.allCases { fields[field.rawValue] = form[field] }
+        return ["form": fields, "filled": Dictionary(uniqueKeysWithValues: form.filledByDictionary.map { ($0.key.rawValue, $0.value) }),
+                "senses": entry.senses.prefix(5).map { WordLookup.definition(of: $0) },
+                "webURL": (try? dictionaries.webURL(for: form[.word])) ?? NSNull()]  // no template: no link, the fill stands
     }
 
     private func nextCard(_ query: [String: String]) throws -> [String: Any] {

@@ -39,10 +39,15 @@ enum WebPages {
         <section id="words" hidden>
           <button id="back" aria-label="Back to the books">‹ Books</button>
           <h2 id="book-title"></h2>
-          <form id="word-form">
+          <form id="word-form" class="fields">
             <input id="word-word" aria-label="Word" placeholder="Word" autocapitalize="off" autocorrect="off" spellcheck="false" required>
             <input id="word-definition" aria-label="Definition" placeholder="Definition" autocapitalize="off">
-            <button>Done</button>
+            <div id="senses" hidden></div>
+            <input id="word-detail" aria-label="Detail" placeholder="Detail (an example)" autocapitalize="off">
+            <input id="word-pronunciation" aria-label="Pronunciation" placeholder="Pronunciation" autocapitalize="off" autocorrect="off">
+            <input id="word-synonym" aria-label="Synonym" placeholder="Synonyms" autocapitalize="off">
+            <input id="word-antonym" aria-label="Antonym" placeholder="Antonyms" autocapitalize="off">
+            <div class="toolbar"><button type="button" id="dictionary">Dictionary</button><a id="web-link" target="_blank" rel="noopener" hidden>Web dictionary</a><button id="done">Done</button></div>
           </form>
           <p id="word-error" class="error" role="alert"></p>
           <ul id="word-list"></ul>
@@ -69,6 +74,11 @@ enum WebPages {
         li { background: white; border-radius: 8px; padding: 12px; margin-bottom: 8px; box-shadow: 0 1px 2px #0002; }
         li button { all: unset; display: block; width: 100%; cursor: pointer; }
         form { display: flex; flex-wrap: wrap; gap: 8px; margin: 12px 0; }
+        form.fields { flex-direction: column; }
+        form.fields input { flex: none; }
+        .toolbar { display: flex; gap: 8px; align-items: center; }
+        .toolbar #done { margin-left: auto; background: #1a5fb4; color: white; border-color: #1a5fb4; }
+        #senses button { display: block; width: 100%; text-align: left; font-size: 15px; padding: 6px 8px; margin-bottom: 4px; border: 0; background: #eef3fb; }
         input { flex: 1 1 160px; font-size: 17px; padding: 10px; border: 1px solid #ccc; border-radius: 6px; }
         button { font-size: 17px; padding: 10px 16px; border-radius: 6px; border: 1px solid #ccc; background: white; }
         .error { color: #c01c28; min-height: 1em; }
@@ -83,7 +93,9 @@ enum WebPages {
         // Vocab's web app: pairs the device, then talks to /api/ (every write says it comes from here).
         const $ = (id) => document.getElementById(id);
         const pages = ["pair", "books", "words", "study"];
-        let openBook = null, card = null, version = -1;
+        let openBook = null, card = null, version = -1, filled = {};
+        const fields = ["word", "definition", "detail", "pronunciation", "synonym", "antonym"];
+        const formValues = () => Object.fromEntries(fields.map((name) => [name, $("word-" + name).value]));
 
         async function api(method, path, body) {
           const response = await fetch("/api/" + path, {
@@ -195,10 +207,31 @@ enum WebPages {
         form("pair-form", "pair-error", async () => { await api("POST", "pair", { code: $("pair-code").value }); show("books"); });
         form("book-form", "book-error", async () => { await api("POST", "books", { name: $("book-name").value }); $("book-name").value = ""; loadBooks(); });
         form("word-form", "word-error", async () => {
-          await api("POST", "words", { bookId: openBook.id, word: $("word-word").value, definition: $("word-definition").value });
-          $("word-word").value = ""; $("word-definition").value = "";
+          await api("POST", "words", { bookId: openBook.id, ...formValues() });
+          for (const name of fields) $("word-" + name).value = "";
+          filled = {}; $("senses").hidden = true; $("web-link").hidden = true;
           loadWords();
         });
+
+        // Dictionary: the server fills the empty fields (the meaning met most); the others are a tap away.
+        async function lookUp(sense) {
+          $("word-error").textContent = "";
+          try {
+            const answer = await api("POST", "dictionary", { ...formValues(), filled, ...(sense === undefined ? {} : { sense }) });
+            for (const name of fields) $("word-" + name).value = answer.form[name];
+            filled = answer.filled;
+            $("senses").replaceChildren(...answer.senses.map((text, index) => {
+              const button = document.createElement("button");
+              button.type = "button";
+              button.textContent = `${index + 1}. ${text}`;
+              button.addEventListener("click", () => lookUp(index));
+              return button;
+            }));
+            $("senses").hidden = answer.senses.length < 2;
+            if (answer.webURL) { $("web-link").href = answer.webURL; $("web-link").hidden = false; }
+          } catch (error) { if (error.message !== "not paired") $("word-error").textContent = error.message; }
+        }
+        $("dictionary").addEventListener("click", () => lookUp());
         $("back").addEventListener("click", () => show("books"));
         $("show").addEventListener("click", () => { $("card-answer").hidden = false; $("ratings").hidden = false; $("show").hidden = true; });
         for (const button of document.querySelectorAll("#tabs button")) button.addEventListener("click", () => show(button.dataset.page));

@@ -95,11 +95,23 @@ def test_pair_make_a_book_add_words_and_study(server, driver):
     driver.find_element(By.XPATH, "//ul[@id='shelf']//button[contains(., 'TOEIC')]").click()
     visible(driver, "word-word").send_keys("abandon")
     driver.find_element(By.ID, "word-definition").send_keys("to leave behind")
-    driver.find_element(By.CSS_SELECTOR, "#word-form button").click()
+    driver.find_element(By.ID, "done").click()
     text_in(driver, "word-list", "abandon")
+    # Dictionary fills the meaning learners meet most; another is one tap away; Done saves it.
+    visible(driver, "word-word").send_keys("keen")
+    driver.find_element(By.ID, "dictionary").click()
+    wait(driver, lambda d: d.find_element(By.ID, "word-definition").get_attribute("value").startswith("(adj.) having or demonstrating"))
+    visible(driver, "senses")
+    shoot(driver, "dictionary")
+    driver.find_element(By.XPATH, "//div[@id='senses']/button[starts-with(., '2.')]").click()
+    wait(driver, lambda d: not d.find_element(By.ID, "word-definition").get_attribute("value").startswith("(adj.) having or demonstrating"))
+    picked = driver.find_element(By.ID, "word-definition").get_attribute("value")
+    driver.find_element(By.ID, "done").click()
+    text_in(driver, "word-list", "keen")
+    assert picked in server.vocab("word", "show", "keen"), picked
     # A rule broken shows its message, and saves nothing.
     driver.find_element(By.ID, "word-word").send_keys("abandon")
-    driver.find_element(By.CSS_SELECTOR, "#word-form button").click()
+    driver.find_element(By.ID, "done").click()
     text_in(driver, "word-error", "already in book")
     driver.find_element(By.ID, "word-word").clear()
     # A word added from the terminal shows in the open page within a few seconds.
@@ -107,7 +119,7 @@ def test_pair_make_a_book_add_words_and_study(server, driver):
     text_in(driver, "word-list", "brave", timeout=10)
     shoot(driver, "words")
     driver.find_element(By.XPATH, "//nav//button[@data-page='study']").click()
-    for _ in range(2):
+    for _ in range(3):
         visible(driver, "show").click()
         visible(driver, "ratings")
         shoot(driver, "study")
@@ -116,7 +128,7 @@ def test_pair_make_a_book_add_words_and_study(server, driver):
     text_in(driver, "study-status", "Nothing to study now")
     reviewed = server.vocab("word", "list", "--json")
     assert reviewed.count('"reviews"') >= 0, reviewed
-    for word in ("abandon", "brave"):
+    for word in ("abandon", "brave", "keen"):
         shown = server.vocab("word", "show", word, "--json")
         assert '"reviews" : 1' in shown or '"reviews": 1' in shown, shown
 
