@@ -1,25 +1,36 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Which browsers may use the server: a device pairs once with a one-time code that the
-/// server shows to the person at the machine, and gets a session token (kept in an HttpOnly
-/// cookie). A code is good for one device; five wrong tries replace it; tokens live in memory
-/// only (the server keeps no credential at rest).
+/// server shows to the person at the machine, and gets a 256-bit token (kept in an HttpOnly
+/// cookie). A code is good for one device; five wrong tries replace it. The server keeps only
+/// each token's SHA-256 (in `devicesFile`, private to the user, when given), so a paired phone
+/// stays paired across a restart and nothing on disk lets anyone sign in.
 public final class DevicePairing: Sendable {
     private struct State {
         var code: String
         var wrongTries = 0
-        var sessions: Set<String> = []
+        /// The hashes of the paired devices' tokens.
+        var devices: Set<String> = []
     }
 
     private let state: Mutex<State>
     /// Told each new code (to show it), on the thread that made it.
     private let announce: @Sendable (String) -> Void
+    private let devicesFile: String?
 
-    public init(announce: @escaping @Sendable (String) -> Void) {
+    public init(devicesFile: String? = nil, announce: @escaping @Sendable (String) -> Void) {
         self.announce = announce
+        self.devicesFile = devicesFile
         let first = Self.newCode()
-        state = Mutex(State(code: first))
+        var known = Set<String>()
+        if let devicesFile, let text = try? String(contentsOfFile: devicesFile, encoding: .utf8) {  // none yet: no device paired
+            known = Set(text.split(separator: "\n").map(String.init).filter { $0.count == 64 && $0.allSatisfy(\.isHexDigit) })
+        }
+        state = Mutex(State(code: first, devices: known))
         announce(first)
     }
 
@@ -42,7 +53,8 @@ public final class DevicePairing: Sendable {
                 return nil
             }
             let token = Self.randomHex(bytes: 32)
-            state.sessions.insert(token)
+            state.devices.insert(SHA256.hex(Array(token.utf8)))
+            save(state.devices)
             state.code = Self.newCode()
             state.wrongTries = 0
             announced = state.code
@@ -54,7 +66,21 @@ public final class DevicePairing: Sendable {
 
     /// Whether `token` is a paired device's.
     public func isPaired(_ token: String) -> Bool {
-        state.withLock { $0.sessions.contains(token) }
+        let hash = SHA256.hex(Array(token.utf8))
+        return state.withLock { $0.devices.contains(hash) }
+    }
+
+    /// Writes the hashes, private to the user (0600 from creation), replacing the file whole.
+    private func save(_ devices: Set<String>) {
+        guard let devicesFile else { return }
+        let temporary = devicesFile + ".tmp"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { return }  // the device stays paired until the server stops
+        let bytes = Array((devices.sorted().joined(separator: "\n") + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        if written == bytes.count { rename(temporary, devicesFile) } else { unlink(temporary) }
     }
 
     /// Eight digits from the system's random source.

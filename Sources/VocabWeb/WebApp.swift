@@ -66,6 +66,8 @@ public final class WebApp: Sendable {
         case ("POST", ["dictionary"]): return json(try fillFromDictionary(try body(request)))
         case ("GET", ["study"]): return json(try nextCard(request.query))
         case ("POST", ["study", "grade"]): return json(try grade(try body(request)))
+        case ("GET", ["study", "queue"]): return json(try queue())
+        case ("POST", ["reviews"]): return json(try addReviews(try body(request)))
         case ("GET", ["changes"]): return json(["version": changeCounter.value])
         case (_, let path) where Self.knownAPIPaths.contains(path.first ?? ""):
             throw WebProblem(status: 405, message: "\(request.method) is not allowed here.")
@@ -74,7 +76,7 @@ public final class WebApp: Sendable {
         }
     }
 
-    static let knownAPIPaths: Set<String> = ["books", "words", "study", "changes", "dictionary"]
+    static let knownAPIPaths: Set<String> = ["books", "words", "study", "changes", "dictionary", "reviews"]
 
     // MARK: Who may ask
 
@@ -201,6 +203,42 @@ public final class WebApp: Sendable {
         }
     }
 
+    /// The day's study queue (due, then new up to the day's limit), for the phone to keep:
+    /// studying goes on with no network.
+    private func queue() throws -> [String: Any] {
+        let day = studyDay, clock = self.clock
+        return try pool.read { store -> [String: Any] in
+            let session = try StudySession(store: store, bookIds: nil, day: day, clock: clock)
+            return ["cards": session.cards.map { Self.word($0.word, due: $0.schedule?.due) }, "madeAt": clock.now().iso8601]
+        }
+    }
+
+    /// Reviews made on the phone, sent when it is back online: `{"reviews": [{id, wordId,
+    /// rating, at}]}`. Each keeps the time it was made and the id the phone gave it, so sending
+    /// one twice changes nothing; schedules are derived from the log, as a sync does.
+    private func addReviews(_ object: [String: Any]) throws -> [String: Any] {
+        guard let items = object["reviews"] as? [[String: Any]], items.count <= 1_000 else {
+            throw WebProblem(status: 422, message: "\"reviews\" must be a list of at most 1,000 reviews.", field: "reviews")
+        }
+        let now = clock.now()
+        var byWord: [UUID: [ReviewRecord]] = [:]
+        for item in items {
+            guard let id = (item["id"] as? String).flatMap(UUID.init(text:)), let wordId = (item["wordId"] as? String).flatMap(UUID.init(text:)),
+                  let rating = (item["rating"] as? String).flatMap(Rating.init(name:)),
+                  let at = (item["at"] as? String).flatMap(Timestamp.init(iso8601:)), at <= now.adding(seconds: 300) else {
+                throw WebProblem(status: 422, message: "Each review needs an id, a wordId, a rating and the time it was made (not in the future).",
+                                 field: "reviews")
+            }
+            byWord[wordId, default: []].append(ReviewRecord(id: id, wordId: wordId, reviewedAt: at, rating: rating, source: .study))
+        }
+        let added = try pool.write { store in
+            // Reviews of words deleted meanwhile (on another device) have nowhere to go: left out.
+            let known = try byWord.keys.filter { try store.word(id: $0) != nil }
+            return try store.addReviewLogs(known.map { ($0, byWord[$0] ?? []) }, scheduler: try store.scheduler())
+        }.value
+        return ["added": added]
+    }
+
     private func grade(_ object: [String: Any]) throws -> [String: Any] {
         let wordId = try uuid(try text(object, "wordId"))
         guard let name = object["rating"] as? String, let rating = Rating(name: name) else {
@@ -265,7 +303,7 @@ public final class WebApp: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else { throw WebProblem(status: 405, message: "Pages are read with GET.") }
         let name = request.path == "/" ? "/index.html" : request.path
         guard let file = WebPages.files[name] else { throw WebProblem(status: 404, message: "There is no \(request.path).") }
-        return HTTPResponse(status: 200, headers: [("Content-Type", file.type), ("Cache-Control", "no-cache")], body: Array(file.text.utf8))
+        return HTTPResponse(status: 200, headers: [("Content-Type", file.type), ("Cache-Control", "no-cache")], body: file.bytes)
     }
 
     /// Moves with every commit to the store, so an open page can ask cheaply whether to read again.

@@ -20,11 +20,11 @@ final class ServeEndToEndTests: EndToEndTestCase {
         super.tearDown()
     }
 
-    /// Starts `vocab serve` on any free port; returns once it listens.
-    private func startServer() throws {
+    /// Starts `vocab serve` (on any free port unless given); returns once it listens.
+    private func startServer(listening requested: UInt16 = 0) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: VocabRunner.binary)
-        process.arguments = ["serve", "--listen", "127.0.0.1:0"]
+        process.arguments = ["serve", "--listen", "127.0.0.1:\(requested)"]
         var environment = ProcessInfo.processInfo.environment
         environment["VOCAB_HOME"] = vocab.home
         environment["XDG_CONFIG_HOME"] = vocab.file("config")
@@ -179,6 +179,28 @@ final class ServeEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(try vocab.ok(["book", "list"]).contains("No books") || (try vocab.ok(["book", "list", "--json"])).contains("[]"))
     }
 
+    /// A paired phone stays paired across a restart, and nothing on disk lets anyone sign in:
+    /// the server keeps only each token's SHA-256, in a file private to the user.
+    func testAPairedDeviceSurvivesARestartAndOnlyItsTokensHashIsKept() throws {
+        try startServer()
+        let device = try pair()
+        let token = String(try XCTUnwrap(device["Cookie"]).dropFirst("vocab_session=".count))
+        let file = vocab.home + "/web-devices"
+        let kept = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertFalse(kept.contains(token), "the token itself is never written")
+        XCTAssertEqual(kept.trimmingCharacters(in: .newlines).count, 64, kept)
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode & 0o777, 0o600)
+        let samePort = port
+        server?.interrupt()
+        server?.waitUntilExit()
+        port = 0
+        try startServer(listening: samePort)
+        XCTAssertEqual(try send("GET", "/api/books", headers: device).status, 200, "still paired")
+        XCTAssertEqual(try send("GET", "/api/books", headers: ["Cookie": "vocab_session=" + String(kept.prefix(64))]).status, 401,
+                       "the kept hash does not sign anyone in")
+    }
+
     func testAPairedDeviceMakesABookAddsAWordStudiesItAndSeesTheTerminalsWords() throws {
         try startServer()
         var device = try pair()
@@ -218,5 +240,58 @@ final class ServeEndToEndTests: EndToEndTestCase {
                                 headers: device).status, 422)
         let shown = try XCTUnwrap(try vocab.json(["word", "show", card["word"] as? String ?? "", "--json"]) as? [String: Any])
         XCTAssertEqual((shown["schedule"] as? [String: Any])?["reviews"] as? Int, 1, "the review is in the store")
+    }
+}
+
+/// Offline reviews sent twice count once, keep the time they were made, and bad ones are refused whole.
+final class ServeReviewBatchTests: EndToEndTestCase {
+    func testReviewsMadeOfflineArriveOnceWithTheirOwnTime() throws {
+        try vocab.ok(["book", "add", "B"])
+        try vocab.ok(["word", "add", "apple", "--book", "B", "--definition", "사과"])
+        let word = try XCTUnwrap(try vocab.json(["word", "show", "apple", "--json"]) as? [String: Any])
+        let id = try XCTUnwrap(word["id"] as? String)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: VocabRunner.binary)
+        process.arguments = ["serve", "--listen", "127.0.0.1:0"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": vocab.home, "XDG_CONFIG_HOME": vocab.file("config")]) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        defer { process.interrupt(); process.waitUntilExit() }
+        var text = ""
+        while !(text.contains("Serving") && text.contains("Pairing code")) {
+            let data = pipe.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let port = try XCTUnwrap(text.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression).map { text[$0].split(separator: ":")[1] })
+        let code = try XCTUnwrap(text.range(of: #"Pairing code: \d{4}-\d{4}"#, options: .regularExpression)
+            .map { text[$0].filter(\.isNumber) })
+        func curl(_ arguments: [String]) throws -> String {
+            let run = Process()
+            run.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            run.arguments = ["-s", "-w", "\n%{http_code}"] + arguments
+            let out = Pipe()
+            run.standardOutput = out
+            try run.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            run.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        let jar = vocab.file("cookies")
+        let base = "http://127.0.0.1:\(port)"
+        let paired = try curl(["-c", jar, "-X", "POST", "-H", "X-Vocab-Request: 1", "-d", #"{"code":"\#(code)"}"#, base + "/api/pair"])
+        XCTAssertTrue(paired.hasSuffix("204"), paired)
+        let reviews = #"{"reviews":[{"id":"0190a000-0000-7000-8000-000000000001","wordId":"\#(id)","rating":"good","at":"2026-11-30T08:00:00Z"}]}"#
+        for _ in 0..<2 {
+            let sent = try curl(["-b", jar, "-X", "POST", "-H", "X-Vocab-Request: 1", "-d", reviews, base + "/api/reviews"])
+            XCTAssertTrue(sent.hasSuffix("200"), sent)
+        }
+        let shown = try XCTUnwrap(try vocab.json(["word", "show", "apple", "--json"]) as? [String: Any])
+        let schedule = try XCTUnwrap(shown["schedule"] as? [String: Any])
+        XCTAssertEqual(schedule["reviews"] as? Int, 1, "sent twice, counted once")
+        XCTAssertEqual((schedule["lastReview"] as? String)?.hasPrefix("2026-11-30T08:00:00"), true, "the time it was made: \(schedule)")
+        let future = #"{"reviews":[{"id":"0190a000-0000-7000-8000-000000000002","wordId":"\#(id)","rating":"good","at":"2999-01-01T00:00:00Z"}]}"#
+        XCTAssertTrue(try curl(["-b", jar, "-X", "POST", "-H", "X-Vocab-Request: 1", "-d", future, base + "/api/reviews"]).hasSuffix("422"))
     }
 }

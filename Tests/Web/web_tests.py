@@ -27,9 +27,14 @@ class Server:
     def __init__(self):
         self.home = tempfile.mkdtemp(prefix="vocab-web-")
         self.env = dict(os.environ, VOCAB_HOME=self.home + "/data", XDG_CONFIG_HOME=self.home + "/config", NO_COLOR="1")
-        self.process = subprocess.Popen([BINARY, "serve", "--listen", "127.0.0.1:0"], env=self.env,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.codes, self.port = [], None
+        self.start(0)
+
+    def start(self, port):
+        """Starts `vocab serve` (again: on the same port and data folder)."""
+        self.port = None
+        self.process = subprocess.Popen([BINARY, "serve", "--listen", f"127.0.0.1:{port}"], env=self.env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         while self.port is None:
             line = self.process.stdout.readline()
             if not line:
@@ -51,8 +56,9 @@ class Server:
         return subprocess.run([BINARY, *arguments], env=self.env, check=True, capture_output=True, text=True).stdout
 
     def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
         shutil.rmtree(self.home, ignore_errors=True)
 
 
@@ -141,8 +147,67 @@ def test_an_unpaired_browser_sees_the_pairing_form_and_a_wrong_code_is_refused(s
     assert driver.find_element(By.ID, "books").is_displayed() is False
 
 
+def test_the_shell_loads_with_the_server_stopped_and_says_so(server, driver):
+    driver.get(server.url)
+    visible(driver, "pair-code")
+    # The service worker has taken the shell once it controls the page.
+    wait(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"), timeout=15)
+    manifest = driver.execute_script("return document.querySelector('link[rel=manifest]').href")
+    assert manifest.endswith("/manifest.webmanifest"), manifest
+    server.process.terminate()
+    server.process.wait(timeout=10)
+    driver.refresh()
+    visible(driver, "offline")
+    shoot(driver, "shell-offline")
+    assert "Vocab" in driver.find_element(By.TAG_NAME, "h1").text
+
+
+def reviews_of(server, word):
+    shown = server.vocab("word", "show", word, "--json")
+    found = re.search(r'"reviews"\s*:\s*(\d+)', shown)
+    return int(found.group(1)) if found else 0
+
+
+def test_studying_with_no_network_arrives_once_when_back(server, driver):
+    server.vocab("book", "add", "Trip")
+    for word, meaning in (("apple", "사과"), ("pear", "배"), ("plum", "자두")):
+        server.vocab("word", "add", word, "--book", "Trip", "--definition", meaning)
+    driver.get(server.url)
+    visible(driver, "pair-code").send_keys(server.codes[-1])
+    driver.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+    visible(driver, "shelf")
+    driver.find_element(By.XPATH, "//nav//button[@data-page='study']").click()
+    visible(driver, "show")
+    wait(driver, lambda d: d.execute_script("return !!localStorage.getItem('vocab.queue')"))  # the day's queue is on the phone
+    port = server.port
+    server.process.terminate()
+    server.process.wait(timeout=10)
+    studied = []
+    for _ in range(2):  # in a tunnel: the cards come from the phone, the grades wait in IndexedDB
+        studied.append(driver.find_element(By.ID, "card-word").text)
+        visible(driver, "show").click()
+        visible(driver, "ratings")
+        driver.find_element(By.XPATH, "//div[@id='ratings']/button[@data-rating='good']").click()
+        wait(driver, lambda d: d.find_element(By.ID, "card-word").text not in studied)
+    visible(driver, "offline")
+    shoot(driver, "study-offline")
+    assert all(reviews_of(server, word) == 0 for word in studied), "nothing reached the server yet"
+    server.start(port)
+    driver.refresh()  # the page is shown again: what waits is sent
+    for word in studied:
+        for _ in range(50):
+            if reviews_of(server, word) == 1:
+                break
+            time.sleep(0.2)
+        assert reviews_of(server, word) == 1, f"{word} arrived once"
+    driver.refresh()
+    time.sleep(1)
+    assert [reviews_of(server, word) for word in studied] == [1, 1], "and only once"
+
+
 def main():
-    tests = [test_pair_make_a_book_add_words_and_study, test_an_unpaired_browser_sees_the_pairing_form_and_a_wrong_code_is_refused]
+    tests = [test_pair_make_a_book_add_words_and_study, test_an_unpaired_browser_sees_the_pairing_form_and_a_wrong_code_is_refused,
+             test_the_shell_loads_with_the_server_stopped_and_says_so, test_studying_with_no_network_arrives_once_when_back]
     selected = [t for t in tests if len(sys.argv) < 2 or t.__name__ in sys.argv[1:]]
     failed = 0
     for test in selected:

@@ -26,7 +26,7 @@ enum ServeCommand {
         let pool = try StorePool(folder: try context.dataFolder())
         // The server's lines go out at once (a person, or a script, waits for them).
         let say: @Sendable (String) -> Void = { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
-        let pairing = DevicePairing { code in say("Pairing code: \(code.prefix(4))-\(code.dropFirst(4))") }
+        let pairing = DevicePairing(devicesFile: try context.dataFolder() + "/web-devices") { code in say("Pairing code: \(code.prefix(4))-\(code.dropFirst(4))") }
         let app = WebApp(pool: pool, pairing: pairing, dictionaries: try context.paths.dictionaries(), clock: SystemClock(),
                          studyDay: try context.paths.studyDay())
         app.watchStore()
