@@ -48,9 +48,13 @@ let package = Package(
         // Commands, prompts and output of the terminal application.
         // Debian's libmicrohttpd, for the web app's server.
         .systemLibrary(name: "CMHD", path: "Sources/CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // The strings the window and the web app show, in English and Korean: one gettext catalogue
+        // (Translations/*.po, compiled by msgfmt at build time into the module's resources).
+        .target(name: "VocabCatalog", plugins: ["CompileTranslations"]),
         // The web app: an HTTP server over the sessions, a JSON API and the pages (served by `vocab serve`).
-        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "CMHD"]),
-        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb"]),
+        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabCatalog", "CMHD"]),
+        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb",
+                                                 "VocabCatalog"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the
         // macros and variadic functions Swift cannot import.
@@ -63,10 +67,9 @@ let package = Package(
         // A lazy GListModel in C: long word lists cost a count, not an object per word.
         .target(name: "CVocabListModel", dependencies: ["CGtk"]),
         // The GTK 4 window: screens over the sessions, widgets only.
-        // Its strings' translations (Translations/*.po) are compiled by msgfmt at build time.
+        // Its strings come from VocabCatalog (shared with the web app).
         .target(name: "VocabDesktop", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabSync",
-                                                     "CGtk", "CVocabListModel"],
-                plugins: ["CompileTranslations"]),
+                                                     "VocabCatalog", "CGtk", "CVocabListModel"]),
         .plugin(name: "CompileTranslations", capability: .buildTool()),
         .executableTarget(name: "vocab-desktop", dependencies: ["VocabDesktop"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).

@@ -17,7 +17,7 @@ swift build -c release --product vocab-desktop
 bin=$(swift build -c release --show-bin-path)
 install -d "$prefix/bin" "$prefix/share/applications" "$prefix/share/icons/hicolor/scalable/apps"
 install -m 755 "$bin/vocab" "$bin/vocab-desktop" "$prefix/bin/"
-for catalogue in "$bin"/Vocab_VocabDesktop.resources/*.mo; do
+for catalogue in "$bin"/Vocab_VocabCatalog.resources/*.mo; do
     [ -e "$catalogue" ] || continue
     language=$(basename "$catalogue" .mo)
     install -d "$prefix/share/locale/$language/LC_MESSAGES"

@@ -1,4 +1,5 @@
 import Foundation
+import VocabCatalog
 import VocabCore
 import VocabDictionary
 import VocabSessions
@@ -14,16 +15,19 @@ public final class WebApp: Sendable {
     let pool: StorePool
     let pairing: DevicePairing
     let dictionaries: DictionaryService?
+    /// The window's catalogue, by language: the page's words in English or Korean.
+    let catalogs: [String: Catalog]
     let clock: SessionClock
     let studyDay: StudyDay
     /// "https" behind TLS (cookies then `Secure`), "http" on this machine.
     let scheme: String
 
-    public init(pool: StorePool, pairing: DevicePairing, dictionaries: DictionaryService? = nil, clock: SessionClock = SystemClock(),
-                studyDay: StudyDay = StudyDay(), scheme: String = "http") {
+    public init(pool: StorePool, pairing: DevicePairing, dictionaries: DictionaryService? = nil, catalogs: [Catalog] = [],
+                clock: SessionClock = SystemClock(), studyDay: StudyDay = StudyDay(), scheme: String = "http") {
         self.pool = pool
         self.pairing = pairing
         self.dictionaries = dictionaries
+        self.catalogs = Dictionary(catalogs.compactMap { catalog in catalog.language.map { ($0, catalog) } }, uniquingKeysWith: { first, _ in first })
         self.clock = clock
         self.studyDay = studyDay
         self.scheme = scheme
@@ -52,6 +56,7 @@ public final class WebApp: Sendable {
     ]
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
+        if request.path == "/catalog.json" { return catalog(request.query["lang"] ?? "") }
         guard request.path.hasPrefix("/api/") else { return try page(request) }
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)  // after "api"
         if parts == ["pair"] { return try pair(request) }
@@ -298,6 +303,15 @@ public final class WebApp: Sendable {
     }
 
     // MARK: The pages
+
+    /// The catalogue for a language the server has (`ko`), else an empty one (English).
+    private func catalog(_ language: String) -> HTTPResponse {
+        let code = String(language.prefix { $0.isLetter }).lowercased()
+        let entries = catalogs[code]?.entries ?? [:]
+        var response = json(["language": catalogs[code] == nil ? "en" : code, "entries": entries])
+        response.headers = response.headers.filter { $0.0 != "Cache-Control" } + [("Cache-Control", "no-cache")]
+        return response
+    }
 
     private func page(_ request: HTTPRequest) throws -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else { throw WebProblem(status: 405, message: "Pages are read with GET.") }

@@ -41,7 +41,7 @@ enum WebPages {
     /// so the app opens with no network; each file is asked of the server first (an update shows
     /// at once) and taken from the phone when the server cannot be reached. The API is never cached.
     static let serviceWorker = """
-        const SHELL = "vocab-shell-1";
+        const SHELL = "vocab-shell-2";
         const FILES = ["/", "/app.js", "/style.css", "/manifest.webmanifest", "/icon-192.png", "/icon-512.png"];
         self.addEventListener("install", (event) => {
           event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
@@ -53,7 +53,7 @@ enum WebPages {
         self.addEventListener("fetch", (event) => {
           const url = new URL(event.request.url);
           if (event.request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
-          const key = event.request.mode === "navigate" ? "/" : url.pathname;
+          const key = event.request.mode === "navigate" ? "/" : url.pathname + url.search;
           event.respondWith(fetch(event.request).then((response) => {
             if (response.ok) { const copy = response.clone(); caches.open(SHELL).then((cache) => cache.put(key, copy)); }
             return response;
@@ -78,39 +78,39 @@ enum WebPages {
         <script type="module" src="/app.js"></script>
         </head>
         <body>
-        <p id="offline" hidden>No connection: studying goes on with the cards kept on this phone; your grades are sent when you are back.</p>
-        <header><h1>Vocab</h1><nav id="tabs" hidden><button data-page="books">Books</button><button data-page="study">Study</button></nav></header>
+        <p id="offline" hidden data-t="No connection: studying goes on with the cards kept on this phone; your grades are sent when you are back."></p>
+        <header><h1>Vocab</h1><nav><span id="tabs" hidden><button data-page="books" data-t="Books"></button><button data-page="study" data-t="Study"></button></span><button id="language">한국어</button></nav></header>
         <main>
         <section id="pair" hidden>
-          <p>Type the pairing code that the Vocab server shows on the computer.</p>
-          <form id="pair-form"><input id="pair-code" inputmode="numeric" autocomplete="one-time-code" aria-label="Pairing code" required>
-          <button>Pair</button></form>
+          <p data-t="Type the pairing code that the Vocab server shows on the computer."></p>
+          <form id="pair-form"><input id="pair-code" inputmode="numeric" autocomplete="one-time-code" data-t-label="Pairing code" required>
+          <button data-t="Pair"></button></form>
           <p id="pair-error" class="error" role="alert"></p>
         </section>
         <section id="books" hidden>
           <ul id="shelf"></ul>
-          <form id="book-form"><input id="book-name" aria-label="New book's name" placeholder="New book" required><button>Add</button></form>
+          <form id="book-form"><input id="book-name" data-t-label="New book" data-t-placeholder="New book" required><button data-t="Add"></button></form>
           <p id="book-error" class="error" role="alert"></p>
         </section>
         <section id="words" hidden>
-          <button id="back" aria-label="Back to the books">‹ Books</button>
+          <button id="back" data-t="‹ Books" data-t-label="Back to the books"></button>
           <h2 id="book-title"></h2>
           <form id="word-form" class="fields">
-            <input id="word-word" aria-label="Word" placeholder="Word" autocapitalize="off" autocorrect="off" spellcheck="false" required>
-            <input id="word-definition" aria-label="Definition" placeholder="Definition" autocapitalize="off">
+            <input id="word-word" data-t-label="Word" data-t-placeholder="Word" autocapitalize="off" autocorrect="off" spellcheck="false" required>
+            <input id="word-definition" data-t-label="Definition" data-t-placeholder="Definition" autocapitalize="off">
             <div id="senses" hidden></div>
-            <input id="word-detail" aria-label="Detail" placeholder="Detail (an example)" autocapitalize="off">
-            <input id="word-pronunciation" aria-label="Pronunciation" placeholder="Pronunciation" autocapitalize="off" autocorrect="off">
-            <input id="word-synonym" aria-label="Synonym" placeholder="Synonyms" autocapitalize="off">
-            <input id="word-antonym" aria-label="Antonym" placeholder="Antonyms" autocapitalize="off">
-            <div class="toolbar"><button type="button" id="dictionary">Dictionary</button><a id="web-link" target="_blank" rel="noopener" hidden>Web dictionary</a><button id="done">Done</button></div>
+            <input id="word-detail" data-t-label="Detail" data-t-placeholder="Detail" autocapitalize="off">
+            <input id="word-pronunciation" data-t-label="Pronunciation" data-t-placeholder="Pronunciation" autocapitalize="off" autocorrect="off">
+            <input id="word-synonym" data-t-label="Synonym" data-t-placeholder="Synonym" autocapitalize="off">
+            <input id="word-antonym" data-t-label="Antonym" data-t-placeholder="Antonym" autocapitalize="off">
+            <div class="toolbar"><button type="button" id="dictionary" data-t="Dictionary"></button><a id="web-link" target="_blank" rel="noopener" hidden data-t="Web dictionary"></a><button id="done" data-t="Done"></button></div>
           </form>
           <p id="word-error" class="error" role="alert"></p>
           <ul id="word-list"></ul>
         </section>
         <section id="study" hidden>
           <div id="card"><p id="card-word" class="big"></p><p id="card-answer" hidden></p></div>
-          <button id="show">Show answer</button>
+          <button id="show" data-t="Show answer"></button>
           <div id="ratings" hidden></div>
           <p id="study-status"></p>
         </section>
@@ -123,10 +123,13 @@ enum WebPages {
         * { box-sizing: border-box; }
         [hidden] { display: none !important; }
         body { margin: 0; font: 17px/1.4 system-ui, sans-serif; color: #222; background: #fafafa; }
-        #offline { margin: 0; padding: 6px 16px; background: #f6d32d; font-size: 15px; }
+        /* At the bottom, over the page: appearing, it moves nothing a finger is about to tap. */
+        #offline { position: fixed; left: 0; right: 0; bottom: 0; margin: 0; padding: 8px 16px; background: #f6d32d; font-size: 15px; z-index: 1; }
+        body { padding-bottom: 72px; }
         header { display: flex; align-items: center; justify-content: space-between; padding: 8px 16px; background: #1a5fb4; color: white; }
         header h1 { font-size: 20px; margin: 0; }
         nav button { background: none; border: 0; color: white; font-size: 16px; padding: 8px; }
+        #language { font-size: 14px; opacity: 0.9; }
         main { padding: 16px; max-width: 640px; margin: 0 auto; }
         ul { list-style: none; padding: 0; }
         li { background: white; border-radius: 8px; padding: 12px; margin-bottom: 8px; box-shadow: 0 1px 2px #0002; }
@@ -151,6 +154,26 @@ enum WebPages {
         // Vocab's web app: pairs the device, then talks to /api/ (every write says it comes from here).
         const $ = (id) => document.getElementById(id);
         const pages = ["pair", "books", "words", "study"];
+        const RATINGS = { again: "Again", hard: "Hard", good: "Good", easy: "Easy" };
+
+        // The window's catalogue (English text is the key), in the browser's language or the one chosen.
+        let catalog = {};
+        function t(text, ...values) {
+          let out = catalog[text] || text;
+          for (const value of values) out = out.replace(/%[@d]/, value);
+          return out;
+        }
+        async function loadCatalog() {
+          const chosen = localStorage.getItem("vocab.language") || (navigator.language || "en").slice(0, 2);
+          const answer = await fetch(`/catalog.json?lang=${encodeURIComponent(chosen)}`).then((r) => r.json())
+            .catch(() => ({ language: "en", entries: {} }));
+          catalog = answer.entries || {};
+          document.documentElement.lang = answer.language;
+          for (const element of document.querySelectorAll("[data-t]")) element.textContent = t(element.dataset.t);
+          for (const element of document.querySelectorAll("[data-t-placeholder]")) element.placeholder = t(element.dataset.tPlaceholder);
+          for (const element of document.querySelectorAll("[data-t-label]")) element.setAttribute("aria-label", t(element.dataset.tLabel));
+          $("language").textContent = answer.language === "ko" ? "English" : "한국어";
+        }
         let openBook = null, card = null, version = -1, filled = {};
         const fields = ["word", "definition", "detail", "pronunciation", "synonym", "antonym"];
         const formValues = () => Object.fromEntries(fields.map((name) => [name, $("word-" + name).value]));
@@ -164,7 +187,7 @@ enum WebPages {
           if (response.status === 401) { show("pair"); throw new Error("not paired"); }
           const text = await response.text();
           const data = text ? JSON.parse(text) : {};
-          if (!response.ok) { const error = new Error(data.error || response.statusText); error.field = data.field; throw error; }
+          if (!response.ok) { const error = new Error(t(data.error || response.statusText)); error.field = data.field; throw error; }
           return data;
         }
 
@@ -188,7 +211,7 @@ enum WebPages {
         async function loadBooks() {
           const books = await api("GET", "books");
           $("shelf").replaceChildren(...books.map((book) =>
-            item(book.name, `${book.wordCount} words · ${book.dueCount} due`, () => openWords(book))));
+            item(book.name, t("%d words · %d due", book.wordCount, book.dueCount), () => openWords(book))));
         }
 
         async function openWords(book) {
@@ -230,7 +253,10 @@ enum WebPages {
         // The day's queue, kept on the phone: studying goes on in a tunnel.
         async function keepQueue() {
           const queue = await api("GET", "study/queue");
-          localStorage.setItem("vocab.queue", JSON.stringify({ cards: queue.cards, graded: [] }));
+          // Cards graded on the phone while this was on its way stay graded.
+          const { kept } = offlineCard();
+          const graded = kept.graded.filter((id) => queue.cards.some((card) => card.id === id));
+          localStorage.setItem("vocab.queue", JSON.stringify({ cards: queue.cards, graded }));
         }
 
         function offlineCard() {
@@ -239,7 +265,12 @@ enum WebPages {
           return { kept, card: left[0] || null, left: left.length };
         }
 
+        // The card whose answer is showing (it stays so when the page is drawn again), and the
+        // newest load (an older one that answers late draws nothing).
+        let revealed = null, loading = 0;
+
         async function loadCard() {
+          const mine = ++loading;
           let next;
           try {
             next = await api("GET", "study");
@@ -250,18 +281,21 @@ enum WebPages {
             next = { card: kept, dueCount: left, newCount: 0, intervals: ["again", "hard", "good", "easy"].map((rating) => ({ rating })),
                      reason: "nothingDue", offline: true };
           }
+          if (mine !== loading) return;
           card = next.card;
-          $("show").hidden = !card;
-          $("ratings").hidden = true;
-          $("card-answer").hidden = true;
+          // A card whose answer is showing stays so (the learner is rating it), as in the window.
+          const keep = !!card && revealed === card.id;
+          $("show").hidden = !card || keep;
+          $("ratings").hidden = !keep;
+          $("card-answer").hidden = !keep;
           $("card-word").textContent = card ? card.word : "";
-          $("study-status").textContent = card ? (next.offline ? `${next.dueCount} left on this phone` : `${next.dueCount} due · ${next.newCount} new`)
-            : next.reason === "noWords" ? "No words yet: add some on the Books page." : "Nothing to study now.";
+          $("study-status").textContent = card ? (next.offline ? t("%d left on this phone", next.dueCount) : t("%d due · %d new", next.dueCount, next.newCount))
+            : next.reason === "noWords" ? t("No words yet: add some on the Books page.") : t("Nothing to study now.");
           if (card) {
             $("card-answer").textContent = card.definition;
             $("ratings").replaceChildren(...next.intervals.map((choice) => {
               const button = document.createElement("button");
-              button.textContent = choice.rating;
+              button.textContent = t(RATINGS[choice.rating] || choice.rating);
               button.dataset.rating = choice.rating;
               if (choice.due) {
                 const interval = document.createElement("small");
@@ -277,18 +311,19 @@ enum WebPages {
         // "1m", "10m", "3h", "4d", "2mo", "1.5y": as the rating buttons of the window and Anki.
         function shortInterval(milliseconds) {
           const seconds = Math.max(0, Math.round(milliseconds / 1000));
-          if (seconds < 3600) return `${Math.max(1, Math.round(seconds / 60))}m`;
-          if (seconds < 86400) return `${Math.round(seconds / 3600)}h`;
+          if (seconds < 3600) return t("%dm", Math.max(1, Math.round(seconds / 60)));
+          if (seconds < 86400) return t("%dh", Math.round(seconds / 3600));
           const days = Math.round(seconds / 86400);
-          if (days < 31) return `${days}d`;
-          if (days < 365) return `${Math.round(days / 30)}mo`;
-          return `${Math.round(days / 36.5) / 10}y`;
+          if (days < 31) return t("%dd", days);
+          if (days < 365) return t("%dmo", Math.round(days / 30));
+          return t("%@y", Math.round(days / 36.5) / 10);
         }
 
         // A grade waits in IndexedDB first (with its own id and time) and is sent at once when
         // the server can be reached: offline or not, nothing is lost and nothing counts twice.
         async function grade(rating) {
           const review = { id: crypto.randomUUID(), wordId: card.id, rating, at: new Date().toISOString() };
+          revealed = null;
           await outbox("readwrite", (store) => store.put(review));
           const { kept } = offlineCard();
           kept.graded.push(card.id);
@@ -346,7 +381,10 @@ enum WebPages {
         }
         $("dictionary").addEventListener("click", () => lookUp());
         $("back").addEventListener("click", () => show("books"));
-        $("show").addEventListener("click", () => { $("card-answer").hidden = false; $("ratings").hidden = false; $("show").hidden = true; });
+        $("show").addEventListener("click", () => {
+          revealed = card && card.id;
+          $("card-answer").hidden = false; $("ratings").hidden = false; $("show").hidden = true;
+        });
         for (const button of document.querySelectorAll("#tabs button")) button.addEventListener("click", () => show(button.dataset.page));
         // Offline: the shell comes from the service worker; the page says the server cannot be reached.
         function connection(online) { $("offline").hidden = online; }
@@ -356,8 +394,12 @@ enum WebPages {
         window.addEventListener("offline", () => connection(false));
         if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
         if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
-        api("GET", "books").then(() => { connection(true); show("books"); },
-                                  (error) => { if (error instanceof TypeError) connection(false); });
+        $("language").addEventListener("click", () => {
+          localStorage.setItem("vocab.language", document.documentElement.lang === "ko" ? "en" : "ko");
+          loadCatalog().then(() => { if (!$("books").hidden) loadBooks(); if (!$("study").hidden) loadCard(); });
+        });
+        loadCatalog().then(() => api("GET", "books")).then(() => { connection(true); show("books"); },
+                                                          (error) => { if (error instanceof TypeError) connection(false); });
         setInterval(poll, 1000);
         """
 }

@@ -1,5 +1,7 @@
-"""Every string the window passes through tr("...") has a Korean translation in
-Sources/VocabDesktop/Translations/ko.po, and the catalogue has no string the window no longer uses."""
+"""Every string the window passes through tr("...") and every string the web page translates
+(t("...") in its script, data-t, data-t-label and data-t-placeholder in its HTML) has a Korean
+translation in Sources/VocabCatalog/Translations/ko.po, and the catalogue has no string that
+neither uses any more."""
 import pathlib
 import re
 import sys
@@ -10,8 +12,17 @@ used = set()
 for path in sources.rglob("*.swift"):
     for match in re.finditer(r'\btr\("((?:[^"\\]|\\.)*)"', path.read_text()):
         used.add(match.group(1).encode().decode("unicode_escape").encode("latin-1").decode("utf-8"))
+web = (root / "Sources" / "VocabWeb" / "WebPages.swift").read_text()
+for match in re.finditer(r'\bt\("((?:[^"\\]|\\.)*)"|data-t(?:-label|-placeholder)?="([^"]*)"', web):
+    used.add(match.group(1) if match.group(1) is not None else match.group(2))
+for name in re.findall(r'(\w+): "(Again|Hard|Good|Easy)"', web):
+    used.add(name[1])
+# The server's refusals the page shows through t(data.error).
+for message in re.findall(r'WebProblem\(status: \d+, message: "([^"\\]*)"', (root / "Sources" / "VocabWeb" / "WebApp.swift").read_text()):
+    if message in ("That pairing code is not the one the server shows.", "Pair this device first, with the code the server shows."):
+        used.add(message)
 catalogue = {}
-text = (sources / "Translations" / "ko.po").read_text()
+text = (root / "Sources" / "VocabCatalog" / "Translations" / "ko.po").read_text()
 for match in re.finditer(r'^msgid "((?:[^"\\]|\\.)*)"\nmsgstr "((?:[^"\\]|\\.)*)"', text, re.M):
     catalogue[match.group(1).replace('\\"', '"')] = match.group(2)
 missing = sorted(s for s in used if not catalogue.get(s))

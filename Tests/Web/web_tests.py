@@ -205,9 +205,36 @@ def test_studying_with_no_network_arrives_once_when_back(server, driver):
     assert [reviews_of(server, word) for word in studied] == [1, 1], "and only once"
 
 
+def test_in_korean_from_the_browsers_language_and_back_with_the_switch(server, driver):
+    driver.quit()
+    korean = browser("ko")
+    try:
+        server.vocab("book", "add", "TOEIC")
+        server.vocab("word", "add", "brave", "--book", "TOEIC", "--definition", "용감한")
+        korean.get(server.url)
+        text_in(korean, "pair", "연결 코드")  # the window's catalogue, in the browser's language
+        visible(korean, "pair-code").send_keys(server.codes[-1])
+        korean.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+        text_in(korean, "shelf", "단어 1개")
+        shoot(korean, "ko-books")
+        korean.find_element(By.XPATH, "//nav//button[@data-page='study']").click()
+        visible(korean, "show").click()
+        visible(korean, "ratings")
+        assert "알맞음" in korean.find_element(By.ID, "ratings").text, korean.find_element(By.ID, "ratings").text
+        shoot(korean, "ko-study")
+        korean.find_element(By.ID, "language").click()  # the switch: English, kept for next time
+        text_in(korean, "ratings", "Good")
+        korean.refresh()
+        visible(korean, "books")
+        assert korean.find_element(By.XPATH, "//nav//button[@data-page='study']").text == "Study"
+    finally:
+        korean.quit()
+
+
 def main():
     tests = [test_pair_make_a_book_add_words_and_study, test_an_unpaired_browser_sees_the_pairing_form_and_a_wrong_code_is_refused,
-             test_the_shell_loads_with_the_server_stopped_and_says_so, test_studying_with_no_network_arrives_once_when_back]
+             test_the_shell_loads_with_the_server_stopped_and_says_so, test_studying_with_no_network_arrives_once_when_back,
+             test_in_korean_from_the_browsers_language_and_back_with_the_switch]
     selected = [t for t in tests if len(sys.argv) < 2 or t.__name__ in sys.argv[1:]]
     failed = 0
     for test in selected:
@@ -223,7 +250,10 @@ def main():
             traceback.print_exc()
         finally:
             if driver:
-                driver.quit()
+                try:
+                    driver.quit()
+                except Exception:
+                    pass  # a test that opened a browser of its own quit this one
             server.stop()
     print(f"Web tests: {len(selected) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)

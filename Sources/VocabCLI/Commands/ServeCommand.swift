@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import VocabCatalog
 import VocabCore
 import VocabSessions
 import VocabStore
@@ -27,8 +28,11 @@ enum ServeCommand {
         // The server's lines go out at once (a person, or a script, waits for them).
         let say: @Sendable (String) -> Void = { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         let pairing = DevicePairing(devicesFile: try context.dataFolder() + "/web-devices") { code in say("Pairing code: \(code.prefix(4))-\(code.dropFirst(4))") }
-        let app = WebApp(pool: pool, pairing: pairing, dictionaries: try context.paths.dictionaries(), clock: SystemClock(),
-                         studyDay: try context.paths.studyDay())
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let catalogs = Catalog.languages(executable: executable)
+            .map { Catalog.load(language: $0, environment: context.environment, executable: executable) }
+        let app = WebApp(pool: pool, pairing: pairing, dictionaries: try context.paths.dictionaries(), catalogs: catalogs,
+                         clock: SystemClock(), studyDay: try context.paths.studyDay())
         app.watchStore()
         let server: HTTPServer
         do {

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The strings every front end but the terminal shows, in the user's language: one gettext
+/// catalogue per language (`Translations/*.po`, compiled by `msgfmt` at build time into this
+/// module's resources), shared by the window and the web app. English source text is the key;
+/// a string missing from the catalogue shows in English.
+public struct Catalog: Sendable {
+    /// English text → translation.
+    public let entries: [String: String]
+    /// The language it translates into ("ko"), or nil for English.
+    public let language: String?
+
+    public init(entries: [String: String] = [:], language: String? = nil) {
+        self.entries = entries
+        self.language = language
+    }
+
+    /// The text in this catalogue's language.
+    public func translate(_ text: String) -> String { entries[text] ?? text }
+
+    /// The catalogue for `language` from the first place that has one:
+    /// `$VOCAB_LOCALEDIR/<lang>/LC_MESSAGES/vocab.mo`, `<prefix>/share/locale/…` beside the
+    /// installed binary, or the build's resources beside a binary built from source. English
+    /// (or a language without a catalogue): empty.
+    public static func load(language: String?, environment: [String: String], executable: String) -> Catalog {
+        guard let language, language != "en", language.allSatisfy(\.isLetter), language.count <= 8 else { return Catalog() }
+        let binFolder = (executable as NSString).deletingLastPathComponent
+        let installed = [environment["VOCAB_LOCALEDIR"], (binFolder as NSString).deletingLastPathComponent + "/share/locale"]
+            .compactMap { $0 }.filter { !$0.isEmpty }.map { "\($0)/\(language)/LC_MESSAGES/vocab.mo" }
+        for path in installed + ["\(binFolder)/Vocab_VocabCatalog.resources/\(language).mo"] {
+            if let data = FileManager.default.contents(atPath: path), let parsed = MOFile.parse([UInt8](data)) {
+                return Catalog(entries: parsed, language: language)
+            }
+        }
+        return Catalog()
+    }
+
+    /// "ko" for ko_KR.UTF-8; nil for C/POSIX.
+    public static func language(_ environment: [String: String]) -> String? {
+        let value = ["LC_ALL", "LC_MESSAGES", "LANG"].compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let code = value.prefix { $0.isLetter }
+        return code.isEmpty || value == "C" || value == "POSIX" ? nil : String(code).lowercased()
+    }
+
+    /// The languages there are catalogues for (besides English), from the build's resources.
+    public static func languages(executable: String) -> [String] {
+        let folder = (executable as NSString).deletingLastPathComponent + "/Vocab_VocabCatalog.resources"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []  // none built: English only
+        return names.filter { $0.hasSuffix(".mo") }.map { String($0.dropLast(3)) }.sorted()
+    }
+}
+
+/// Reads gettext's binary catalogue format (what `msgfmt` writes).
+public enum MOFile {
+    public static func parse(_ bytes: [UInt8]) -> [String: String]? {
+        guard bytes.count >= 28 else { return nil }
+        func word(_ offset: Int, _ bigEndian: Bool) -> Int? {
+            guard offset >= 0, offset + 4 <= bytes.count else { return nil }
+            let b = bytes[offset..<offset + 4].map(UInt32.init)
+            return Int(bigEndian ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0])
+        }
+        let bigEndian: Bool
+        switch word(0, false) {
+        case 0x9504_12de: bigEndian = false
+        case 0xde12_0495: bigEndian = true
+        default: return nil
+        }
+        guard let count = word(8, bigEndian), let originals = word(12, bigEndian), let translations = word(16, bigEndian) else { return nil }
+        func string(_ table: Int, _ index: Int) -> String? {
+            guard let length = word(table + index * 8, bigEndian), let offset = word(table + index * 8 + 4, bigEndian),
+                  offset + length <= bytes.count else { return nil }
+            return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
+        }
+        var catalog: [String: String] = [:]
+        for index in 0..<count {
+            guard let key = string(originals, index), let value = string(translations, index) else { return nil }
+            if !key.isEmpty { catalog[key] = value }
+        }
+        return catalog
+    }
+}
