@@ -23,51 +23,35 @@ final class SortedLineFile {
 
     deinit { close(descriptor) }
 
-    /// The line whose first field is exactly `key`, or nil.
+    /// The line whose first field is exactly `key`, or nil: the one line that starts with the
+    /// key and its space (a space sorts before every character a key holds, so the order of
+    /// such prefixes is the order of the fields).
     func line(forKey key: String) -> String? {
-        let target = Array(key.utf8)
-        var low = 0, high = size
-        while low < high {
-            let middle = (low + high) / 2
-            guard let (start, line) = lineStarting(after: middle) else { high = middle; continue }
-            let field = Array(line.prefix { $0 != UInt8(ascii: " ") })
-            if field == target { return String(decoding: line, as: UTF8.self) }
-            // WordNet's files start with a licence block of lines beginning with spaces: they sort first.
-            if field.lexicographicallyPrecedes(target) || line.first == UInt8(ascii: " ") {
-                low = start + line.count + 1
-            } else {
-                high = middle
-            }
-        }
-        return nil
+        lines(withPrefix: key + " ", limit: 1).first
     }
 
-    /// Every line that starts with `prefix`, in file order (found by binary search, then read on).
-    func lines(withPrefix prefix: String) -> [String] {
+    /// The lines that start with `prefix` (at most `limit`), in file order: a binary search for
+    /// the first line at or after the prefix, then reading on while they match.
+    func lines(withPrefix prefix: String, limit: Int = .max) -> [String] {
         let target = Array(prefix.utf8)
         var low = 0, high = size
-        // The first line at or after the prefix in sort order.
         while low < high {
             let middle = (low + high) / 2
             guard let (start, line) = lineStarting(after: middle) else { high = middle; continue }
+            // WordNet's files start with a licence block of lines beginning with spaces: they sort first.
             if Array(line.prefix(target.count)).lexicographicallyPrecedes(target) || line.first == UInt8(ascii: " ") {
                 low = start + line.count + 1
             } else {
                 high = middle
             }
         }
+        // `low` is 0 or the start of a line: the first that does not sort before the prefix.
         var found: [String] = []
         var position = low
-        // `low` is a line's start (or a place inside the line before the first match: skip it).
-        if position > 0, let (start, _) = lineStarting(after: position) { position = start }
-        if low == 0 { position = 0 }
-        while position < size {
+        while position < size, found.count < limit {
             let line = bytesOfLine(at: position)
-            if line.starts(with: target) {
-                found.append(String(decoding: line, as: UTF8.self))
-            } else if !found.isEmpty || !Array(line.prefix(target.count)).lexicographicallyPrecedes(target) {
-                break
-            }
+            guard line.starts(with: target) else { break }
+            found.append(String(decoding: line, as: UTF8.self))
             position += line.count + 1
         }
         return found
