@@ -76,16 +76,21 @@ public final class WordNetDatabase {
                     let synset = try readSynset(pos: pos, offset: offset)
                     senses.append(Sense(lemma: shown, partOfSpeech: pos.name, definition: synset.definition, examples: synset.examples,
                                         synonyms: synset.words.filter { $0.lowercased() != shown },
-                                        antonyms: try synset.antonyms(of: form, database: self),
+                                        antonyms: Self.distinct(try synset.antonyms(of: form, database: self)),
                                         tagCount: counts[number + 1] ?? 0))
                 }
             }
         }
         guard let lemma, !senses.isEmpty else { throw DictionaryError.notFound(query) }
         senses = Self.byFrequency(senses)
-        var antonyms: [String] = []
-        for antonym in senses.flatMap(\.antonyms) where !antonyms.contains(antonym) { antonyms.append(antonym) }
+        let antonyms = Self.distinct(senses.flatMap(\.antonyms))
         return DictionaryEntry(query: query, lemma: lemma.replacingOccurrences(of: "_", with: " "), senses: senses, antonyms: antonyms)
+    }
+
+    /// `words` without repeats, in order.
+    static func distinct(_ words: [String]) -> [String] {
+        var seen = Set<String>()
+        return words.filter { seen.insert($0).inserted }
     }
 
     /// `senses` (in WordNet's order) by tagged count, most met first; ties keep their order.
