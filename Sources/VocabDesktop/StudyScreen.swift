@@ -87,7 +87,7 @@ final class StudyScreen {
         let clock = model.clock, day = model.studyDay
         model.background({ store -> (StudySession, [UUID: String], NothingToStudy?) in
             let session = try StudySession(store: store, bookIds: nil, day: day, clock: clock)
-            let idle = session.current == nil ? try StudySession.nothingToStudy(store: store, bookIds: nil, at: clock.now()) : nil
+            let idle = session.current == nil ? try StudySession.nothingToStudy(store: store, bookIds: nil) : nil
             return (session, try store.bookNames(), idle)
         }) { [weak self] result in
             guard let self else { return }
@@ -157,10 +157,9 @@ final class StudyScreen {
     private func grade(_ rating: Rating) {
         guard let session, !grading else { return }
         grading = true  // one grade at a time: the session goes to the worker and back
-        let clock = model.clock
         model.background({ store -> (Schedule?, NothingToStudy?) in
             let schedule = try session.grade(rating)
-            let idle = session.current == nil ? try StudySession.nothingToStudy(store: store, bookIds: nil, at: clock.now()) : nil
+            let idle = session.current == nil ? try StudySession.nothingToStudy(store: store, bookIds: nil) : nil
             return (schedule, idle)
         }) { [weak self] result in
             guard let self else { return }

@@ -71,7 +71,7 @@ public final class StudySession: @unchecked Sendable {
     }
 
     /// Why there is nothing to study: no words at all, or nothing due (and when the next review is).
-    public static func nothingToStudy(store: Store, bookIds: [UUID]?, at time: Timestamp) throws -> NothingToStudy {
+    public static func nothingToStudy(store: Store, bookIds: [UUID]?) throws -> NothingToStudy {
         try store.wordCount() == 0 ? .noWords : .nothingDue(nextReview: try nextReview(store: store, bookIds: bookIds))
     }
 

@@ -197,12 +197,15 @@ public final class WebApp: Sendable {
         return try pool.read { store -> [String: Any] in
             let session = try StudySession(store: store, bookIds: bookIds, day: day, clock: clock)
             guard let card = session.current else {
-                switch try StudySession.nothingToStudy(store: store, bookIds: bookIds, at: now) {
+                switch try StudySession.nothingToStudy(store: store, bookIds: bookIds) {
                 case .noWords: return ["card": NSNull(), "reason": "noWords"]
                 case .nothingDue(let next): return ["card": NSNull(), "reason": "nothingDue", "nextReview": next.map { $0.iso8601 } ?? NSNull()]
                 }
             }
-            let intervals = session.nextDue().map { ["rating": $0.rating.name, "due": $0.due.iso8601] }
+            // The interval each button shows, by the rule the window's buttons follow.
+            let intervals = session.nextDue().map { choice -> [String: Any] in
+                ["rating": choice.rating.name, "due": choice.due.iso8601, "interval": Self.interval(ButtonInterval(choice.due, from: now))]
+            }
             return ["card": Self.word(card.word, due: card.schedule?.due), "isDue": card.isDue, "dueCount": session.dueCount,
                     "newCount": session.newCount, "intervals": intervals]
         }
@@ -291,6 +294,18 @@ public final class WebApp: Sendable {
         ["id": word.id.lowercaseText, "bookId": word.bookId.lowercaseText, "word": word.word, "definition": word.definition,
          "detail": word.detail, "pronunciation": word.pronunciation, "synonym": word.synonym, "antonym": word.antonym,
          "memorized": word.memorized, "due": due.map { $0.iso8601 } ?? NSNull()]
+    }
+
+    /// A button's interval as the page words it: `{"unit": "m"|"h"|"d"|"mo"|"y", "count": "10"}`
+    /// (the catalogue's "%dm", "%dh", …; years in tenths: "1.5").
+    static func interval(_ interval: ButtonInterval) -> [String: String] {
+        switch interval {
+        case .minutes(let count): return ["unit": "m", "count": String(count)]
+        case .hours(let count): return ["unit": "h", "count": String(count)]
+        case .days(let count): return ["unit": "d", "count": String(count)]
+        case .months(let count): return ["unit": "mo", "count": String(count)]
+        case .years(let tenths): return ["unit": "y", "count": tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"]
+        }
     }
 
     static func fieldName(_ field: BookField) -> String {

@@ -297,9 +297,9 @@ enum WebPages {
               const button = document.createElement("button");
               button.textContent = t(RATINGS[choice.rating] || choice.rating);
               button.dataset.rating = choice.rating;
-              if (choice.due) {
+              if (choice.interval) {
                 const interval = document.createElement("small");
-                interval.textContent = shortInterval(Date.parse(choice.due) - Date.now());
+                interval.textContent = intervalText(choice.interval);
                 button.append(document.createElement("br"), interval);
               }
               button.addEventListener("click", () => grade(choice.rating));
@@ -308,15 +308,9 @@ enum WebPages {
           }
         }
 
-        // "1m", "10m", "3h", "4d", "2mo", "1.5y": as the rating buttons of the window and Anki.
-        function shortInterval(milliseconds) {
-          const seconds = Math.max(0, Math.round(milliseconds / 1000));
-          if (seconds < 3600) return t("%dm", Math.max(1, Math.round(seconds / 60)));
-          if (seconds < 86400) return t("%dh", Math.round(seconds / 3600));
-          const days = Math.round(seconds / 86400);
-          if (days < 31) return t("%dd", days);
-          if (days < 365) return t("%dmo", Math.round(days / 30));
-          return t("%@y", Math.round(days / 36.5) / 10);
+        // "10m", "4d", "1.5y" (Korean "10분", "4일", "1.5년"): the server rounds as the window's buttons do.
+        function intervalText(interval) {
+          return t(interval.unit === "y" ? "%@y" : `%d${interval.unit}`, interval.count);
         }
 
         // A grade waits in IndexedDB first (with its own id and time) and is sent at once when

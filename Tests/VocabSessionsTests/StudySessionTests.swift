@@ -41,12 +41,12 @@ final class StudySessionTests: XCTestCase {
 
     func testNothingToStudySaysWhy() throws {
         let store = try Store(path: ":memory:")
-        XCTAssertEqual(try StudySession.nothingToStudy(store: store, bookIds: nil, at: t0), .noWords)
+        XCTAssertEqual(try StudySession.nothingToStudy(store: store, bookIds: nil), .noWords)
         let book = try store.addBook(BookDraft(name: "B"), now: t0)
         let word = try store.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
         var ids = TimeOrderedIDs()
         try store.recordReview(wordId: word.id, rating: .easy, at: t0, source: .study, ids: &ids)
-        guard case .nothingDue(let next?) = try StudySession.nothingToStudy(store: store, bookIds: nil, at: t0) else {
+        guard case .nothingDue(let next?) = try StudySession.nothingToStudy(store: store, bookIds: nil) else {
             return XCTFail("a reviewed word is scheduled")
         }
         guard case .days = DueInterval(next, from: t0) else { return XCTFail("an easy first review is days away") }

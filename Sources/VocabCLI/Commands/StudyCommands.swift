@@ -26,7 +26,7 @@ enum StudyCommands {
         let console = context.console
         let style = Style(console: console, environment: context.environment)
         guard !session.cards.isEmpty else {
-            console.print(TerminalWording.nothingToStudy(try StudySession.nothingToStudy(store: store, bookIds: bookIds, at: clock.now()),
+            console.print(TerminalWording.nothingToStudy(try StudySession.nothingToStudy(store: store, bookIds: bookIds),
                                                          at: clock.now()))
             return
         }
