@@ -284,11 +284,14 @@ public final class WebApp: Sendable {
         return id
     }
 
-    private func json(_ value: Any, status: Int = 200) -> HTTPResponse {
+    /// `value` as the API's JSON; never cached unless said (`cache`).
+    static func json(_ value: Any, status: Int = 200, cache: String = "no-store") -> HTTPResponse {
         let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", cache)],
                             body: [UInt8](data))
     }
+
+    private func json(_ value: Any, status: Int = 200) -> HTTPResponse { Self.json(value, status: status) }
 
     static func word(_ word: Word, due: Timestamp?) -> [String: Any] {
         ["id": word.id.lowercaseText, "bookId": word.bookId.lowercaseText, "word": word.word, "definition": word.definition,
@@ -323,9 +326,7 @@ public final class WebApp: Sendable {
     private func catalog(_ language: String) -> HTTPResponse {
         let code = String(language.prefix { $0.isLetter }).lowercased()
         let entries = catalogs[code]?.entries ?? [:]
-        var response = json(["language": catalogs[code] == nil ? "en" : code, "entries": entries])
-        response.headers = response.headers.filter { $0.0 != "Cache-Control" } + [("Cache-Control", "no-cache")]
-        return response
+        return Self.json(["language": catalogs[code] == nil ? "en" : code, "entries": entries], cache: "no-cache")
     }
 
     private func page(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -356,8 +357,6 @@ struct WebProblem: Error {
     var response: HTTPResponse {
         var object: [String: Any] = ["error": message]
         if let field { object["field"] = field }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
-                            body: [UInt8](data))
+        return WebApp.json(object, status: status)
     }
 }
