@@ -47,14 +47,16 @@ let package = Package(
         .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives", "VocabAnki"]),
         // Commands, prompts and output of the terminal application.
         // Debian's libmicrohttpd, for the web app's server.
+        // Debian's libqrencode, for the QR code `vocab serve` prints for a phone to scan.
+        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CMHD", path: "Sources/CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // The strings the window and the web app show, in English and Korean: one gettext catalogue
         // (Translations/*.po, compiled by msgfmt at build time into the module's resources).
         .target(name: "VocabCatalog", plugins: ["CompileTranslations"]),
         // The web app: an HTTP server over the sessions, a JSON API and the pages (served by `vocab serve`).
-        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabCatalog", "CMHD"]),
+        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabCatalog", "CMHD"], plugins: ["EmbedWebPages"]),
         .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb",
-                                                 "VocabCatalog"]),
+                                                 "VocabCatalog", "CQREncode"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the
         // macros and variadic functions Swift cannot import.
@@ -71,6 +73,7 @@ let package = Package(
         .target(name: "VocabDesktop", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabSync",
                                                      "VocabCatalog", "CGtk", "CVocabListModel"]),
         .plugin(name: "CompileTranslations", capability: .buildTool()),
+        .plugin(name: "EmbedWebPages", capability: .buildTool()),
         .executableTarget(name: "vocab-desktop", dependencies: ["VocabDesktop"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
         .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabSessions", "VocabStore", "VocabCore", "VocabSync"]),

@@ -6,7 +6,8 @@
 #include <microhttpd.h>
 
 // MHD_start_daemon and MHD_get_daemon_info are C-variadic (Swift does not import them): these
-// call them with the options Vocab's server sets.
+// call them with the options Vocab's server sets (TLS through GnuTLS when a key and a
+// certificate, in PEM, are given).
 
 /// Starts a daemon on `address` (port 0: any free one) with a pool of `threads`, at most
 /// `connections` at once, each idle for at most `timeout` seconds and given `memory` bytes
@@ -15,7 +16,20 @@ static inline struct MHD_Daemon *vocab_mhd_start(unsigned int flags, const struc
                                                  unsigned int threads, unsigned int connections,
                                                  unsigned int timeout, size_t memory,
                                                  MHD_AccessHandlerCallback handler, void *handler_cls,
-                                                 MHD_RequestCompletedCallback done, void *done_cls) {
+                                                 MHD_RequestCompletedCallback done, void *done_cls,
+                                                 const char *tls_key, const char *tls_cert) {
+    if (tls_key && tls_cert) {
+        return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_cls,
+                                MHD_OPTION_SOCK_ADDR, address,
+                                MHD_OPTION_THREAD_POOL_SIZE, threads,
+                                MHD_OPTION_CONNECTION_LIMIT, connections,
+                                MHD_OPTION_CONNECTION_TIMEOUT, timeout,
+                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory,
+                                MHD_OPTION_NOTIFY_COMPLETED, done, done_cls,
+                                MHD_OPTION_HTTPS_MEM_KEY, tls_key,
+                                MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
+                                MHD_OPTION_END);
+    }
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,
@@ -30,4 +44,9 @@ static inline struct MHD_Daemon *vocab_mhd_start(unsigned int flags, const struc
 static inline uint16_t vocab_mhd_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
+}
+
+/// Whether this libmicrohttpd serves TLS (Debian's does, through GnuTLS).
+static inline int vocab_mhd_has_tls(void) {
+    return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
 }

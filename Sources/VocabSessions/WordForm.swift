@@ -17,6 +17,8 @@ public struct WordForm: Sendable, Equatable {
     /// is one that choosing another sense replaces. (A front end that keeps the form itself —
     /// a web page — hands it back with the form.)
     public var filledByDictionary: [WordField: String] = [:]
+    /// The id a new word gets when the device that made it gave it one (nil: a new id).
+    public var newId: UUID?
 
     public init(editing word: Word? = nil) {
         editing = word?.id
@@ -84,7 +86,7 @@ public struct WordForm: Sendable, Equatable {
                                           bookId: bookId)
                 return try store.updateWord(id: editing, changes, now: now)
             }
-            return try store.addWord(draft, toBook: bookId, now: now)
+            return try store.addWord(draft, toBook: bookId, id: newId, now: now)
         } catch let error as VocabError {
             throw WordFormError(field: WordFormError.field(of: error), underlying: error)
         }

@@ -108,11 +108,12 @@ extension Store {
 
     // MARK: Changing words
 
-    /// Adds a word to a book; the word's text must not already be in that book.
+    /// Adds a word to a book; the word's text must not already be in that book. `id`: the id a
+    /// device gave the word when it was made (offline, say); nil: a new one.
     @discardableResult
-    public func addWord(_ draft: WordDraft, toBook bookId: UUID, now: Timestamp = .now()) throws -> Word {
+    public func addWord(_ draft: WordDraft, toBook bookId: UUID, id: UUID? = nil, now: Timestamp = .now()) throws -> Word {
         let clean = try draft.validated()
-        let word = Word(bookId: bookId, word: clean.word, definition: clean.definition, detail: clean.detail,
+        let word = Word(id: id ?? .timeOrdered(), bookId: bookId, word: clean.word, definition: clean.definition, detail: clean.detail,
                         pronunciation: clean.pronunciation, synonym: clean.synonym, antonym: clean.antonym,
                         date: clean.date ?? now, memorized: clean.memorized, createdAt: now, modifiedAt: now)
         try write {
@@ -141,6 +142,11 @@ extension Store {
             try stamp(table: "words", id: id, fields: SyncBodies.changedFields(current, updated), at: now)
             return updated
         }
+    }
+
+    /// Whether the word `id` was here once and was deleted (here, or on a device a sync heard from).
+    public func wordWasDeleted(id: UUID) throws -> Bool {
+        try guarded { try isTombstoned(id) }
     }
 
     /// Deletes a word, remembering the deletion.

@@ -65,9 +65,12 @@ public final class DevicePairing: Sendable {
     }
 
     /// Whether `token` is a paired device's.
-    public func isPaired(_ token: String) -> Bool {
+    public func isPaired(_ token: String) -> Bool { device(token) != nil }
+
+    /// The paired device `token` belongs to (its hash: what the server may keep), or nil.
+    public func device(_ token: String) -> String? {
         let hash = SHA256.hex(Array(token.utf8))
-        return state.withLock { $0.devices.contains(hash) }
+        return state.withLock { $0.devices.contains(hash) } ? hash : nil
     }
 
     /// Writes the hashes, private to the user (0600 from creation), replacing the file whole.

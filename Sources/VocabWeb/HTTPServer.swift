@@ -1,5 +1,6 @@
 import CMHD
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,6 +51,12 @@ public struct HTTPLimits: Sendable {
     public var connectionMemory = 32 * 1024
     /// Threads answering requests.
     public var threads: UInt32 = 4
+    /// Requests to paths starting with this take files: their own bound, and few at once.
+    public var uploadPath = "/api/imports"
+    /// The largest file uploaded.
+    public var maximumUpload = 32 << 20
+    /// Uploads being received at once (another is answered 429 before its body is read).
+    public var uploadsAtOnce = 2
 
     public init() {}
 }
@@ -58,16 +65,22 @@ public struct HTTPLimits: Sendable {
 /// the store), answering each request with `handler`. Listens until `stop()` or release.
 public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
+    /// Uploads whose bodies are being received now.
+    let uploads = Atomic<Int>(0)
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let limits: HTTPLimits
     /// The port it listens on (the one chosen when asked for port 0).
     public private(set) var port: UInt16 = 0
+    private let keyText: UnsafeMutablePointer<CChar>?
+    private let certificateText: UnsafeMutablePointer<CChar>?
 
-    /// Listens on `host` (an IPv4 address) and `port` (0: any free port).
-    public init(host: String, port: UInt16, limits: HTTPLimits = HTTPLimits(),
+    /// Listens on `host` (an IPv4 address) and `port` (0: any free port); with `tls`, HTTPS only.
+    public init(host: String, port: UInt16, limits: HTTPLimits = HTTPLimits(), tls: TLSIdentity? = nil,
                 handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         self.handler = handler
         self.limits = limits
+        keyText = tls.map { strdup($0.key) }
+        certificateText = tls.map { strdup($0.certificate) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -75,17 +88,30 @@ public final class HTTPServer: @unchecked Sendable {
         let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_EPOLL.rawValue)
             | UInt32(MHD_USE_ERROR_LOG.rawValue)
         let me = Unmanaged.passUnretained(self).toOpaque()
+        if tls != nil, vocab_mhd_has_tls() == 0 { throw HTTPServerError.noTLS }
+        // libmicrohttpd copies neither the key nor the certificate: they live as long as the server.
         daemon = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
                 vocab_mhd_start(flags, socketAddress, limits.threads, limits.maximumConnections, limits.idleSeconds,
-                                limits.connectionMemory, accessHandler, me, completedHandler, nil)
+                                limits.connectionMemory, accessHandler, me, completedHandler, nil,
+                                keyText.map { UnsafePointer($0) }, certificateText.map { UnsafePointer($0) })
             }
         }
-        guard let daemon else { throw HTTPServerError.cannotListen(host: host, port: port, reason: String(cString: strerror(errno))) }
+        guard let daemon else {
+            let reason = tls == nil ? String(cString: strerror(errno)) : "the TLS key and certificate were refused, or the address is taken"
+            throw HTTPServerError.cannotListen(host: host, port: port, reason: reason)
+        }
         self.port = vocab_mhd_port(daemon)
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        if let keyText {
+            memset(keyText, 0, strlen(keyText))  // the private key leaves no copy behind in memory
+            free(keyText)
+        }
+        free(certificateText)
+    }
 
     /// Stops listening and ends every connection.
     public func stop() {
@@ -94,13 +120,26 @@ public final class HTTPServer: @unchecked Sendable {
     }
 }
 
+/// A server's TLS key and certificate chain, in PEM.
+public struct TLSIdentity: Sendable {
+    public var key: String
+    public var certificate: String
+
+    public init(key: String, certificate: String) {
+        self.key = key
+        self.certificate = certificate
+    }
+}
+
 /// Why a server could not start.
 public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     case badAddress(String)
     case cannotListen(host: String, port: UInt16, reason: String)
+    case noTLS
 
     public var description: String {
         switch self {
+        case .noTLS: return "this libmicrohttpd was built without TLS"
         case .badAddress(let text): return "\"\(text)\" is not an IPv4 address to listen on"
         case .cannotListen(let host, let port, let reason): return "cannot listen on \(host):\(port) (\(reason))"
         }
@@ -108,10 +147,22 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A request's state between libmicrohttpd's calls: the body read so far, and whether it was
-/// too large (then it is dropped as it comes, and answered 413).
+/// refused before its end (too large, or one upload too many: then the rest is dropped as it comes).
 private final class Exchange {
     var body: [UInt8] = []
-    var tooLarge = false
+    var limit: Int
+    var refusal: HTTPResponse?
+    /// Counted among the server's uploads until the request ends.
+    var upload: HTTPServer?
+
+    init(limit: Int) { self.limit = limit }
+
+    deinit { upload?.uploads.subtract(1, ordering: .relaxed) }
+}
+
+private func refusal(_ status: Int, _ message: String) -> HTTPResponse {
+    HTTPResponse(status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+                 body: Array("{\"error\":\"\(message)\"}".utf8))
 }
 
 /// Called with the headers (set the exchange, read nothing yet), then with each piece of the
@@ -120,18 +171,27 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     guard let cls, let connection, let state, let uploadSize else { return MHD_Result.NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     guard let stored = state.pointee else {
-        let exchange = Exchange()
-        if let length = header(connection, "Content-Length").flatMap(Int.init), length > server.limits.maximumBody {
-            exchange.tooLarge = true
+        let isUpload = url.map { String(cString: $0).hasPrefix(server.limits.uploadPath) } ?? false
+        let exchange = Exchange(limit: isUpload ? server.limits.maximumUpload : server.limits.maximumBody)
+        if isUpload {
+            if server.uploads.add(1, ordering: .relaxed).newValue > server.limits.uploadsAtOnce {
+                server.uploads.subtract(1, ordering: .relaxed)
+                exchange.refusal = refusal(429, "Other files are being sent: try again in a moment.")
+            } else {
+                exchange.upload = server
+            }
+        }
+        if let length = header(connection, "Content-Length").flatMap(Int.init), length > exchange.limit {
+            exchange.refusal = refusal(413, "The request is too large.")
         }
         state.pointee = Unmanaged.passRetained(exchange).toOpaque()
         return MHD_Result.YES
     }
     let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
     if uploadSize.pointee > 0 {
-        if !exchange.tooLarge, let uploadData {
-            if exchange.body.count + uploadSize.pointee > server.limits.maximumBody {
-                exchange.tooLarge = true
+        if exchange.refusal == nil, let uploadData {
+            if exchange.body.count + uploadSize.pointee > exchange.limit {
+                exchange.refusal = refusal(413, "The request is too large.")
                 exchange.body = []
             } else {
                 uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) { bytes in
@@ -143,16 +203,17 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         return MHD_Result.YES
     }
     let response: HTTPResponse
-    if exchange.tooLarge {
-        response = HTTPResponse(status: 413, headers: [("Content-Type", "application/json")],
-                                body: Array(#"{"error":"The request is too large."}"#.utf8))
+    if let refused = exchange.refusal {
+        response = refused
     } else {
         var headers: [String: String] = [:]
-        for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer"] {
+        for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer", "If-None-Match",
+                     "X-Forwarded-Proto", "X-Forwarded-For"] {
             if let value = header(connection, name) { headers[name.lowercased()] = value }
         }
         let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
                                   query: arguments(connection), headers: headers, body: exchange.body)
+        exchange.body = []
         response = server.handler(request)
     }
     return respond(connection, response)

@@ -15,22 +15,33 @@ public final class WebApp: Sendable {
     let pool: StorePool
     let pairing: DevicePairing
     let dictionaries: DictionaryService?
+    /// espeak-ng, to speak a word (nil: not installed).
+    let speech: Speech?
     /// The window's catalogue, by language: the page's words in English or Korean.
     let catalogs: [String: Catalog]
     let clock: SessionClock
     let studyDay: StudyDay
-    /// "https" behind TLS (cookies then `Secure`), "http" on this machine.
+    /// When to back up the store (before a book with words is deleted, before an import).
+    let backups: BackupPolicy
+    /// "https" behind TLS or a proxy that terminates it (cookies then `Secure`), "http" on this machine.
     let scheme: String
+    let scratch: ScratchFolder
+    let games = WebGames()
+    let imports = WebImports()
 
-    public init(pool: StorePool, pairing: DevicePairing, dictionaries: DictionaryService? = nil, catalogs: [Catalog] = [],
-                clock: SessionClock = SystemClock(), studyDay: StudyDay = StudyDay(), scheme: String = "http") {
+    public init(pool: StorePool, pairing: DevicePairing, dictionaries: DictionaryService? = nil, speech: Speech? = nil,
+                catalogs: [Catalog] = [], clock: SessionClock = SystemClock(), studyDay: StudyDay = StudyDay(),
+                backups: BackupPolicy = BackupPolicy(), scheme: String = "http") throws {
         self.pool = pool
         self.pairing = pairing
         self.dictionaries = dictionaries
+        self.speech = speech
         self.catalogs = Dictionary(catalogs.compactMap { catalog in catalog.language.map { ($0, catalog) } }, uniquingKeysWith: { first, _ in first })
         self.clock = clock
         self.studyDay = studyDay
+        self.backups = backups
         self.scheme = scheme
+        scratch = try ScratchFolder()
     }
 
     /// Answers one request (on a server thread).
@@ -60,28 +71,48 @@ public final class WebApp: Sendable {
         guard request.path.hasPrefix("/api/") else { return try page(request) }
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)  // after "api"
         if parts == ["pair"] { return try pair(request) }
-        try checkDevice(request)
+        let device = try checkDevice(request)
         if request.method != "GET" { try checkWrite(request) }
-        switch (request.method, parts) {
-        case ("GET", ["books"]): return json(try books())
-        case ("POST", ["books"]): return json(try addBook(try body(request)), status: 201)
-        case ("GET", let path) where path.count == 3 && path[0] == "books" && path[2] == "words":
-            return json(try words(bookId: try uuid(path[1]), query: request.query))
-        case ("POST", ["words"]): return json(try addWord(try body(request)), status: 201)
-        case ("POST", ["dictionary"]): return json(try fillFromDictionary(try body(request)))
-        case ("GET", ["study"]): return json(try nextCard(request.query))
-        case ("POST", ["study", "grade"]): return json(try grade(try body(request)))
-        case ("GET", ["study", "queue"]): return json(try queue())
-        case ("POST", ["reviews"]): return json(try addReviews(try body(request)))
-        case ("GET", ["changes"]): return json(["version": changeCounter.value])
-        case (_, let path) where Self.knownAPIPaths.contains(path.first ?? ""):
-            throw WebProblem(status: 405, message: "\(request.method) is not allowed here.")
-        default:
-            throw WebProblem(status: 404, message: "There is no \(request.path).")
+        /// The `*` parts of `pattern` when the request is `verb` on it ("books/*/words" → [id]).
+        func on(_ verb: String, _ pattern: String) -> [String]? {
+            let wanted = pattern.split(separator: "/")
+            guard request.method == verb, wanted.count == parts.count else { return nil }
+            var captured: [String] = []
+            for (want, part) in zip(wanted, parts) {
+                if want == "*" { captured.append(part) } else if want != part { return nil }
+            }
+            return captured
         }
+        if on("GET", "books") != nil { return json(try books()) }
+        if on("POST", "books") != nil { return json(try addBook(try body(request)), status: 201) }
+        if let id = on("PUT", "books/*") { return json(try editBook(try uuid(id[0]), try body(request))) }
+        if let id = on("DELETE", "books/*") { return json(try deleteBook(try uuid(id[0]))) }
+        if let id = on("GET", "books/*/words") { return json(try words(bookId: try uuid(id[0]), query: request.query)) }
+        if let id = on("GET", "books/*/export") { return try export(bookId: try uuid(id[0]), format: request.query["format"] ?? "csv") }
+        if on("POST", "words") != nil { return try addWord(try body(request)) }
+        if let id = on("PUT", "words/*") { return json(try editWord(try uuid(id[0]), try body(request))) }
+        if let id = on("DELETE", "words/*") { return json(try deleteWord(try uuid(id[0]))) }
+        if let id = on("GET", "words/*/sound") { return try sound(wordId: try uuid(id[0])) }
+        if on("POST", "dictionary") != nil { return json(try fillFromDictionary(try body(request))) }
+        if on("GET", "study") != nil { return json(try nextCard(request.query)) }
+        if on("POST", "study/grade") != nil { return json(try grade(try body(request))) }
+        if on("GET", "study/queue") != nil { return json(try queue()) }
+        if on("POST", "reviews") != nil { return json(try addReviews(try body(request))) }
+        if on("POST", "games") != nil { return json(try startGame(try body(request), device: device), status: 201) }
+        if let id = on("POST", "games/*/*") {
+            return json(try playGame(try uuid(id[0]), step: id[1], try body(request, emptyAllowed: true), device: device))
+        }
+        if on("POST", "imports") != nil { return json(try startImport(request, device: device), status: 202) }
+        if let id = on("GET", "imports/*") { return json(try importState(try uuid(id[0]), device: device)) }
+        if let id = on("DELETE", "imports/*") { return json(try cancelImport(try uuid(id[0]), device: device)) }
+        if on("GET", "changes") != nil { return json(["version": changeCounter.value]) }
+        if Self.knownAPIPaths.contains(parts.first ?? "") {
+            throw WebProblem(status: 405, message: "\(request.method) is not allowed here.")
+        }
+        throw WebProblem(status: 404, message: "There is no \(request.path).")
     }
 
-    static let knownAPIPaths: Set<String> = ["books", "words", "study", "changes", "dictionary", "reviews"]
+    static let knownAPIPaths: Set<String> = ["books", "words", "study", "changes", "dictionary", "reviews", "games", "imports"]
 
     // MARK: Who may ask
 
@@ -97,12 +128,14 @@ public final class WebApp: Sendable {
                                                    ("Cache-Control", "no-store")])
     }
 
-    private func checkDevice(_ request: HTTPRequest) throws {
+    /// The paired device asking (its token's hash), or a refusal.
+    private func checkDevice(_ request: HTTPRequest) throws -> String {
         let cookies = (request.header("Cookie") ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let token = cookies.first(where: { $0.hasPrefix("vocab_session=") }).map({ String($0.dropFirst("vocab_session=".count)) }),
-              pairing.isPaired(token) else {
+              let device = pairing.device(token) else {
             throw WebProblem(status: 401, message: "Pair this device first, with the code the server shows.")
         }
+        return device
     }
 
     /// A write must say it comes from the app (a header no cross-site form can send) and, when
@@ -118,151 +151,10 @@ public final class WebApp: Sendable {
         }
     }
 
-    // MARK: The API
-
-    private func books() throws -> [[String: Any]] {
-        let now = clock.now()
-        return try pool.read { store in try Shelf.books(in: store, at: now) }.map { shelf in
-            ["id": shelf.book.id.lowercaseText, "name": shelf.book.name, "explain": shelf.book.explain,
-             "wordCount": shelf.summary.wordCount, "memorizedCount": shelf.summary.memorizedCount, "dueCount": shelf.dueCount]
-        }
-    }
-
-    private func addBook(_ object: [String: Any]) throws -> [String: Any] {
-        var form = BookForm()
-        form[.name] = try text(object, "name")
-        form[.explain] = try text(object, "explain", required: false)
-        form[.meaning] = try text(object, "meaning", required: false)
-        let now = clock.now()
-        do {
-            let book = try pool.write { store in try form.save(to: store, now: now) }.value
-            return ["id": book.id.lowercaseText, "name": book.name, "explain": book.explain]
-        } catch let error as BookFormError {
-            throw WebProblem(status: 422, message: error.message, field: error.field.map { Self.fieldName($0) })
-        }
-    }
-
-    private func words(bookId: UUID, query: [String: String]) throws -> [String: Any] {
-        let offset = max(0, Int(query["offset"] ?? "") ?? 0), limit = min(max(1, Int(query["limit"] ?? "") ?? 50), 200)
-        let search = query["q"] ?? ""
-        return try pool.read { store -> [String: Any] in
-            guard try store.book(id: bookId) != nil else { throw VocabError.bookNotFound(bookId.lowercaseText) }
-            let keys = try store.wordListKeys(bookId: bookId, search: search.isEmpty ? nil : search)
-            let page = keys.dropFirst(offset).prefix(limit)
-            let rows = try page.compactMap { try store.wordListRow(key: $0) }
-            return ["total": keys.count, "offset": offset,
-                    "words": rows.map { row -> [String: Any] in Self.word(row.word, due: row.due) }]
-        }
-    }
-
-    private func addWord(_ object: [String: Any]) throws -> [String: Any] {
-        let bookId = try uuid(try text(object, "bookId"))
-        var form = WordForm()
-        for field in WordField.allCases { form[field] = try text(object, field.rawValue, required: field == .word) }
-        let now = clock.now()
-        do {
-            let word = try pool.write { store in try form.save(to: store, bookId: bookId, now: now) }.value
-            return Self.word(word, due: nil)
-        } catch let error as WordFormError {
-            throw WebProblem(status: 422, message: error.message, field: error.field?.rawValue)
-        }
-    }
-
-    /// Dictionary on a form the page keeps: `{word, definition, …, filled?, sense?}` → the form
-    /// filled (only empty fields; with `sense`, that meaning in place of what the dictionary
-    /// filled), what the dictionary filled, the meanings to pick from, the web dictionary's URL.
-    private func fillFromDictionary(_ object: [String: Any]) throws -> [String: Any] {
-        guard let dictionaries else { throw WebProblem(status: 503, message: "This server has no dictionary.") }
-        var form = WordForm()
-        for field in WordField.allCases { form[field] = try text(object, field.rawValue, required: field == .word) }
-        for (name, value) in object["filled"] as? [String: String] ?? [:] {
-            if let field = WordField(rawValue: name) { form.filledByDictionary[field] = value }
-        }
-        guard !form[.word].trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw WebProblem(status: 422, message: "Type the word first, then look it up.", field: "word")
-        }
-        let entry = try dictionaries.lookUp(form[.word])
-        form.fill(from: entry)
-        if let sense = object["sense"] as? Int { form.choose(sense: sense, of: entry) }
-        var fields: [String: String] = [:]
-        for field in WordField.allCases { fields[field.rawValue] = form[field] }
-        return ["form": fields, "filled": Dictionary(uniqueKeysWithValues: form.filledByDictionary.map { ($0.key.rawValue, $0.value) }),
-                "senses": entry.senses.prefix(5).map { WordLookup.definition(of: $0) },
-                "webURL": (try? dictionaries.webURL(for: form[.word])) ?? NSNull()]  // no template: no link, the fill stands
-    }
-
-    private func nextCard(_ query: [String: String]) throws -> [String: Any] {
-        let now = clock.now(), day = studyDay, clock = self.clock
-        let bookIds = try query["book"].map { [try uuid($0)] }
-        return try pool.read { store -> [String: Any] in
-            let session = try StudySession(store: store, bookIds: bookIds, day: day, clock: clock)
-            guard let card = session.current else {
-                switch try StudySession.nothingToStudy(store: store, bookIds: bookIds) {
-                case .noWords: return ["card": NSNull(), "reason": "noWords"]
-                case .nothingDue(let next): return ["card": NSNull(), "reason": "nothingDue", "nextReview": next.map { $0.iso8601 } ?? NSNull()]
-                }
-            }
-            // The interval each button shows, by the rule the window's buttons follow.
-            let intervals = session.nextDue().map { choice -> [String: Any] in
-                ["rating": choice.rating.name, "due": choice.due.iso8601, "interval": Self.interval(ButtonInterval(choice.due, from: now))]
-            }
-            return ["card": Self.word(card.word, due: card.schedule?.due), "isDue": card.isDue, "dueCount": session.dueCount,
-                    "newCount": session.newCount, "intervals": intervals]
-        }
-    }
-
-    /// The day's study queue (due, then new up to the day's limit), for the phone to keep:
-    /// studying goes on with no network.
-    private func queue() throws -> [String: Any] {
-        let day = studyDay, clock = self.clock
-        return try pool.read { store -> [String: Any] in
-            let session = try StudySession(store: store, bookIds: nil, day: day, clock: clock)
-            return ["cards": session.cards.map { Self.word($0.word, due: $0.schedule?.due) }, "madeAt": clock.now().iso8601]
-        }
-    }
-
-    /// Reviews made on the phone, sent when it is back online: `{"reviews": [{id, wordId,
-    /// rating, at}]}`. Each keeps the time it was made and the id the phone gave it, so sending
-    /// one twice changes nothing; schedules are derived from the log, as a sync does.
-    private func addReviews(_ object: [String: Any]) throws -> [String: Any] {
-        guard let items = object["reviews"] as? [[String: Any]], items.count <= 1_000 else {
-            throw WebProblem(status: 422, message: "\"reviews\" must be a list of at most 1,000 reviews.", field: "reviews")
-        }
-        let now = clock.now()
-        var byWord: [UUID: [ReviewRecord]] = [:]
-        for item in items {
-            guard let id = (item["id"] as? String).flatMap(UUID.init(text:)), let wordId = (item["wordId"] as? String).flatMap(UUID.init(text:)),
-                  let rating = (item["rating"] as? String).flatMap(Rating.init(name:)),
-                  let at = (item["at"] as? String).flatMap(Timestamp.init(iso8601:)), at <= now.adding(seconds: 300) else {
-                throw WebProblem(status: 422, message: "Each review needs an id, a wordId, a rating and the time it was made (not in the future).",
-                                 field: "reviews")
-            }
-            byWord[wordId, default: []].append(ReviewRecord(id: id, wordId: wordId, reviewedAt: at, rating: rating, source: .study))
-        }
-        let added = try pool.write { store in
-            // Reviews of words deleted meanwhile (on another device) have nowhere to go: left out.
-            let known = try byWord.keys.filter { try store.word(id: $0) != nil }
-            return try store.addReviewLogs(known.map { ($0, byWord[$0] ?? []) }, scheduler: try store.scheduler())
-        }.value
-        return ["added": added]
-    }
-
-    private func grade(_ object: [String: Any]) throws -> [String: Any] {
-        let wordId = try uuid(try text(object, "wordId"))
-        guard let name = object["rating"] as? String, let rating = Rating(name: name) else {
-            throw WebProblem(status: 422, message: "The rating must be again, hard, good or easy.", field: "rating")
-        }
-        let now = clock.now()
-        let schedule = try pool.write { store in
-            var ids = TimeOrderedIDs()
-            return try store.recordReview(wordId: wordId, rating: rating, at: now, source: .study, ids: &ids)
-        }.value
-        return ["due": schedule.due.iso8601, "state": schedule.state.name]
-    }
-
     // MARK: Reading and writing JSON
 
-    private func body(_ request: HTTPRequest) throws -> [String: Any] {
+    func body(_ request: HTTPRequest, emptyAllowed: Bool = false) throws -> [String: Any] {
+        if emptyAllowed, request.body.isEmpty { return [:] }
         guard !request.body.isEmpty,
               let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any] else {
             throw WebProblem(status: 400, message: "The request body must be a JSON object.")
@@ -270,7 +162,7 @@ public final class WebApp: Sendable {
         return object
     }
 
-    private func text(_ object: [String: Any], _ name: String, required: Bool = true) throws -> String {
+    func text(_ object: [String: Any], _ name: String, required: Bool = true) throws -> String {
         switch object[name] {
         case let value as String: return value
         case nil where !required: return ""
@@ -279,25 +171,22 @@ public final class WebApp: Sendable {
         }
     }
 
-    private func uuid(_ text: String) throws -> UUID {
+    func uuid(_ text: String) throws -> UUID {
         guard let id = UUID(text: text) else { throw WebProblem(status: 404, message: "\"\(text)\" is not an id Vocab made.") }
         return id
     }
 
     /// `value` as the API's JSON; never cached unless said (`cache`).
     static func json(_ value: Any, status: Int = 200, cache: String = "no-store") -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", cache)],
-                            body: [UInt8](data))
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", cache)],
+                     body: [UInt8](jsonData(value)))
     }
 
-    private func json(_ value: Any, status: Int = 200) -> HTTPResponse { Self.json(value, status: status) }
-
-    static func word(_ word: Word, due: Timestamp?) -> [String: Any] {
-        ["id": word.id.lowercaseText, "bookId": word.bookId.lowercaseText, "word": word.word, "definition": word.definition,
-         "detail": word.detail, "pronunciation": word.pronunciation, "synonym": word.synonym, "antonym": word.antonym,
-         "memorized": word.memorized, "due": due.map { $0.iso8601 } ?? NSNull()]
+    static func jsonData(_ value: Any) -> Data {
+        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)  // only values made here
     }
+
+    func json(_ value: Any, status: Int = 200) -> HTTPResponse { Self.json(value, status: status) }
 
     /// A button's interval as the page words it: `{"unit": "m"|"h"|"d"|"mo"|"y", "count": "10"}`
     /// (the catalogue's "%dm", "%dh", …; years in tenths: "1.5").
@@ -308,15 +197,6 @@ public final class WebApp: Sendable {
         case .days(let count): return ["unit": "d", "count": String(count)]
         case .months(let count): return ["unit": "mo", "count": String(count)]
         case .years(let tenths): return ["unit": "y", "count": tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"]
-        }
-    }
-
-    static func fieldName(_ field: BookField) -> String {
-        switch field {
-        case .name: return "name"
-        case .explain: return "explain"
-        case .meaning: return "meaning"
-        case .coverWord: return "coverWord"
         }
     }
 
@@ -333,7 +213,15 @@ public final class WebApp: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else { throw WebProblem(status: 405, message: "Pages are read with GET.") }
         let name = request.path == "/" ? "/index.html" : request.path
         guard let file = WebPages.files[name] else { throw WebProblem(status: 404, message: "There is no \(request.path).") }
-        return HTTPResponse(status: 200, headers: [("Content-Type", file.type), ("Cache-Control", "no-cache")], body: file.bytes)
+        // Asked again each time (an update shows at once), answered 304 when unchanged.
+        var headers = [("Content-Type", file.type), ("Cache-Control", "no-cache"), ("ETag", file.etag), ("Vary", "Accept-Encoding")]
+        if request.header("If-None-Match")?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag }) == true {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        let takesGzip = request.header("Accept-Encoding")?.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("gzip") } == true
+        guard takesGzip, file.gzip.count < file.plain.count else { return HTTPResponse(status: 200, headers: headers, body: file.plain) }
+        headers.append(("Content-Encoding", "gzip"))
+        return HTTPResponse(status: 200, headers: headers, body: file.gzip)
     }
 
     /// Moves with every commit to the store, so an open page can ask cheaply whether to read again.

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
+import Synchronization
 import VocabCatalog
 import VocabCore
+import VocabDictionary
 import VocabSessions
 import VocabStore
 import VocabWeb
@@ -9,51 +11,68 @@ import VocabWeb
 import Glibc
 #endif
 
-/// `vocab serve`: the web app, served by Vocab itself to the browsers of this machine (a
-/// phone's, through a reverse proxy with TLS, to come), over the same store as the terminal
-/// and the window.
+/// `vocab serve`: the web app, served by Vocab itself over the same store as the terminal and
+/// the window. On this machine by default; to a phone over TLS (its own certificate, or a
+/// reverse proxy that terminates TLS).
 enum ServeCommand {
     static let command = Command(spec: CommandSpec(
-        name: "serve", abstract: "Serve the web app to a browser (paired with a one-time code).",
-        options: [OptionSpec("listen", value: "ADDR:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0: any free one).")],
+        name: "serve", abstract: "Serve the web app to phones and browsers (each paired once with a one-time code).",
+        options: [
+            OptionSpec("listen", value: "ADDR:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0: any free one)."),
+            OptionSpec("tls-cert", value: "FILE", help: "Serve HTTPS with this certificate chain (PEM); needs --tls-key."),
+            OptionSpec("tls-key", value: "FILE", help: "The certificate's private key (PEM, readable by you only)."),
+            OptionSpec("behind-proxy", help: "A reverse proxy in front terminates TLS (it must send X-Forwarded-Proto: https)."),
+            OptionSpec("public-url", value: "URL", help: "The address phones open, for the QR code (default: the one listened on)."),
+        ],
         discussion: """
-            Open the address in a browser and type the pairing code shown here; each code pairs one device. \
-            It listens on this machine only: serving other machines needs TLS, which is not built yet. \
-            Stops on Ctrl-C.
+            Open the address in a browser and type the pairing code shown here (or scan the QR code): \
+            each code pairs one device, which then stays paired. The window shows the code too. \
+            It listens on this machine only unless it serves HTTPS itself (--tls-cert and --tls-key) \
+            or a reverse proxy does (--behind-proxy; the README shows nginx): a phone installs the \
+            app and studies offline only over HTTPS. Stops on Ctrl-C.
             """,
-        examples: ["vocab serve", "vocab serve --listen 127.0.0.1:9000"]
+        examples: ["vocab serve", "vocab serve --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem",
+                   "vocab serve --behind-proxy --public-url https://vocab.example.org"]
     )) { arguments, context in
-        let (host, port) = try listenAddress(arguments.value("listen") ?? "127.0.0.1:8080")
-        let pool = try StorePool(folder: try context.dataFolder())
+        let options = try ServeOptions(arguments)
+        let folder = try context.dataFolder()
+        let pool = try StorePool(folder: folder)
         // The server's lines go out at once (a person, or a script, waits for them).
         let say: @Sendable (String) -> Void = { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
-        let pairing = DevicePairing(devicesFile: try context.dataFolder() + "/web-devices") { code in say("Pairing code: \(code.prefix(4))-\(code.dropFirst(4))") }
+        let showQR = context.console.stdoutIsTerminal
+        let address = Mutex<String?>(nil)
+        let pairing = DevicePairing(devicesFile: folder + "/web-devices") { code in
+            let notice = ServingNotice(address: address.withLock { $0 } ?? "", code: code)
+            say("Pairing code: \(notice.spacedCode)")
+            if !notice.address.isEmpty {
+                notice.publish(in: folder)
+                if showQR, let lines = QRCodeText.lines(for: notice.address + "#pair=" + code) { say(lines.joined(separator: "\n")) }
+            }
+        }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let catalogs = Catalog.languages(executable: executable)
             .map { Catalog.load(language: $0, environment: context.environment, executable: executable) }
-        let app = WebApp(pool: pool, pairing: pairing, dictionaries: try context.paths.dictionaries(), catalogs: catalogs,
-                         clock: SystemClock(), studyDay: try context.paths.studyDay())
+        let speech = try? Speech(environment: context.environment)  // not installed: words are not spoken, nothing else changes
+        let app = try WebApp(pool: pool, pairing: pairing, dictionaries: try context.paths.dictionaries(), speech: speech,
+                             catalogs: catalogs, clock: SystemClock(), studyDay: try context.paths.studyDay(),
+                             backups: context.paths.backupPolicy(), scheme: options.scheme)
         app.watchStore()
         let server: HTTPServer
         do {
-            server = try HTTPServer(host: host, port: port) { request in app.handle(request) }
+            server = try HTTPServer(host: options.host, port: options.port, tls: try options.identity()) { request in app.handle(request) }
         } catch let error as HTTPServerError {
             throw ServeError.cannotListen(error.description)
         }
-        say("Serving Vocab at http://\(host):\(server.port)/ (Ctrl-C stops)")
+        let url = options.publicURL ?? "\(options.tls == nil ? "http" : "https")://\(options.host):\(server.port)/"
+        address.withLock { $0 = url }
+        say("Serving Vocab at \(url) (Ctrl-C stops)")
+        let notice = ServingNotice(address: url, code: pairing.code)
+        notice.publish(in: folder)
+        if showQR, let lines = QRCodeText.lines(for: url + "#pair=" + notice.code) { say(lines.joined(separator: "\n")) }
         waitForStopSignal()
         server.stop()
+        ServingNotice.withdraw(in: folder)
         say("Stopped.")
-    }
-
-    /// "127.0.0.1:8080" → ("127.0.0.1", 8080); anything but a loopback address is refused (no TLS yet).
-    static func listenAddress(_ text: String) throws -> (String, UInt16) {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
-            throw UsageError.invalidValue(option: "listen", value: text, expected: "ADDR:PORT, e.g. 127.0.0.1:8080")
-        }
-        let host = String(text[..<colon])
-        guard host.hasPrefix("127.") else { throw ServeError.notLoopback(host) }
-        return (host, port)
     }
 
     /// Blocks until SIGINT or SIGTERM.
@@ -72,19 +91,84 @@ enum ServeCommand {
     }
 }
 
+/// The options of `vocab serve`, checked before anything starts.
+struct ServeOptions {
+    var host: String
+    var port: UInt16
+    var tls: (certificate: String, key: String)?
+    var behindProxy: Bool
+    var publicURL: String?
+
+    init(_ arguments: ParsedArguments) throws {
+        let listen = arguments.value("listen") ?? "127.0.0.1:8080"
+        guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
+            throw UsageError.invalidValue(option: "listen", value: listen, expected: "ADDR:PORT, e.g. 127.0.0.1:8080")
+        }
+        host = String(listen[..<colon])
+        self.port = port
+        behindProxy = arguments.flag("behind-proxy")
+        switch (arguments.value("tls-cert"), arguments.value("tls-key")) {
+        case let (certificate?, key?): tls = (certificate, key)
+        case (nil, nil): tls = nil
+        default: throw ServeError.tlsHalf
+        }
+        if tls != nil, behindProxy { throw ServeError.tlsAndProxy }
+        if let url = arguments.value("public-url") {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+                throw UsageError.invalidValue(option: "public-url", value: url, expected: "an address such as https://vocab.example.org")
+            }
+            publicURL = url.hasSuffix("/") ? url : url + "/"
+        }
+        guard host.hasPrefix("127.") || tls != nil || behindProxy else { throw ServeError.notLoopback(host) }
+    }
+
+    /// "https" when this server or the proxy in front serves TLS: cookies are then `Secure`.
+    var scheme: String { tls != nil || behindProxy ? "https" : "http" }
+
+    /// The key and certificate, read once; a key others can read is refused (it is a secret).
+    func identity() throws -> TLSIdentity? {
+        guard let tls else { return nil }
+        var status = stat()
+        guard stat(tls.key, &status) == 0 else { throw ServeError.cannotRead(tls.key) }
+        guard status.st_mode & 0o077 == 0 else { throw ServeError.keyReadableByOthers(tls.key) }
+        guard let key = try? String(contentsOfFile: tls.key, encoding: .utf8), key.contains("PRIVATE KEY") else {
+            throw ServeError.notPEM(tls.key, "a private key")
+        }
+        guard let certificate = try? String(contentsOfFile: tls.certificate, encoding: .utf8), certificate.contains("CERTIFICATE") else {
+            throw ServeError.notPEM(tls.certificate, "a certificate")
+        }
+        return TLSIdentity(key: key, certificate: certificate)
+    }
+}
+
 /// Why `vocab serve` did not start.
 enum ServeError: UserFacingError {
     case notLoopback(String)
     case cannotListen(String)
+    case tlsHalf
+    case tlsAndProxy
+    case cannotRead(String)
+    case keyReadableByOthers(String)
+    case notPEM(String, String)
 
     var category: ErrorCategory { .userInput }
 
     var message: String {
         switch self {
         case .notLoopback(let host):
-            return "vocab serve listens on this machine only (127.0.0.1) for now: serving \(host) needs TLS, which is not built yet."
+            return "Serving \(host) needs TLS: give --tls-cert and --tls-key, or --behind-proxy when a reverse proxy serves HTTPS in front (without TLS a phone's browser keeps nothing offline, and the session cookie would cross the network in the clear)."
         case .cannotListen(let reason):
             return "Cannot serve: \(reason)."
+        case .tlsHalf:
+            return "--tls-cert and --tls-key go together: give both."
+        case .tlsAndProxy:
+            return "Give either --tls-cert/--tls-key (this server serves HTTPS) or --behind-proxy (a proxy does), not both."
+        case .cannotRead(let path):
+            return "Cannot read \(path)."
+        case .keyReadableByOthers(let path):
+            return "\(path) can be read by other users: a private key must not be (chmod 600 \(path))."
+        case .notPEM(let path, let what):
+            return "\(path) is not \(what) in PEM form (the text starting with -----BEGIN)."
         }
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+import VocabCore
+import VocabSessions
+import VocabStore
+
+/// The shelf: books with their counts; new, edit, delete (a book with words after a backup).
+extension WebApp {
+    func books() throws -> [[String: Any]] {
+        let now = clock.now()
+        return try pool.read { store in try Shelf.books(in: store, at: now) }.map { shelf in
+            ["id": shelf.book.id.lowercaseText, "name": shelf.book.name, "explain": shelf.book.explain,
+             "wordCount": shelf.summary.wordCount, "memorizedCount": shelf.summary.memorizedCount, "dueCount": shelf.dueCount]
+        }
+    }
+
+    func addBook(_ object: [String: Any]) throws -> [String: Any] {
+        try saveBook(BookForm(), object)
+    }
+
+    func editBook(_ id: UUID, _ object: [String: Any]) throws -> [String: Any] {
+        guard let book = try pool.read({ store in try store.book(id: id) }) else { throw VocabError.bookNotFound(id.lowercaseText) }
+        return try saveBook(BookForm(editing: book), object)
+    }
+
+    /// Deletes a book and its words, after a backup when it holds any (one restore undoes it).
+    func deleteBook(_ id: UUID) throws -> [String: Any] {
+        let now = clock.now(), policy = backups
+        let result = try pool.write { store in try BookDeletion.delete(bookId: id, from: store, policy: policy, now: now) }.value
+        return ["deleted": result.deleted, "backup": result.backup != nil]
+    }
+
+    /// Validates and saves through the book form; a broken rule comes back with its field.
+    private func saveBook(_ start: BookForm, _ object: [String: Any]) throws -> [String: Any] {
+        var form = start
+        for field in [BookField.name, .explain, .meaning] where object[Self.fieldName(field)] != nil || start.editing == nil {
+            form[field] = try text(object, Self.fieldName(field), required: field == .name && start.editing == nil)
+        }
+        let now = clock.now()
+        do {
+            let book = try pool.write { store in try form.save(to: store, now: now) }.value
+            return ["id": book.id.lowercaseText, "name": book.name, "explain": book.explain]
+        } catch let error as BookFormError {
+            throw WebProblem(status: 422, message: error.message, field: error.field.map { Self.fieldName($0) })
+        }
+    }
+
+    static func fieldName(_ field: BookField) -> String {
+        switch field {
+        case .name: return "name"
+        case .explain: return "explain"
+        case .meaning: return "meaning"
+        case .coverWord: return "coverWord"
+        }
+    }
+}

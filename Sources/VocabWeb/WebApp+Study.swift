@@ -1,0 +1,77 @@
+import Foundation
+import VocabCore
+import VocabSessions
+import VocabStore
+
+/// Study: the next card with its buttons' intervals, a grade, the day's queue for the phone to
+/// keep, and the reviews it made offline.
+extension WebApp {
+    func nextCard(_ query: [String: String]) throws -> [String: Any] {
+        let now = clock.now(), day = studyDay, clock = self.clock
+        let bookIds = try query["book"].map { [try uuid($0)] }
+        return try pool.read { store -> [String: Any] in
+            let session = try StudySession(store: store, bookIds: bookIds, day: day, clock: clock)
+            guard let card = session.current else {
+                switch try StudySession.nothingToStudy(store: store, bookIds: bookIds) {
+                case .noWords: return ["card": NSNull(), "reason": "noWords"]
+                case .nothingDue(let next): return ["card": NSNull(), "reason": "nothingDue", "nextReview": next.map { $0.iso8601 } ?? NSNull()]
+                }
+            }
+            // The interval each button shows, by the rule the window's buttons follow.
+            let intervals = session.nextDue().map { choice -> [String: Any] in
+                ["rating": choice.rating.name, "due": choice.due.iso8601, "interval": Self.interval(ButtonInterval(choice.due, from: now))]
+            }
+            return ["card": Self.word(card.word, due: card.schedule?.due), "isDue": card.isDue, "dueCount": session.dueCount,
+                    "newCount": session.newCount, "intervals": intervals]
+        }
+    }
+
+    /// The day's study queue (due, then new up to the day's limit), for the phone to keep:
+    /// studying goes on with no network.
+    func queue() throws -> [String: Any] {
+        let day = studyDay, clock = self.clock
+        return try pool.read { store -> [String: Any] in
+            let session = try StudySession(store: store, bookIds: nil, day: day, clock: clock)
+            return ["cards": session.cards.map { Self.word($0.word, due: $0.schedule?.due) }, "madeAt": clock.now().iso8601]
+        }
+    }
+
+    /// Reviews made on the phone, sent when it is back online: `{"reviews": [{id, wordId,
+    /// rating, at}]}`. Each keeps the time it was made and the id the phone gave it, so sending
+    /// one twice changes nothing; schedules are derived from the log, as a sync does.
+    func addReviews(_ object: [String: Any]) throws -> [String: Any] {
+        guard let items = object["reviews"] as? [[String: Any]], items.count <= 1_000 else {
+            throw WebProblem(status: 422, message: "\"reviews\" must be a list of at most 1,000 reviews.", field: "reviews")
+        }
+        let now = clock.now()
+        var byWord: [UUID: [ReviewRecord]] = [:]
+        for item in items {
+            guard let id = (item["id"] as? String).flatMap(UUID.init(text:)), let wordId = (item["wordId"] as? String).flatMap(UUID.init(text:)),
+                  let rating = (item["rating"] as? String).flatMap(Rating.init(name:)),
+                  let at = (item["at"] as? String).flatMap(Timestamp.init(iso8601:)), at <= now.adding(seconds: 300) else {
+                throw WebProblem(status: 422, message: "Each review needs an id, a wordId, a rating and the time it was made (not in the future).",
+                                 field: "reviews")
+            }
+            byWord[wordId, default: []].append(ReviewRecord(id: id, wordId: wordId, reviewedAt: at, rating: rating, source: .study))
+        }
+        let added = try pool.write { store in
+            // Reviews of words deleted meanwhile (on another device) have nowhere to go: left out.
+            let known = try byWord.keys.filter { try store.word(id: $0) != nil }
+            return try store.addReviewLogs(known.map { ($0, byWord[$0] ?? []) }, scheduler: try store.scheduler())
+        }.value
+        return ["added": added]
+    }
+
+    func grade(_ object: [String: Any]) throws -> [String: Any] {
+        let wordId = try uuid(try text(object, "wordId"))
+        guard let name = object["rating"] as? String, let rating = Rating(name: name) else {
+            throw WebProblem(status: 422, message: "The rating must be again, hard, good or easy.", field: "rating")
+        }
+        let now = clock.now()
+        let schedule = try pool.write { store in
+            var ids = TimeOrderedIDs()
+            return try store.recordReview(wordId: wordId, rating: rating, at: now, source: .study, ids: &ids)
+        }.value
+        return ["due": schedule.due.iso8601, "state": schedule.state.name]
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import VocabCore
+import VocabSessions
+import VocabStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Import and export: a file uploaded (CSV, TSV, JSON lines, text, Excel, Anki) is imported on a
+/// thread of its own while the page asks how far it got (and may cancel it); an export is a
+/// download. The upload is kept in the server's private folder under a name made here, and
+/// removed when the import ends.
+extension WebApp {
+    /// `POST /api/imports?name=FILE&format=F&book=ID&skipInvalid=1`, the file as the body.
+    /// `name` only tells the format by its extension; it never becomes a path.
+    func startImport(_ request: HTTPRequest, device: String) throws -> [String: Any] {
+        guard !request.body.isEmpty else { throw WebProblem(status: 422, message: "The file is empty.", field: "file") }
+        let format: WordFileFormat
+        do {
+            guard let found = try TransferService.format(named: request.query["format"], fileName: request.query["name"] ?? "") else {
+                throw ImportError.unknownFormat(request.query["format"] ?? "")
+            }
+            format = found
+        } catch let error as UserFacingError {
+            throw WebProblem(status: 422, message: error.message, field: "format")
+        }
+        let book = try request.query["book"].map { ImportBook.id(try uuid($0)) }
+        let skipInvalid = request.query["skipInvalid"] == "1"
+        guard let job = imports.start(device: device) else {
+            throw WebProblem(status: 429, message: "Two imports are running already: try again when one has finished.")
+        }
+        let path: String
+        do {
+            path = try scratch.write(request.body, suffix: "." + (format == .apkg ? "apkg" : format.rawValue))
+        } catch {
+            job.state.withLock { $0 = .failed(status: 500, message: "The server could not keep the file.") }
+            throw error
+        }
+        let pool = self.pool, now = clock.now(), policy = backups
+        Thread.detachNewThread {
+            defer { unlink(path) }
+            let state: WebImports.State
+            do {
+                let outcome = try pool.write { store in
+                    try TransferService.importFile(path, format: format, into: store, defaultBook: book, backups: policy,
+                                                   skipInvalid: skipInvalid, now: now, progress: { progress in
+                        let rows: Int
+                        switch progress {
+                        case .rows(let count): rows = count
+                        case .reviews(let done, _): rows = done
+                        }
+                        job.state.withLock { $0 = .running(rows: rows, share: progress.share) }
+                    }, isCancelled: { job.cancelled.load(ordering: .relaxed) })
+                }.value
+                state = .done(WebApp.jsonData(Self.outcome(outcome)))
+            } catch {
+                if job.cancelled.load(ordering: .relaxed) {
+                    state = .cancelled
+                } else if let error = error as? UserFacingError {
+                    state = .failed(status: error.category == .userInput ? 422 : 500, message: error.message)
+                } else {
+                    state = .failed(status: 500, message: "The import failed; nothing was changed.")
+                }
+            }
+            job.state.withLock { $0 = state }
+        }
+        return ["id": job.id.lowercaseText]
+    }
+
+    func importState(_ id: UUID, device: String) throws -> [String: Any] {
+        guard let job = imports.job(id, device: device) else { throw WebProblem(status: 404, message: "There is no such import.") }
+        switch job.state.withLock({ $0 }) {
+        case .running(let rows, let share): return ["state": "running", "rows": rows, "share": share ?? NSNull()]
+        case .done(let data): return ["state": "done", "outcome": (try? JSONSerialization.jsonObject(with: data)) ?? [:]]
+        case .failed(let status, let message): return ["state": "failed", "status": status, "error": message]
+        case .cancelled: return ["state": "cancelled"]
+        }
+    }
+
+    /// Asks the import to stop; it stops at its next check and changes nothing (all or nothing).
+    func cancelImport(_ id: UUID, device: String) throws -> [String: Any] {
+        guard let job = imports.job(id, device: device) else { throw WebProblem(status: 404, message: "There is no such import.") }
+        job.cancelled.store(true, ordering: .relaxed)
+        return ["state": job.isRunning ? "cancelling" : "finished"]
+    }
+
+    private static func outcome(_ outcome: ImportOutcome) -> [String: Any] {
+        ["added": outcome.summary.added, "updated": outcome.summary.updated, "unchanged": outcome.summary.unchanged,
+         "createdBooks": outcome.summary.createdBooks, "reviewsAdded": outcome.reviewsAdded,
+         "rejected": outcome.summary.rejected.prefix(20).map { ["line": $0.line, "reason": $0.reason] as [String: Any] },
+         "rejectedCount": outcome.summary.rejected.count, "notes": outcome.notes]
+    }
+
+    /// `GET /api/books/ID/export?format=csv|tsv|jsonl|text|apkg`: the book as a file to download.
+    func export(bookId: UUID, format name: String) throws -> HTTPResponse {
+        guard let format = WordFileFormat(rawValue: name.lowercased()), format != .xlsx else {
+            throw WebProblem(status: 422, message: "Export as csv, tsv, jsonl, text or apkg.", field: "format")
+        }
+        let suffix = format == .text ? "txt" : format.rawValue
+        let path = scratch.newName(suffix: "." + suffix)
+        defer { unlink(path) }
+        let book = try pool.read { store -> Book in
+            guard let book = try store.book(id: bookId) else { throw VocabError.bookNotFound(bookId.lowercaseText) }
+            try TransferService.exportFile(path, from: store, bookId: bookId, format: format)
+            return book
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw WebProblem(status: 500, message: "The export could not be read back.") }
+        // The book's name for the file, kept to characters every system takes in a file name.
+        let safe = String(book.name.unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-" || $0 == "_" }.prefix(60))
+        let fileName = (safe.isEmpty ? "vocab" : safe) + "." + suffix
+        let asciiName = String(safe.unicodeScalars.filter(\.isASCII).map(Character.init))
+        let ascii = (asciiName.isEmpty ? "vocab" : asciiName) + "." + suffix
+        let encoded = fileName.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ascii
+        return HTTPResponse(status: 200, headers: [("Content-Type", format == .apkg ? "application/octet-stream" : "text/plain; charset=utf-8"),
+                                                   ("Content-Disposition", "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"),
+                                                   ("Cache-Control", "no-store")],
+                            body: [UInt8](data))
+    }
+}

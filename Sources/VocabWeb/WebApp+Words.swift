@@ -1,0 +1,132 @@
+import Foundation
+import VocabCore
+import VocabDictionary
+import VocabSessions
+import VocabStore
+
+/// A book's words: the list (paged, searched), the word form (add, edit, memorised, delete),
+/// Dictionary on the form the page keeps, and the word spoken.
+extension WebApp {
+    func words(bookId: UUID, query: [String: String]) throws -> [String: Any] {
+        let offset = max(0, Int(query["offset"] ?? "") ?? 0), limit = min(max(1, Int(query["limit"] ?? "") ?? 50), 200)
+        let search = query["q"] ?? ""
+        return try pool.read { store -> [String: Any] in
+            guard try store.book(id: bookId) != nil else { throw VocabError.bookNotFound(bookId.lowercaseText) }
+            let keys = try store.wordListKeys(bookId: bookId, search: search.isEmpty ? nil : search)
+            let page = keys.dropFirst(offset).prefix(limit)
+            let rows = try page.compactMap { try store.wordListRow(key: $0) }
+            return ["total": keys.count, "offset": offset,
+                    "words": rows.map { row -> [String: Any] in Self.word(row.word, due: row.due) }]
+        }
+    }
+
+    /// A new word through the word form. With `id` (made on the phone, maybe offline) it is
+    /// added once however often it is sent: a word already here with that id is answered as
+    /// it is (200), one deleted since stays deleted (`{"deleted": true}`).
+    func addWord(_ object: [String: Any]) throws -> HTTPResponse {
+        let bookId = try uuid(try text(object, "bookId"))
+        var form = WordForm()
+        for field in WordField.allCases { form[field] = try text(object, field.rawValue, required: field == .word) }
+        if let given = object["id"] {
+            guard let id = (given as? String).flatMap(UUID.init(text:)) else {
+                throw WebProblem(status: 422, message: "\"id\" must be an id the device made (a UUID).", field: "id")
+            }
+            form.newId = id
+        }
+        let now = clock.now()
+        do {
+            let (word, isNew, deleted) = try pool.write { store -> (Word?, Bool, Bool) in
+                if let id = form.newId {
+                    if let word = try store.word(id: id) { return (word, false, false) }
+                    if try store.wordWasDeleted(id: id) { return (nil, false, true) }
+                }
+                return (try form.save(to: store, bookId: bookId, now: now), true, false)
+            }.value
+            guard let word else { return json(["deleted": deleted]) }
+            return json(Self.word(word, due: nil), status: isNew ? 201 : 200)
+        } catch let error as WordFormError {
+            throw WebProblem(status: 422, message: error.message, field: error.field?.rawValue)
+        }
+    }
+
+    /// An edit through the word form: the fields given (and `memorized`) change, the rest stay.
+    /// Sending the same edit twice changes nothing the second time.
+    func editWord(_ id: UUID, _ object: [String: Any]) throws -> [String: Any] {
+        let now = clock.now()
+        var fields: [WordField: String] = [:]
+        for field in WordField.allCases where object[field.rawValue] != nil { fields[field] = try text(object, field.rawValue) }
+        let memorized: Bool?
+        switch object["memorized"] {
+        case nil: memorized = nil
+        case let value as Bool: memorized = value
+        default: throw WebProblem(status: 422, message: "\"memorized\" must be true or false.", field: "memorized")
+        }
+        do {
+            return try pool.write { store -> [String: Any] in
+                guard let word = try store.word(id: id) else { throw VocabError.wordNotFound(id.lowercaseText, book: nil) }
+                var form = WordForm(editing: word)
+                for (field, value) in fields { form[field] = value }
+                if let memorized { form.memorized = memorized }
+                return Self.word(try form.save(to: store, bookId: word.bookId, now: now), due: nil)
+            }.value
+        } catch let error as WordFormError {
+            throw WebProblem(status: 422, message: error.message, field: error.field?.rawValue)
+        }
+    }
+
+    /// Deletes a word (and its reviews); a word already gone is no error (sent twice, say).
+    func deleteWord(_ id: UUID) throws -> [String: Any] {
+        let now = clock.now()
+        let deleted = try pool.write { store -> Bool in
+            guard try store.word(id: id) != nil else { return false }
+            try store.deleteWord(id: id, now: now)
+            return true
+        }.value
+        return ["deleted": deleted]
+    }
+
+    /// The word spoken, as a WAV from espeak-ng (made in a private temporary folder, then removed).
+    func sound(wordId: UUID) throws -> HTTPResponse {
+        guard let speech else { throw WebProblem(status: 503, message: "This server cannot speak: espeak-ng is not installed.") }
+        guard let word = try pool.read({ store in try store.word(id: wordId) }) else {
+            throw VocabError.wordNotFound(wordId.lowercaseText, book: nil)
+        }
+        let path = try scratch.newFile(suffix: ".wav")
+        defer { unlink(path) }
+        try speech.say(word.word, wavPath: path)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw WebProblem(status: 500, message: "The word could not be spoken.")
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "audio/wav"), ("Cache-Control", "private, max-age=3600")],
+                            body: [UInt8](data))
+    }
+
+    /// Dictionary on a form the page keeps: `{word, definition, …, filled?, sense?}` → the form
+    /// filled (only empty fields; with `sense`, that meaning in place of what the dictionary
+    /// filled), what the dictionary filled, the meanings to pick from, the web dictionary's URL.
+    func fillFromDictionary(_ object: [String: Any]) throws -> [String: Any] {
+        guard let dictionaries else { throw WebProblem(status: 503, message: "This server has no dictionary.") }
+        var form = WordForm()
+        for field in WordField.allCases { form[field] = try text(object, field.rawValue, required: field == .word) }
+        for (name, value) in object["filled"] as? [String: String] ?? [:] {
+            if let field = WordField(rawValue: name) { form.filledByDictionary[field] = value }
+        }
+        guard !form[.word].trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw WebProblem(status: 422, message: "Type the word first, then look it up.", field: "word")
+        }
+        let entry = try dictionaries.lookUp(form[.word])
+        form.fill(from: entry)
+        if let sense = object["sense"] as? Int { form.choose(sense: sense, of: entry) }
+        var fields: [String: String] = [:]
+        for field in WordField.allCases { fields[field.rawValue] = form[field] }
+        return ["form": fields, "filled": Dictionary(uniqueKeysWithValues: form.filledByDictionary.map { ($0.key.rawValue, $0.value) }),
+                "senses": entry.senses.prefix(5).map { WordLookup.definition(of: $0) },
+                "webURL": (try? dictionaries.webURL(for: form[.word])) ?? NSNull()]  // no template: no link, the fill stands
+    }
+
+    static func word(_ word: Word, due: Timestamp?) -> [String: Any] {
+        ["id": word.id.lowercaseText, "bookId": word.bookId.lowercaseText, "word": word.word, "definition": word.definition,
+         "detail": word.detail, "pronunciation": word.pronunciation, "synonym": word.synonym, "antonym": word.antonym,
+         "memorized": word.memorized, "due": due.map { $0.iso8601 } ?? NSNull()]
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Synchronization
+
+/// Imports started from the web app, each running on its own thread while the page asks how far
+/// it got: at most `running` at once (they take turns at the store's writer anyway), each
+/// cancellable by the device that started it; a finished one is kept for its page to read.
+final class WebImports: Sendable {
+    enum State: Sendable {
+        case running(rows: Int, share: Double?)
+        /// What the import did, as the API's JSON object.
+        case done(Data)
+        case failed(status: Int, message: String)
+        case cancelled
+    }
+
+    final class Job: Sendable {
+        let id = UUID()
+        let device: String
+        let state = Mutex<State>(.running(rows: 0, share: nil))
+        let cancelled = Atomic<Bool>(false)
+        let started = Date()
+
+        init(device: String) { self.device = device }
+
+        var isRunning: Bool { state.withLock { if case .running = $0 { return true } else { return false } } }
+    }
+
+    private let jobs = Mutex<[UUID: Job]>([:])
+    let running: Int, kept: Int
+
+    init(running: Int = 2, kept: Int = 32) {
+        self.running = running
+        self.kept = kept
+    }
+
+    /// A new job for `device`, or nil when `running` imports are running already.
+    func start(device: String) -> Job? {
+        jobs.withLock { jobs in
+            guard jobs.values.filter(\.isRunning).count < running else { return nil }
+            while jobs.count >= kept, let oldest = jobs.values.filter({ !$0.isRunning }).min(by: { $0.started < $1.started }) {
+                jobs[oldest.id] = nil
+            }
+            let job = Job(device: device)
+            jobs[job.id] = job
+            return job
+        }
+    }
+
+    /// The job `id` if `device` started it.
+    func job(_ id: UUID, device: String) -> Job? {
+        jobs.withLock { $0[id] }.flatMap { $0.device == device ? $0 : nil }
+    }
+}
