@@ -12,15 +12,17 @@ used = set()
 for path in sources.rglob("*.swift"):
     for match in re.finditer(r'\btr\("((?:[^"\\]|\\.)*)"', path.read_text()):
         used.add(match.group(1).encode().decode("unicode_escape").encode("latin-1").decode("utf-8"))
-web = (root / "Sources" / "VocabWeb" / "WebPages.swift").read_text()
+pages = root / "Sources" / "VocabWeb" / "Pages"
+web = "\n".join(path.read_text() for path in sorted(pages.iterdir()) if path.suffix in (".js", ".html"))
 for match in re.finditer(r'\bt\("((?:[^"\\]|\\.)*)"|data-t(?:-label|-placeholder)?="([^"]*)"', web):
     used.add(match.group(1) if match.group(1) is not None else match.group(2))
 for name in re.findall(r'(\w+): "(Again|Hard|Good|Easy)"', web):
     used.add(name[1])
-# The server's refusals the page shows through t(data.error).
-for message in re.findall(r'WebProblem\(status: \d+, message: "([^"\\]*)"', (root / "Sources" / "VocabWeb" / "WebApp.swift").read_text()):
-    if message in ("That pairing code is not the one the server shows.", "Pair this device first, with the code the server shows."):
-        used.add(message)
+# The server's refusals the page shows through t(data.error): each one that names nothing.
+for path in (root / "Sources" / "VocabWeb").glob("*.swift"):
+    for message in re.findall(r'WebProblem\(status: \d+, message: "((?:[^"\\]|\\")*)"', path.read_text()):
+        if "\\(" not in message:
+            used.add(message.replace('\\"', '"'))
 catalogue = {}
 text = (root / "Sources" / "VocabCatalog" / "Translations" / "ko.po").read_text()
 for match in re.finditer(r'^msgid "((?:[^"\\]|\\.)*)"\nmsgstr "((?:[^"\\]|\\.)*)"', text, re.M):

@@ -15,7 +15,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 BINARY = os.environ.get("VOCAB_TEST_BINARY") or os.path.join(os.path.dirname(__file__), "../../.build/debug/vocab")
 SHOTS = os.environ.get("WEB_SCREENSHOTS")
@@ -99,6 +99,7 @@ def test_pair_make_a_book_add_words_and_study(server, driver):
     driver.find_element(By.CSS_SELECTOR, "#book-form button").click()
     text_in(driver, "shelf", "TOEIC")
     driver.find_element(By.XPATH, "//ul[@id='shelf']//button[contains(., 'TOEIC')]").click()
+    visible(driver, "word-new").click()
     visible(driver, "word-word").send_keys("abandon")
     driver.find_element(By.ID, "word-definition").send_keys("to leave behind")
     driver.find_element(By.ID, "done").click()
@@ -118,7 +119,7 @@ def test_pair_make_a_book_add_words_and_study(server, driver):
     # A rule broken shows its message, and saves nothing.
     driver.find_element(By.ID, "word-word").send_keys("abandon")
     driver.find_element(By.ID, "done").click()
-    text_in(driver, "word-error", "already in book")
+    text_in(driver, "word-form", "already in book")  # under the field it concerns
     driver.find_element(By.ID, "word-word").clear()
     # A word added from the terminal shows in the open page within a few seconds.
     server.vocab("word", "add", "brave", "--book", "TOEIC", "--definition", "showing courage")
@@ -231,10 +232,178 @@ def test_in_korean_from_the_browsers_language_and_back_with_the_switch(server, d
         korean.quit()
 
 
+def pair(server, driver, language="en"):
+    driver.get(server.url)
+    visible(driver, "pair-code").send_keys(server.codes[-1])
+    driver.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+    visible(driver, "shelf")
+
+
+def play_three_questions(server, driver, name):
+    """Game tab: every book, choice mode, 3 questions; taps, then a number key; right/wrong in colour; the score."""
+    driver.find_element(By.XPATH, "//nav//button[@data-page='game']").click()
+    visible(driver, "game-start")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#game-books input:checked")) >= 1)
+    Select(driver.find_element(By.ID, "game-count")).select_by_visible_text("3")
+    shoot(driver, f"{name}-setup")
+    driver.find_element(By.ID, "game-start").click()
+    for question in range(3):
+        text_in(driver, "game-progress", f"{question + 1}")
+        if question == 1:  # a keyboard's number key answers too
+            driver.find_element(By.TAG_NAME, "body").send_keys("2")
+        else:
+            visible(driver, "game-options").find_element(By.XPATH, "./button[1]").click()
+        wait(driver, lambda d: d.find_element(By.ID, "game-verdict").get_attribute("class") in ("right", "wrong"))
+        assert driver.find_elements(By.CSS_SELECTOR, "#game-options button.right"), "the right option is shown in colour"
+        if question == 0:
+            shoot(driver, name)
+        visible(driver, "game-next").click()
+    visible(driver, "game-score")
+    shoot(driver, f"{name}-score")
+    return driver.find_element(By.ID, "game-score").text
+
+
+def test_play_a_three_question_game(server, driver):
+    server.vocab("book", "add", "TOEIC")
+    for word, meaning in (("brave", "showing courage"), ("eager", "wanting very much"), ("glad", "pleased"), ("keen", "sharp")):
+        server.vocab("word", "add", word, "--book", "TOEIC", "--definition", meaning)
+    pair(server, driver)
+    score = play_three_questions(server, driver, "game")
+    assert re.search(r"\d of 3 right \(\d+%\)", score), score
+    games = server.vocab("stats", "--json")
+    assert '"answered"' in games or "answered" in games or games, games
+    # The game's answers are in the store: three more reviews, from the game.
+    total = sum(reviews_of(server, word) for word in ("brave", "eager", "glad", "keen"))
+    assert total == 3, total
+
+
+def test_a_word_added_and_cards_studied_offline_arrive_once(server, driver):
+    server.vocab("book", "add", "Trip")
+    for word, meaning in (("apple", "사과"), ("pear", "배"), ("plum", "자두")):
+        server.vocab("word", "add", word, "--book", "Trip", "--definition", meaning)
+    pair(server, driver)
+    driver.find_element(By.XPATH, "//nav//button[@data-page='study']").click()
+    visible(driver, "show")
+    wait(driver, lambda d: d.execute_script("return !!localStorage.getItem('vocab.queue')"))
+    driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()
+    visible(driver, "shelf")
+    wait(driver, lambda d: d.execute_script("return !!localStorage.getItem('vocab.books')"))
+    port = server.port
+    server.process.terminate()
+    server.process.wait(timeout=10)
+    driver.find_element(By.XPATH, "//nav//button[@data-page='study']").click()
+    studied = []
+    for _ in range(2):
+        visible(driver, "show")
+        studied.append(driver.find_element(By.ID, "card-word").text)
+        driver.find_element(By.ID, "show").click()
+        visible(driver, "ratings").find_element(By.XPATH, "./button[@data-rating='good']").click()
+        wait(driver, lambda d: d.find_element(By.ID, "card-word").text not in studied)
+    # A new word, with no network: kept on the phone, shown as waiting.
+    driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()
+    wait(driver, lambda d: d.find_elements(By.XPATH, "//ul[@id='shelf']//button[contains(., 'Trip')]"))
+    driver.find_element(By.XPATH, "//ul[@id='shelf']//button[contains(., 'Trip')]").click()
+    visible(driver, "word-new").click()
+    visible(driver, "word-word").send_keys("fig")
+    driver.find_element(By.ID, "word-definition").send_keys("무화과")
+    driver.find_element(By.ID, "done").click()
+    text_in(driver, "word-list", "fig")
+    text_in(driver, "word-list", "Waiting to be sent")
+    shoot(driver, "word-offline")
+    assert "fig" not in server.vocab("word", "list", "--book", "Trip")
+    server.start(port)
+    for _ in range(50):
+        if "fig" in server.vocab("word", "list", "--book", "Trip") and all(reviews_of(server, w) == 1 for w in studied):
+            break
+        time.sleep(0.2)
+    driver.refresh()  # shown again: anything still waiting is sent again, and changes nothing
+    time.sleep(1.5)
+    listed = server.vocab("word", "list", "--book", "Trip", "--json")
+    assert listed.count('"fig"') == 1, listed
+    assert [reviews_of(server, word) for word in studied] == [1, 1], "each grade once"
+
+
+def test_import_a_file_then_export_the_book(server, driver):
+    server.vocab("book", "add", "Imported")
+    pair(server, driver)
+    driver.find_element(By.XPATH, "//ul[@id='shelf']//button[contains(., 'Imported')]").click()
+    visible(driver, "word-new")
+    upload = os.path.join(server.home, "words.csv")
+    with open(upload, "w", encoding="utf-8") as file:
+        file.write("word,definition\nzeal,great energy\nzest,enthusiasm\n")
+    driver.find_element(By.CSS_SELECTOR, "#transfer summary").click()
+    driver.find_element(By.ID, "import-file").send_keys(upload)
+    driver.find_element(By.ID, "import-start").click()
+    text_in(driver, "toast", "2 added")
+    text_in(driver, "word-list", "zest")
+    shoot(driver, "import")
+    exported = driver.execute_script("return fetch(document.getElementById('export-link').href).then(r => r.text())")
+    assert "zeal,great energy" in exported and "zest,enthusiasm" in exported, exported
+    # A malformed file changes nothing and says why.
+    with open(upload, "wb") as file:
+        file.write(b"PK\x03\x04 not really a workbook")
+    os.rename(upload, upload.replace(".csv", ".xlsx"))
+    driver.find_element(By.ID, "import-file").send_keys(upload.replace(".csv", ".xlsx"))
+    driver.find_element(By.ID, "import-start").click()
+    wait(driver, lambda d: d.find_element(By.ID, "import-error").text.strip() != "")
+    assert server.vocab("word", "list", "--book", "Imported").count("\n") >= 2
+
+
+def test_a_scanned_code_pairs_and_a_word_is_edited_and_heard(server, driver):
+    server.vocab("book", "add", "TOEIC")
+    server.vocab("word", "add", "brave", "--book", "TOEIC", "--definition", "showing courage")
+    driver.get(server.url + "#pair=" + server.codes[-1])  # what the QR code opens
+    visible(driver, "shelf")
+    driver.find_element(By.XPATH, "//ul[@id='shelf']//button[contains(., 'TOEIC')]").click()
+    wait(driver, lambda d: d.find_elements(By.XPATH, "//ul[@id='word-list']//button[contains(., 'brave')]"))
+    driver.find_element(By.XPATH, "//ul[@id='word-list']//button[contains(., 'brave')]").click()
+    visible(driver, "hear")
+    wait(driver, lambda d: d.find_element(By.ID, "word-word").get_attribute("value") == "brave")
+    sound = driver.execute_script("return fetch('/api/words/' + arguments[0] + '/sound').then(r => r.headers.get('content-type') + ' ' + r.status)",
+                                  re.search(r'"id"\s*:\s*"([0-9a-f-]+)"', server.vocab("word", "show", "brave", "--json")).group(1))
+    assert sound == "audio/wav 200", sound
+    driver.find_element(By.ID, "word-detail").send_keys("A brave rescue.")
+    driver.find_element(By.ID, "word-memorized").click()
+    shoot(driver, "edit")
+    driver.find_element(By.ID, "done").click()
+    wait(driver, lambda d: "A brave rescue." in server.vocab("word", "show", "brave"))
+    assert '"memorized" : true' in server.vocab("word", "show", "brave", "--json").replace('": ', '" : ')
+
+
+def test_in_korean_a_learner_pairs_adds_with_the_dictionary_studies_and_plays(server, driver):
+    driver.quit()
+    korean = browser("ko")
+    try:
+        server.vocab("book", "add", "TOEIC")
+        for word, meaning in (("brave", "용감한"), ("eager", "열망하는"), ("glad", "기쁜")):
+            server.vocab("word", "add", word, "--book", "TOEIC", "--definition", meaning)
+        pair(server, korean)
+        korean.find_element(By.XPATH, "//ul[@id='shelf']//button[contains(., 'TOEIC')]").click()
+        visible(korean, "word-new").click()
+        visible(korean, "word-word").send_keys("keen")
+        korean.find_element(By.ID, "dictionary").click()
+        wait(korean, lambda d: d.find_element(By.ID, "word-definition").get_attribute("value") != "")
+        korean.find_element(By.ID, "done").click()
+        text_in(korean, "word-list", "keen")
+        shoot(korean, "ko-words")
+        korean.find_element(By.XPATH, "//nav//button[@data-page='study']").click()
+        for _ in range(3):
+            visible(korean, "show").click()
+            visible(korean, "ratings").find_element(By.XPATH, "./button[@data-rating='good']").click()
+            time.sleep(0.3)
+        score = play_three_questions(server, korean, "ko-game")
+        assert "정답" in score, score
+    finally:
+        korean.quit()
+
+
 def main():
     tests = [test_pair_make_a_book_add_words_and_study, test_an_unpaired_browser_sees_the_pairing_form_and_a_wrong_code_is_refused,
              test_the_shell_loads_with_the_server_stopped_and_says_so, test_studying_with_no_network_arrives_once_when_back,
-             test_in_korean_from_the_browsers_language_and_back_with_the_switch]
+             test_in_korean_from_the_browsers_language_and_back_with_the_switch, test_play_a_three_question_game,
+             test_a_word_added_and_cards_studied_offline_arrive_once, test_import_a_file_then_export_the_book,
+             test_a_scanned_code_pairs_and_a_word_is_edited_and_heard,
+             test_in_korean_a_learner_pairs_adds_with_the_dictionary_studies_and_plays]
     selected = [t for t in tests if len(sys.argv) < 2 or t.__name__ in sys.argv[1:]]
     failed = 0
     for test in selected:

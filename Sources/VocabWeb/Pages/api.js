@@ -1,0 +1,55 @@
+// The server's JSON API. Every write says it comes from this page (a header no other site's form
+// can send); a refusal comes back as an Error with the server's message (in the page's language
+// when the catalogue has it) and the field it concerns.
+import { t } from "./i18n.js";
+import { show } from "./nav.js";
+
+export class ApiError extends Error {
+  constructor(message, status, field) { super(message); this.status = status; this.field = field; }
+}
+
+/** Whether `error` means the server could not be reached (not a refusal). */
+export const unreachable = (error) => error instanceof TypeError;
+
+export async function api(method, path, body, { raw = false } = {}) {
+  const headers = method === "GET" ? {} : { "X-Vocab-Request": "1" };
+  if (body !== undefined && !raw) headers["Content-Type"] = "application/json";
+  const response = await fetch("/api/" + path, {
+    method, credentials: "same-origin", headers,
+    body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = {};
+  try { data = text ? JSON.parse(text) : {}; } catch (_) { data = { error: response.statusText }; }
+  if (response.status === 401) { show("pair"); }
+  if (!response.ok) throw new ApiError(t(data.error || response.statusText), response.status, data.field);
+  return data;
+}
+
+/** A small element: `tag` with `text`, and `className` when given. */
+export function element(tag, text, className) {
+  const made = document.createElement(tag);
+  if (text !== undefined) made.textContent = text;
+  if (className) made.className = className;
+  return made;
+}
+
+/** A list row that is one big button (or an inert row without `onClick`). */
+export function item(text, detail, onClick) {
+  const li = element("li");
+  const button = element("button", text);
+  if (detail) button.append(element("div", detail, "dim"));
+  if (onClick) button.addEventListener("click", onClick); else button.disabled = true;
+  li.append(button);
+  return li;
+}
+
+let toastTimer = 0;
+/** A short note at the bottom of the screen. */
+export function toast(text) {
+  const note = document.getElementById("toast");
+  note.textContent = text;
+  note.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { note.hidden = true; }, 4000);
+}

@@ -1,0 +1,56 @@
+// The shelf: each book with its counts; a new book; a book's name and explanation edited, or the
+// book deleted (the server backs the store up first when the book holds words).
+import { api, item, toast } from "./api.js";
+import { t } from "./i18n.js";
+import { $, show, whenShown } from "./nav.js";
+import { currentBook, openWords } from "./words.js";
+
+export let books = [];
+
+export async function loadBooks() {
+  books = await api("GET", "books");
+  localStorage.setItem("vocab.books", JSON.stringify(books));
+  $("shelf").replaceChildren(...books.map((book) =>
+    item(book.name, t("%d words · %d memorised · %d due", book.wordCount, book.memorizedCount, book.dueCount), () => openWords(book))));
+}
+
+whenShown("books", () => loadBooks().catch(() => {
+  // Offline: the shelf as it was last seen.
+  books = JSON.parse(localStorage.getItem("vocab.books") || "[]");
+  $("shelf").replaceChildren(...books.map((book) => item(book.name, t("%d words", book.wordCount), () => openWords(book))));
+}));
+
+export function setUpBooks(form) {
+  form("book-form", "book-error", async () => {
+    await api("POST", "books", { name: $("book-name").value });
+    $("book-name").value = "";
+    await loadBooks();
+  });
+  $("book-edit").addEventListener("click", () => {
+    const editing = $("book-edit-form").hidden;
+    $("book-edit-form").hidden = !editing;
+    if (editing) {
+      const book = currentBook();
+      $("book-edit-name").value = book.name;
+      $("book-edit-explain").value = book.explain || "";
+    }
+  });
+  form("book-edit-form", "book-edit-error", async () => {
+    const book = currentBook();
+    const saved = await api("PUT", `books/${book.id}`, { name: $("book-edit-name").value, explain: $("book-edit-explain").value });
+    Object.assign(book, saved);
+    $("book-title").textContent = saved.name;
+    $("book-edit-form").hidden = true;
+  });
+  $("book-delete").addEventListener("click", async () => {
+    const book = currentBook();
+    if (!confirm(t("Delete “%@” and its %d words?", book.name, book.wordCount))) return;
+    try {
+      const answer = await api("DELETE", `books/${book.id}`);
+      toast(answer.backup ? t("Deleted %d words; a backup was taken first.", answer.deleted) : t("The book was deleted."));
+      $("book-edit-form").hidden = true;
+      show("books");
+    } catch (error) { $("book-edit-error").textContent = error.message; }
+  });
+}
+

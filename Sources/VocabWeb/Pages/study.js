@@ -1,0 +1,107 @@
+// Study: the card, Show answer, four ratings with their intervals (tap, keys 1-4, or swipe the
+// card: left "again", right "good"); the day's counts. The day's queue is kept on the phone, so
+// studying goes on with no network; each grade waits in the outbox until it is sent.
+import { api, element, unreachable } from "./api.js";
+import { t } from "./i18n.js";
+import { $, showing, whenShown } from "./nav.js";
+import { flush, keep } from "./outbox.js";
+
+const RATINGS = { again: "Again", hard: "Hard", good: "Good", easy: "Easy" };
+
+// The card whose answer is showing (it stays so when the page is drawn again), and the newest
+// load (an older one that answers late draws nothing).
+let card = null, revealed = null, loading = 0;
+
+// The day's queue, kept on the phone: studying goes on in a tunnel.
+async function keepQueue() {
+  const queue = await api("GET", "study/queue");
+  // Cards graded on the phone while this was on its way stay graded.
+  const { kept } = offlineCard();
+  const graded = kept.graded.filter((id) => queue.cards.some((card) => card.id === id));
+  localStorage.setItem("vocab.queue", JSON.stringify({ cards: queue.cards, graded }));
+}
+
+function offlineCard() {
+  const kept = JSON.parse(localStorage.getItem("vocab.queue") || '{"cards": [], "graded": []}');
+  const left = kept.cards.filter((card) => !kept.graded.includes(card.id));
+  return { kept, card: left[0] || null, left: left.length };
+}
+
+export async function loadCard() {
+  const mine = ++loading;
+  let next;
+  try {
+    next = await api("GET", "study");
+    keepQueue().catch(() => {});
+  } catch (error) {
+    if (!unreachable(error)) throw error;
+    const { card: kept, left } = offlineCard();
+    next = { card: kept, dueCount: left, newCount: 0, intervals: ["again", "hard", "good", "easy"].map((rating) => ({ rating })),
+             reason: "nothingDue", offline: true };
+  }
+  if (mine !== loading) return;
+  card = next.card;
+  // A card whose answer is showing stays so (the learner is rating it), as in the window.
+  const keepShown = !!card && revealed === card.id;
+  $("show").hidden = !card || keepShown;
+  $("ratings").hidden = !keepShown;
+  $("card-answer").hidden = !keepShown;
+  $("card-word").textContent = card ? card.word : "";
+  $("card-pronunciation").textContent = card ? card.pronunciation : "";
+  $("study-status").textContent = card ? (next.offline ? t("%d left on this phone", next.dueCount) : t("%d due · %d new", next.dueCount, next.newCount))
+    : next.reason === "noWords" ? t("No words yet: add some on the Books page.") : t("Nothing to study now.");
+  if (card) {
+    $("card-answer").textContent = card.definition;
+    $("ratings").replaceChildren(...next.intervals.map((choice) => {
+      const button = element("button", t(RATINGS[choice.rating] || choice.rating));
+      button.dataset.rating = choice.rating;
+      if (choice.interval) button.append(element("br"), element("small", intervalText(choice.interval)));
+      button.addEventListener("click", () => grade(choice.rating));
+      return button;
+    }));
+  }
+}
+
+// "10m", "4d", "1.5y" (Korean "10분", "4일", "1.5년"): the server rounds as the window's buttons do.
+const intervalText = (interval) => t(interval.unit === "y" ? "%@y" : `%d${interval.unit}`, interval.count);
+
+function reveal() {
+  if (!card) return;
+  revealed = card.id;
+  $("card-answer").hidden = false; $("ratings").hidden = false; $("show").hidden = true;
+}
+
+// A grade waits in IndexedDB first (with its own id and time) and is sent at once when the
+// server can be reached: offline or not, nothing is lost and nothing counts twice.
+async function grade(rating) {
+  if (!card) return;
+  const review = { id: crypto.randomUUID(), kind: "review", wordId: card.id, rating, at: new Date().toISOString() };
+  revealed = null;
+  await keep(review);
+  const { kept } = offlineCard();
+  kept.graded.push(card.id);
+  localStorage.setItem("vocab.queue", JSON.stringify(kept));
+  try { await flush(); } catch (_) { /* offline: sent when back */ }
+  await loadCard();
+}
+
+export function setUpStudy() {
+  whenShown("study", () => loadCard().catch(() => {}));
+  $("show").addEventListener("click", reveal);
+  document.addEventListener("keydown", (event) => {
+    if (!showing("study") || event.target.tagName === "INPUT") return;
+    if (event.key === " " || event.key === "Enter") { if ($("ratings").hidden) { event.preventDefault(); reveal(); } return; }
+    const rating = ["again", "hard", "good", "easy"][Number(event.key) - 1];
+    if (rating && !$("ratings").hidden) grade(rating);
+  });
+  // A swipe across the card: to the left "again", to the right "good" (once the answer shows).
+  let start = null;
+  $("card").addEventListener("pointerdown", (event) => { start = { x: event.clientX, y: event.clientY }; });
+  $("card").addEventListener("pointerup", (event) => {
+    if (!start) return;
+    const dx = event.clientX - start.x, dy = event.clientY - start.y;
+    start = null;
+    if (Math.abs(dx) < 80 || Math.abs(dx) < 2 * Math.abs(dy)) { if (Math.abs(dx) < 10 && Math.abs(dy) < 10) reveal(); return; }
+    if (!$("ratings").hidden) grade(dx < 0 ? "again" : "good");
+  });
+}
