@@ -51,6 +51,11 @@ public final class WebApp: Sendable {
             response = try route(request)
         } catch let problem as WebProblem {
             response = problem.response
+        } catch let error as VocabError {
+            switch error {
+            case .bookNotFound, .wordNotFound: response = WebProblem(status: 404, message: error.message).response
+            default: response = WebProblem(status: error.category == .userInput ? 422 : 500, message: error.message).response
+            }
         } catch let error as UserFacingError {
             response = WebProblem(status: error.category == .userInput ? 422 : 500, message: error.message).response
         } catch {

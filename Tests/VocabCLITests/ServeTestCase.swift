@@ -1,0 +1,136 @@
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A test that runs the real `vocab serve` on a loopback port and talks plain HTTP/1.1 to it.
+class ServeTestCase: EndToEndTestCase {
+    var server: Process?
+    var output: FileHandle?
+    var port: UInt16 = 0
+    var lines: [String] = []
+
+    override func tearDown() {
+        if let server, server.isRunning {
+            server.interrupt()
+            server.waitUntilExit()
+        }
+        super.tearDown()
+    }
+
+    /// Starts `vocab serve` (on any free port unless given); returns once it listens.
+    func startServer(listening requested: UInt16 = 0, options: [String] = []) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: VocabRunner.binary)
+        process.arguments = ["serve", "--listen", "127.0.0.1:\(requested)"] + options
+        var environment = ProcessInfo.processInfo.environment
+        environment["VOCAB_HOME"] = vocab.home
+        environment["XDG_CONFIG_HOME"] = vocab.file("config")
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        server = process
+        output = pipe.fileHandleForReading
+        while port == 0 {
+            let line = try XCTUnwrap(readLine(), "the server said: \(lines)")
+            if let range = line.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression) {
+                port = UInt16(line[range].split(separator: ":")[1]) ?? 0
+            }
+        }
+    }
+
+    /// The next line the server printed (waits for it).
+    func readLine() -> String? {
+        var bytes: [UInt8] = []
+        while let output {
+            let byte = output.readData(ofLength: 1)
+            guard let first = byte.first else { return nil }
+            if first == 0x0A { break }
+            bytes.append(first)
+        }
+        let line = String(decoding: bytes, as: UTF8.self)
+        lines.append(line)
+        return line
+    }
+
+    /// The newest pairing code the server printed (reads on to the next one when `next`).
+    func pairingCode(next: Bool = false) throws -> String {
+        if next || !lines.contains(where: { $0.hasPrefix("Pairing code: ") }) {
+            while let line = readLine(), !line.hasPrefix("Pairing code: ") {}
+        }
+        let line = try XCTUnwrap(lines.last { $0.hasPrefix("Pairing code: ") })
+        return line.dropFirst("Pairing code: ".count).filter(\.isNumber)
+    }
+
+    struct Reply {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+        var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8)) }
+        var object: [String: Any] { json as? [String: Any] ?? [:] }
+    }
+
+    /// One request over a fresh connection (Connection: close), read to the end.
+    func send(_ method: String, _ path: String, body: String? = nil, headers extra: [String: String] = [:],
+                      rawBody: [UInt8]? = nil) throws -> Reply {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let payload = rawBody ?? body.map { Array($0.utf8) } ?? []
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in extra { head += "\(name): \(value)\r\n" }
+        if !payload.isEmpty || method == "POST" { head += "Content-Type: application/json\r\nContent-Length: \(payload.count)\r\n" }
+        let request = Array((head + "\r\n").utf8) + payload
+        var sent = 0
+        while sent < request.count {
+            let written = request[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard written > 0 else { break }  // the server may answer (413) and close before the whole body
+            sent += written
+        }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            response += buffer[0..<count]
+        }
+        let text = String(decoding: response, as: UTF8.self)
+        let (headPart, bodyPart) = text.range(of: "\r\n\r\n").map { (String(text[..<$0.lowerBound]), String(text[$0.upperBound...])) } ?? (text, "")
+        let headLines = headPart.components(separatedBy: "\r\n")
+        let status = Int(headLines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var headers: [String: String] = [:]
+        for line in headLines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Reply(status: status, headers: headers, body: bodyPart)
+    }
+
+    /// Pairs and returns the headers every later write sends: the cookie, the app's header, this Origin.
+    func pairForWrites(next: Bool = false) throws -> [String: String] {
+        var device = try pair(next: next)
+        device["X-Vocab-Request"] = "1"
+        device["Origin"] = "http://127.0.0.1:\(port)"
+        return device
+    }
+
+    /// Pairs and returns the cookie header every later request sends.
+    func pair(next: Bool = false) throws -> [String: String] {
+        let reply = try send("POST", "/api/pair", body: #"{"code": "\#(try pairingCode(next: next))"}"#, headers: ["X-Vocab-Request": "1"])
+        XCTAssertEqual(reply.status, 204, reply.body)
+        let cookie = try XCTUnwrap(reply.headers["set-cookie"])
+        XCTAssertTrue(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), cookie)
+        return ["Cookie": String(cookie.split(separator: ";")[0])]
+    }
+}
