@@ -73,13 +73,15 @@ final class MainWindow {
         let transfer = TransferFlow(model: model, window: window, currentBook: { [weak shelf] in shelf?.openBook })
         let cloud = CloudPanel(model: model, window: window)
         let backups = BackupsPanel(model: model, window: window)
-        screens += [transfer, cloud, backups]
+        let phone = PhonePanel(model: model, window: window)
+        screens += [transfer, cloud, backups, phone]
         adw_header_bar_pack_start(OpaquePointer(header), transfer.importButton)
         adw_header_bar_pack_start(OpaquePointer(header), transfer.exportButton)
         adw_header_bar_pack_start(OpaquePointer(header), backups.button)
         adw_header_bar_pack_end(OpaquePointer(header), cloud.accountButton)
         adw_header_bar_pack_end(OpaquePointer(header), cloud.syncButton)
         adw_header_bar_pack_end(OpaquePointer(header), cloud.status)
+        adw_header_bar_pack_end(OpaquePointer(header), phone.button)
         UI.append(content, stack, transfer.progressBar)
 
         // Keyboard: the game's number keys and Enter, wherever the focus is.

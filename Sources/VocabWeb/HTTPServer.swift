@@ -207,8 +207,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         response = refused
     } else {
         var headers: [String: String] = [:]
-        for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer", "If-None-Match",
-                     "X-Forwarded-Proto", "X-Forwarded-For"] {
+        for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer",
+                     "If-None-Match"] {
             if let value = header(connection, name) { headers[name.lowercased()] = value }
         }
         let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",

@@ -15,6 +15,7 @@ struct BenchOptions {
     var skipScale = false
     var skipAnki = false
     var skipOptimize = false
+    var skipWeb = false
     /// Synthetic learners the optimiser is compared on.
     var learners = 5
     /// Reviews in the store `vocab optimize` is timed on.
@@ -52,10 +53,11 @@ struct BenchOptions {
             case "--skip-anki": skipAnki = true
             case "--anki-notes": ankiNotes = try number()
             case "--skip-optimize": skipOptimize = true
+            case "--skip-web": skipWeb = true
             case "--learners": learners = try number()
             case "--optimize-reviews": optimizeReviews = try number()
             case "--help", "-h":
-                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-readers] [--skip-sync] [--skip-desktop] [--skip-backup] [--skip-scale] [--skip-anki] [--anki-notes N] [--skip-optimize] [--learners N] [--optimize-reviews N] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
+                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-readers] [--skip-sync] [--skip-desktop] [--skip-backup] [--skip-scale] [--skip-anki] [--anki-notes N] [--skip-optimize] [--skip-web] [--learners N] [--optimize-reviews N] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
                 exit(0)
             default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
             }

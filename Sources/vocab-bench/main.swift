@@ -41,6 +41,7 @@ do {
     if !options.skipBackup { try BackupBenchmark(options: options).run() }
     if !options.skipStudy { try StudyBenchmark(options: options).run() }
     if !options.skipReaders { try ReadersBenchmark(options: options).run() }
+    if !options.skipWeb { try WebBenchmark(options: options).run() }
     if !options.skipSync { try SyncBenchmark(options: options).run() }
 } catch {
     FileHandle.standardError.write(Data("vocab-bench: \(error)\n".utf8))

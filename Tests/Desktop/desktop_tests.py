@@ -390,11 +390,37 @@ def test_sync_two_stores_through_the_cloud(root):
         window.stop()
 
 
+def test_the_window_shows_the_web_servers_address_and_pairing_code(root):
+    window = Window(root, "phone").start()
+    server = None
+    try:
+        sheet = window.open_dialog("push button", "Phone", "Study on your phone")
+        find(sheet, "label", prefix="No web server is running")
+        window.click("push button", "Close")
+        server = subprocess.Popen([TERMINAL, "serve", "--listen", "127.0.0.1:0"], env=window.environment,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        code = None
+        while code is None:
+            line = server.stdout.readline()
+            assert line, "vocab serve started"
+            if line.startswith("Pairing code: "):
+                code = line.split(": ")[1].strip()
+        sheet = window.open_dialog("push button", "Phone", "Study on your phone")
+        find(sheet, "label", contains=code, timeout=10)  # the code the terminal shows, "1234-5678"
+        find(sheet, "label", prefix="http://127.0.0.1:")
+    finally:
+        if server:
+            server.terminate()
+            server.wait(10)
+        window.stop()
+
+
 def main():
     tests = [test_books_words_dictionary_and_live_data, test_a_new_user_starts_with_the_starter_book,
              test_game_on_a_store_that_fills_later_and_study,
              test_import_and_export_through_the_file_dialog, test_an_anki_package_through_the_file_dialog,
-             test_fitting_the_scheduler_to_your_reviews, test_sync_two_stores_through_the_cloud]
+             test_fitting_the_scheduler_to_your_reviews, test_sync_two_stores_through_the_cloud,
+             test_the_window_shows_the_web_servers_address_and_pairing_code]
     only = sys.argv[1:]
     failures = 0
     for test in tests:

@@ -14,10 +14,10 @@ env = dict(os.environ)
 names = {  # accessible names, in the window's language
     "en": {"open": "Open book TOEIC", "add": "Add word", "word": "Word", "dictionary": "Dictionary", "filled": "Filled from",
            "cancel": "Cancel", "test": "Test", "start": "Start game", "study": "Study", "show": "Show answer", "books": "Books",
-           "next": "Next question", "login": "Log in"},
+           "next": "Next question", "login": "Log in", "phone": "Phone", "close": "Close"},
     "ko": {"open": "단어장 TOEIC 열기", "add": "단어 추가", "word": "단어", "dictionary": "사전", "filled": "사전에서 채웠습니다",
            "cancel": "취소", "test": "테스트", "start": "게임 시작", "study": "공부", "show": "정답 보기", "books": "단어장",
-           "next": "다음 문제", "login": "로그인"},
+           "next": "다음 문제", "login": "로그인", "phone": "휴대폰", "close": "닫기"},
 }[LANGUAGE]
 
 
@@ -35,6 +35,7 @@ def page(app, name):
 
 
 process = subprocess.Popen([DESKTOP], env=env)
+serving = None
 try:
     app = application("vocab-desktop")
     shoot("shelf")
@@ -55,8 +56,18 @@ try:
     page(app, names["study"])
     click(find(app, "push button", names["show"]))
     shoot("study")
+    serving = subprocess.Popen([TERMINAL, "serve", "--listen", "127.0.0.1:0"], env=env, stdout=subprocess.PIPE, text=True)
+    while not serving.stdout.readline().startswith("Serving"):
+        pass
+    click(find(app, "push button", names["phone"]))
+    find(app, "label", prefix="http://127.0.0.1:")
+    shoot("phone")
+    click(find(app, "push button", names["close"]))
     click(find(app, "push button", names["login"]))
     shoot("login")
 finally:
+    if serving:
+        serving.terminate()
+        serving.wait(10)
     process.terminate()
     process.wait(10)

@@ -21,7 +21,7 @@ enum ServeCommand {
             OptionSpec("listen", value: "ADDR:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0: any free one)."),
             OptionSpec("tls-cert", value: "FILE", help: "Serve HTTPS with this certificate chain (PEM); needs --tls-key."),
             OptionSpec("tls-key", value: "FILE", help: "The certificate's private key (PEM, readable by you only)."),
-            OptionSpec("behind-proxy", help: "A reverse proxy in front terminates TLS (it must send X-Forwarded-Proto: https)."),
+            OptionSpec("behind-proxy", help: "A reverse proxy in front serves HTTPS (cookies are then Secure; only https:// pages may write)."),
             OptionSpec("public-url", value: "URL", help: "The address phones open, for the QR code (default: the one listened on)."),
         ],
         discussion: """

@@ -83,10 +83,12 @@ const scanned = new URLSearchParams(location.hash.slice(1)).get("pair");
 if (scanned) history.replaceState(null, "", location.pathname);
 loadCatalog().then(async () => {
   if (scanned) { $("pair-code").value = scanned; await pair(scanned).catch(() => show("pair")); return; }
+  // "#study" or "#game" opens that page (a bookmark, the home screen's shortcut).
+  const asked = ["study", "game"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "books";
   try {
-    await api("GET", "books");
+    if (asked !== "study") await api("GET", "books");
     connection(true);
-    show("books");
+    show(asked);
   } catch (error) {
     if (unreachable(error)) { connection(false); show("study"); }  // offline: straight to the cards kept here
   }

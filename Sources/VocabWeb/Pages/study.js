@@ -51,6 +51,7 @@ export async function loadCard() {
   $("study-status").textContent = card ? (next.offline ? t("%d left on this phone", next.dueCount) : t("%d due · %d new", next.dueCount, next.newCount))
     : next.reason === "noWords" ? t("No words yet: add some on the Books page.") : t("Nothing to study now.");
   if (card) {
+    if (performance.getEntriesByName("vocab-card-shown").length === 0) performance.mark("vocab-card-shown");  // for vocab-bench
     $("card-answer").textContent = card.definition;
     $("ratings").replaceChildren(...next.intervals.map((choice) => {
       const button = element("button", t(RATINGS[choice.rating] || choice.rating));
