@@ -6,19 +6,29 @@ import { $, show, whenShown } from "./nav.js";
 import { currentBook, openWords } from "./words.js";
 
 export let books = [];
+let drawn = "";
 
-export async function loadBooks() {
-  books = await api("GET", "books");
-  localStorage.setItem("vocab.books", JSON.stringify(books));
+/** Draws the shelf, unless it shows these books already (a tap on a row is never lost to a redraw). */
+function drawShelf(list) {
+  const key = JSON.stringify(list) + document.documentElement.lang;
+  if (key === drawn) return;
+  drawn = key;
+  books = list;
   $("shelf").replaceChildren(...books.map((book) =>
     item(book.name, t("%d words · %d memorised · %d due", book.wordCount, book.memorizedCount, book.dueCount), () => openWords(book))));
 }
 
-whenShown("books", () => loadBooks().catch(() => {
-  // Offline: the shelf as it was last seen.
-  books = JSON.parse(localStorage.getItem("vocab.books") || "[]");
-  $("shelf").replaceChildren(...books.map((book) => item(book.name, t("%d words", book.wordCount), () => openWords(book))));
-}));
+export async function loadBooks() {
+  const list = await api("GET", "books");
+  localStorage.setItem("vocab.books", JSON.stringify(list));
+  drawShelf(list);
+}
+
+// The shelf as it was last seen at once (offline, that is all there is), then as it is now.
+whenShown("books", () => {
+  drawShelf(JSON.parse(localStorage.getItem("vocab.books") || "[]"));
+  loadBooks().catch(() => {});
+});
 
 export function setUpBooks(form) {
   form("book-form", "book-error", async () => {
