@@ -16,6 +16,8 @@ public struct StudyCard: Sendable {
 /// Not safe to use from two threads at once; a front end may hand it from thread to thread
 /// (a window grades on its store worker), one step at a time.
 public final class StudySession: @unchecked Sendable {
+    /// The most due words one session takes.
+    public static let dueLimit = 10_000
     public let cards: [StudyCard]
     public let dueCount: Int
     public let newCount: Int
@@ -37,7 +39,7 @@ public final class StudySession: @unchecked Sendable {
         let time = clock.now()
         let dayStart = day.start(of: time)
         let newLeft = max(0, newPerDay - (try store.wordsFirstReviewed(since: dayStart, inBooks: bookIds)))
-        let due = try store.dueWords(inBooks: bookIds, at: time, limit: 10_000)
+        let due = try store.dueWords(inBooks: bookIds, at: time, limit: Self.dueLimit)
         let fresh = try store.newWords(inBooks: bookIds, limit: newLeft)
         cards = due.map { StudyCard(word: $0.word, schedule: $0.schedule) } + fresh.map { StudyCard(word: $0, schedule: nil) }
         dueCount = due.count

@@ -23,6 +23,22 @@ extension Store {
         }
     }
 
+    /// A page of a book's words in the order they came into this store, with their due times:
+    /// what a list that is paged as it scrolls reads (the book's count is in `bookSummary`). The
+    /// rows skipped are counted in the book's index only.
+    public func wordListPage(bookId: UUID, offset: Int, limit: Int) throws -> [WordListRow] {
+        try guarded {
+            try database.query("""
+                SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id
+                WHERE w.rowid IN (SELECT u.rowid FROM words u WHERE u.book_id = ? ORDER BY u.rowid LIMIT ? OFFSET ?)
+                ORDER BY w.rowid
+                """, [.text(bookId.storageText), .integer(Int64(limit)), .integer(Int64(offset))]) { row in
+                let decoded = try row.decodeWordWithDue()
+                return WordListRow(word: decoded.word, due: decoded.due)
+            }
+        }
+    }
+
     /// The word at a row key, with its due time; nil when it was deleted since the keys were read.
     public func wordListRow(key: Int64) throws -> WordListRow? {
         try guarded {

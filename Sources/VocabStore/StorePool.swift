@@ -65,7 +65,7 @@ public final class StorePool: @unchecked Sendable {
     public func read<T>(_ body: (Store) throws -> T) throws -> T {
         let store = try checkOutReader()
         defer { checkIn(store) }
-        return try body(store)
+        return try store.guarded { try store.database.readTransaction { try body(store) } }
     }
 
     private func checkOutReader() throws -> Store {

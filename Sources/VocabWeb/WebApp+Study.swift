@@ -6,24 +6,39 @@ import VocabStore
 /// Study: the next card with its buttons' intervals, a grade, the day's queue for the phone to
 /// keep, and the reviews it made offline.
 extension WebApp {
-    func nextCard(_ query: [String: String]) throws -> [String: Any] {
-        let now = clock.now(), day = studyDay, clock = self.clock
+    func nextCard(_ query: [String: String]) throws -> JSONValue {
+        let now = clock.now(), day = studyDay, clock = self.clock, dayStart = studyDayStart(at: now)
         let bookIds = try query["book"].map { [try uuid($0)] }
-        return try pool.read { store -> [String: Any] in
-            let session = try StudySession(store: store, bookIds: bookIds, day: day, clock: clock)
-            guard let card = session.current else {
+        return try pool.read { store -> JSONValue in
+            let peek = try StudyPeek(store: store, bookIds: bookIds, day: day, dayStart: dayStart, clock: clock)
+            guard let card = peek.card else {
                 switch try StudySession.nothingToStudy(store: store, bookIds: bookIds) {
-                case .noWords: return ["card": NSNull(), "reason": "noWords"]
-                case .nothingDue(let next): return ["card": NSNull(), "reason": "nothingDue", "nextReview": next.map { $0.iso8601 } ?? NSNull()]
+                case .noWords: return .object([("card", .null), ("reason", .string("noWords"))])
+                case .nothingDue(let next):
+                    return .object([("card", .null), ("reason", .string("nothingDue")), ("nextReview", next.map { .string($0.iso8601) } ?? .null)])
                 }
             }
             // The interval each button shows, by the rule the window's buttons follow.
-            let intervals = session.nextDue().map { choice -> [String: Any] in
-                ["rating": choice.rating.name, "due": choice.due.iso8601, "interval": Self.interval(ButtonInterval(choice.due, from: now))]
+            let intervals = peek.choices.map { choice -> JSONValue in
+                let shown = Self.interval(ButtonInterval(choice.due, from: now))
+                return .object([("rating", .string(choice.rating.name)), ("due", .string(choice.due.iso8601)),
+                                ("interval", .object([("unit", .string(shown["unit"] ?? "")), ("count", .string(shown["count"] ?? ""))]))])
             }
-            return ["card": Self.word(card.word, due: card.schedule?.due), "isDue": card.isDue, "dueCount": session.dueCount,
-                    "newCount": session.newCount, "intervals": intervals]
+            return .object([("card", Self.word(card.word, due: card.schedule?.due)), ("isDue", .bool(card.isDue)),
+                            ("dueCount", .int(Int64(peek.dueCount))), ("newCount", .int(Int64(peek.newCount))), ("intervals", .array(intervals))])
         }
+    }
+
+    /// When the study day of `time` began. Worked out with the calendar once and reused while
+    /// `time` is less than 22 hours past it (a day is 23 to 25 hours long, so it is the same
+    /// day): the calendar took a tenth of a card's time.
+    func studyDayStart(at time: Timestamp) -> Timestamp {
+        if let start = dayStartCache.withLock({ $0 }), start <= time, time.milliseconds - start.milliseconds < 22 * 3_600_000 {
+            return start
+        }
+        let start = studyDay.start(of: time)
+        dayStartCache.withLock { $0 = start }
+        return start
     }
 
     /// The day's study queue (due, then new up to the day's limit), for the phone to keep:

@@ -52,7 +52,7 @@ extension WebApp {
                         job.state.withLock { $0 = .running(rows: rows, share: progress.share) }
                     }, isCancelled: { job.cancelled.load(ordering: .relaxed) })
                 }.value
-                state = .done(WebApp.jsonData(Self.outcome(outcome)))
+                state = .done(WebApp.jsonValue(Self.outcome(outcome)))
             } catch {
                 if job.cancelled.load(ordering: .relaxed) {
                     state = .cancelled
@@ -71,7 +71,7 @@ extension WebApp {
         guard let job = imports.job(id, device: device) else { throw WebProblem(status: 404, message: "There is no such import.") }
         switch job.state.withLock({ $0 }) {
         case .running(let rows, let share): return ["state": "running", "rows": rows, "share": share ?? NSNull()]
-        case .done(let data): return ["state": "done", "outcome": (try? JSONSerialization.jsonObject(with: data)) ?? [:]]
+        case .done(let outcome): return ["state": "done", "outcome": outcome]
         case .failed(let status, let message): return ["state": "failed", "status": status, "error": message]
         case .cancelled: return ["state": "cancelled"]
         }

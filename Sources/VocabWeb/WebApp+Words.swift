@@ -11,12 +11,17 @@ extension WebApp {
         let offset = max(0, Int(query["offset"] ?? "") ?? 0), limit = min(max(1, Int(query["limit"] ?? "") ?? 50), 200)
         let search = query["q"] ?? ""
         return try pool.read { store -> [String: Any] in
-            guard try store.book(id: bookId) != nil else { throw VocabError.bookNotFound(bookId.lowercaseText) }
-            let keys = try store.wordListKeys(bookId: bookId, search: search.isEmpty ? nil : search)
-            let page = keys.dropFirst(offset).prefix(limit)
-            let rows = try page.compactMap { try store.wordListRow(key: $0) }
-            return ["total": keys.count, "offset": offset,
-                    "words": rows.map { row -> [String: Any] in Self.word(row.word, due: row.due) }]
+            let total: Int, rows: [WordListRow]
+            if TextRules.clean(search).isEmpty {  // a page, read as such (the count is kept)
+                total = try store.bookSummary(id: bookId).wordCount
+                rows = try store.wordListPage(bookId: bookId, offset: offset, limit: limit)
+            } else {  // the ranked search, best first
+                guard try store.book(id: bookId) != nil else { throw VocabError.bookNotFound(bookId.lowercaseText) }
+                let keys = try store.wordListKeys(bookId: bookId, search: search)
+                total = keys.count
+                rows = try keys.dropFirst(offset).prefix(limit).compactMap { try store.wordListRow(key: $0) }
+            }
+            return ["total": total, "offset": offset, "words": rows.map { row in Self.word(row.word, due: row.due) }]
         }
     }
 
@@ -51,7 +56,7 @@ extension WebApp {
 
     /// An edit through the word form: the fields given (and `memorized`) change, the rest stay.
     /// Sending the same edit twice changes nothing the second time.
-    func editWord(_ id: UUID, _ object: [String: Any]) throws -> [String: Any] {
+    func editWord(_ id: UUID, _ object: [String: Any]) throws -> JSONValue {
         let now = clock.now()
         var fields: [WordField: String] = [:]
         for field in WordField.allCases where object[field.rawValue] != nil { fields[field] = try text(object, field.rawValue) }
@@ -62,7 +67,7 @@ extension WebApp {
         default: throw WebProblem(status: 422, message: "\"memorized\" must be true or false.", field: "memorized")
         }
         do {
-            return try pool.write { store -> [String: Any] in
+            return try pool.write { store -> JSONValue in
                 guard let word = try store.word(id: id) else { throw VocabError.wordNotFound(id.lowercaseText, book: nil) }
                 var form = WordForm(editing: word)
                 for (field, value) in fields { form[field] = value }
@@ -124,9 +129,11 @@ extension WebApp {
                 "webURL": (try? dictionaries.webURL(for: form[.word])) ?? NSNull()]  // no template: no link, the fill stands
     }
 
-    static func word(_ word: Word, due: Timestamp?) -> [String: Any] {
-        ["id": word.id.lowercaseText, "bookId": word.bookId.lowercaseText, "word": word.word, "definition": word.definition,
-         "detail": word.detail, "pronunciation": word.pronunciation, "synonym": word.synonym, "antonym": word.antonym,
-         "memorized": word.memorized, "due": due.map { $0.iso8601 } ?? NSNull()]
+    /// A word as the API's JSON (built as a value: it is in almost every answer).
+    static func word(_ word: Word, due: Timestamp?) -> JSONValue {
+        .object([("id", .string(word.id.lowercaseText)), ("bookId", .string(word.bookId.lowercaseText)), ("word", .string(word.word)),
+                 ("definition", .string(word.definition)), ("detail", .string(word.detail)), ("pronunciation", .string(word.pronunciation)),
+                 ("synonym", .string(word.synonym)), ("antonym", .string(word.antonym)), ("memorized", .bool(word.memorized)),
+                 ("due", due.map { .string($0.iso8601) } ?? .null)])
     }
 }

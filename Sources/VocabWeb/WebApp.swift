@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VocabCatalog
 import VocabCore
 import VocabDictionary
@@ -28,6 +29,8 @@ public final class WebApp: Sendable {
     let scratch: ScratchFolder
     let games = WebGames()
     let imports = WebImports()
+    /// The start of the study day worked out last (`studyDayStart`).
+    let dayStartCache = Mutex<Timestamp?>(nil)
 
     public init(pool: StorePool, pairing: DevicePairing, dictionaries: DictionaryService? = nil, speech: Speech? = nil,
                 catalogs: [Catalog] = [], clock: SessionClock = SystemClock(), studyDay: StudyDay = StudyDay(),
@@ -80,8 +83,9 @@ public final class WebApp: Sendable {
         if request.method != "GET" { try checkWrite(request) }
         /// The `*` parts of `pattern` when the request is `verb` on it ("books/*/words" → [id]).
         func on(_ verb: String, _ pattern: String) -> [String]? {
+            guard request.method == verb else { return nil }
             let wanted = pattern.split(separator: "/")
-            guard request.method == verb, wanted.count == parts.count else { return nil }
+            guard wanted.count == parts.count else { return nil }
             var captured: [String] = []
             for (want, part) in zip(wanted, parts) {
                 if want == "*" { captured.append(part) } else if want != part { return nil }
@@ -135,12 +139,20 @@ public final class WebApp: Sendable {
 
     /// The paired device asking (its token's hash), or a refusal.
     private func checkDevice(_ request: HTTPRequest) throws -> String {
-        let cookies = (request.header("Cookie") ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard let token = cookies.first(where: { $0.hasPrefix("vocab_session=") }).map({ String($0.dropFirst("vocab_session=".count)) }),
-              let device = pairing.device(token) else {
+        guard let token = Self.sessionToken(in: request.header("Cookie") ?? ""), let device = pairing.device(token) else {
             throw WebProblem(status: 401, message: "Pair this device first, with the code the server shows.")
         }
         return device
+    }
+
+    /// The `vocab_session` cookie's value in a Cookie header ("a=1; vocab_session=…").
+    static func sessionToken(in header: String) -> String? {
+        let name = "vocab_session=".utf8
+        for part in header.utf8.split(separator: UInt8(ascii: ";")) {
+            let cookie = part.drop { $0 == UInt8(ascii: " ") }
+            if cookie.starts(with: name) { return String(decoding: cookie.dropFirst(name.count), as: UTF8.self) }
+        }
+        return nil
     }
 
     /// A write must say it comes from the app (a header no cross-site form can send) and, when
@@ -188,7 +200,25 @@ public final class WebApp: Sendable {
     }
 
     static func jsonData(_ value: Any) -> Data {
-        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)  // only values made here
+        Data(jsonValue(value).compact.utf8)
+    }
+
+    /// An answer built here (strings, numbers, true/false, NSNull, lists and objects of them) as
+    /// JSON: written by VocabCore's own writer — Foundation's JSONSerialization, bridging every
+    /// dictionary to an NSDictionary, took more than half of a request's time.
+    static func jsonValue(_ value: Any) -> JSONValue {
+        switch value {
+        case let json as JSONValue: return json
+        case let text as String: return .string(text)
+        case let flag as Bool: return .bool(flag)
+        case let number as Int: return .int(Int64(number))
+        case let number as Int64: return .int(number)
+        case let number as Double: return .double(number)
+        case let object as [String: Any]: return .object(object.map { ($0.key, jsonValue($0.value)) })
+        case let object as [String: String]: return .object(object.map { ($0.key, .string($0.value)) })
+        case let list as [Any]: return .array(list.map(jsonValue))
+        default: return .null
+        }
     }
 
     func json(_ value: Any, status: Int = 200) -> HTTPResponse { Self.json(value, status: status) }

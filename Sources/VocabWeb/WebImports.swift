@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VocabCore
 
 /// Imports started from the web app, each running on its own thread while the page asks how far
 /// it got: at most `running` at once (they take turns at the store's writer anyway), each
@@ -8,7 +9,7 @@ final class WebImports: Sendable {
     enum State: Sendable {
         case running(rows: Int, share: Double?)
         /// What the import did, as the API's JSON object.
-        case done(Data)
+        case done(JSONValue)
         case failed(status: Int, message: String)
         case cancelled
     }

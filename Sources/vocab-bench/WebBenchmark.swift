@@ -17,7 +17,10 @@ struct WebBenchmark {
         private(set) var port = 0
         private(set) var code = ""
 
+        let home: String
+
         init(executable: String, home: String, config: String) throws {
+            self.home = home
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = ["vocab", "serve", "--listen", "127.0.0.1:0"]
             process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": home, "XDG_CONFIG_HOME": config]) { $1 }
@@ -37,12 +40,17 @@ struct WebBenchmark {
 
         var url: String { "http://127.0.0.1:\(port)/" }
 
+        /// The code that pairs the next device (each code pairs one): the server keeps it in its notice.
+        var currentCode: String {
+            ((try? String(contentsOfFile: home + "/web-serving", encoding: .utf8)) ?? "").split(separator: "\n").dropFirst().first.map(String.init) ?? code
+        }
+
         /// Pairs a device; returns its cookie.
         func pair() throws -> String {
             let headers = NSTemporaryDirectory() + "vocab-bench-pair-\(UUID().uuidString)"
             defer { unlink(headers) }
             _ = try ChildProcess.measure("/usr/bin/curl", ["-s", "-D", headers, "-o", "/dev/null", "-X", "POST", "-H", "X-Vocab-Request: 1",
-                                                           "-d", #"{"code":"\#(code)"}"#, url + "api/pair"])
+                                                           "-d", #"{"code":"\#(currentCode)"}"#, url + "api/pair"])
             let text = (try? String(contentsOfFile: headers, encoding: .utf8)) ?? ""
             guard let line = text.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("set-cookie: vocab_session=") }) else {
                 throw BenchError.message("pairing with the server failed: \(text)")

@@ -21,6 +21,35 @@ final class StudySessionTests: XCTestCase {
         XCTAssertEqual(session.newCount, 2)
     }
 
+    /// What a server answers at every card, read without the queue: the session's first card,
+    /// counts and buttons, step by step through a day (due, new, the day's limit, nothing left).
+    func testAPeekShowsWhatTheSessionWouldShowWithoutBuildingItsQueue() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let other = try store.addBook(BookDraft(name: "Other"), now: t0)
+        let words = try (0..<6).map {
+            try store.addWord(WordDraft(word: "w\($0)", date: t0.adding(seconds: Double($0))), toBook: $0 == 4 ? other.id : book.id, now: t0)
+        }
+        var ids = TimeOrderedIDs()
+        try store.recordReview(wordId: words[5].id, rating: .again, at: t0, source: .study, ids: &ids)
+        var time = t0.adding(seconds: 120)
+        for step in 0..<8 {
+            for books in [nil, [book.id]] as [[UUID]?] {
+                let session = try StudySession(store: store, bookIds: books, newPerDay: 3, clock: FixedClock(time))
+                let peek = try StudyPeek(store: store, bookIds: books, newPerDay: 3, clock: FixedClock(time))
+                XCTAssertEqual(peek.card?.word.id, session.current?.word.id, "step \(step)")
+                XCTAssertEqual(peek.card?.schedule, session.current?.schedule)
+                XCTAssertEqual(peek.dueCount, session.dueCount, "step \(step)")
+                XCTAssertEqual(peek.newCount, session.newCount, "step \(step)")
+                XCTAssertEqual(peek.choices.map(\.due), session.nextDue().map(\.due))
+            }
+            let session = try StudySession(store: store, bookIds: nil, newPerDay: 3, clock: FixedClock(time))
+            if session.current != nil { try session.grade(.good) }
+            time = time.adding(seconds: 30)
+        }
+        XCTAssertNil(try StudyPeek(store: store, bookIds: nil, newPerDay: 3, clock: FixedClock(time)).card, "the day's new words are done")
+    }
+
     func testTheButtonsShowTheDueTimeEachRatingWouldGiveAndGradingGivesIt() throws {
         let store = try Store(path: ":memory:")
         let book = try store.addBook(BookDraft(name: "B"), now: t0)

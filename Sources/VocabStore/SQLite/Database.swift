@@ -137,6 +137,21 @@ public final class Database {
 
     /// Runs `body` in a transaction (a savepoint when one is already open): committed when
     /// `body` returns, rolled back when it throws.
+    /// Runs `body`'s reads in one snapshot (a deferred transaction: no lock until the first
+    /// read, then the file locked once instead of once a statement).
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        guard !isInTransaction else { return try body() }
+        try execute("BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")  // a read changed nothing: ending it cannot lose anything
+            throw error
+        }
+    }
+
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         if isInTransaction {
             let name = "vocab_savepoint"

@@ -285,6 +285,13 @@ enum Migrations {
             DROP TABLE outbox_v8;
             PRAGMA legacy_alter_table = OFF;
             """),
+        Migration(version: 10, sql: """
+            -- A study session's queries, answered from indexes whatever the store's size (a web
+            -- server asks them at every card): the day's new words, oldest first, walk only the
+            -- words never reviewed; the words first reviewed today are found by that time.
+            CREATE INDEX words_new ON words (date, id) WHERE memorized = 0 AND scheduled = 0;
+            CREATE INDEX schedules_by_first_review ON schedules (first_review);
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }

@@ -1,0 +1,33 @@
+import Foundation
+import VocabCore
+import VocabStore
+
+/// The card a study session would show now, with the day's counts and the due time each rating
+/// would give — read without building the whole queue (a few indexed reads, whatever the store's
+/// size): what a server answers at every card. The same rules as `StudySession`: the most
+/// overdue word first, then new words, up to the day's limit.
+public struct StudyPeek: Sendable {
+    public var card: StudyCard?
+    public var dueCount: Int
+    public var newCount: Int
+    /// For the card: when it would be due next after each rating.
+    public var choices: [(rating: Rating, due: Timestamp)]
+
+    /// `dayStart`: when the study day began, if the caller knows (else from `day`).
+    public init(store: Store, bookIds: [UUID]?, newPerDay: Int = 20, day: StudyDay = StudyDay(), dayStart: Timestamp? = nil,
+                clock: SessionClock, scheduler: FSRSScheduler? = nil) throws {
+        let time = clock.now()
+        let newLeft = max(0, newPerDay - (try store.wordsFirstReviewed(since: dayStart ?? day.start(of: time), inBooks: bookIds)))
+        dueCount = min(try store.dueCount(inBooks: bookIds, at: time), StudySession.dueLimit)
+        newCount = newLeft == 0 ? 0 : min(newLeft, try store.newWordCount(inBooks: bookIds))
+        if dueCount > 0, let due = try store.dueWords(inBooks: bookIds, at: time, limit: 1).first {
+            card = StudyCard(word: due.word, schedule: due.schedule)
+        } else if newCount > 0, let fresh = try store.newWords(inBooks: bookIds, limit: 1).first {
+            card = StudyCard(word: fresh, schedule: nil)
+        } else {
+            card = nil
+        }
+        let scheduler = try scheduler ?? store.scheduler()
+        choices = card.map { card in Rating.allCases.map { ($0, scheduler.review(card.schedule, rating: $0, at: time).due) } } ?? []
+    }
+}
