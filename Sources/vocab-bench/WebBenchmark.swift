@@ -128,12 +128,14 @@ struct WebBenchmark {
                      options.rows, Double(bytes.min() ?? 0) / 1024, times.min() ?? 0, times.map(String.init).joined(separator: "/")))
     }
 
-    /// `wrk` on one URL: requests per second, the 99th percentile in ms, failed requests.
+    /// `wrk` on one URL (after two seconds to warm up): requests per second, the 99th percentile in ms, failed requests.
     private func load(_ wrk: String, _ url: String, cookie: String?, work: String) throws -> (requests: Double, p99: Double, errors: Int) {
         let output = work + "/wrk.txt"
-        var arguments = ["-t2", "-c50", "-d10s", "--latency"]
+        var arguments = ["-t2", "-c50", "--latency"]
         if let cookie { arguments += ["-H", "Cookie: \(cookie)"] }
-        _ = try ChildProcess.measure(wrk, arguments + [url], stdoutPath: output)
+        // Two seconds first, not counted: the server's readers opened and warm, as in use.
+        _ = try ChildProcess.measure(wrk, arguments + ["-d2s", url])
+        _ = try ChildProcess.measure(wrk, arguments + ["-d10s", url], stdoutPath: output)
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         func number(after label: String) -> String? {
             text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
