@@ -81,7 +81,7 @@ public enum AccountStatus: Equatable, Sendable {
             if found > CloudSchema.version {
                 return (.accessDenied(.schemaTooNew(server: server, found: found, known: CloudSchema.version)), nil)
             }
-            _ = try connection.execute("SELECT count(*) FROM vocab.records WHERE false")
+            _ = try connection.execute("SELECT count(*) FROM vocab.counts() WHERE false")
             return (.available(login.address), connection)
         } catch let error as CloudError {
             if case .unreachable = error { return (.cannotReachServer(error), nil) }

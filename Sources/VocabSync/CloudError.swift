@@ -25,6 +25,10 @@ public enum CloudError: UserFacingError, Equatable {
     case boundToAnotherAccount(bound: String, loggedIn: String, user: String)
     /// The saved login exists but cannot be read (its permissions, say).
     case unreadableLogin(path: String, reason: String)
+    /// A statement gave up waiting for a lock (its lock_timeout).
+    case lockNotAvailable(String)
+    /// An administrator's change waited for a lock too long: these sessions hold it.
+    case blocked(by: [BlockingSession])
 
     public var category: ErrorCategory {
         switch self {
@@ -64,6 +68,13 @@ public enum CloudError: UserFacingError, Equatable {
             return "After syncing, this device and the cloud still disagree (\(detail)), even after pulling everything again. Nothing was deleted; please report this."
         case .quotaExceeded(let detail):
             return "The cloud refused the changes: \(detail). Nothing local was lost; ask the administrator for more room, or delete words you no longer need."
+        case .lockNotAvailable(let detail):
+            return "The cloud server is busy (\(detail)). Nothing was changed; try again."
+        case .blocked(let sessions):
+            let held = sessions.isEmpty ? "another session (it ended meanwhile)" : sessions.map(\.description).joined(separator: "; ")
+            let pids = sessions.map { String($0.pid) }.joined(separator: ", ")
+            return "Nothing was changed: the tables were held by \(held). "
+                + (sessions.isEmpty ? "Try again." : "End them with SELECT pg_terminate_backend(pid) (pid \(pids)) as an administrator, then try again.")
         case .unreadableLogin(let path, let reason):
             return "The saved cloud login \(path) cannot be read (\(reason)). Nothing was changed."
         case .boundToAnotherAccount(let bound, let loggedIn, let user):
@@ -74,4 +85,15 @@ public enum CloudError: UserFacingError, Equatable {
                 """
         }
     }
+}
+
+/// A server session that holds a lock an administrator's change waits for.
+public struct BlockingSession: Equatable, Sendable, CustomStringConvertible {
+    public var pid: Int
+    public var user: String
+    public var state: String
+    /// How long its transaction has been open, in seconds.
+    public var seconds: Int
+
+    public var description: String { "\(user) (pid \(pid), \(state) for \(seconds) s)" }
 }

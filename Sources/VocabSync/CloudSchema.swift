@@ -6,7 +6,7 @@ public enum CloudSchema {
     /// The group role every Vocab user belongs to.
     public static let userGroup = "vocab_user"
     /// The schema this Vocab speaks; `vocab cloud init` installs it, clients refuse others.
-    public static let version = 3
+    public static let version = 4
 
     /// Idempotent: running it again changes nothing (and upgrades an older schema).
     ///
@@ -57,14 +57,24 @@ public enum CloudSchema {
         ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS live_words bigint NOT NULL DEFAULT 0;
         ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS live_reviews bigint NOT NULL DEFAULT 0;
         ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS total_records bigint NOT NULL DEFAULT 0;
+        -- Version 4: each user's changes are numbered by a counter of their own (a global
+        -- sequence told anyone how many records the others pushed), and an account is capped in
+        -- bytes as well as records.
+        ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS next_seq bigint NOT NULL DEFAULT 0;
+        ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS max_bytes bigint CHECK (max_bytes IS NULL OR max_bytes >= 0);
+        ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS total_bytes bigint NOT NULL DEFAULT 0;
         INSERT INTO vocab.accounts (owner) SELECT DISTINCT owner FROM vocab.records ON CONFLICT (owner) DO NOTHING;
         UPDATE vocab.accounts a SET
             live_books = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner AND r.kind = 'book' AND NOT r.deleted),
             live_words = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner AND r.kind = 'word' AND NOT r.deleted),
             live_reviews = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner AND r.kind = 'review' AND NOT r.deleted),
-            total_records = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner);
+            total_records = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner),
+            next_seq = greatest(a.next_seq, (SELECT coalesce(max(r.seq), 0) FROM vocab.records r WHERE r.owner = a.owner)),
+            total_bytes = (SELECT coalesce(sum(octet_length(r.body::text)), 0) FROM vocab.records r WHERE r.owner = a.owner);
         CREATE TABLE IF NOT EXISTS vocab.meta (key text PRIMARY KEY, value text NOT NULL);
-        INSERT INTO vocab.meta VALUES ('schema_version', '3') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+        INSERT INTO vocab.meta VALUES ('schema_version', '4') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+        -- What a new account may hold until the administrator says otherwise.
+        INSERT INTO vocab.meta VALUES ('default_max_records', '500000'), ('default_max_bytes', '268435456') ON CONFLICT (key) DO NOTHING;
         ALTER TABLE vocab.records ENABLE ROW LEVEL SECURITY;
         ALTER TABLE vocab.records FORCE ROW LEVEL SECURITY;
         DROP POLICY IF EXISTS own_rows ON vocab.records;
@@ -74,79 +84,110 @@ public enum CloudSchema {
         DROP POLICY IF EXISTS own_account ON vocab.accounts;
         CREATE POLICY own_account ON vocab.accounts USING (owner = session_user);
 
-        -- Stores a batch of the caller's records (a JSON array of {"k","i","d","b"}) if the
+        -- Stores a batch of the caller's records (a JSON array of {"k","i","d","b"}, sent as text
+        -- and measured before it is parsed: at most 16 MiB; a body at most 2 MiB for a book —
+        -- its cover —, 512 KiB for a word, 64 KiB for settings, 4 KiB for a review) if the
         -- caller's latest seq is still `expected`; returns the new latest seq, or NULL when
         -- another device pushed first (pull, then push again). `fresh`: the account had no
         -- rows, so a plain insert (cheaper; a conflict is an error and the client retries).
-        CREATE OR REPLACE FUNCTION vocab.push(expected bigint, batch jsonb, fresh boolean) RETURNS bigint
+        DROP FUNCTION IF EXISTS vocab.push(bigint, jsonb, boolean);
+        CREATE OR REPLACE FUNCTION vocab.push(expected bigint, batch_text text, fresh boolean) RETURNS bigint
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
         DECLARE
             me name := session_user;
+            batch jsonb;
             cap bigint;
+            byte_cap bigint;
             latest bigint;
             total bigint;
+            bytes bigint;
             before_live record;
             after_live record;
             added bigint;
+            too_big record;
         BEGIN
             IF NOT pg_has_role(me, 'vocab_user', 'MEMBER') THEN
                 RAISE EXCEPTION 'not a Vocab user' USING ERRCODE = '42501';
             END IF;
-            INSERT INTO vocab.accounts (owner) VALUES (me) ON CONFLICT (owner) DO NOTHING;
-            SELECT a.max_records INTO cap FROM vocab.accounts a WHERE a.owner = me FOR UPDATE;
-            SELECT coalesce(max(r.seq), 0) INTO latest FROM vocab.records r WHERE r.owner = me;
+            IF octet_length(batch_text) > 16777216 THEN
+                RAISE EXCEPTION 'a batch may hold 16 MiB, and this one holds % bytes', octet_length(batch_text)
+                    USING ERRCODE = '54000';
+            END IF;
+            batch := batch_text::jsonb;
+            SELECT x.k, octet_length(x.b::text) AS size INTO too_big FROM jsonb_to_recordset(batch) AS x(k text, b jsonb)
+            WHERE octet_length(x.b::text) > CASE x.k WHEN 'book' THEN 2097152 WHEN 'word' THEN 524288
+                                                     WHEN 'settings' THEN 65536 ELSE 4096 END
+            LIMIT 1;
+            IF FOUND THEN
+                RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', too_big.k, too_big.size, too_big.k
+                    USING ERRCODE = '54000';
+            END IF;
+            INSERT INTO vocab.accounts (owner, max_records, max_bytes)
+            SELECT me, (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_records'),
+                   (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_bytes')
+            ON CONFLICT (owner) DO NOTHING;
+            SELECT a.max_records, a.max_bytes, a.next_seq INTO cap, byte_cap, latest FROM vocab.accounts a WHERE a.owner = me FOR UPDATE;
             IF latest <> expected THEN
                 RETURN NULL;
             END IF;
+            -- The batch's records as they were: the live counters and the bytes kept in step.
+            SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
+                   count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
+                   count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
+                   count(*) AS existing, coalesce(sum(octet_length(r.body::text)), 0) AS bytes
+            INTO before_live
+            FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
+            JOIN vocab.records r ON r.owner = me AND r.kind = x.k AND r.id = x.i;
             IF fresh THEN
                 INSERT INTO vocab.records (owner, kind, id, seq, deleted, body)
-                SELECT me, x.k, x.i, nextval('vocab.change_seq'), x.d, x.b
-                FROM jsonb_to_recordset(batch) AS x(k text, i uuid, d boolean, b jsonb);
-                SELECT 0::bigint AS books, 0::bigint AS words, 0::bigint AS reviews, 0::bigint AS existing INTO before_live;
-                SELECT count(*) FILTER (WHERE x.k = 'book' AND NOT x.d) AS books,
-                       count(*) FILTER (WHERE x.k = 'word' AND NOT x.d) AS words,
-                       count(*) FILTER (WHERE x.k = 'review' AND NOT x.d) AS reviews
-                INTO after_live FROM jsonb_to_recordset(batch) AS x(k text, d boolean);
+                SELECT me, e.v->>'k', (e.v->>'i')::uuid, latest + e.n, (e.v->>'d')::boolean, e.v->'b'
+                FROM jsonb_array_elements(batch) WITH ORDINALITY AS e(v, n);
             ELSE
-                -- The batch's records as they were, to keep the live counters in step.
-                SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
-                       count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
-                       count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
-                       count(*) AS existing
-                INTO before_live
-                FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
-                JOIN vocab.records r ON r.owner = me AND r.kind = x.k AND r.id = x.i;
                 -- A deletion sticks, and a deleted record keeps its last known fields plus what
                 -- the deletion says (a folded book's mergedInto).
                 INSERT INTO vocab.records AS r (owner, kind, id, seq, deleted, body)
-                SELECT me, x.k, x.i, nextval('vocab.change_seq'), x.d, x.b
-                FROM jsonb_to_recordset(batch) AS x(k text, i uuid, d boolean, b jsonb)
+                SELECT me, e.v->>'k', (e.v->>'i')::uuid, latest + e.n, (e.v->>'d')::boolean, e.v->'b'
+                FROM jsonb_array_elements(batch) WITH ORDINALITY AS e(v, n)
                 ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
                     deleted = r.deleted OR excluded.deleted,
                     body = CASE WHEN excluded.deleted THEN r.body || excluded.body ELSE excluded.body END;
-                SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
-                       count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
-                       count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews
-                INTO after_live
-                FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
-                JOIN vocab.records r ON r.owner = me AND r.kind = x.k AND r.id = x.i;
             END IF;
+            SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
+                   count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
+                   count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
+                   coalesce(sum(octet_length(r.body::text)), 0) AS bytes
+            INTO after_live
+            FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
+            JOIN vocab.records r ON r.owner = me AND r.kind = x.k AND r.id = x.i;
             added := jsonb_array_length(batch) - before_live.existing;
             UPDATE vocab.accounts a SET
                 live_books = a.live_books + after_live.books - before_live.books,
                 live_words = a.live_words + after_live.words - before_live.words,
                 live_reviews = a.live_reviews + after_live.reviews - before_live.reviews,
-                total_records = a.total_records + added
+                total_records = a.total_records + added,
+                total_bytes = a.total_bytes + after_live.bytes - before_live.bytes,
+                next_seq = a.next_seq + jsonb_array_length(batch)
             WHERE a.owner = me
-            RETURNING a.total_records INTO total;
-            IF cap IS NOT NULL THEN
-                IF total > cap THEN
-                    RAISE EXCEPTION 'the account % may hold % records, and this push would make it %', me, cap, total
-                        USING ERRCODE = '53400';
-                END IF;
+            RETURNING a.total_records, a.total_bytes, a.next_seq INTO total, bytes, latest;
+            IF cap IS NOT NULL AND total > cap THEN
+                RAISE EXCEPTION 'the account % may hold % records, and this push would make it %', me, cap, total
+                    USING ERRCODE = '53400';
             END IF;
-            RETURN (SELECT max(r.seq) FROM vocab.records r WHERE r.owner = me);
+            IF byte_cap IS NOT NULL AND bytes > byte_cap THEN
+                RAISE EXCEPTION 'the account % may hold % bytes, and this push would make it %', me, byte_cap, bytes
+                    USING ERRCODE = '53400';
+            END IF;
+            RETURN latest;
         END
+        $fn$;
+
+        -- The caller's records after `after`, oldest first, at most `most` (a user reads the
+        -- table only through this: no planner estimate or row count of anyone else's rows).
+        CREATE OR REPLACE FUNCTION vocab.pull(after bigint, most integer)
+        RETURNS TABLE (kind text, id uuid, seq bigint, deleted boolean, body jsonb)
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+            SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
+            WHERE r.owner = session_user AND r.seq > after ORDER BY r.seq LIMIT least(greatest(most, 0), 10000)
         $fn$;
 
         -- The caller's live counts, for the check that ends every sync.
@@ -155,8 +196,7 @@ public enum CloudSchema {
         -- that has pulled exactly that far.
         CREATE FUNCTION vocab.counts() RETURNS TABLE (books bigint, words bigint, reviews bigint, latest bigint)
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
-            SELECT a.live_books, a.live_words, a.live_reviews,
-                   (SELECT coalesce(max(r.seq), 0) FROM vocab.records r WHERE r.owner = session_user)
+            SELECT a.live_books, a.live_words, a.live_reviews, a.next_seq
             FROM vocab.accounts a WHERE a.owner = session_user
         $fn$;
 
@@ -164,13 +204,28 @@ public enum CloudSchema {
         REVOKE ALL ON ALL TABLES IN SCHEMA vocab FROM PUBLIC;
         REVOKE ALL ON ALL TABLES IN SCHEMA vocab FROM vocab_user;
         REVOKE ALL ON SEQUENCE vocab.change_seq FROM vocab_user;
-        REVOKE ALL ON FUNCTION vocab.push(bigint, jsonb, boolean) FROM PUBLIC;
+        REVOKE ALL ON FUNCTION vocab.push(bigint, text, boolean) FROM PUBLIC;
+        REVOKE ALL ON FUNCTION vocab.pull(bigint, integer) FROM PUBLIC;
         REVOKE ALL ON FUNCTION vocab.counts() FROM PUBLIC;
         GRANT USAGE ON SCHEMA vocab TO vocab_user;
-        GRANT SELECT ON vocab.records TO vocab_user;
         GRANT SELECT ON vocab.meta TO vocab_user;
-        GRANT EXECUTE ON FUNCTION vocab.push(bigint, jsonb, boolean) TO vocab_user;
+        GRANT EXECUTE ON FUNCTION vocab.push(bigint, text, boolean) TO vocab_user;
+        GRANT EXECUTE ON FUNCTION vocab.pull(bigint, integer) TO vocab_user;
         GRANT EXECUTE ON FUNCTION vocab.counts() TO vocab_user;
+        -- Nothing a user could fill or hold outside the account: no temporary tables in this
+        -- database, no large objects, no transaction ids on demand (a loop of them walks the
+        -- cluster toward wraparound), and no statistics of others' tables or sessions.
+        DO $$ BEGIN
+            EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
+        END $$;
+        REVOKE EXECUTE ON FUNCTION pg_catalog.lo_creat(integer), pg_catalog.lo_create(oid), pg_catalog.lo_from_bytea(oid, bytea),
+            pg_catalog.lo_import(text), pg_catalog.lo_import(text, oid), pg_catalog.lo_open(oid, integer),
+            pg_catalog.lowrite(integer, bytea), pg_catalog.lo_put(oid, bigint, bytea) FROM PUBLIC;
+        REVOKE EXECUTE ON FUNCTION pg_catalog.txid_current(), pg_catalog.pg_current_xact_id() FROM PUBLIC;
+        REVOKE SELECT ON pg_catalog.pg_stat_activity, pg_catalog.pg_stat_all_tables, pg_catalog.pg_stat_user_tables,
+            pg_catalog.pg_stat_xact_all_tables, pg_catalog.pg_stat_xact_user_tables, pg_catalog.pg_statio_all_tables,
+            pg_catalog.pg_statio_user_tables, pg_catalog.pg_stat_all_indexes, pg_catalog.pg_stat_user_indexes,
+            pg_catalog.pg_statio_all_indexes, pg_catalog.pg_statio_user_indexes FROM PUBLIC;
         """
 
     /// `addUser`, returning the new user's login on the administrator's server.
@@ -182,21 +237,91 @@ public enum CloudSchema {
         return CloudLogin(address: address, password: password)
     }
 
-    /// Caps the records (books, words, reviews, deletions) `name` may hold; nil removes the cap.
-    public static func setRecordLimit(_ name: String, to limit: Int?, on connection: PostgresConnection) throws {
+    /// What a user's role is held to, set by the administrator (a role cannot raise its own):
+    /// connections at once, and temporary file space (a superuser-only setting).
+    public static let connectionsPerUser = 8
+    static let roleLimitsSQL = """
+        DO $$ DECLARE member name; BEGIN
+            FOR member IN SELECT r.rolname FROM pg_roles r WHERE pg_has_role(r.oid, 'vocab_user', 'MEMBER')
+                AND r.rolname <> 'vocab_user' AND NOT r.rolsuper LOOP
+                EXECUTE format('ALTER ROLE %I CONNECTION LIMIT \(connectionsPerUser)', member);
+                EXECUTE format('ALTER ROLE %I SET temp_file_limit = %L', member, '64MB');
+            END LOOP;
+        END $$;
+        """
+
+    /// Caps what `name` may hold: `records` (books, words, reviews, deletions) and, when given,
+    /// `bytes`; nil removes a cap. Waits at most a few seconds for the user's account row (the
+    /// user may hold it): then names who holds it.
+    public static func setLimit(_ name: String, records: Int?, bytes: Int?? = .none, on connection: PostgresConnection) throws {
         guard try !connection.execute("SELECT 1 FROM pg_roles WHERE rolname = $1", [name]).isEmpty else {
             throw CloudError.serverError("there is no user \(name)")
         }
-        try connection.execute("""
-            INSERT INTO vocab.accounts (owner, max_records) VALUES ($1, $2::bigint)
-            ON CONFLICT (owner) DO UPDATE SET max_records = excluded.max_records
-            """, [name, limit.map(String.init)])
+        try withShortLocks(on: connection) {
+            try connection.execute("""
+                INSERT INTO vocab.accounts (owner, max_records) VALUES ($1, $2::bigint)
+                ON CONFLICT (owner) DO UPDATE SET max_records = excluded.max_records
+                """, [name, records.map(String.init)])
+            if case .some(let bytes) = bytes {
+                try connection.execute("UPDATE vocab.accounts SET max_bytes = $2::bigint WHERE owner = $1", [name, bytes.map(String.init)])
+            }
+        }
     }
 
-    /// Installs or upgrades the schema with an administrator's connection.
+    /// Caps the records `name` may hold; nil removes the cap.
+    public static func setRecordLimit(_ name: String, to limit: Int?, on connection: PostgresConnection) throws {
+        try setLimit(name, records: limit, on: connection)
+    }
+
+    /// Installs or upgrades the schema with an administrator's connection. A server already up
+    /// to date (the same schema text installed) is left alone: no table is locked. An upgrade
+    /// waits at most a few seconds for each lock (users' syncs queue behind a waiting upgrade),
+    /// then names the sessions that hold it.
     public static func install(on connection: PostgresConnection) throws {
-        try connection.transaction {
-            _ = try connection.execute(installSQL)
+        let fingerprint = try connection.execute("SELECT md5($1)", [installSQL]).first?.first ?? nil
+        let hasMeta = try connection.execute("SELECT to_regclass('vocab.meta') IS NOT NULL").first?.first == "t"
+        let installed = hasMeta ? try connection.execute("""
+            SELECT m.value FROM vocab.meta m WHERE m.key = 'install_md5'
+            AND (SELECT v.value FROM vocab.meta v WHERE v.key = 'schema_version') = $1
+            """, [String(version)]).first?.first ?? nil : nil
+        try withShortLocks(on: connection) {
+            if installed == nil || installed != fingerprint {
+                _ = try connection.execute(installSQL)
+                try connection.execute("""
+                    INSERT INTO vocab.meta VALUES ('install_md5', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                    """, [fingerprint])
+            }
+            _ = try connection.execute(roleLimitsSQL)
+        }
+    }
+
+    /// Runs `body` in a transaction whose locks are waited for at most 3 s; when one is not
+    /// granted, throws `blocked` naming the sessions holding locks on Vocab's tables.
+    static func withShortLocks(on connection: PostgresConnection, _ body: () throws -> Void) throws {
+        do {
+            try connection.transaction {
+                try connection.execute("SET LOCAL lock_timeout = '3s'")
+                try body()
+            }
+        } catch CloudError.lockNotAvailable {
+            throw CloudError.blocked(by: try blockers(on: connection))
+        } catch CloudError.serverError(let detail) where detail.contains("lock timeout") {
+            throw CloudError.blocked(by: try blockers(on: connection))
+        }
+    }
+
+    /// The other sessions holding locks on Vocab's tables (or their rows), longest first.
+    static func blockers(on connection: PostgresConnection) throws -> [BlockingSession] {
+        try connection.execute("""
+            SELECT DISTINCT a.pid::text, a.usename::text, a.state,
+                   extract(epoch FROM now() - coalesce(a.xact_start, a.backend_start))::bigint::text
+            FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE l.granted AND l.pid <> pg_backend_pid() AND l.relation IN (
+                SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'vocab')
+            ORDER BY 4 DESC
+            """).compactMap { row in
+            guard row.count == 4, let pid = row[0].flatMap({ Int($0) }) else { return nil }
+            return BlockingSession(pid: pid, user: row[1] ?? "?", state: row[2] ?? "?", seconds: row[3].flatMap { Int($0) } ?? 0)
         }
     }
 
@@ -218,11 +343,21 @@ public enum CloudSchema {
                 try connection.execute("CREATE ROLE \"\(name)\" LOGIN PASSWORD \(quoted) IN ROLE vocab_user")
             }
             try connection.execute("GRANT vocab_user TO \"\(name)\"")
-            // Bounded waits on the server too: no statement, lock or idle transaction of this
-            // user holds anything for long, whatever the client does.
+            // Limits the user cannot lift: connections (a role cannot raise its own) and temporary
+            // files (superuser-only). The time-outs below are defaults a client may change; the
+            // guard (`vocab cloud guard`) enforces the bounds whatever a session sets.
+            try connection.execute("ALTER ROLE \"\(name)\" CONNECTION LIMIT \(connectionsPerUser)")
+            try connection.execute("ALTER ROLE \"\(name)\" SET temp_file_limit = '64MB'")
             try connection.execute("ALTER ROLE \"\(name)\" SET statement_timeout = '120s'")
             try connection.execute("ALTER ROLE \"\(name)\" SET lock_timeout = '30s'")
             try connection.execute("ALTER ROLE \"\(name)\" SET idle_in_transaction_session_timeout = '120s'")
+            // A new account starts with the default caps (records and bytes).
+            try connection.execute("""
+                INSERT INTO vocab.accounts (owner, max_records, max_bytes)
+                SELECT $1, (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_records'),
+                       (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_bytes')
+                ON CONFLICT (owner) DO NOTHING
+                """, [name])
         }
     }
 }

@@ -242,6 +242,7 @@ public final class PostgresConnection {
             let detail = PostgresConnection.firstLine(PQresultErrorMessage(result))
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
             if state == "42501" { throw CloudError.accessDenied(server: address.server, detail: detail) }
+            if state == "55P03" { throw CloudError.lockNotAvailable(detail) }
             throw failure(detail: detail)
         }
     }

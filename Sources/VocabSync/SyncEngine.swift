@@ -35,6 +35,8 @@ public final class SyncEngine {
     private let store: Store
     private let connection: PostgresConnection
     private let pageSize: Int
+    /// The largest batch the server's `vocab.push` takes (16 MiB), with room to spare.
+    static let maxBatchBytes = 12 << 20
     private let batchSize: Int
     private let progress: (SyncProgress) -> Void
     /// Asked between pages and batches; when it says true the sync stops with
@@ -116,7 +118,7 @@ public final class SyncEngine {
             let rows = try connection.execute("""
                 SELECT r.kind, r.id::text AS id_text, r.seq::text AS seq_text, r.deleted::text AS deleted_text,
                     r.body::text AS body_text
-                FROM vocab.records r WHERE r.seq > $1 ORDER BY r.seq LIMIT $2
+                FROM vocab.pull($1::bigint, $2::integer) r
                 """, [String(token), String(pageSize)])
             guard !rows.isEmpty else { return token }
             var records: [SyncRecord] = []
@@ -152,6 +154,10 @@ public final class SyncEngine {
         var intoEmptyAccount = try token == 0 && latestSeq() == 0
         while !entries.isEmpty {
             if isCancelled() { throw CloudError.cancelled }
+            // A batch the server takes: at most `maxBatchBytes` of JSON (book covers are large).
+            while entries.count > 1, SyncEngine.batchJSON(entries).utf8.count > SyncEngine.maxBatchBytes {
+                entries = Array(entries.prefix(entries.count / 2))
+            }
             let pushed: (token: Int64, next: [OutboxEntry])?
             do {
                 pushed = try pushBatch(entries, token: token, plainInsert: intoEmptyAccount)
@@ -173,7 +179,7 @@ public final class SyncEngine {
     /// under the user's own account lock), reading the next batch from the store while the
     /// server stores this one; nil when the server changed since the pull.
     private func pushBatch(_ entries: [OutboxEntry], token: Int64, plainInsert: Bool) throws -> (token: Int64, next: [OutboxEntry])? {
-        try connection.send("SELECT vocab.push($1::bigint, $2::jsonb, $3::boolean)::text",
+        try connection.send("SELECT vocab.push($1::bigint, $2::text, $3::boolean)::text",
                             [String(token), SyncEngine.batchJSON(entries), plainInsert ? "true" : "false"])
         let next: [OutboxEntry]
         do {
@@ -185,7 +191,7 @@ public final class SyncEngine {
         let rows: [[String?]]
         do {
             rows = try connection.awaitResult()
-        } catch CloudError.serverError(let detail) where detail.contains("may hold") {
+        } catch CloudError.serverError(let detail) where detail.contains("may hold") || detail.contains("larger than a") {
             throw CloudError.quotaExceeded(detail: detail)
         }
         guard let text = rows.first?.first ?? nil else { return nil }
@@ -194,7 +200,7 @@ public final class SyncEngine {
     }
 
     private func latestSeq() throws -> Int64 {
-        Int64(try connection.execute("SELECT coalesce(max(seq), 0)::text FROM vocab.records").first?.first.flatMap { $0 } ?? "0") ?? 0
+        Int64(try connection.execute("SELECT coalesce((SELECT latest FROM vocab.counts()), 0)::text").first?.first.flatMap { $0 } ?? "0") ?? 0
     }
 
     /// The batch as the JSON array `vocab.push` reads: `[{"k":kind,"i":id,"d":deleted,"b":body}, …]`

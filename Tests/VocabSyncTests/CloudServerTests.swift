@@ -29,7 +29,8 @@ final class CloudServerTests: XCTestCase {
         let check = "SELECT oid::text, pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'records_kind_check'"
         try admin.execute("""
             ALTER TABLE vocab.records DROP CONSTRAINT records_kind_check;
-            ALTER TABLE vocab.records ADD CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review'))
+            ALTER TABLE vocab.records ADD CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review'));
+            UPDATE vocab.meta SET value = '2' WHERE key = 'schema_version'
             """)
         try CloudSchema.install(on: admin)
         let widened = try admin.execute(check)
@@ -62,18 +63,19 @@ final class CloudServerTests: XCTestCase {
         let asBob = try PostgresConnection(bob.address, password: bob.password)
         let id = UUID().uuidString
         try push(#"[{"k":"word","i":"\#(id)","d":false,"b":{"word":"secret"}}]"#, on: asAlice)
-        XCTAssertEqual(try asAlice.execute("SELECT body->>'word' FROM vocab.records WHERE id = $1", [id]), [["secret"]])
-        XCTAssertEqual(try asBob.execute("SELECT count(*) FROM vocab.records WHERE id = $1", [id]), [["0"]])
+        XCTAssertEqual(try asAlice.execute("SELECT body->>'word' FROM vocab.pull(0, 10000) WHERE id = $1::uuid", [id]), [["secret"]])
+        XCTAssertEqual(try asBob.execute("SELECT count(*) FROM vocab.pull(0, 10000) WHERE id = $1::uuid", [id]), [["0"]])
         // Users write only through vocab.push, which acts on the caller's own rows.
         for statement in ["UPDATE vocab.records SET body = '{}' WHERE id = $1", "DELETE FROM vocab.records WHERE id = $1",
                           "INSERT INTO vocab.records (owner, kind, id, seq, body) VALUES ('x', 'word', $1, 1, '{}')"] {
             XCTAssertThrowsError(try asBob.execute(statement, [id]), statement)
         }
         try push(#"[{"k":"word","i":"\#(id)","d":false,"b":{"word":"bob's"}}]"#, on: asBob)
-        XCTAssertEqual(try asAlice.execute("SELECT body->>'word' FROM vocab.records WHERE id = $1", [id]), [["secret"]])
-        XCTAssertEqual(try asBob.execute("SELECT body->>'word' FROM vocab.records WHERE id = $1", [id]), [["bob's"]])
+        XCTAssertEqual(try asAlice.execute("SELECT body->>'word' FROM vocab.pull(0, 10000) WHERE id = $1::uuid", [id]), [["secret"]])
+        XCTAssertEqual(try asBob.execute("SELECT body->>'word' FROM vocab.pull(0, 10000) WHERE id = $1::uuid", [id]), [["bob's"]])
         XCTAssertThrowsError(try asBob.execute("SELECT * FROM pg_catalog.pg_authid"))
         XCTAssertThrowsError(try asBob.execute("SELECT * FROM vocab.accounts"), "accounts are for the push function only")
+        XCTAssertThrowsError(try asBob.execute("SELECT * FROM vocab.records"), "records are read through vocab.pull only")
     }
 
     func testInjectionThroughTextIsStoredAsPlainText() throws {
@@ -81,8 +83,8 @@ final class CloudServerTests: XCTestCase {
         let connection = try PostgresConnection(alice.address, password: alice.password)
         let text = "'); DROP TABLE vocab.records; --"
         let id = UUID().uuidString
-        try connection.execute("SELECT vocab.push((SELECT coalesce(max(seq), 0) FROM vocab.records), jsonb_build_array(jsonb_build_object('k', 'book', 'i', $1::text, 'd', false, 'b', jsonb_build_object('name', $2::text))), false)", [id, text])
-        XCTAssertEqual(try connection.execute("SELECT body->>'name' FROM vocab.records WHERE id = $1", [id]), [[text]])
+        try connection.execute("SELECT vocab.push(coalesce((SELECT latest FROM vocab.counts()), 0), jsonb_build_array(jsonb_build_object('k', 'book', 'i', $1::text, 'd', false, 'b', jsonb_build_object('name', $2::text)))::text, false)", [id, text])
+        XCTAssertEqual(try connection.execute("SELECT body->>'name' FROM vocab.pull(0, 10000) WHERE id = $1::uuid", [id]), [[text]])
         XCTAssertThrowsError(try CloudSchema.addUser("x\"; DROP ROLE postgres; --", password: "p", on: admin)) { error in
             guard case .invalidRoleName = error as? CloudError else { return XCTFail("\(error)") }
         }
@@ -90,8 +92,8 @@ final class CloudServerTests: XCTestCase {
 
     /// Pushes a batch as the connection's user, expecting the user's latest seq not to move.
     private func push(_ batch: String, on connection: PostgresConnection) throws {
-        let latest = try connection.execute("SELECT coalesce(max(seq), 0)::text FROM vocab.records").first?.first ?? nil
-        let pushed = try connection.execute("SELECT vocab.push($1::bigint, $2::jsonb, false)::text", [latest, batch])
+        let latest = try connection.execute("SELECT coalesce((SELECT latest FROM vocab.counts()), 0)::text").first?.first ?? nil
+        let pushed = try connection.execute("SELECT vocab.push($1::bigint, $2::text, false)::text", [latest, batch])
         XCTAssertNotNil(pushed.first?.first ?? nil, "the push was applied")
     }
 

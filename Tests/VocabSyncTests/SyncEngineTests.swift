@@ -215,8 +215,8 @@ final class SyncEngineTests: XCTestCase {
         try sync(a)
         let asUser = try PostgresConnection(login.address, password: login.password)
         try asUser.execute("""
-            SELECT vocab.push((SELECT max(seq) FROM vocab.records), jsonb_build_array(jsonb_build_object(
-                'k', 'word', 'i', $1::text, 'd', false, 'b', '{"definition": 7}'::jsonb)), false)
+            SELECT vocab.push((SELECT latest FROM vocab.counts()), jsonb_build_array(jsonb_build_object(
+                'k', 'word', 'i', $1::text, 'd', false, 'b', '{"definition": 7}'::jsonb))::text, false)
             """, [UUID().uuidString])
         let report = try sync(b)
         XCTAssertEqual(report.skipped.count, 1, "\(report.skipped)")
@@ -230,9 +230,9 @@ final class SyncEngineTests: XCTestCase {
         let asUser = try PostgresConnection(login.address, password: login.password)
         let wild = "[" + Array(repeating: "50", count: 21).joined(separator: ",") + "]"
         try asUser.execute("""
-            SELECT vocab.push((SELECT max(seq) FROM vocab.records), jsonb_build_array(jsonb_build_object(
+            SELECT vocab.push((SELECT latest FROM vocab.counts()), jsonb_build_array(jsonb_build_object(
                 'k', 'settings', 'i', $1::text, 'd', false,
-                'b', jsonb_build_object('parameters', $2::text, 'retention', 0.9, 'changedAt', 99999999999999, 'device', 'x'))), false)
+                'b', jsonb_build_object('parameters', $2::text, 'retention', 0.9, 'changedAt', 99999999999999, 'device', 'x')))::text, false)
             """, [Store.learningSettingsId.uuidString, wild])
         let report = try sync(a)
         XCTAssertEqual(report.skipped, ["settings \(Store.learningSettingsId.lowercaseText): parameters out of their limits"])

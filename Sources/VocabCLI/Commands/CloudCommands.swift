@@ -5,7 +5,7 @@ import VocabSessions
 
 /// `vocab cloud init|add-user`, `vocab login`, `vocab logout`, `vocab account`.
 enum CloudCommands {
-    static let group = CommandGroup(name: "cloud", abstract: "The cloud server (for administrators):", commands: [initialize, addUser, limit])
+    static let group = CommandGroup(name: "cloud", abstract: "The cloud server (for administrators):", commands: [initialize, addUser, limit, guardCommand])
 
     private static let admin = OptionSpec("admin", value: "URL", help: "An administrator's postgresql://USER@HOST[:PORT]/DATABASE (password from PGPASSWORD or ~/.pgpass).")
 
@@ -36,25 +36,76 @@ enum CloudCommands {
     }
 
     static let limit = Command(spec: CommandSpec(
-        name: "cloud limit", abstract: "Cap how many records (books, words, reviews, deletions) a user may keep.",
+        name: "cloud limit", abstract: "Cap how many records (books, words, reviews, deletions) and bytes a user may keep.",
         arguments: [ArgumentSpec("NAME", help: "The user."), ArgumentSpec("RECORDS", help: "The most records, or none to lift the cap.")],
-        options: [admin],
-        discussion: "Past the cap the server refuses a push with a clear message; nothing on the user's devices is lost.",
-        examples: ["PGPASSWORD=... vocab cloud limit alice 200000 --admin postgresql://postgres@localhost/vocab"]
+        options: [admin, OptionSpec("bytes", value: "N", help: "Also cap the bytes the records take (e.g. 268435456 or 256MiB), or none.")],
+        discussion: """
+            New users start with 500,000 records and 256 MiB. Past a cap the server refuses a push with a clear message; \
+            nothing on the user's devices is lost. Waits at most 3 s for the user's account row, then names who holds it.
+            """,
+        examples: ["PGPASSWORD=... vocab cloud limit alice 200000 --bytes 512MiB --admin postgresql://postgres@localhost/vocab"]
     )) { arguments, context in
-        let name = arguments.positionals[0], text = arguments.positionals[1]
-        let records: Int?
-        if text.lowercased() == "none" {
-            records = nil
-        } else {
-            guard let value = Int(text), value >= 0 else {
-                throw UsageError.invalidValue(option: "RECORDS", value: text, expected: "a whole number, 0 or more, or none")
-            }
-            records = value
-        }
+        let name = arguments.positionals[0]
+        let records = try capValue(arguments.positionals[1], option: "RECORDS")
+        let bytes: Int?? = try arguments.value("bytes").map { try capValue($0, option: "bytes") }
         let connection = try adminConnection(arguments)
-        try CloudSchema.setRecordLimit(name, to: records, on: connection)
+        try CloudSchema.setLimit(name, records: records, bytes: bytes, on: connection)
         context.console.print(records.map { "\(name) may keep up to \($0) records." } ?? "\(name) may keep any number of records.")
+        if case .some(let cap) = bytes {
+            context.console.print(cap.map { "\(name) may keep up to \($0) bytes." } ?? "\(name) may keep any number of bytes.")
+        }
+    }
+
+    /// "none" → nil; "200000", "256MiB", "1GiB" → the number.
+    private static func capValue(_ text: String, option: String) throws -> Int? {
+        if text.lowercased() == "none" { return nil }
+        let units: [(String, Int)] = [("gib", 1 << 30), ("mib", 1 << 20), ("kib", 1 << 10)]
+        let lowered = text.lowercased()
+        let (digits, scale) = units.first { lowered.hasSuffix($0.0) }.map { (String(lowered.dropLast($0.0.count)), $0.1) } ?? (lowered, 1)
+        guard let value = Int(digits), value >= 0, value <= Int.max / scale else {
+            throw UsageError.invalidValue(option: option, value: text, expected: "a whole number, 0 or more (KiB, MiB, GiB allowed for bytes), or none")
+        }
+        return value * scale
+    }
+
+    static let guardCommand = Command(spec: CommandSpec(
+        name: "cloud guard", abstract: "Enforce the bounds no user can lift: end sessions idle in a transaction or running too long.",
+        options: [admin,
+                  OptionSpec("idle", value: "SECONDS", help: "Idle in a transaction at most this long (default 10)."),
+                  OptionSpec("statement", value: "SECONDS", help: "One statement at most this long (default 30)."),
+                  OptionSpec("transaction", value: "SECONDS", help: "One transaction at most this long (default 60)."),
+                  OptionSpec("once", help: "One round, then stop (for cron or a test).")],
+        discussion: """
+            Runs until stopped (Ctrl-C, or systemd: docs/vocab-cloud-guard.service), checking every second. A user can set his \
+            own time-outs to nothing; the guard ends his sessions past these bounds whatever he set, so nobody holds a lock, \
+            a snapshot or a connection long. Administrators' sessions are never touched. Prints one line per session it ends.
+            """,
+        examples: ["PGPASSWORD=... vocab cloud guard --admin postgresql://postgres@localhost/vocab"]
+    )) { arguments, context in
+        var guardian = CloudGuard()
+        func seconds(_ name: String, _ fallback: Int) throws -> Int {
+            guard let text = arguments.value(name) else { return fallback }
+            guard let value = Int(text), value >= 1 else { throw UsageError.invalidValue(option: name, value: text, expected: "a whole number of seconds, 1 or more") }
+            return value
+        }
+        guardian.idleInTransactionSeconds = try seconds("idle", 10)
+        guardian.statementSeconds = try seconds("statement", 30)
+        guardian.transactionSeconds = try seconds("transaction", 60)
+        var connection = try adminConnection(arguments)
+        if !arguments.flag("once") {
+            context.console.print("Guarding: idle in a transaction \(guardian.idleInTransactionSeconds) s, one statement \(guardian.statementSeconds) s, one transaction \(guardian.transactionSeconds) s (Ctrl-C stops).")
+        }
+        repeat {
+            do {
+                for ended in try guardian.sweep(on: connection) {
+                    context.console.print("Ended \(ended.user)'s session \(ended.pid): \(ended.reason.rawValue) for \(ended.seconds) s.")
+                }
+            } catch CloudError.unreachable where !arguments.flag("once") {
+                sleep(1)  // the server restarts: connect again and go on
+                connection = (try? adminConnection(arguments)) ?? connection
+            }
+            if !arguments.flag("once") { sleep(1) }
+        } while !arguments.flag("once")
     }
 
     static let login = Command(spec: CommandSpec(

@@ -65,9 +65,9 @@ enum ServeCommand {
         }
         let url = options.publicURL ?? "\(options.tls == nil ? "http" : "https")://\(options.host):\(server.port)/"
         address.withLock { $0 = url }
-        say("Serving Vocab at \(url) (Ctrl-C stops)")
         let notice = ServingNotice(address: url, code: pairing.code)
-        notice.publish(in: folder)
+        notice.publish(in: folder)  // before the line below: whoever reads that line finds the notice
+        say("Serving Vocab at \(url) (Ctrl-C stops)")
         if showQR, let lines = QRCodeText.lines(for: url + "#pair=" + notice.code) { say(lines.joined(separator: "\n")) }
         waitForStopSignal()
         server.stop()
