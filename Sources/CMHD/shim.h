@@ -18,25 +18,17 @@ static inline struct MHD_Daemon *vocab_mhd_start(unsigned int flags, const struc
                                                  MHD_AccessHandlerCallback handler, void *handler_cls,
                                                  MHD_RequestCompletedCallback done, void *done_cls,
                                                  const char *tls_key, const char *tls_cert) {
-    if (tls_key && tls_cert) {
-        return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_cls,
-                                MHD_OPTION_SOCK_ADDR, address,
-                                MHD_OPTION_THREAD_POOL_SIZE, threads,
-                                MHD_OPTION_CONNECTION_LIMIT, connections,
-                                MHD_OPTION_CONNECTION_TIMEOUT, timeout,
-                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory,
-                                MHD_OPTION_NOTIFY_COMPLETED, done, done_cls,
-                                MHD_OPTION_HTTPS_MEM_KEY, tls_key,
-                                MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
-                                MHD_OPTION_END);
-    }
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+    int tls = tls_key && tls_cert;
+    // Without TLS the list ends where the key would start (the rest is never read).
+    return MHD_start_daemon(flags | (tls ? MHD_USE_TLS : 0), 0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,
                             MHD_OPTION_CONNECTION_LIMIT, connections,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory,
                             MHD_OPTION_NOTIFY_COMPLETED, done, done_cls,
+                            tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, tls_key,
+                            MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
                             MHD_OPTION_END);
 }
 
