@@ -180,6 +180,26 @@ final class HostileLearnerTests: CloudEndToEndTestCase {
         XCTAssertEqual(try bobPushesOne(), first + 1, "his numbers move with his own pushes only")
     }
 
+    /// Upgrading a server from schema 3 (no per-user counter, no byte counts: the columns
+    /// start at 0 when version 4 adds them) keeps every user's data and devices: another device
+    /// pulls everything, and the first one goes on pushing without a conflict.
+    func testUpgradingAServerFromSchema3KeepsEveryUsersDataAndDevices() throws {
+        try adminPsql("""
+            UPDATE vocab.accounts SET next_seq = 0, total_bytes = 0;
+            UPDATE vocab.meta SET value = '3' WHERE key = 'schema_version'
+            """)
+        XCTAssertEqual(try vocab.run(["cloud", "init", "--admin", adminURL], environment: admin).status, 0)
+        try aliceSyncsWithin(5, "fig")
+        XCTAssertEqual(try on("alice2", ["login", alice], input: "pw\n").status, 0)
+        try syncs("alice2")
+        let words = try on("alice2", ["word", "list", "--book", "Mine"]).stdout
+        for word in ["apple", "pear", "plum", "fig"] { XCTAssertTrue(words.contains(word), words) }
+        try on("alice2", ["word", "add", "kiwi", "--book", "Mine"]).expectSuccess()
+        try syncs("alice2")
+        try syncs("alice")
+        XCTAssertTrue(try on("alice", ["word", "list", "--book", "Mine"]).stdout.contains("kiwi"))
+    }
+
     private func adminPsql(_ sql: String) throws {
         let output = try PsqlSession.once(url: adminURL, password: adminPassword, sql)
         XCTAssertFalse(output.contains("ERROR"), output)
