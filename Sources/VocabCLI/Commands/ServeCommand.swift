@@ -63,7 +63,7 @@ enum ServeCommand {
         } catch let error as HTTPServerError {
             throw ServeError.cannotListen(error.description)
         }
-        let url = options.publicURL ?? "\(options.tls == nil ? "http" : "https")://\(options.host):\(server.port)/"
+        let url = options.publicURL ?? "\(options.tls == nil ? "http" : "https")://\(ServeOptions.reachableHost(options.host)):\(server.port)/"
         address.withLock { $0 = url }
         let notice = ServingNotice(address: url, code: pairing.code)
         notice.publish(in: folder)  // before the line below: whoever reads that line finds the notice
@@ -120,6 +120,26 @@ struct ServeOptions {
             publicURL = url.hasSuffix("/") ? url : url + "/"
         }
         guard host.hasPrefix("127.") || tls != nil || behindProxy else { throw ServeError.notLoopback(host) }
+    }
+
+    /// The address a phone opens for `host`: for 0.0.0.0 (every interface), this machine's
+    /// first address on a network (not loopback), if it has one.
+    static func reachableHost(_ host: String) -> String {
+        guard host == "0.0.0.0" else { return host }
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return host }
+        defer { freeifaddrs(list) }
+        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+                  entry.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0 else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            let found = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
+                var ip = inet.pointee.sin_addr
+                return inet_ntop(AF_INET, &ip, &text, socklen_t(text.count)) != nil
+            }
+            if found { return String(cString: text) }
+        }
+        return host
     }
 
     /// "https" when this server or the proxy in front serves TLS: cookies are then `Secure`.
