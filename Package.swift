@@ -53,8 +53,10 @@ let package = Package(
         // The strings the window and the web app show, in English and Korean: one gettext catalogue
         // (Translations/*.po, compiled by msgfmt at build time into the module's resources).
         .target(name: "VocabCatalog", plugins: ["CompileTranslations"]),
+        // The words of the window and the web app for the layers' values and errors, through the catalogue.
+        .target(name: "VocabWording", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabSync", "VocabCatalog"]),
         // The web app: an HTTP server over the sessions, a JSON API and the pages (served by `vocab serve`).
-        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabCatalog", "CMHD"], plugins: ["EmbedWebPages"]),
+        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], plugins: ["EmbedWebPages"]),
         .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb",
                                                  "VocabCatalog", "CQREncode"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
@@ -71,7 +73,7 @@ let package = Package(
         // The GTK 4 window: screens over the sessions, widgets only.
         // Its strings come from VocabCatalog (shared with the web app).
         .target(name: "VocabDesktop", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabSync",
-                                                     "VocabCatalog", "CGtk", "CVocabListModel"]),
+                                                     "VocabCatalog", "VocabWording", "CGtk", "CVocabListModel"]),
         .plugin(name: "CompileTranslations", capability: .buildTool()),
         .plugin(name: "EmbedWebPages", capability: .buildTool()),
         .executableTarget(name: "vocab-desktop", dependencies: ["VocabDesktop"]),

@@ -4,7 +4,7 @@ import VocabCatalog
 /// The window's strings in the user's language, from the catalogue the window and the web app
 /// share (`VocabCatalog`), chosen by the locale (LC_ALL, LC_MESSAGES, LANG).
 enum Localization {
-    nonisolated(unsafe) private static var catalog = Catalog()
+    nonisolated(unsafe) private(set) static var catalog = Catalog()
 
     static func load(environment: [String: String], executable: String) {
         catalog = Catalog.load(language: Catalog.language(environment), environment: environment, executable: executable)

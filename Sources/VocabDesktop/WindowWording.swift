@@ -3,148 +3,28 @@ import VocabCore
 import VocabSessions
 import VocabStore
 import VocabSync
+import VocabWording
 
-/// The window's words, in the user's language (through the catalogue), for what the layers
-/// below report as values: due times, the study buttons' intervals, what a question takes, and
-/// errors — with what to do next in the window's own terms, never a terminal command.
+/// The window's words, in the user's language: the shared `Wording` (the web app's too) over
+/// the window's catalogue.
 enum WindowWording {
+    private static var wording: Wording { Wording(catalog: Localization.catalog) }
+
     /// "now", "in 10 minutes", "in 3 days".
-    static func due(_ interval: DueInterval) -> String {
-        switch interval {
-        case .now: return tr("now")
-        case .minutes(let count): return count == 1 ? tr("in 1 minute") : tr("in %d minutes", count)
-        case .hours(let count): return count == 1 ? tr("in 1 hour") : tr("in %d hours", count)
-        case .days(let count): return count == 1 ? tr("in 1 day") : tr("in %d days", count)
-        }
-    }
+    static func due(_ interval: DueInterval) -> String { wording.due(interval) }
 
     /// A rating button's interval: "10m", "3d", "1.5y" (Korean: "10분", "3일", "1.5년").
-    static func button(_ interval: ButtonInterval) -> String {
-        switch interval {
-        case .minutes(let count): return tr("%dm", count)
-        case .hours(let count): return tr("%dh", count)
-        case .days(let count): return tr("%dd", count)
-        case .months(let count): return tr("%dmo", count)
-        case .years(let tenths):
-            return tr("%@y", tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)")
-        }
-    }
+    static func button(_ interval: ButtonInterval) -> String { wording.button(interval) }
 
     /// "Next review in 3 days." or "No reviews scheduled."
-    static func nextReview(_ due: Timestamp?, from time: Timestamp) -> String {
-        guard let due else { return tr("No reviews scheduled.") }
-        return tr("Next review %@.", self.due(DueInterval(due, from: time)))
-    }
+    static func nextReview(_ due: Timestamp?, from time: Timestamp) -> String { wording.nextReview(due, from: time) }
 
     /// What to tell a player whose answer was not one.
-    static func expected(_ answer: ExpectedAnswer) -> String {
-        switch answer {
-        case .text: return tr("Type an answer.")
-        case .number(let count): return tr("Choose one of the %d answers.", count)
-        }
-    }
+    static func expected(_ answer: ExpectedAnswer) -> String { wording.expected(answer) }
 
-    /// A word field's name as the form labels it.
-    static func field(_ name: String) -> String {
-        switch WordField(rawValue: name) {
-        case .word?: return tr("Word")
-        case .definition?: return tr("Definition")
-        case .detail?: return tr("Detail")
-        case .pronunciation?: return tr("Pronunciation")
-        case .synonym?: return tr("Synonym")
-        case .antonym?: return tr("Antonym")
-        case nil:
-            switch BookField(rawValue: name) {
-            case .name?: return tr("Name")
-            case .explain?: return tr("Explain")
-            case .meaning?: return tr("Meaning")
-            case .coverWord?: return tr("Cover word")
-            case nil: return name
-            }
-        }
-    }
+    /// A word or book field's name as the form labels it.
+    static func field(_ name: String) -> String { wording.field(name) }
 
-    /// An error in the window's words; one the catalogue has no sentence for shows the layers'
-    /// own (plain, command-free) English.
-    static func message(for error: Error) -> String {
-        switch error {
-        case let error as GameSetupError: return game(error)
-        case let error as VocabError: return vocab(error) ?? error.message
-        case let error as WordFormError: return vocab(error.underlying) ?? error.message
-        case let error as BookFormError: return vocab(error.underlying) ?? error.message
-        case let error as SyncFailure:
-            if case CloudError.cancelled? = error.underlying as? CloudError { return tr("Sync cancelled. Nothing was lost.") }
-            return tr("Sync stopped: %@ Nothing was lost: what finished is saved; sync again to go on.", message(for: error.underlying))
-        case let error as CloudError: return cloud(error) ?? error.message
-        case let error as ImportError: return importing(error) ?? error.message
-        case let error as BackupError: return backup(error) ?? error.message
-        case let error as UserFacingError: return error.message
-        default: return "\(error)"
-        }
-    }
-
-    private static func game(_ error: GameSetupError) -> String {
-        switch error {
-        case .noBooks:
-            return tr("You have no books yet. Make one on the Books page.")
-        case .emptyBooks(let names):
-            return tr("%@ has no words yet: add some on the Books page, or import a file.", names.joined(separator: ", "))
-        case .allMemorized(let names):
-            return tr("Every word in %@ is marked memorised.", names.joined(separator: ", "))
-        case .noDefinitions:
-            return tr("No word here has a definition, which this mode needs. Try Flashcard, or add definitions.")
-        case .tooFewMeanings(let found, _):
-            return tr("This mode needs at least 2 different definitions to choose from (found %d). Try Spelling.", found)
-        }
-    }
-
-    private static func vocab(_ error: VocabError) -> String? {
-        switch error {
-        case .emptyField(let name): return tr("%@ must not be empty.", field(name))
-        case .fieldTooLong(let name, let limit): return tr("%@ is too long (at most %d characters).", field(name), limit)
-        case .invalidCharacters(let name): return tr("%@ contains control characters; use plain text.", field(name))
-        case .bookNotFound(let name): return tr("No book named “%@”.", name)
-        case .duplicateBookName(let name): return tr("A book named “%@” already exists (book names ignore case).", name)
-        case .duplicateWord(let word, let book): return tr("“%@” is already in “%@”.", word, book)
-        case .imageTooLarge(let bytes, let limit):
-            return tr("The image is %@; the limit is %@.", ByteCount.describe(bytes), ByteCount.describe(limit))
-        case .unsupportedImage: return tr("The image is not a PNG, JPEG, GIF or WebP file.")
-        case .invalidDate(let text): return tr("“%@” is not a date: use a date such as 2026-11-30.", text)
-        default: return nil
-        }
-    }
-
-    private static func cloud(_ error: CloudError) -> String? {
-        switch error {
-        case .notLoggedIn: return tr("Not logged in: log in to your cloud account first. Nothing was changed.")
-        case .unreachable(let server, let detail): return tr("Cannot reach the cloud server %@ (%@). Nothing was changed.", server, detail)
-        case .accessDenied(let server, let detail): return tr("The cloud server %@ refused access (%@). Check the user and password.", server, detail)
-        case .timedOut(let server, let seconds):
-            return tr("The cloud server %@ did not answer within %d s (it may be busy or stuck). Nothing was lost.", server, seconds)
-        case .boundToAnotherAccount(let bound, let loggedIn, _):
-            return tr("This data folder syncs with %@, but you are logged in as %@. Nothing was sent. Log in to %@ again to sync it.",
-                      bound, loggedIn, bound)
-        case .cancelled: return tr("Cancelled.")
-        default: return nil
-        }
-    }
-
-    private static func importing(_ error: ImportError) -> String? {
-        switch error {
-        case .invalidLine(let line, let reason): return tr("Line %d: %@. Nothing was imported.", line, reason)
-        case .emptyFile: return tr("The file is empty: nothing to import.")
-        case .cancelled: return tr("Import cancelled; nothing was imported.")
-        case .noHeader(let fields):
-            return tr("The first line names no column and has %d fields: add a header line naming the columns.", fields)
-        default: return nil
-        }
-    }
-
-    private static func backup(_ error: BackupError) -> String? {
-        switch error {
-        case .noBackups: return tr("There are no backups yet.")
-        case .cannotWrite(let folder, let reason): return tr("Cannot write a backup into %@: %@. The store was not changed.", folder, reason)
-        default: return nil
-        }
-    }
+    /// An error in the window's words.
+    static func message(for error: Error) -> String { wording.message(for: error) }
 }

@@ -208,7 +208,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     } else {
         var headers: [String: String] = [:]
         for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer",
-                     "If-None-Match"] {
+                     "If-None-Match", "X-Vocab-Language"] {
             if let value = header(connection, name) { headers[name.lowercased()] = value }
         }
         let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",

@@ -40,7 +40,7 @@ extension WebApp {
             let book = try pool.write { store in try form.save(to: store, now: now) }.value
             return ["id": book.id.lowercaseText, "name": book.name, "explain": book.explain]
         } catch let error as BookFormError {
-            throw WebProblem(status: 422, message: error.message, field: error.field.map { Self.fieldName($0) })
+            throw WebProblem(status: 422, message: error.message, field: error.field.map { Self.fieldName($0) }, cause: error)
         }
     }
 

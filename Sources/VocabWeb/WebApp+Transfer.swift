@@ -2,6 +2,7 @@ import Foundation
 import VocabCore
 import VocabSessions
 import VocabStore
+import VocabWording
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,7 +58,7 @@ extension WebApp {
                 if job.cancelled.load(ordering: .relaxed) {
                     state = .cancelled
                 } else if let error = error as? UserFacingError {
-                    state = .failed(status: error.category == .userInput ? 422 : 500, message: error.message)
+                    state = .failed(status: error.category == .userInput ? 422 : 500, message: error.message, cause: error)
                 } else {
                     state = .failed(status: 500, message: "The import failed; nothing was changed.")
                 }
@@ -67,12 +68,13 @@ extension WebApp {
         return ["id": job.id.lowercaseText]
     }
 
-    func importState(_ id: UUID, device: String) throws -> [String: Any] {
+    func importState(_ id: UUID, device: String, wording: Wording?) throws -> [String: Any] {
         guard let job = imports.job(id, device: device) else { throw WebProblem(status: 404, message: "There is no such import.") }
         switch job.state.withLock({ $0 }) {
         case .running(let rows, let share): return ["state": "running", "rows": rows, "share": share ?? NSNull()]
         case .done(let outcome): return ["state": "done", "outcome": outcome]
-        case .failed(let status, let message): return ["state": "failed", "status": status, "error": message]
+        case .failed(let status, let message, let cause):
+            return ["state": "failed", "status": status, "error": cause.flatMap { wording?.message(for: $0) } ?? message]
         case .cancelled: return ["state": "cancelled"]
         }
     }

@@ -50,7 +50,7 @@ extension WebApp {
             guard let word else { return json(["deleted": deleted]) }
             return json(Self.word(word, due: nil), status: isNew ? 201 : 200)
         } catch let error as WordFormError {
-            throw WebProblem(status: 422, message: error.message, field: error.field?.rawValue)
+            throw WebProblem(status: 422, message: error.message, field: error.field?.rawValue, cause: error)
         }
     }
 
@@ -75,7 +75,7 @@ extension WebApp {
                 return Self.word(try form.save(to: store, bookId: word.bookId, now: now), due: nil)
             }.value
         } catch let error as WordFormError {
-            throw WebProblem(status: 422, message: error.message, field: error.field?.rawValue)
+            throw WebProblem(status: 422, message: error.message, field: error.field?.rawValue, cause: error)
         }
     }
 

@@ -5,6 +5,7 @@ import VocabCore
 import VocabDictionary
 import VocabSessions
 import VocabStore
+import VocabWording
 
 /// The web app's requests: the pages (from the binary, by name: no path from a request reaches
 /// the file system) and the JSON API under `/api/`, over the session layer and a `StorePool`
@@ -50,22 +51,34 @@ public final class WebApp: Sendable {
     /// Answers one request (on a server thread).
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         var response: HTTPResponse
+        // The page's language (it says which): a refusal that names things (a book, a word) is
+        // worded here, as the window words it; the page translates the others itself.
+        let wording = self.wording(for: request)
+        func refusal(_ status: Int, _ error: UserFacingError, field: String? = nil) -> HTTPResponse {
+            WebProblem(status: status, message: wording?.message(for: error) ?? error.message, field: field).response
+        }
         do {
             response = try route(request)
         } catch let problem as WebProblem {
-            response = problem.response
+            response = problem.cause.map { refusal(problem.status, $0, field: problem.field) } ?? problem.response
         } catch let error as VocabError {
             switch error {
-            case .bookNotFound, .wordNotFound: response = WebProblem(status: 404, message: error.message).response
-            default: response = WebProblem(status: error.category == .userInput ? 422 : 500, message: error.message).response
+            case .bookNotFound, .wordNotFound: response = refusal(404, error)
+            default: response = refusal(error.category == .userInput ? 422 : 500, error)
             }
         } catch let error as UserFacingError {
-            response = WebProblem(status: error.category == .userInput ? 422 : 500, message: error.message).response
+            response = refusal(error.category == .userInput ? 422 : 500, error)
         } catch {
             response = WebProblem(status: 500, message: "Something went wrong on the server; nothing was changed.").response
         }
         response.headers += Self.securityHeaders
         return response
+    }
+
+    /// The words of the page's language (`X-Vocab-Language`), when the server has its catalogue.
+    func wording(for request: HTTPRequest) -> Wording? {
+        request.header("X-Vocab-Language").map { String($0.prefix { $0.isLetter }).lowercased() }.flatMap { catalogs[$0] }
+            .map { Wording(catalog: $0) }
     }
 
     static let securityHeaders = [
@@ -112,7 +125,7 @@ public final class WebApp: Sendable {
             return json(try playGame(try uuid(id[0]), step: id[1], try body(request, emptyAllowed: true), device: device))
         }
         if on("POST", "imports") != nil { return json(try startImport(request, device: device), status: 202) }
-        if let id = on("GET", "imports/*") { return json(try importState(try uuid(id[0]), device: device)) }
+        if let id = on("GET", "imports/*") { return json(try importState(try uuid(id[0]), device: device, wording: wording(for: request))) }
         if let id = on("DELETE", "imports/*") { return json(try cancelImport(try uuid(id[0]), device: device)) }
         if on("GET", "changes") != nil { return json(["version": changeCounter.value]) }
         if Self.knownAPIPaths.contains(parts.first ?? "") {
@@ -276,6 +289,15 @@ struct WebProblem: Error {
     var status: Int
     var message: String
     var field: String?
+    /// The layer's error it words, when there is one (worded again in the page's language).
+    var cause: UserFacingError?
+
+    init(status: Int, message: String, field: String? = nil, cause: UserFacingError? = nil) {
+        self.status = status
+        self.message = message
+        self.field = field
+        self.cause = cause
+    }
 
     var response: HTTPResponse {
         var object: [String: Any] = ["error": message]

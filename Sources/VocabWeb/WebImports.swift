@@ -10,7 +10,8 @@ final class WebImports: Sendable {
         case running(rows: Int, share: Double?)
         /// What the import did, as the API's JSON object.
         case done(JSONValue)
-        case failed(status: Int, message: String)
+        /// Why it failed: the layer's error (worded in the asking page's language), or a message.
+        case failed(status: Int, message: String, cause: UserFacingError? = nil)
         case cancelled
     }
 

@@ -7,9 +7,8 @@ import re
 import sys
 
 root = pathlib.Path(__file__).resolve().parents[2]
-sources = root / "Sources" / "VocabDesktop"
 used = set()
-for path in sources.rglob("*.swift"):
+for path in [*(root / "Sources" / "VocabDesktop").rglob("*.swift"), *(root / "Sources" / "VocabWording").rglob("*.swift")]:
     for match in re.finditer(r'\btr\("((?:[^"\\]|\\.)*)"', path.read_text()):
         used.add(match.group(1).encode().decode("unicode_escape").encode("latin-1").decode("utf-8"))
 pages = root / "Sources" / "VocabWeb" / "Pages"

@@ -51,6 +51,23 @@ final class ServeWordsGamesTransferTests: ServeTestCase {
         XCTAssertFalse(try vocab.ok(["word", "list", "--book", "TOEIC"]).contains("abandon"))
     }
 
+    /// A refusal that names a word and a book comes worded in the page's language, as the
+    /// window words it (the page says which with X-Vocab-Language).
+    func testARefusalNamingAWordComesInThePagesLanguage() throws {
+        try startServer()
+        let device = try pairForWrites()
+        let bookId = try makeBook("TOEIC", words: [("abandon", "to leave")], device: device)
+        let again = #"{"bookId": "\#(bookId)", "word": "abandon"}"#
+        let english = try send("POST", "/api/words", body: again, headers: device)
+        XCTAssertTrue((english.object["error"] as? String ?? "").contains("already in book"), english.body)
+        var korean = device
+        korean["X-Vocab-Language"] = "ko"
+        let refused = try send("POST", "/api/words", body: again, headers: korean)
+        XCTAssertEqual(refused.status, 422)
+        XCTAssertEqual(refused.object["field"] as? String, "word")
+        XCTAssertEqual(refused.object["error"] as? String, "“abandon”은(는) 이미 “TOEIC” 단어장에 있습니다.", refused.body)
+    }
+
     func testABookIsRenamedAndDeletedAfterABackup() throws {
         try startServer()
         let device = try pairForWrites()

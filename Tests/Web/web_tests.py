@@ -385,6 +385,10 @@ def test_in_korean_a_learner_pairs_adds_with_the_dictionary_studies_and_plays(se
         wait(korean, lambda d: d.find_element(By.ID, "word-definition").get_attribute("value") != "")
         korean.find_element(By.ID, "done").click()
         text_in(korean, "word-list", "keen")
+        korean.find_element(By.ID, "word-word").send_keys("keen")  # again: refused in Korean, naming the word and the book
+        korean.find_element(By.ID, "done").click()
+        text_in(korean, "word-form", "“keen”은(는) 이미 “TOEIC” 단어장에 있습니다.")
+        korean.find_element(By.ID, "word-word").clear()
         shoot(korean, "ko-words")
         korean.find_element(By.XPATH, "//nav//button[@data-page='study']").click()
         for _ in range(3):

@@ -1,7 +1,7 @@
 // The server's JSON API. Every write says it comes from this page (a header no other site's form
 // can send); a refusal comes back as an Error with the server's message (in the page's language
 // when the catalogue has it) and the field it concerns.
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { show } from "./nav.js";
 
 export class ApiError extends Error {
@@ -12,7 +12,8 @@ export class ApiError extends Error {
 export const unreachable = (error) => error instanceof TypeError;
 
 export async function api(method, path, body, { raw = false } = {}) {
-  const headers = method === "GET" ? {} : { "X-Vocab-Request": "1" };
+  // The page's language: a refusal naming a book or a word comes worded in it.
+  const headers = method === "GET" ? { "X-Vocab-Language": language() } : { "X-Vocab-Request": "1", "X-Vocab-Language": language() };
   if (body !== undefined && !raw) headers["Content-Type"] = "application/json";
   const response = await fetch("/api/" + path, {
     method, credentials: "same-origin", headers,
