@@ -9,8 +9,21 @@ extension WebApp {
         let now = clock.now()
         return try pool.read { store in try Shelf.books(in: store, at: now) }.map { shelf in
             ["id": shelf.book.id.lowercaseText, "name": shelf.book.name, "explain": shelf.book.explain,
+             "coverWord": shelf.book.coverWord,
+             // The cover's address changes with the book, so a browser may keep it.
+             "cover": shelf.book.image == nil ? NSNull() : "/api/books/\(shelf.book.id.lowercaseText)/cover?v=\(shelf.book.modifiedAt.milliseconds)",
              "wordCount": shelf.summary.wordCount, "memorizedCount": shelf.summary.memorizedCount, "dueCount": shelf.dueCount]
         }
+    }
+
+    /// A book's cover image, as it was stored (PNG, JPEG, GIF or WebP).
+    func cover(_ id: UUID) throws -> HTTPResponse {
+        guard let book = try pool.read({ store in try store.book(id: id) }) else { throw VocabError.bookNotFound(id.lowercaseText) }
+        guard let image = book.image, let kind = ImageKind(sniffing: image) else {
+            throw WebProblem(status: 404, message: "This book has no cover.")
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "image/" + kind.rawValue), ("Cache-Control", "private, max-age=31536000, immutable")],
+                            body: image)
     }
 
     func addBook(_ object: [String: Any]) throws -> [String: Any] {

@@ -109,6 +109,7 @@ public final class WebApp: Sendable {
         if on("POST", "books") != nil { return json(try addBook(try body(request)), status: 201) }
         if let id = on("PUT", "books/*") { return json(try editBook(try uuid(id[0]), try body(request))) }
         if let id = on("DELETE", "books/*") { return json(try deleteBook(try uuid(id[0]))) }
+        if let id = on("GET", "books/*/cover") { return try cover(try uuid(id[0])) }
         if let id = on("GET", "books/*/words") { return json(try words(bookId: try uuid(id[0]), query: request.query)) }
         if let id = on("GET", "books/*/export") { return try export(bookId: try uuid(id[0]), format: request.query["format"] ?? "csv") }
         if on("POST", "words") != nil { return try addWord(try body(request)) }

@@ -374,10 +374,14 @@ def test_in_korean_a_learner_pairs_adds_with_the_dictionary_studies_and_plays(se
     driver.quit()
     korean = browser("ko")
     try:
-        server.vocab("book", "add", "TOEIC")
+        cover = os.path.join(server.home, "cover.png")
+        subprocess.run(["convert", "-size", "96x96", "gradient:#62a0ea-#1a5fb4", cover], check=True)
+        server.vocab("book", "add", "TOEIC", "--image", cover)
         for word, meaning in (("brave", "용감한"), ("eager", "열망하는"), ("glad", "기쁜")):
             server.vocab("word", "add", word, "--book", "TOEIC", "--definition", meaning)
         pair(server, korean)
+        wait(korean, lambda d: d.execute_script("const i = document.querySelector('#shelf img.cover'); return !!i && i.complete && i.naturalWidth === 96"))
+        shoot(korean, "ko-shelf")  # the book's cover on the shelf
         korean.find_element(By.XPATH, "//ul[@id='shelf']//button[contains(., 'TOEIC')]").click()
         visible(korean, "word-new").click()
         visible(korean, "word-word").send_keys("keen")

@@ -35,10 +35,16 @@ export function element(tag, text, className) {
   return made;
 }
 
-/** A list row that is one big button (or an inert row without `onClick`). */
-export function item(text, detail, onClick) {
+/** A list row that is one big button (or an inert row without `onClick`), with a picture when given. */
+export function item(text, detail, onClick, picture) {
   const li = element("li");
   const button = element("button", text);
+  if (picture) {
+    const image = element("img", undefined, "cover");
+    image.src = picture;
+    image.alt = "";
+    button.prepend(image);
+  }
   if (detail) button.append(element("div", detail, "dim"));
   if (onClick) button.addEventListener("click", onClick); else button.disabled = true;
   li.append(button);

@@ -15,7 +15,8 @@ function drawShelf(list) {
   drawn = key;
   books = list;
   $("shelf").replaceChildren(...books.map((book) =>
-    item(book.name, t("%d words · %d memorised · %d due", book.wordCount, book.memorizedCount, book.dueCount), () => openWords(book))));
+    item(book.name, t("%d words · %d memorised · %d due", book.wordCount, book.memorizedCount, book.dueCount), () => openWords(book),
+         book.cover)));
 }
 
 export async function loadBooks() {
