@@ -35,6 +35,9 @@ enum ServeCommand {
                    "vocab serve --behind-proxy --public-url https://vocab.example.org"]
     )) { arguments, context in
         let options = try ServeOptions(arguments)
+        // Listening for Ctrl-C and SIGTERM before anything is announced: a stop asked for the
+        // moment the address is out is never lost.
+        let stopSignal = StopSignal()
         let folder = try context.dataFolder()
         let pool = try StorePool(folder: folder)
         // The server's lines go out at once (a person, or a script, waits for them).
@@ -69,23 +72,31 @@ enum ServeCommand {
         notice.publish(in: folder)  // before the line below: whoever reads that line finds the notice
         say("Serving Vocab at \(url) (Ctrl-C stops)")
         if showQR, let lines = QRCodeText.lines(for: url + "#pair=" + notice.code) { say(lines.joined(separator: "\n")) }
-        waitForStopSignal()
+        stopSignal.wait()
         server.stop()
         ServingNotice.withdraw(in: folder)
         say("Stopped.")
     }
+}
 
-    /// Blocks until SIGINT or SIGTERM.
-    private static func waitForStopSignal() {
-        let stop = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
+/// SIGINT and SIGTERM, caught from the moment it is made — before the server says where it
+/// listens, so a stop asked for at once is never lost (it was, once: a signal that came
+/// between the announcement and the handler's installation) —; `wait` blocks until one arrives.
+final class StopSignal {
+    private let stop = DispatchSemaphore(value: 0)
+    private var sources: [DispatchSourceSignal] = []
+
+    init() {
         for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
+            signal(number, SIG_IGN)  // as libdispatch asks; the source below still hears it
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.signal() }
+            source.setEventHandler { [stop] in stop.signal() }
             source.resume()
             sources.append(source)
         }
+    }
+
+    func wait() {
         stop.wait()
         sources.forEach { $0.cancel() }
     }
