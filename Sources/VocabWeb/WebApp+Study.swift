@@ -20,9 +20,8 @@ extension WebApp {
             }
             // The interval each button shows, by the rule the window's buttons follow.
             let intervals = peek.choices.map { choice -> JSONValue in
-                let shown = Self.interval(ButtonInterval(choice.due, from: now))
-                return .object([("rating", .string(choice.rating.name)), ("due", .string(choice.due.iso8601)),
-                                ("interval", .object([("unit", .string(shown["unit"] ?? "")), ("count", .string(shown["count"] ?? ""))]))])
+                .object([("rating", .string(choice.rating.name)), ("due", .string(choice.due.iso8601)),
+                         ("interval", Self.interval(ButtonInterval(choice.due, from: now)))])
             }
             return .object([("card", Self.word(card.word, due: card.schedule?.due)), ("isDue", .bool(card.isDue)),
                             ("dueCount", .int(Int64(peek.dueCount))), ("newCount", .int(Int64(peek.newCount))), ("intervals", .array(intervals))])
@@ -88,5 +87,19 @@ extension WebApp {
             return try store.recordReview(wordId: wordId, rating: rating, at: now, source: .study, ids: &ids)
         }.value
         return ["due": schedule.due.iso8601, "state": schedule.state.name]
+    }
+
+    /// A button's interval as the page words it: `{"unit": "m"|"h"|"d"|"mo"|"y", "count": "10"}`
+    /// (the catalogue's "%dm", "%dh", …; years in tenths: "1.5").
+    static func interval(_ interval: ButtonInterval) -> JSONValue {
+        let (unit, count): (String, String)
+        switch interval {
+        case .minutes(let minutes): (unit, count) = ("m", String(minutes))
+        case .hours(let hours): (unit, count) = ("h", String(hours))
+        case .days(let days): (unit, count) = ("d", String(days))
+        case .months(let months): (unit, count) = ("mo", String(months))
+        case .years(let tenths): (unit, count) = ("y", tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)")
+        }
+        return .object([("unit", .string(unit)), ("count", .string(count))])
     }
 }

@@ -210,11 +210,7 @@ public final class WebApp: Sendable {
     /// `value` as the API's JSON; never cached unless said (`cache`).
     static func json(_ value: Any, status: Int = 200, cache: String = "no-store") -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", cache)],
-                     body: [UInt8](jsonData(value)))
-    }
-
-    static func jsonData(_ value: Any) -> Data {
-        Data(jsonValue(value).compact.utf8)
+                     body: Array(jsonValue(value).compact.utf8))
     }
 
     /// An answer built here (strings, numbers, true/false, NSNull, lists and objects of them) as
@@ -236,18 +232,6 @@ public final class WebApp: Sendable {
     }
 
     func json(_ value: Any, status: Int = 200) -> HTTPResponse { Self.json(value, status: status) }
-
-    /// A button's interval as the page words it: `{"unit": "m"|"h"|"d"|"mo"|"y", "count": "10"}`
-    /// (the catalogue's "%dm", "%dh", …; years in tenths: "1.5").
-    static func interval(_ interval: ButtonInterval) -> [String: String] {
-        switch interval {
-        case .minutes(let count): return ["unit": "m", "count": String(count)]
-        case .hours(let count): return ["unit": "h", "count": String(count)]
-        case .days(let count): return ["unit": "d", "count": String(count)]
-        case .months(let count): return ["unit": "mo", "count": String(count)]
-        case .years(let tenths): return ["unit": "y", "count": tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"]
-        }
-    }
 
     // MARK: The pages
 
