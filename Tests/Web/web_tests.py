@@ -232,9 +232,11 @@ def test_in_korean_from_the_browsers_language_and_back_with_the_switch(server, d
         korean.quit()
 
 
-def pair(server, driver, language="en"):
+def pair(server, driver, shot=None):
     driver.get(server.url)
     visible(driver, "pair-code").send_keys(server.codes[-1])
+    if shot:
+        shoot(driver, shot)
     driver.find_element(By.CSS_SELECTOR, "#pair-form button").click()
     visible(driver, "shelf")
 
@@ -379,7 +381,7 @@ def test_in_korean_a_learner_pairs_adds_with_the_dictionary_studies_and_plays(se
         server.vocab("book", "add", "TOEIC", "--image", cover)
         for word, meaning in (("brave", "용감한"), ("eager", "열망하는"), ("glad", "기쁜")):
             server.vocab("word", "add", word, "--book", "TOEIC", "--definition", meaning)
-        pair(server, korean)
+        pair(server, korean, shot="ko-pair")
         wait(korean, lambda d: d.execute_script("const i = document.querySelector('#shelf img.cover'); return !!i && i.complete && i.naturalWidth === 96"))
         shoot(korean, "ko-shelf")  # the book's cover on the shelf
         korean.find_element(By.XPATH, "//ul[@id='shelf']//button[contains(., 'TOEIC')]").click()
@@ -387,6 +389,7 @@ def test_in_korean_a_learner_pairs_adds_with_the_dictionary_studies_and_plays(se
         visible(korean, "word-word").send_keys("keen")
         korean.find_element(By.ID, "dictionary").click()
         wait(korean, lambda d: d.find_element(By.ID, "word-definition").get_attribute("value") != "")
+        shoot(korean, "ko-dictionary")
         korean.find_element(By.ID, "done").click()
         text_in(korean, "word-list", "keen")
         korean.find_element(By.ID, "word-word").send_keys("keen")  # again: refused in Korean, naming the word and the book
