@@ -305,8 +305,6 @@ public enum CloudSchema {
             }
         } catch CloudError.lockNotAvailable {
             throw CloudError.blocked(by: try blockers(on: connection))
-        } catch CloudError.serverError(let detail) where detail.contains("lock timeout") {
-            throw CloudError.blocked(by: try blockers(on: connection))
         }
     }
 

@@ -243,6 +243,8 @@ public final class PostgresConnection {
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
             if state == "42501" { throw CloudError.accessDenied(server: address.server, detail: detail) }
             if state == "55P03" { throw CloudError.lockNotAvailable(detail) }
+            // vocab.push's refusals: an account's cap (53400), a record or batch over its bound (54000).
+            if state == "53400" || state == "54000" { throw CloudError.quotaExceeded(detail: detail) }
             throw failure(detail: detail)
         }
     }

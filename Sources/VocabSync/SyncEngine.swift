@@ -155,13 +155,15 @@ public final class SyncEngine {
         while !entries.isEmpty {
             if isCancelled() { throw CloudError.cancelled }
             // A batch the server takes: at most `maxBatchBytes` of JSON (book covers are large).
-            while entries.count > 1, SyncEngine.batchJSON(entries).utf8.count > SyncEngine.maxBatchBytes {
+            var batch = SyncEngine.batchJSON(entries)
+            while entries.count > 1, batch.utf8.count > SyncEngine.maxBatchBytes {
                 entries = Array(entries.prefix(entries.count / 2))
+                batch = SyncEngine.batchJSON(entries)
             }
             let pushed: (token: Int64, next: [OutboxEntry])?
             do {
-                pushed = try pushBatch(entries, token: token, plainInsert: intoEmptyAccount)
-            } catch CloudError.serverError(let detail) where intoEmptyAccount && !detail.contains("may hold") {
+                pushed = try pushBatch(entries, json: batch, token: token, plainInsert: intoEmptyAccount)
+            } catch CloudError.serverError where intoEmptyAccount {
                 intoEmptyAccount = false
                 continue
             }
@@ -178,9 +180,9 @@ public final class SyncEngine {
     /// Pushes one batch with one call of the server's `vocab.push` (one transaction there,
     /// under the user's own account lock), reading the next batch from the store while the
     /// server stores this one; nil when the server changed since the pull.
-    private func pushBatch(_ entries: [OutboxEntry], token: Int64, plainInsert: Bool) throws -> (token: Int64, next: [OutboxEntry])? {
+    private func pushBatch(_ entries: [OutboxEntry], json: String, token: Int64, plainInsert: Bool) throws -> (token: Int64, next: [OutboxEntry])? {
         try connection.send("SELECT vocab.push($1::bigint, $2::text, $3::boolean)::text",
-                            [String(token), SyncEngine.batchJSON(entries), plainInsert ? "true" : "false"])
+                            [String(token), json, plainInsert ? "true" : "false"])
         let next: [OutboxEntry]
         do {
             next = try store.outbox(after: entries.last, limit: batchSize)
@@ -188,12 +190,7 @@ public final class SyncEngine {
             _ = try? connection.awaitResult()
             throw error
         }
-        let rows: [[String?]]
-        do {
-            rows = try connection.awaitResult()
-        } catch CloudError.serverError(let detail) where detail.contains("may hold") || detail.contains("larger than a") {
-            throw CloudError.quotaExceeded(detail: detail)
-        }
+        let rows = try connection.awaitResult()
         guard let text = rows.first?.first ?? nil else { return nil }
         guard let newToken = Int64(text) else { throw CloudError.serverError("vocab.push returned \(text)") }
         return (newToken, next)
