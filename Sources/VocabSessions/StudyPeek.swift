@@ -17,7 +17,7 @@ public struct StudyPeek: Sendable {
     public init(store: Store, bookIds: [UUID]?, newPerDay: Int = 20, day: StudyDay = StudyDay(), dayStart: Timestamp? = nil,
                 clock: SessionClock, scheduler: FSRSScheduler? = nil) throws {
         let time = clock.now()
-        let newLeft = max(0, newPerDay - (try store.wordsFirstReviewed(since: dayStart ?? day.start(of: time), inBooks: bookIds)))
+        let newLeft = try StudySession.newWordsLeft(store: store, bookIds: bookIds, newPerDay: newPerDay, dayStart: dayStart ?? day.start(of: time))
         dueCount = min(try store.dueCount(inBooks: bookIds, at: time), StudySession.dueLimit)
         newCount = newLeft == 0 ? 0 : min(newLeft, try store.newWordCount(inBooks: bookIds))
         if dueCount > 0, let due = try store.dueWords(inBooks: bookIds, at: time, limit: 1).first {
@@ -28,6 +28,6 @@ public struct StudyPeek: Sendable {
             card = nil
         }
         let scheduler = try scheduler ?? store.scheduler()
-        choices = card.map { card in Rating.allCases.map { ($0, scheduler.review(card.schedule, rating: $0, at: time).due) } } ?? []
+        choices = card.map { StudySession.nextDue(of: $0, scheduler: scheduler, at: time) } ?? []
     }
 }

@@ -37,8 +37,7 @@ public final class StudySession: @unchecked Sendable {
         self.clock = clock
         self.scheduler = try scheduler ?? store.scheduler()
         let time = clock.now()
-        let dayStart = day.start(of: time)
-        let newLeft = max(0, newPerDay - (try store.wordsFirstReviewed(since: dayStart, inBooks: bookIds)))
+        let newLeft = try Self.newWordsLeft(store: store, bookIds: bookIds, newPerDay: newPerDay, dayStart: day.start(of: time))
         let due = try store.dueWords(inBooks: bookIds, at: time, limit: Self.dueLimit)
         let fresh = try store.newWords(inBooks: bookIds, limit: newLeft)
         cards = due.map { StudyCard(word: $0.word, schedule: $0.schedule) } + fresh.map { StudyCard(word: $0, schedule: nil) }
@@ -52,8 +51,17 @@ public final class StudySession: @unchecked Sendable {
     /// For the current card: when it would be due next after each rating, at the clock's time.
     public func nextDue() -> [(rating: Rating, due: Timestamp)] {
         guard let card = current else { return [] }
-        let time = clock.now()
-        return Rating.allCases.map { ($0, scheduler.review(card.schedule, rating: $0, at: time).due) }
+        return Self.nextDue(of: card, scheduler: scheduler, at: clock.now())
+    }
+
+    /// When `card` would be due next after each rating given at `time`.
+    static func nextDue(of card: StudyCard, scheduler: FSRSScheduler, at time: Timestamp) -> [(rating: Rating, due: Timestamp)] {
+        Rating.allCases.map { ($0, scheduler.review(card.schedule, rating: $0, at: time).due) }
+    }
+
+    /// The new words a study day still takes: `newPerDay`, less the words first reviewed since it began.
+    static func newWordsLeft(store: Store, bookIds: [UUID]?, newPerDay: Int, dayStart: Timestamp) throws -> Int {
+        max(0, newPerDay - (try store.wordsFirstReviewed(since: dayStart, inBooks: bookIds)))
     }
 
     /// Saves the rating of the current card and moves to the next; returns its new schedule.
