@@ -1,4 +1,5 @@
 import Foundation
+import VocabStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,14 +30,11 @@ public struct ServingNotice: Sendable, Equatable {
 
     /// Writes the notice (0600 from creation, then renamed over the old one).
     public func publish(in folder: String) {
-        let target = Self.path(in: folder), temporary = target + ".tmp"
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { return }  // the terminal still shows the code
-        let bytes = Array("\(address)\n\(code)\n".utf8)
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        if written == bytes.count { rename(temporary, target) } else { unlink(temporary) }
+        do {
+            try PrivateFile.replace(Self.path(in: folder), with: Array("\(address)\n\(code)\n".utf8))
+        } catch {
+            // Not written: the terminal still shows the address and the code.
+        }
     }
 
     /// Removes the notice (the server stopped).

@@ -1,4 +1,5 @@
 import Foundation
+import VocabStore
 import VocabCore
 #if canImport(Glibc)
 import Glibc
@@ -39,15 +40,10 @@ public struct CloudLogin: Sendable, Equatable {
         if let password { object["password"] = password }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         try FileManager.default.createDirectory(atPath: FilePath.folder(of: path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = path + ".tmp"
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw CloudError.serverError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        guard written == data.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CloudError.serverError("cannot write \(path)")
+        do {
+            try PrivateFile.replace(path, with: [UInt8](data))
+        } catch let failure as PrivateFile.WriteFailed {
+            throw CloudError.serverError("cannot write \(path): \(failure.reason)")
         }
     }
 }

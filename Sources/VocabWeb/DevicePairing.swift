@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VocabStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -87,14 +88,11 @@ public final class DevicePairing: Sendable {
     /// Writes the hashes, private to the user (0600 from creation), replacing the file whole.
     private func save(_ devices: Set<String>) {
         guard let devicesFile else { return }
-        let temporary = devicesFile + ".tmp"
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { return }  // the device stays paired until the server stops
-        let bytes = Array((devices.sorted().joined(separator: "\n") + "\n").utf8)
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        if written == bytes.count { rename(temporary, devicesFile) } else { unlink(temporary) }
+        do {
+            try PrivateFile.replace(devicesFile, with: Array((devices.sorted().joined(separator: "\n") + "\n").utf8))
+        } catch {
+            // Not written: the device stays paired until the server stops.
+        }
     }
 
     /// Eight digits from the system's random source.
