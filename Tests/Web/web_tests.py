@@ -90,6 +90,21 @@ def shoot(driver, name):
         driver.save_screenshot(os.path.join(SHOTS, f"web-{name}.png"))
 
 
+def open_book(driver, name):
+    """Taps the book on the shelf (once the shelf shows it)."""
+    wait(driver, lambda d: d.find_elements(By.XPATH, f"//ul[@id='shelf']//button[contains(., '{name}')]"))
+    driver.find_element(By.XPATH, f"//ul[@id='shelf']//button[contains(., '{name}')]").click()
+
+
+def add_word(driver, word, definition):
+    """New word, typed by hand, then Done; waits until the list shows it."""
+    visible(driver, "word-new").click()
+    visible(driver, "word-word").send_keys(word)
+    driver.find_element(By.ID, "word-definition").send_keys(definition)
+    driver.find_element(By.ID, "done").click()
+    text_in(driver, "word-list", word)
+
+
 def test_pair_make_a_book_add_words_and_study(server, driver):
     driver.get(server.url)
     visible(driver, "pair-code").send_keys(server.codes[-1])
@@ -97,13 +112,8 @@ def test_pair_make_a_book_add_words_and_study(server, driver):
     driver.find_element(By.CSS_SELECTOR, "#pair-form button").click()
     visible(driver, "book-name").send_keys("TOEIC")
     driver.find_element(By.CSS_SELECTOR, "#book-form button").click()
-    text_in(driver, "shelf", "TOEIC")
-    driver.find_element(By.XPATH, "//ul[@id='shelf']//button[contains(., 'TOEIC')]").click()
-    visible(driver, "word-new").click()
-    visible(driver, "word-word").send_keys("abandon")
-    driver.find_element(By.ID, "word-definition").send_keys("to leave behind")
-    driver.find_element(By.ID, "done").click()
-    text_in(driver, "word-list", "abandon")
+    open_book(driver, "TOEIC")
+    add_word(driver, "abandon", "to leave behind")
     # Dictionary fills the meaning learners meet most; another is one tap away; Done saves it.
     visible(driver, "word-word").send_keys("keen")
     driver.find_element(By.ID, "dictionary").click()
@@ -303,13 +313,8 @@ def test_a_word_added_and_cards_studied_offline_arrive_once(server, driver):
         wait(driver, lambda d: d.find_element(By.ID, "card-word").text not in studied)
     # A new word, with no network: kept on the phone, shown as waiting.
     driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()
-    wait(driver, lambda d: d.find_elements(By.XPATH, "//ul[@id='shelf']//button[contains(., 'Trip')]"))
-    driver.find_element(By.XPATH, "//ul[@id='shelf']//button[contains(., 'Trip')]").click()
-    visible(driver, "word-new").click()
-    visible(driver, "word-word").send_keys("fig")
-    driver.find_element(By.ID, "word-definition").send_keys("무화과")
-    driver.find_element(By.ID, "done").click()
-    text_in(driver, "word-list", "fig")
+    open_book(driver, "Trip")
+    add_word(driver, "fig", "무화과")
     text_in(driver, "word-list", "Waiting to be sent")
     shoot(driver, "word-offline")
     assert "fig" not in server.vocab("word", "list", "--book", "Trip")
