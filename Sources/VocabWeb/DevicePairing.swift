@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VocabCore
 import VocabStore
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import VocabCore
 
 /// The web app's files, inside the binary (`Pages/`, embedded at build time by the
 /// EmbedWebPages plugin): HTML, CSS and JavaScript written by hand (ES modules, no framework,

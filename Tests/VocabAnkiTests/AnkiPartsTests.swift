@@ -4,14 +4,6 @@ import XCTest
 
 /// The small parts the package reader and writer are built from.
 final class AnkiPartsTests: XCTestCase {
-    func testSHA1MatchesTheStandardVectors() {
-        func hex(_ text: String) -> String { SHA1.hash(Array(text.utf8)).map { String(format: "%02x", $0) }.joined() }
-        XCTAssertEqual(hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d")
-        XCTAssertEqual(hex(""), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
-        XCTAssertEqual(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"), "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
-        XCTAssertEqual(hex(String(repeating: "a", count: 1000)), "291e9a6c66994949b57ba5e650361e98fc36b1ba")
-    }
-
     func testProtobufFieldsReadVarintsAndNestedMessagesAndRefuseTruncation() throws {
         // PackageMetadata { version: 3 }
         XCTAssertEqual(try ProtobufFields([0x08, 0x03]).varint(1), 3)
