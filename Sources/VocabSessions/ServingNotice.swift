@@ -43,5 +43,8 @@ public struct ServingNotice: Sendable, Equatable {
     }
 
     /// The code as people read it: "1234-5678".
-    public var spacedCode: String { "\(code.prefix(4))-\(code.dropFirst(4))" }
+    public var spacedCode: String { Self.spaced(code) }
+
+    /// A pairing code as people read it: "12345678" → "1234-5678".
+    public static func spaced(_ code: String) -> String { "\(code.prefix(4))-\(code.dropFirst(4))" }
 }

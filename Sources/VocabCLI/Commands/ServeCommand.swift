@@ -43,14 +43,15 @@ enum ServeCommand {
         // The server's lines go out at once (a person, or a script, waits for them).
         let say: @Sendable (String) -> Void = { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         let showQR = context.console.stdoutIsTerminal
+        // Where a phone pairs now: for the window (the notice) and, on a terminal, for a camera.
+        let offer: @Sendable (ServingNotice) -> Void = { notice in
+            notice.publish(in: folder)
+            if showQR, let lines = QRCodeText.lines(for: notice.address + "#pair=" + notice.code) { say(lines.joined(separator: "\n")) }
+        }
         let address = Mutex<String?>(nil)
         let pairing = DevicePairing(devicesFile: folder + "/web-devices") { code in
-            let notice = ServingNotice(address: address.withLock { $0 } ?? "", code: code)
-            say("Pairing code: \(notice.spacedCode)")
-            if !notice.address.isEmpty {
-                notice.publish(in: folder)
-                if showQR, let lines = QRCodeText.lines(for: notice.address + "#pair=" + code) { say(lines.joined(separator: "\n")) }
-            }
+            say("Pairing code: \(ServingNotice.spaced(code))")
+            if let url = address.withLock({ $0 }) { offer(ServingNotice(address: url, code: code)) }  // once listening
         }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let catalogs = Catalog.languages(executable: executable)
@@ -68,10 +69,8 @@ enum ServeCommand {
         }
         let url = options.publicURL ?? "\(options.tls == nil ? "http" : "https")://\(ServeOptions.reachableHost(options.host)):\(server.port)/"
         address.withLock { $0 = url }
-        let notice = ServingNotice(address: url, code: pairing.code)
-        notice.publish(in: folder)  // before the line below: whoever reads that line finds the notice
+        offer(ServingNotice(address: url, code: pairing.code))  // before the line below: whoever reads that line finds the notice
         say("Serving Vocab at \(url) (Ctrl-C stops)")
-        if showQR, let lines = QRCodeText.lines(for: url + "#pair=" + notice.code) { say(lines.joined(separator: "\n")) }
         stopSignal.wait()
         server.stop()
         ServingNotice.withdraw(in: folder)
