@@ -53,9 +53,8 @@ public final class WebApp: Sendable {
         var response: HTTPResponse
         // The page's language (it says which): a refusal that names things (a book, a word) is
         // worded here, as the window words it; the page translates the others itself.
-        let wording = self.wording(for: request)
         func refusal(_ status: Int, _ error: UserFacingError, field: String? = nil) -> HTTPResponse {
-            WebProblem(status: status, message: wording?.message(for: error) ?? error.message, field: field).response
+            WebProblem(status: status, message: wording(for: request)?.message(for: error) ?? error.message, field: field).response
         }
         do {
             response = try route(request)
