@@ -35,6 +35,7 @@ enum ServeCommand {
                    "vocab serve --behind-proxy --public-url https://vocab.example.org"]
     )) { arguments, context in
         let options = try ServeOptions(arguments)
+        let identity = try options.identity()  // a bad key or certificate is refused before anything is shown
         // Listening for Ctrl-C and SIGTERM before anything is announced: a stop asked for the
         // moment the address is out is never lost.
         let stopSignal = StopSignal()
@@ -63,7 +64,7 @@ enum ServeCommand {
         app.watchStore()
         let server: HTTPServer
         do {
-            server = try HTTPServer(host: options.host, port: options.port, tls: try options.identity()) { request in app.handle(request) }
+            server = try HTTPServer(host: options.host, port: options.port, tls: identity) { request in app.handle(request) }
         } catch let error as HTTPServerError {
             throw ServeError.cannotListen(error.description)
         }
@@ -161,13 +162,13 @@ struct ServeOptions {
         var status = stat()
         guard stat(tls.key, &status) == 0 else { throw ServeError.cannotRead(tls.key) }
         guard status.st_mode & 0o077 == 0 else { throw ServeError.keyReadableByOthers(tls.key) }
-        guard let key = try? String(contentsOfFile: tls.key, encoding: .utf8), key.contains("PRIVATE KEY") else {
-            throw ServeError.notPEM(tls.key, "a private key")
+        func text(_ path: String, holding marker: String, _ what: String) throws -> String {
+            guard let data = FileManager.default.contents(atPath: path) else { throw ServeError.cannotRead(path) }
+            guard let text = String(data: data, encoding: .utf8), text.contains(marker) else { throw ServeError.notPEM(path, what) }
+            return text
         }
-        guard let certificate = try? String(contentsOfFile: tls.certificate, encoding: .utf8), certificate.contains("CERTIFICATE") else {
-            throw ServeError.notPEM(tls.certificate, "a certificate")
-        }
-        return TLSIdentity(key: key, certificate: certificate)
+        return TLSIdentity(key: try text(tls.key, holding: "PRIVATE KEY", "a private key"),
+                           certificate: try text(tls.certificate, holding: "CERTIFICATE", "a certificate"))
     }
 }
 
