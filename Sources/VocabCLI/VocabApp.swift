@@ -49,7 +49,7 @@ public enum VocabApp {
         StudyCommands.study, StudyCommands.due, StudyCommands.review, StatsCommand.command, StarterCommand.command,
         OptimizeCommand.command, MaintainCommand.command, ServeCommand.command,
         DictionaryCommands.dict, DictionaryCommands.say,
-        CloudCommands.login, CloudCommands.logout, CloudCommands.account, SyncCommand.command,
+        CloudCommands.login, CloudCommands.logout, CloudCommands.devices, CloudCommands.account, SyncCommand.command,
     ]
 
     private static func dispatch(_ arguments: [String], context: AppContext) throws {

@@ -127,13 +127,17 @@ final class CloudPanel {
     private func logInOrOut() {
         guard let service = model.sync else { return }
         if loggedIn {
-            do {
-                try service.logOut()
-                model.toast(tr("Logged out. Your words stay on this computer."))
-                show(.notLoggedIn)
-            } catch {
-                model.toast(AppModel.message(error))
-            }
+            // Signing the device out asks the server: off the main thread.
+            offMain({ Result { try service.logOut() } }, then: { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success:
+                    model.toast(tr("Logged out. Your words stay on this computer."))
+                    show(.notLoggedIn)
+                case .failure(let error):
+                    model.toast(AppModel.message(error))
+                }
+            })
             return
         }
         let dialog = LoginDialog(parent: window, service: service)
@@ -184,7 +188,7 @@ final class LoginDialog {
         let service = service
         UI.setText(message, tr("Checking…"))
         UI.setVisible(message, true)
-        offMain({ Result { try service.logIn(url: address, password: secret) } }, then: { [weak self] result in
+        offMain({ Result { try service.logIn(url: address, password: secret, label: CloudDevices.label(for: "window")) } }, then: { [weak self] result in
             guard let self else { return }
             switch result {
             case .success:

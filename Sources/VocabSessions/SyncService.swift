@@ -53,31 +53,89 @@ public struct SyncService: Sendable {
         return AccountStatus.check(login, timeouts: timeouts)
     }
 
-    /// Checks the login against the server and, when the account is available, saves it
-    /// (0600). Throws the refusal otherwise, saving nothing. Connects: call it off the main thread.
-    public func logIn(url: String, password: String?) throws -> ServerAddress {
+    /// Signs this device in: checks the learner's password against the server (PostgreSQL
+    /// checks it), adds a device with a secret of its own, and saves the device's login (0600);
+    /// the password is forgotten. Throws the refusal otherwise, saving nothing. `label` names the
+    /// device in the account's list. Connects: call it off the main thread.
+    public func logIn(url: String, password: String?, label: String) throws -> ServerAddress {
         let address = try ServerAddress(url: url)
-        let login = CloudLogin(address: address, password: password.flatMap { $0.isEmpty ? nil : $0 })
-        if let refusal = AccountStatus.check(login, timeouts: timeouts).refusal { throw refusal }
-        try login.save(to: loginPath)
+        let learner = CloudLogin(address: address, password: password.flatMap { $0.isEmpty ? nil : $0 })
+        let (status, checked) = AccountStatus.open(learner, timeouts: timeouts)
+        if let refusal = status.refusal { throw refusal }
+        guard let connection = checked else { throw CloudError.notLoggedIn }
+        let previous = try? login()
+        try saveDevice(try CloudDevices.add(label: label, on: connection))
+        if let previous, previous.isDevice {
+            _ = signOutOnServer(previous, everywhere: false)  // the device it replaces; best effort
+        }
         return address
     }
 
-    /// Forgets the login; local words stay. Returns whether there was one.
+    /// Checks a new device's login and saves it.
+    private func saveDevice(_ device: CloudLogin) throws {
+        if let refusal = AccountStatus.check(device, timeouts: timeouts).refusal { throw refusal }
+        try device.save(to: loginPath)
+    }
+
+    /// Forgets the login; local words stay. Signs this device out on the server first (all of
+    /// the account's devices when `everywhere`); when the server cannot be reached the login
+    /// is forgotten all the same and the result says so. Nil when there was no login.
     @discardableResult
-    public func logOut() throws -> Bool {
-        guard FileManager.default.fileExists(atPath: loginPath) else { return false }
+    public func logOut(everywhere: Bool = false) throws -> LogOutResult? {
+        guard FileManager.default.fileExists(atPath: loginPath) else { return nil }
+        var result = LogOutResult(signedOut: 0, serverError: nil)
+        if let login = try? login(), login.isDevice || everywhere {
+            result = signOutOnServer(login, everywhere: everywhere)
+        }
         try FileManager.default.removeItem(atPath: loginPath)
-        return true
+        return result
+    }
+
+    /// Signs `login`'s device (or all of its account's) out on the server, saying why not.
+    private func signOutOnServer(_ login: CloudLogin, everywhere: Bool) -> LogOutResult {
+        var result = LogOutResult(signedOut: 0, serverError: nil)
+        let (status, connection) = AccountStatus.open(login, timeouts: timeouts)
+        if let connection {
+            do {
+                result.signedOut = try CloudDevices.signOut(everywhere ? nil : login.address.user, on: connection)
+            } catch let error as CloudError {
+                result.serverError = error
+            } catch {
+                result.serverError = .serverError("\(error)")
+            }
+        } else if let refusal = status.refusal, refusal != .deviceSignedOut(server: login.address.server) {
+            result.serverError = refusal
+        }
+        return result
+    }
+
+    /// The account's devices (connects).
+    public func devices() throws -> [CloudDevice] {
+        try CloudDevices.list(on: try connect().connection)
+    }
+
+    /// Signs out one of the account's devices by its id (connects); false when none has it.
+    public func signOut(device id: String) throws -> Bool {
+        try CloudDevices.signOut(id, on: try connect().connection) > 0
     }
 
     /// The account gate: connects with the saved login and checks the account, or throws the
     /// refusal (not logged in, cannot reach server, access denied) having changed nothing.
+    /// A login of an older Vocab (the learner's password on disk) is replaced here by a device
+    /// of its own, so the password leaves the disk at the next sync.
     public func connect() throws -> CloudSession {
         let login = try login()
         let (status, checked) = AccountStatus.open(login, timeouts: timeouts)
         if let refusal = status.refusal { throw refusal }
         guard let login, let connection = checked else { throw CloudError.notLoggedIn }
+        if !login.isDevice {
+            let device = try CloudDevices.add(label: CloudDevices.label(for: "Vocab"), on: connection)
+            try saveDevice(device)
+            let (deviceStatus, deviceConnection) = AccountStatus.open(device, timeouts: timeouts)
+            if let refusal = deviceStatus.refusal { throw refusal }
+            guard let deviceConnection else { throw CloudError.notLoggedIn }
+            return CloudSession(login: device, connection: deviceConnection)
+        }
         return CloudSession(login: login, connection: connection)
     }
 
@@ -88,11 +146,11 @@ public struct SyncService: Sendable {
     public func run(_ session: CloudSession, store: Store, copyIntoAnotherAccount: Bool = false,
                     progress: @escaping (SyncProgress) -> Void = { _ in },
                     isCancelled: @escaping () -> Bool = { false }) throws -> SyncOutcome {
-        let engine = SyncEngine(store: store, connection: session.connection, progress: progress)
+        let engine = SyncEngine(store: store, connection: session.connection, account: session.login.accountAddress, progress: progress)
         engine.isCancelled = isCancelled
         engine.copyIntoAnotherAccount = copyIntoAnotherAccount
         do {
-            return SyncOutcome(report: try engine.run(), server: session.login.address)
+            return SyncOutcome(report: try engine.run(), server: session.login.accountAddress)
         } catch let error as CloudError {
             if case .boundToAnotherAccount = error { throw error }  // refused before anything moved
             throw SyncFailure(underlying: error)
@@ -108,6 +166,13 @@ public struct SyncService: Sendable {
         try run(try connect(), store: store, copyIntoAnotherAccount: copyIntoAnotherAccount, progress: progress,
                 isCancelled: isCancelled)
     }
+}
+
+/// What signing out did: how many devices the server signed out, or why it could not (the
+/// login was forgotten all the same).
+public struct LogOutResult: Sendable {
+    public var signedOut: Int
+    public var serverError: CloudError?
 }
 
 /// A checked connection to the account, from `SyncService.connect()`.

@@ -5,15 +5,32 @@ import VocabCore
 import Glibc
 #endif
 
-/// The saved cloud login: the server address in a 0600 file, with the password beside it in
-/// the same private file (never in output, logs or files others can read).
+/// The saved cloud login, in a 0600 file: the server, and the device's own role and secret
+/// (`account` names the learner the device belongs to). The learner's password is never kept;
+/// a login saved by an older Vocab (`account` nil: the learner's own role and password) is
+/// replaced by a device of its own at its next use.
 public struct CloudLogin: Sendable, Equatable {
+    /// Where to connect, as whom (the device's role).
     public var address: ServerAddress
+    /// The device's secret (or, in an older login, the learner's password).
     public var password: String?
+    /// The learner this device signs in for; nil in a login of the learner's own role.
+    public var account: String?
 
-    public init(address: ServerAddress, password: String?) {
+    public init(address: ServerAddress, password: String?, account: String? = nil) {
         self.address = address
         self.password = password
+        self.account = account
+    }
+
+    /// Whether this is a device's login (its own role and secret), not the learner's password.
+    public var isDevice: Bool { account != nil }
+
+    /// The learner's account: the server with the learner's name (what a store is bound to).
+    public var accountAddress: ServerAddress {
+        var learner = address
+        learner.user = account ?? address.user
+        return learner
     }
 
     /// Reads the login from `path`; nil when there is none. A login file that cannot be read
@@ -31,13 +48,14 @@ public struct CloudLogin: Sendable, Equatable {
             throw CloudError.invalidURL("the saved login in \(path)")
         }
         return CloudLogin(address: ServerAddress(host: host, port: port, database: database, user: user),
-                          password: object["password"] as? String)
+                          password: object["password"] as? String, account: object["account"] as? String)
     }
 
     /// Writes the login to `path`, readable and writable by the user only (0600 from creation).
     public func save(to path: String) throws {
         var object: [String: Any] = ["host": address.host, "port": address.port, "database": address.database, "user": address.user]
         if let password { object["password"] = password }
+        if let account { object["account"] = account }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         try FileManager.default.createDirectory(atPath: FilePath.folder(of: path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         do {
@@ -77,10 +95,12 @@ public enum AccountStatus: Equatable, Sendable {
             if found > CloudSchema.version {
                 return (.accessDenied(.schemaTooNew(server: server, found: found, known: CloudSchema.version)), nil)
             }
-            _ = try connection.execute("SELECT count(*) FROM vocab.counts() WHERE false")
-            return (.available(login.address), connection)
+            _ = try connection.execute("SELECT count(*) FROM vocab.counts()")
+            return (.available(login.accountAddress), connection)
         } catch let error as CloudError {
             if case .unreachable = error { return (.cannotReachServer(error), nil) }
+            // A device's role that may no longer log in, or that maps to nobody: signed out.
+            if login.isDevice, case .accessDenied = error { return (.accessDenied(.deviceSignedOut(server: login.address.server)), nil) }
             return (.accessDenied(error), nil)
         } catch {
             return (.cannotReachServer(.unreachable(server: login.address.server, detail: "\(error)")), nil)

@@ -29,6 +29,8 @@ public enum CloudError: UserFacingError, Equatable {
     case lockNotAvailable(String)
     /// An administrator's change waited for a lock too long: these sessions hold it.
     case blocked(by: [BlockingSession])
+    /// This device was signed out of its account (from another device, or by an administrator).
+    case deviceSignedOut(server: String)
 
     public var category: ErrorCategory {
         switch self {
@@ -75,6 +77,8 @@ public enum CloudError: UserFacingError, Equatable {
             let pids = sessions.map { String($0.pid) }.joined(separator: ", ")
             return "Nothing was changed: the tables were held by \(held). "
                 + (sessions.isEmpty ? "Try again." : "End them with SELECT pg_terminate_backend(pid) (pid \(pids)) as an administrator, then try again.")
+        case .deviceSignedOut(let server):
+            return "This device was signed out of its account on \(server) (from another device or by the administrator). Nothing was changed; sign in again with the account's password."
         case .unreadableLogin(let path, let reason):
             return "The saved cloud login \(path) cannot be read (\(reason)). Nothing was changed."
         case .boundToAnotherAccount(let bound, let loggedIn, let user):

@@ -6,7 +6,7 @@ public enum CloudSchema {
     /// The group role every Vocab user belongs to.
     public static let userGroup = "vocab_user"
     /// The schema this Vocab speaks; `vocab cloud init` installs it, clients refuse others.
-    public static let version = 4
+    public static let version = 5
 
     /// Idempotent: running it again changes nothing (and upgrades an older schema).
     ///
@@ -72,17 +72,114 @@ public enum CloudSchema {
             next_seq = greatest(a.next_seq, (SELECT coalesce(max(r.seq), 0) FROM vocab.records r WHERE r.owner = a.owner)),
             total_bytes = (SELECT coalesce(sum(octet_length(r.body::text)), 0) FROM vocab.records r WHERE r.owner = a.owner);
         CREATE TABLE IF NOT EXISTS vocab.meta (key text PRIMARY KEY, value text NOT NULL);
-        INSERT INTO vocab.meta VALUES ('schema_version', '4') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+        INSERT INTO vocab.meta VALUES ('schema_version', '5') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
         -- What a new account may hold until the administrator says otherwise.
         INSERT INTO vocab.meta VALUES ('default_max_records', '500000'), ('default_max_bytes', '268435456') ON CONFLICT (key) DO NOTHING;
+        -- Version 5: devices. A learner signs in once with the password (checked by PostgreSQL);
+        -- the device gets a login role of its own whose password is a secret only the device
+        -- knows (the server keeps its SCRAM verifier). `vocab.me()` maps a device to its learner;
+        -- a signed-out device's role can no longer log in and maps to nobody.
+        CREATE TABLE IF NOT EXISTS vocab.devices (
+            role    name PRIMARY KEY,
+            owner   name NOT NULL,
+            label   text NOT NULL,
+            created timestamptz NOT NULL DEFAULT now(),
+            seen    timestamptz,
+            revoked timestamptz
+        );
+        CREATE INDEX IF NOT EXISTS devices_by_owner ON vocab.devices (owner);
+        ALTER TABLE vocab.devices ENABLE ROW LEVEL SECURITY;
+        -- The learner the caller acts for: a device's learner (while the device is signed in and
+        -- the learner's role exists), a learner's own role, or NULL.
+        CREATE OR REPLACE FUNCTION vocab.me() RETURNS name
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM vocab.devices d WHERE d.role = session_user)
+                THEN (SELECT d.owner FROM vocab.devices d WHERE d.role = session_user AND d.revoked IS NULL
+                      AND EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = d.owner AND pg_has_role(r.oid, 'vocab_user', 'MEMBER')))
+                ELSE session_user END
+        $fn$;
+        -- Signs `target`'s devices out (all of them when `only` is NULL): no more logins, their
+        -- sessions ended. Returns how many. Called by the functions below and by administrators.
+        CREATE OR REPLACE FUNCTION vocab.sign_out_devices(target name, one_device name) RETURNS integer
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE device name; n integer := 0;
+        BEGIN
+            FOR device IN UPDATE vocab.devices d SET revoked = now()
+                          WHERE d.owner = target AND d.revoked IS NULL AND (one_device IS NULL OR d.role = one_device) RETURNING d.role LOOP
+                IF EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = device) THEN
+                    EXECUTE format('ALTER ROLE %I NOLOGIN', device);
+                END IF;
+                PERFORM pg_terminate_backend(a.pid) FROM pg_stat_activity a WHERE a.usename = device AND a.pid <> pg_backend_pid();
+                n := n + 1;
+            END LOOP;
+            RETURN n;
+        END
+        $fn$;
+        -- Adds a device for the learner signing in with the password: a new login role whose
+        -- password is `verifier` (SCRAM-SHA-256, made on the device: the secret never travels),
+        -- with the learner's limits. At most 10 devices signed in and 30 added an hour per
+        -- learner; roles signed out over an hour ago are dropped. Returns the role's name.
+        CREATE OR REPLACE FUNCTION vocab.add_device(label text, verifier text) RETURNS name
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := session_user; device name; old name;
+        BEGIN
+            IF NOT pg_has_role(me, 'vocab_user', 'MEMBER') OR EXISTS (SELECT 1 FROM vocab.devices d WHERE d.role = me) THEN
+                RAISE EXCEPTION 'only a learner signing in with the password may add a device' USING ERRCODE = '42501';
+            END IF;
+            IF verifier IS NULL OR verifier NOT LIKE 'SCRAM-SHA-256$%' OR octet_length(verifier) > 512 THEN
+                RAISE EXCEPTION 'a device needs a SCRAM-SHA-256 verifier' USING ERRCODE = '22023';
+            END IF;
+            INSERT INTO vocab.accounts (owner, max_records, max_bytes)
+            SELECT me, (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_records'),
+                   (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_bytes')
+            ON CONFLICT (owner) DO NOTHING;
+            PERFORM 1 FROM vocab.accounts a WHERE a.owner = me FOR UPDATE;
+            IF (SELECT count(*) FROM vocab.devices d WHERE d.owner = me AND d.revoked IS NULL) >= 10 THEN
+                RAISE EXCEPTION 'the account has 10 devices signed in; sign one out first' USING ERRCODE = '53400';
+            END IF;
+            IF (SELECT count(*) FROM vocab.devices d WHERE d.owner = me AND d.created > now() - interval '1 hour') >= 30 THEN
+                RAISE EXCEPTION 'the account added 30 devices in the last hour; try again later' USING ERRCODE = '53400';
+            END IF;
+            FOR old IN DELETE FROM vocab.devices d WHERE d.owner = me AND d.revoked < now() - interval '1 hour' RETURNING d.role LOOP
+                IF EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = old) THEN
+                    EXECUTE format('DROP ROLE %I', old);
+                END IF;
+            END LOOP;
+            device := 'vd_' || replace(gen_random_uuid()::text, '-', '');
+            EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L CONNECTION LIMIT 2 IN ROLE vocab_user', device, verifier);
+            EXECUTE format('ALTER ROLE %I SET temp_file_limit = %L', device, '64MB');
+            EXECUTE format('ALTER ROLE %I SET statement_timeout = %L', device, '120s');
+            EXECUTE format('ALTER ROLE %I SET lock_timeout = %L', device, '30s');
+            EXECUTE format('ALTER ROLE %I SET idle_in_transaction_session_timeout = %L', device, '120s');
+            INSERT INTO vocab.devices (role, owner, label) VALUES (device, me, left(coalesce(label, ''), 80));
+            RETURN device;
+        END
+        $fn$;
+        -- The caller's learner's devices signed in, the caller's own marked.
+        CREATE OR REPLACE FUNCTION vocab.my_devices() RETURNS TABLE (role name, label text, created timestamptz, seen timestamptz, this boolean)
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+            SELECT d.role, d.label, d.created, d.seen, d.role = session_user FROM vocab.devices d
+            WHERE d.owner = vocab.me() AND d.revoked IS NULL ORDER BY d.created
+        $fn$;
+        -- Signs out one of the caller's learner's devices (NULL: all of them, the caller's too).
+        CREATE OR REPLACE FUNCTION vocab.sign_out(device name) RETURNS integer
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := vocab.me();
+        BEGIN
+            IF me IS NULL THEN
+                RAISE EXCEPTION 'this device was signed out' USING ERRCODE = '42501';
+            END IF;
+            RETURN vocab.sign_out_devices(me, device);
+        END
+        $fn$;
         ALTER TABLE vocab.records ENABLE ROW LEVEL SECURITY;
         ALTER TABLE vocab.records FORCE ROW LEVEL SECURITY;
         DROP POLICY IF EXISTS own_rows ON vocab.records;
         CREATE POLICY own_rows ON vocab.records
-            USING (owner = session_user) WITH CHECK (owner = session_user);
+            USING (owner = vocab.me()) WITH CHECK (owner = vocab.me());
         ALTER TABLE vocab.accounts ENABLE ROW LEVEL SECURITY;
         DROP POLICY IF EXISTS own_account ON vocab.accounts;
-        CREATE POLICY own_account ON vocab.accounts USING (owner = session_user);
+        CREATE POLICY own_account ON vocab.accounts USING (owner = vocab.me());
 
         -- Stores a batch of the caller's records (a JSON array of {"k","i","d","b"}, sent as text
         -- and measured before it is parsed: at most 16 MiB; a body at most 2 MiB for a book —
@@ -94,7 +191,7 @@ public enum CloudSchema {
         CREATE OR REPLACE FUNCTION vocab.push(expected bigint, batch_text text, fresh boolean) RETURNS bigint
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
         DECLARE
-            me name := session_user;
+            me name := vocab.me();
             batch jsonb;
             cap bigint;
             byte_cap bigint;
@@ -106,8 +203,8 @@ public enum CloudSchema {
             added bigint;
             too_big record;
         BEGIN
-            IF NOT pg_has_role(me, 'vocab_user', 'MEMBER') THEN
-                RAISE EXCEPTION 'not a Vocab user' USING ERRCODE = '42501';
+            IF me IS NULL OR NOT pg_has_role(session_user, 'vocab_user', 'MEMBER') THEN
+                RAISE EXCEPTION 'this device was signed out, or is not a Vocab user' USING ERRCODE = '42501';
             END IF;
             IF octet_length(batch_text) > 16777216 THEN
                 RAISE EXCEPTION 'a batch may hold 16 MiB, and this one holds % bytes', octet_length(batch_text)
@@ -187,17 +284,25 @@ public enum CloudSchema {
         RETURNS TABLE (kind text, id uuid, seq bigint, deleted boolean, body jsonb)
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
             SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
-            WHERE r.owner = session_user AND r.seq > after ORDER BY r.seq LIMIT least(greatest(most, 0), 10000)
+            WHERE r.owner = vocab.me() AND r.seq > after ORDER BY r.seq LIMIT least(greatest(most, 0), 10000)
         $fn$;
 
         -- The caller's live counts, for the check that ends every sync.
         DROP FUNCTION IF EXISTS vocab.counts();
         -- With the latest seq they hold (one snapshot): counts are comparable only with a device
         -- that has pulled exactly that far.
+        -- Version 5: a signed-out device is refused here (every sync and every check starts with
+        -- it), and a device's last sign of life is kept (at most once a minute).
         CREATE FUNCTION vocab.counts() RETURNS TABLE (books bigint, words bigint, reviews bigint, latest bigint)
-        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
-            SELECT a.live_books, a.live_words, a.live_reviews, a.next_seq
-            FROM vocab.accounts a WHERE a.owner = session_user
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := vocab.me();
+        BEGIN
+            IF me IS NULL THEN
+                RAISE EXCEPTION 'this device was signed out' USING ERRCODE = '42501';
+            END IF;
+            UPDATE vocab.devices d SET seen = now() WHERE d.role = session_user AND (d.seen IS NULL OR d.seen < now() - interval '1 minute');
+            RETURN QUERY SELECT a.live_books, a.live_words, a.live_reviews, a.next_seq FROM vocab.accounts a WHERE a.owner = me;
+        END
         $fn$;
 
         REVOKE ALL ON SCHEMA vocab FROM PUBLIC;
@@ -207,11 +312,14 @@ public enum CloudSchema {
         REVOKE ALL ON FUNCTION vocab.push(bigint, text, boolean) FROM PUBLIC;
         REVOKE ALL ON FUNCTION vocab.pull(bigint, integer) FROM PUBLIC;
         REVOKE ALL ON FUNCTION vocab.counts() FROM PUBLIC;
+        REVOKE ALL ON FUNCTION vocab.me(), vocab.sign_out_devices(name, name), vocab.add_device(text, text),
+            vocab.my_devices(), vocab.sign_out(name) FROM PUBLIC;
         GRANT USAGE ON SCHEMA vocab TO vocab_user;
         GRANT SELECT ON vocab.meta TO vocab_user;
         GRANT EXECUTE ON FUNCTION vocab.push(bigint, text, boolean) TO vocab_user;
         GRANT EXECUTE ON FUNCTION vocab.pull(bigint, integer) TO vocab_user;
         GRANT EXECUTE ON FUNCTION vocab.counts() TO vocab_user;
+        GRANT EXECUTE ON FUNCTION vocab.me(), vocab.add_device(text, text), vocab.my_devices(), vocab.sign_out(name) TO vocab_user;
         -- Nothing a user could fill or hold outside the account: no temporary tables in this
         -- database, no large objects, no transaction ids on demand (a loop of them walks the
         -- cluster toward wraparound), and no statistics of others' tables or sessions.
@@ -243,7 +351,8 @@ public enum CloudSchema {
     static let roleLimitsSQL = """
         DO $$ DECLARE member name; BEGIN
             FOR member IN SELECT r.rolname FROM pg_roles r WHERE pg_has_role(r.oid, 'vocab_user', 'MEMBER')
-                AND r.rolname <> 'vocab_user' AND NOT r.rolsuper LOOP
+                AND r.rolname <> 'vocab_user' AND NOT r.rolsuper
+                AND NOT EXISTS (SELECT 1 FROM vocab.devices d WHERE d.role = r.rolname) LOOP
                 EXECUTE format('ALTER ROLE %I CONNECTION LIMIT \(connectionsPerUser)', member);
                 EXECUTE format('ALTER ROLE %I SET temp_file_limit = %L', member, '64MB');
             END LOOP;

@@ -254,6 +254,16 @@ public final class PostgresConnection {
         PQstatus(handle) != CONNECTION_OK ? .unreachable(server: address.server, detail: detail) : .serverError(detail)
     }
 
+    /// The SCRAM-SHA-256 verifier of `secret` (salted and hashed here, by libpq: the secret
+    /// itself never goes to the server).
+    public func scramVerifier(of secret: String) throws -> String {
+        guard let made = PQencryptPasswordConn(handle, secret, address.user, "scram-sha-256") else {
+            throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
+        }
+        defer { PQfreemem(made) }
+        return String(cString: made)
+    }
+
     /// Runs `body` in a transaction, committed when it returns and rolled back when it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")

@@ -45,11 +45,16 @@ public final class SyncEngine {
     /// Set only at the user's explicit, named request: sync a store bound to another account
     /// into this one (copying everything local into it) and bind it to this one.
     public var copyIntoAnotherAccount = false
+    /// The learner's account (what the store is bound to); a device connects as its own role.
+    private let account: ServerAddress
 
-    public init(store: Store, connection: PostgresConnection, pageSize: Int = 2000, batchSize: Int = 2000,
-                progress: @escaping (SyncProgress) -> Void = { _ in }) {
+    /// `account`: the learner the connection acts for, when it is a device's (default: the
+    /// connection's own role).
+    public init(store: Store, connection: PostgresConnection, account: ServerAddress? = nil, pageSize: Int = 2000,
+                batchSize: Int = 2000, progress: @escaping (SyncProgress) -> Void = { _ in }) {
         self.store = store
         self.connection = connection
+        self.account = account ?? connection.address
         self.pageSize = pageSize
         self.batchSize = batchSize
         self.progress = progress
@@ -57,9 +62,9 @@ public final class SyncEngine {
 
     public func run() throws -> SyncReport {
         var report = SyncReport()
-        let account = connection.address.url
+        let account = self.account.url
         if let bound = try store.boundAccount(), bound != account, !copyIntoAnotherAccount {
-            throw CloudError.boundToAnotherAccount(bound: bound, loggedIn: account, user: connection.address.user)
+            throw CloudError.boundToAnotherAccount(bound: bound, loggedIn: account, user: self.account.user)
         }
         try exchange(account: account, report: &report)
         // The closing check, as Anki's sync ends: this store and the server must count the same
@@ -98,7 +103,7 @@ public final class SyncEngine {
         let local = try store.liveCounts()
         guard report.skipped.isEmpty, local.waiting == 0 else { return true }
         let remote = try serverCounts()
-        let token = try store.syncToken(for: connection.address.url)
+        let token = try store.syncToken(for: account.url)
         if token > remote.latest { return false }  // a token the server never gave: damaged
         guard token == remote.latest else { return true }
         return local.books == remote.books && local.words == remote.words && local.reviews <= remote.reviews

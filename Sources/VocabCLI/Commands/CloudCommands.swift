@@ -5,7 +5,7 @@ import VocabSessions
 
 /// `vocab cloud init|add-user`, `vocab login`, `vocab logout`, `vocab account`.
 enum CloudCommands {
-    static let group = CommandGroup(name: "cloud", abstract: "The cloud server (for administrators):", commands: [initialize, addUser, limit, guardCommand])
+    static let group = CommandGroup(name: "cloud", abstract: "The cloud server (for administrators):", commands: [initialize, addUser, limit, revoke, guardCommand])
 
     private static let admin = OptionSpec("admin", value: "URL", help: "An administrator's postgresql://USER@HOST[:PORT]/DATABASE (password from PGPASSWORD or ~/.pgpass).")
 
@@ -54,6 +54,18 @@ enum CloudCommands {
         if case .some(let cap) = bytes {
             context.console.print(cap.map { "\(name) may keep up to \($0) bytes." } ?? "\(name) may keep any number of bytes.")
         }
+    }
+
+    static let revoke = Command(spec: CommandSpec(
+        name: "cloud revoke", abstract: "Sign out every device of a user (each needs the password again).",
+        arguments: [ArgumentSpec("NAME", help: "The user.")],
+        options: [admin],
+        discussion: "Their roles can no longer log in and their open sessions end at once. To lock the user out, set a new password with `vocab cloud add-user` as well.",
+        examples: ["PGPASSWORD=... vocab cloud revoke alice --admin postgresql://postgres@localhost/vocab"]
+    )) { arguments, context in
+        let name = arguments.positionals[0]
+        let count = try CloudDevices.signOutAll(of: name, admin: try adminConnection(arguments))
+        context.console.print("Signed out \(plural(count, "device")) of \(name).")
     }
 
     /// "none" → nil; "200000", "256MiB", "1GiB" → the number.
@@ -109,9 +121,14 @@ enum CloudCommands {
     }
 
     static let login = Command(spec: CommandSpec(
-        name: "login", abstract: "Log in to the cloud server and remember it (password kept private, 0600).",
+        name: "login", abstract: "Sign this device in to a cloud account (the password is checked once, never kept).",
         arguments: [ArgumentSpec("URL", help: "postgresql://USER@HOST[:PORT]/DATABASE, without a password.")],
-        discussion: "The password is asked without echo on a terminal, read from standard input otherwise, or taken from PGPASSWORD;\nan empty answer leaves it to libpq's passfile (~/.pgpass)."
+        options: [OptionSpec("device-name", value: "NAME", help: "What to call this device in the account's list (default: terminal on HOSTNAME).")],
+        discussion: """
+            The password is asked without echo on a terminal, read from standard input otherwise, or taken from PGPASSWORD;
+            an empty answer leaves it to libpq's passfile (~/.pgpass). The server checks it once and gives this device a
+            secret of its own, kept in a private file (0600); `vocab logout` signs the device out, `vocab devices` lists them.
+            """
     )) { arguments, context in
         let address = try ServerAddress(url: arguments.positionals[0])
         var password = context.environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
@@ -119,19 +136,60 @@ enum CloudCommands {
             // An empty answer leaves the password to libpq's passfile (~/.pgpass).
             password = SecretPrompt.read("Password for \(address.user): ", console: context.console).flatMap { $0.isEmpty ? nil : $0 }
         }
-        let login = CloudLogin(address: address, password: password)
-        let status = AccountStatus.check(login, timeouts: CloudTimeouts.from(environment: context.environment))
-        if let refusal = status.refusal { throw refusal }
-        try login.save(to: try loginPath(context))
-        context.console.print("Logged in to \(address.url).")
+        let label = arguments.value("device-name") ?? CloudDevices.label(for: "terminal")
+        let service = try SyncService(paths: context.paths)
+        _ = try service.logIn(url: arguments.positionals[0], password: password, label: label)
+        context.console.print("Logged in to \(address.url) as \"\(label)\".")
     }
 
-    static let logout = Command(spec: CommandSpec(name: "logout", abstract: "Forget the cloud login (local words stay).")) { _, context in
-        if try SyncService(paths: context.paths).logOut() {
-            context.console.print("Logged out.")
-        } else {
+    static let logout = Command(spec: CommandSpec(
+        name: "logout", abstract: "Sign this device out of the cloud account and forget it (local words stay).",
+        options: [OptionSpec("everywhere", help: "Sign out every device of the account: each needs the password again.")]
+    )) { arguments, context in
+        let everywhere = arguments.flag("everywhere")
+        guard let result = try SyncService(paths: context.paths).logOut(everywhere: everywhere) else {
             context.console.print("Not logged in.")
+            return
         }
+        if let problem = result.serverError {
+            context.console.print("Logged out here; the server could not sign the device out (\(problem.message)) — sign it out from another device with `vocab devices`.")
+        } else if everywhere {
+            context.console.print("Logged out: \(plural(result.signedOut, "device")) of the account signed out.")
+        } else {
+            context.console.print("Logged out.")
+        }
+    }
+
+    static let devices = Command(spec: CommandSpec(
+        name: "devices", abstract: "List the devices signed in to the cloud account, or sign one out.",
+        options: [OptionSpec("sign-out", value: "ID", help: "Sign out the device with this id (from the list): it needs the password again."), .json],
+        examples: ["vocab devices", "vocab devices --sign-out vd_3f2a…"]
+    )) { arguments, context in
+        let service = try SyncService(paths: context.paths)
+        if let id = arguments.value("sign-out") {
+            guard try service.signOut(device: id) else { throw UnknownDevice(id: id) }
+            context.console.print("Signed out \(id).")
+            return
+        }
+        let devices = try service.devices()
+        if arguments.flag("json") {
+            context.console.print(JSONValue.array(devices.map { device in
+                .object([("id", .string(device.id)), ("label", .string(device.label)), ("created", .int(device.created)),
+                         ("seen", device.seen.map { .int($0) } ?? .null), ("this", .bool(device.isThis))])
+            }).pretty)
+            return
+        }
+        for device in devices {
+            let seen = device.seen.map { "last seen \(dateText($0))" } ?? "not synced yet"
+            context.console.print("\(device.isThis ? "*" : " ") \(device.id)  \(device.label)  signed in \(dateText(device.created)), \(seen)")
+        }
+        context.console.print("\(plural(devices.count, "device")) signed in (* this one).")
+    }
+
+    private static func dateText(_ seconds: Int64) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
     /// One line on the account, with the command that logs in when nobody is.
@@ -171,6 +229,13 @@ enum CloudCommands {
         }
         return try PostgresConnection(try ServerAddress(url: url), password: nil)
     }
+}
+
+/// `vocab devices --sign-out` named no device of the account.
+struct UnknownDevice: UserFacingError {
+    let id: String
+    var category: ErrorCategory { .userInput }
+    var message: String { "No device of this account has the id \(id) (see `vocab devices`). Nothing was changed." }
 }
 
 /// Ends a command that has already said what happened, with its category's exit code.

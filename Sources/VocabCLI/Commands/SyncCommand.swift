@@ -24,7 +24,7 @@ enum SyncCommand {
         var lastPulled = 0, lastPushed = 0
         let copyInto = arguments.value("copy-into-account")
         if let copyInto {
-            let user = try service.login()?.address.user
+            let user = try service.login()?.accountAddress.user
             guard copyInto == user else { throw SyncCopyRefused(named: copyInto, loggedIn: user) }
         }
         let cloud = try service.connect()

@@ -97,6 +97,8 @@ extension TerminalWording {
         case .notLoggedIn:
             return "Not logged in: run `vocab login postgresql://USER@HOST/DB` first. Nothing was changed."
         case .accessDenied: return clause(error) + " with `vocab login`."
+        case .deviceSignedOut(let server):
+            return "This device was signed out of its account on \(server) (from another device or by the administrator). Nothing was changed. Sign in again: `vocab login postgresql://USER@HOST/DB`."
         case .schemaMissing(let server):
             return "The cloud server \(server) has no Vocab schema: an administrator runs `vocab cloud init --admin URL`."
         case .schemaTooOld(let server, let found, let needed):
