@@ -56,7 +56,7 @@ let package = Package(
         // The words of the window and the web app for the layers' values and errors, through the catalogue.
         .target(name: "VocabWording", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabSync", "VocabCatalog"]),
         // The web app: an HTTP server over the sessions, a JSON API and the pages (served by `vocab serve`).
-        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], plugins: ["EmbedWebPages"]),
+        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSync", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], plugins: ["EmbedWebPages"]),
         .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb",
                                                  "VocabCatalog", "CQREncode"]),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),

@@ -62,6 +62,8 @@ if [ $# -eq 0 ] || [[ " $* " == *Web* ]]; then
     web_python="${VOCAB_TEST_ANKI_PYTHON:-/opt/vocab-test-python/bin/python}"
     if "$web_python" -c "import selenium" 2>/dev/null && command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
         "$web_python" Tests/Web/web_tests.py || status=$?
+        # Many learners on one server, signed in with their cloud accounts (PostgreSQL and PgBouncer above).
+        (cd Tests/Web && "$web_python" cloud_web_tests.py) || status=$?
     else
         missing "no Chromium, chromedriver or Selenium" ".ci/run installs them: apt-get install chromium chromium-driver; pip install selenium"
     fi

@@ -3,6 +3,8 @@
 #include <sys/socket.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <microhttpd.h>
 
 // MHD_start_daemon and MHD_get_daemon_info are C-variadic (Swift does not import them): these
@@ -41,4 +43,12 @@ static inline uint16_t vocab_mhd_port(struct MHD_Daemon *daemon) {
 /// Whether this libmicrohttpd serves TLS (Debian's does, through GnuTLS).
 static inline int vocab_mhd_has_tls(void) {
     return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
+}
+
+/// The client's IPv4 address as text into `out` (at least 16 bytes); 0 when unknown.
+static inline int vocab_mhd_client_address(struct MHD_Connection *connection, char *out, size_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr || info->client_addr->sa_family != AF_INET) return 0;
+    const struct sockaddr_in *inet = (const struct sockaddr_in *) info->client_addr;
+    return inet_ntop(AF_INET, &inet->sin_addr, out, (socklen_t) size) != NULL;
 }

@@ -113,6 +113,15 @@ extension Store {
         }
     }
 
+    /// The token pulled so far from `identity`, without binding: nil when the store is not
+    /// bound to that account (a read, for a reader connection).
+    public func pulledThrough(for identity: String) throws -> Int64? {
+        try guarded {
+            guard try meta("server") == identity else { return nil }
+            return Int64(try meta("token") ?? "0") ?? 0
+        }
+    }
+
     public func setSyncToken(_ token: Int64) throws {
         try write { try setMeta("token", String(token)) }
     }

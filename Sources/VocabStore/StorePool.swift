@@ -39,19 +39,23 @@ public final class StorePool: @unchecked Sendable {
     private var watcher: OutsideChangeWatcher?
 
     /// Opens (creating or upgrading as needed) the store in `folder`.
-    public convenience init(folder: String, maximumReaders: Int = 4) throws {
+    public convenience init(folder: String, maximumReaders: Int = 4, watchingOtherProcesses: Bool = true) throws {
         try FolderMaker.makeFolder(folder)
-        try self.init(path: (folder as NSString).appendingPathComponent(Store.fileName), maximumReaders: maximumReaders)
+        try self.init(path: (folder as NSString).appendingPathComponent(Store.fileName), maximumReaders: maximumReaders,
+                      watchingOtherProcesses: watchingOtherProcesses)
     }
 
     /// Opens the store at `path` (a file: `:memory:` cannot be shared between connections).
-    public init(path: String, maximumReaders: Int = 4) throws {
+    /// `watchingOtherProcesses` false: only this pool writes it (no watching thread).
+    public init(path: String, maximumReaders: Int = 4, watchingOtherProcesses: Bool = true) throws {
         precondition(path != ":memory:", "a pool shares a file; use Store(path: \":memory:\") alone")
         self.path = path
         self.maximumReaders = max(1, maximumReaders)
         writer = try Store(path: path)
         writerObservation = writer.observe { [weak self] change in self?.wrote(change) }
-        watcher = OutsideChangeWatcher(storePath: path) { [weak self] in self?.checkForOutsideChanges() }
+        if watchingOtherProcesses {
+            watcher = OutsideChangeWatcher(storePath: path) { [weak self] in self?.checkForOutsideChanges() }
+        }
     }
 
     deinit {

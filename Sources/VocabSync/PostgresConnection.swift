@@ -102,7 +102,7 @@ public final class PostgresConnection {
             let message = PQerrorMessage(connection).map { String(cString: $0) } ?? ""
             PQfinish(connection)
             let (code, detail) = PostgresConnection.sqlState(in: message)
-            if code == "28P01" || code == "28000" {
+            if code == "28P01" || code == "28000" || PostgresConnection.isPoolerLoginRefusal(code: code, detail: detail) {
                 throw CloudError.accessDenied(server: address.server, detail: detail)
             }
             throw CloudError.unreachable(server: address.server, detail: detail)
@@ -121,6 +121,12 @@ public final class PostgresConnection {
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
         try start(sql, parameters, scriptAllowed: true)
         return try awaitResult()
+    }
+
+    /// `execute`, waiting at most `seconds` (less than the connection's bound) for the answer.
+    public func execute(_ sql: String, _ parameters: [String?] = [], within seconds: Int) throws -> [[String?]] {
+        try start(sql, parameters, scriptAllowed: false)
+        return try awaitResult(within: seconds)
     }
 
     /// Sends one statement without waiting for it: the caller does other work while the
@@ -144,11 +150,11 @@ public final class PostgresConnection {
     /// Waits (at most `timeouts.statementSeconds`) for the statement `send` started; returns
     /// its rows as text. On time out the statement is cancelled and `timedOut` thrown.
     @discardableResult
-    public func awaitResult() throws -> [[String?]] {
+    public func awaitResult(within seconds: Int? = nil) throws -> [[String?]] {
         var rows: [[String?]] = []
         var firstError: Error?
         while true {
-            try waitUntilReady()
+            try waitUntilReady(seconds: seconds.map { min($0, timeouts.statementSeconds) } ?? timeouts.statementSeconds)
             guard let result = PQgetResult(handle) else { break }
             defer { PQclear(result) }
             do {
@@ -165,12 +171,12 @@ public final class PostgresConnection {
     }
 
     /// Reads from the server until a whole result is there, or the statement's time is up.
-    private func waitUntilReady() throws {
-        let deadline = ContinuousClock.now + .seconds(timeouts.statementSeconds)
+    private func waitUntilReady(seconds: Int) throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
         while PQisBusy(handle) == 1 {
             guard PostgresConnection.wait(for: PQsocket(handle), reading: true, until: deadline) else {
                 cancelRunningStatement()
-                throw CloudError.timedOut(server: address.server, seconds: timeouts.statementSeconds)
+                throw CloudError.timedOut(server: address.server, seconds: seconds)
             }
             guard PQconsumeInput(handle) == 1 else {
                 throw CloudError.unreachable(server: address.server, detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
@@ -204,6 +210,12 @@ public final class PostgresConnection {
             if ready > 0 { return true }
             if ready < 0 && errno != EINTR { return true }
         }
+    }
+
+    /// PgBouncer refuses a login with 08P01 (its code for every protocol error) and these words:
+    /// an unknown user, or a wrong password or device secret.
+    static func isPoolerLoginRefusal(code: String?, detail: String) -> Bool {
+        code == "08P01" && ["no such user", "authentication failed", "auth failed"].contains { detail.contains($0) }
     }
 
     /// The SQLSTATE and first line of a verbose libpq message ("…failed: FATAL:  28P01: password…").

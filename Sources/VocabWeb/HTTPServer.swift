@@ -14,13 +14,17 @@ public struct HTTPRequest: Sendable {
     /// Header names lower-cased.
     public var headers: [String: String]
     public var body: [UInt8]
+    /// The address the request came from (the proxy's, behind one).
+    public var peer: String
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [],
+                peer: String = "") {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.peer = peer
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
@@ -208,11 +212,11 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     } else {
         var headers: [String: String] = [:]
         for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer",
-                     "If-None-Match", "X-Vocab-Language"] {
+                     "If-None-Match", "X-Vocab-Language", "User-Agent", "X-Forwarded-For"] {
             if let value = header(connection, name) { headers[name.lowercased()] = value }
         }
         let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-                                  query: arguments(connection), headers: headers, body: exchange.body)
+                                  query: arguments(connection), headers: headers, body: exchange.body, peer: clientAddress(connection))
         exchange.body = []
         response = server.handler(request)
     }
@@ -224,6 +228,11 @@ private let completedHandler: MHD_RequestCompletedCallback = { _, _, state, _ in
     guard let state, let stored = state.pointee else { return }
     Unmanaged<Exchange>.fromOpaque(stored).release()
     state.pointee = nil
+}
+
+private func clientAddress(_ connection: OpaquePointer) -> String {
+    var text = [CChar](repeating: 0, count: 64)
+    return vocab_mhd_client_address(connection, &text, text.count) == 1 ? String(cString: text) : ""
 }
 
 private func header(_ connection: OpaquePointer, _ name: String) -> String? {

@@ -15,7 +15,9 @@ import VocabWording
 /// Origin that is this server.
 public final class WebApp: Sendable {
     let pool: StorePool
-    let pairing: DevicePairing
+    /// Who may ask, on a server of one learner; nil when a front (`CloudWebApp`) signs
+    /// learners in and hands each request over with its device.
+    let pairing: DevicePairing?
     let dictionaries: DictionaryService?
     /// espeak-ng, to speak a word (nil: not installed).
     let speech: Speech?
@@ -33,7 +35,7 @@ public final class WebApp: Sendable {
     /// The start of the study day worked out last (`studyDayStart`).
     let dayStartCache = Mutex<Timestamp?>(nil)
 
-    public init(pool: StorePool, pairing: DevicePairing, dictionaries: DictionaryService? = nil, speech: Speech? = nil,
+    public init(pool: StorePool, pairing: DevicePairing?, dictionaries: DictionaryService? = nil, speech: Speech? = nil,
                 catalogs: [Catalog] = [], clock: SessionClock = SystemClock(), studyDay: StudyDay = StudyDay(),
                 backups: BackupPolicy = BackupPolicy(), scheme: String = "http") throws {
         self.pool = pool
@@ -50,6 +52,17 @@ public final class WebApp: Sendable {
 
     /// Answers one request (on a server thread).
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        answer(request) { try route(request, device: nil) }
+    }
+
+    /// Answers a request of `device`, a device the caller has already let in (a signed-in
+    /// learner's, on a server of many).
+    public func handle(_ request: HTTPRequest, device: String) -> HTTPResponse {
+        answer(request) { try route(request, device: device) }
+    }
+
+    /// The response `route` makes, or its refusal worded in the page's language.
+    private func answer(_ request: HTTPRequest, _ route: () throws -> HTTPResponse) -> HTTPResponse {
         var response: HTTPResponse
         // The page's language (it says which): a refusal that names things (a book, a word) is
         // worded here, as the window words it; the page translates the others itself.
@@ -57,7 +70,7 @@ public final class WebApp: Sendable {
             WebProblem(status: status, message: wording(for: request)?.message(for: error) ?? error.message, field: field).response
         }
         do {
-            response = try route(request)
+            response = try route()
         } catch let problem as WebProblem {
             response = problem.cause.map { refusal(problem.status, $0, field: problem.field) } ?? problem.response
         } catch let error as VocabError {
@@ -86,13 +99,13 @@ public final class WebApp: Sendable {
         ("Referrer-Policy", "no-referrer"),
     ]
 
-    private func route(_ request: HTTPRequest) throws -> HTTPResponse {
-        if request.path == "/catalog.json" { return catalog(request.query["lang"] ?? "") }
-        guard request.path.hasPrefix("/api/") else { return try page(request) }
+    private func route(_ request: HTTPRequest, device signedIn: String?) throws -> HTTPResponse {
+        if request.path == "/catalog.json" { return Self.catalog(request.query["lang"] ?? "", catalogs: catalogs) }
+        guard request.path.hasPrefix("/api/") else { return try Self.page(request) }
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)  // after "api"
-        if parts == ["pair"] { return try pair(request) }
-        let device = try checkDevice(request)
-        if request.method != "GET" { try checkWrite(request) }
+        if parts == ["pair"], signedIn == nil { return try pair(request) }
+        let device = try signedIn ?? checkDevice(request)
+        if request.method != "GET" { try Self.checkWrite(request, scheme: scheme) }
         /// The `*` parts of `pattern` when the request is `verb` on it ("books/*/words" → [id]).
         func on(_ verb: String, _ pattern: String) -> [String]? {
             guard request.method == verb else { return nil }
@@ -128,6 +141,7 @@ public final class WebApp: Sendable {
         if let id = on("GET", "imports/*") { return json(try importState(try uuid(id[0]), device: device, wording: wording(for: request))) }
         if let id = on("DELETE", "imports/*") { return json(try cancelImport(try uuid(id[0]), device: device)) }
         if on("GET", "changes") != nil { return json(["version": changeCounter.value]) }
+        if on("GET", "session") != nil, signedIn == nil { return json(["mode": "paired"]) }
         if Self.knownAPIPaths.contains(parts.first ?? "") {
             throw WebProblem(status: 405, message: "\(request.method) is not allowed here.")
         }
@@ -140,9 +154,9 @@ public final class WebApp: Sendable {
 
     private func pair(_ request: HTTPRequest) throws -> HTTPResponse {
         guard request.method == "POST" else { throw WebProblem(status: 405, message: "Pair with POST.") }
-        try checkWrite(request)
+        try Self.checkWrite(request, scheme: scheme)
         let object = try body(request)
-        guard let code = object["code"] as? String, let token = pairing.pair(code: code) else {
+        guard let code = object["code"] as? String, let token = pairing?.pair(code: code) else {
             throw WebProblem(status: 403, message: "That pairing code is not the one the server shows.")
         }
         let secure = scheme == "https" ? "; Secure" : ""
@@ -152,15 +166,15 @@ public final class WebApp: Sendable {
 
     /// The paired device asking (its token's hash), or a refusal.
     private func checkDevice(_ request: HTTPRequest) throws -> String {
-        guard let token = Self.sessionToken(in: request.header("Cookie") ?? ""), let device = pairing.device(token) else {
+        guard let token = Self.cookie("vocab_session", in: request.header("Cookie") ?? ""), let device = pairing?.device(token) else {
             throw WebProblem(status: 401, message: "Pair this device first, with the code the server shows.")
         }
         return device
     }
 
-    /// The `vocab_session` cookie's value in a Cookie header ("a=1; vocab_session=…").
-    static func sessionToken(in header: String) -> String? {
-        let name = "vocab_session=".utf8
+    /// The value of the cookie `name` in a Cookie header ("a=1; vocab_session=…").
+    static func cookie(_ cookieName: String, in header: String) -> String? {
+        let name = (cookieName + "=").utf8
         for part in header.utf8.split(separator: UInt8(ascii: ";")) {
             let cookie = part.drop { $0 == UInt8(ascii: " ") }
             if cookie.starts(with: name) { return String(decoding: cookie.dropFirst(name.count), as: UTF8.self) }
@@ -170,7 +184,7 @@ public final class WebApp: Sendable {
 
     /// A write must say it comes from the app (a header no cross-site form can send) and, when
     /// the browser names its origin, come from this server.
-    private func checkWrite(_ request: HTTPRequest) throws {
+    static func checkWrite(_ request: HTTPRequest, scheme: String) throws {
         guard request.header("X-Vocab-Request") == "1" else {
             throw WebProblem(status: 403, message: "Writes need the X-Vocab-Request header.")
         }
@@ -235,13 +249,13 @@ public final class WebApp: Sendable {
     // MARK: The pages
 
     /// The catalogue for a language the server has (`ko`), else an empty one (English).
-    private func catalog(_ language: String) -> HTTPResponse {
+    static func catalog(_ language: String, catalogs: [String: Catalog]) -> HTTPResponse {
         let code = String(language.prefix { $0.isLetter }).lowercased()
         let entries = catalogs[code]?.entries ?? [:]
         return Self.json(["language": catalogs[code] == nil ? "en" : code, "entries": entries], cache: "no-cache")
     }
 
-    private func page(_ request: HTTPRequest) throws -> HTTPResponse {
+    static func page(_ request: HTTPRequest) throws -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else { throw WebProblem(status: 405, message: "Pages are read with GET.") }
         let name = request.path == "/" ? "/index.html" : request.path
         guard let file = WebPages.files[name] else { throw WebProblem(status: 404, message: "There is no \(request.path).") }
@@ -275,17 +289,26 @@ struct WebProblem: Error {
     var field: String?
     /// The layer's error it words, when there is one (worded again in the page's language).
     var cause: UserFacingError?
+    /// Seconds before trying again is any use (429): a Retry-After header, and in the JSON.
+    var retryAfter: Int?
+    /// How this server signs a device in, said with a 401 ("account": a cloud account's password).
+    var signIn: String?
 
-    init(status: Int, message: String, field: String? = nil, cause: UserFacingError? = nil) {
+    init(status: Int, message: String, field: String? = nil, cause: UserFacingError? = nil, retryAfter: Int? = nil) {
         self.status = status
         self.message = message
         self.field = field
         self.cause = cause
+        self.retryAfter = retryAfter
     }
 
     var response: HTTPResponse {
         var object: [String: Any] = ["error": message]
         if let field { object["field"] = field }
-        return WebApp.json(object, status: status)
+        if let retryAfter { object["retryAfter"] = retryAfter }
+        if let signIn { object["signIn"] = signIn }
+        var response = WebApp.json(object, status: status)
+        if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
+        return response
     }
 }

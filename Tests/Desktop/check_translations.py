@@ -19,7 +19,7 @@ for name in re.findall(r'(\w+): "(Again|Hard|Good|Easy)"', web):
     used.add(name[1])
 # The server's refusals the page shows through t(data.error): each one that names nothing.
 for path in (root / "Sources" / "VocabWeb").glob("*.swift"):
-    for message in re.findall(r'WebProblem\(status: \d+, message: "((?:[^"\\]|\\")*)"', path.read_text()):
+    for message in re.findall(r'(?:WebProblem\(status: \d+, message: |signedOut\()"((?:[^"\\]|\\")*)"', path.read_text()):
         if "\\(" not in message:
             used.add(message.replace('\\"', '"'))
 catalogue = {}

@@ -73,5 +73,12 @@ final class ServeTLSTests: ServeTestCase {
         XCTAssertTrue(both.contains("not both"), both)
         let badURL = try vocab.fails(["serve", "--public-url", "vocab.example.org"], status: 2)
         XCTAssertTrue(badURL.contains("public-url"), badURL)
+        // A server of many learners: its options go together, and a cloud that is no URL is refused.
+        let cacheAlone = try vocab.fails(["serve", "--cache-size", "2GiB"], status: 1)
+        XCTAssertTrue(cacheAlone.contains("go with --cloud"), cacheAlone)
+        let notACloud = try vocab.fails(["serve", "--cloud", "db.example/vocab"], status: 1)
+        XCTAssertTrue(notACloud.contains("not a PostgreSQL URL"), notACloud)
+        let tinyCache = try vocab.fails(["serve", "--cloud", "postgresql://db.example/vocab", "--cache-size", "1KiB"], status: 2)
+        XCTAssertTrue(tinyCache.contains("16MiB"), tinyCache)
     }
 }

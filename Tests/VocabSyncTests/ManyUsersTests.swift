@@ -133,6 +133,12 @@ final class PostgresMessageTests: XCTestCase {
         XCTAssertEqual(PostgresConnection.sqlState(in: #"connection to server at "h", port 5 failed: FATAL:  28P01: password authentication failed for user "x""#).code,
                        "28P01")
         XCTAssertNil(PostgresConnection.sqlState(in: "could not connect to server: Connection refused").code)
+        // PgBouncer refuses logins with its protocol-error code (measured: 08P01 for both).
+        for refusal in ["no such user", "SASL authentication failed"] {
+            let parsed = PostgresConnection.sqlState(in: "connection to server at \"h\", port 5 failed: FATAL:  08P01: \(refusal)")
+            XCTAssertTrue(PostgresConnection.isPoolerLoginRefusal(code: parsed.code, detail: parsed.detail), refusal)
+        }
+        XCTAssertFalse(PostgresConnection.isPoolerLoginRefusal(code: "08P01", detail: "server conn crashed?"))
     }
 }
 

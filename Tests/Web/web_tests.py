@@ -12,6 +12,7 @@ import time
 import traceback
 
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
@@ -92,8 +93,13 @@ def shoot(driver, name):
 
 def open_book(driver, name):
     """Taps the book on the shelf (once the shelf shows it)."""
-    wait(driver, lambda d: d.find_elements(By.XPATH, f"//ul[@id='shelf']//button[contains(., '{name}')]"))
-    driver.find_element(By.XPATH, f"//ul[@id='shelf']//button[contains(., '{name}')]").click()
+    def tapped(d):
+        try:
+            d.find_element(By.XPATH, f"//ul[@id='shelf']//button[contains(., '{name}')]").click()
+            return True
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False  # not there yet, or the shelf was drawn again under the finger
+    wait(driver, tapped)
 
 
 def add_word(driver, word, definition):

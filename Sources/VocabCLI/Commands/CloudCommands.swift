@@ -69,7 +69,7 @@ enum CloudCommands {
     }
 
     /// "none" → nil; "200000", "256MiB", "1GiB" → the number.
-    private static func capValue(_ text: String, option: String) throws -> Int? {
+    static func capValue(_ text: String, option: String) throws -> Int? {
         if text.lowercased() == "none" { return nil }
         let units: [(String, Int)] = [("gib", 1 << 30), ("mib", 1 << 20), ("kib", 1 << 10)]
         let lowered = text.lowercased()

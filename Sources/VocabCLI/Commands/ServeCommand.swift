@@ -6,6 +6,7 @@ import VocabCore
 import VocabDictionary
 import VocabSessions
 import VocabStore
+import VocabSync
 import VocabWeb
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +24,9 @@ enum ServeCommand {
             OptionSpec("tls-key", value: "FILE", help: "The certificate's private key (PEM, readable by you only)."),
             OptionSpec("behind-proxy", help: "A reverse proxy in front serves HTTPS (cookies are then Secure; only https:// pages may write)."),
             OptionSpec("public-url", value: "URL", help: "The address phones open, for the QR code (default: the one listened on)."),
+            OptionSpec("cloud", value: "URL", help: "Serve many learners: each signs in with their account on this cloud (postgresql://HOST[:PORT]/DATABASE)."),
+            OptionSpec("cache", value: "DIR", help: "With --cloud: where the learners' stores are kept (default: web-cache in the data folder)."),
+            OptionSpec("cache-size", value: "SIZE", help: "With --cloud: the most the stores may take, e.g. 2GiB (default 1GiB); the least used go first."),
         ],
         discussion: """
             Open the address in a browser and type the pairing code shown here (or scan the QR code): \
@@ -32,7 +36,8 @@ enum ServeCommand {
             app and studies offline only over HTTPS. Stops on Ctrl-C.
             """,
         examples: ["vocab serve", "vocab serve --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem",
-                   "vocab serve --behind-proxy --public-url https://vocab.example.org"]
+                   "vocab serve --behind-proxy --public-url https://vocab.example.org",
+                   "vocab serve --behind-proxy --cloud postgresql://db.example/vocab --cache-size 4GiB"]
     )) { arguments, context in
         let options = try ServeOptions(arguments)
         let identity = try options.identity()  // a bad key or certificate is refused before anything is shown
@@ -40,10 +45,33 @@ enum ServeCommand {
         // moment the address is out is never lost.
         let stopSignal = StopSignal()
         let folder = try context.dataFolder()
-        let pool = try StorePool(folder: folder)
         // The server's lines go out at once (a person, or a script, waits for them).
         let say: @Sendable (String) -> Void = { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         let showQR = context.console.stdoutIsTerminal
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let catalogs = Catalog.languages(executable: executable)
+            .map { Catalog.load(language: $0, environment: context.environment, executable: executable) }
+        let speech = try? Speech(environment: context.environment)  // not installed: words are not spoken, nothing else changes
+        let dictionaries = try context.paths.dictionaries(), studyDay = try context.paths.studyDay()
+        let backups = context.paths.backupPolicy(), scheme = options.scheme
+        let makeApp: @Sendable (StorePool, DevicePairing?) throws -> WebApp = { pool, pairing in
+            try WebApp(pool: pool, pairing: pairing, dictionaries: dictionaries, speech: speech, catalogs: catalogs,
+                       clock: SystemClock(), studyDay: studyDay, backups: backups, scheme: scheme)
+        }
+        if let cloud = options.cloud {
+            let settings = CloudWebApp.Settings(server: cloud, cacheFolder: options.cache ?? folder + "/web-cache",
+                                                cacheBytes: options.cacheBytes, scheme: scheme, behindProxy: options.behindProxy)
+            let app = try CloudWebApp(settings: settings, catalogs: catalogs) { pool in try makeApp(pool, nil) }
+            let server = try listen(options, identity) { request in app.handle(request) }
+            let url = options.address(of: server)
+            if showQR, let lines = QRCodeText.lines(for: url) { say(lines.joined(separator: "\n")) }
+            say("Serving Vocab at \(url) to the learners of \(cloud.server)/\(cloud.database): each signs in with their account (Ctrl-C stops)")
+            stopSignal.wait()
+            server.stop()
+            say("Stopped.")
+            return
+        }
+        let pool = try StorePool(folder: folder)
         // Where a phone pairs now: for the window (the notice) and, on a terminal, for a camera.
         let offer: @Sendable (ServingNotice) -> Void = { notice in
             notice.publish(in: folder)
@@ -54,21 +82,10 @@ enum ServeCommand {
             say("Pairing code: \(ServingNotice.spaced(code))")
             if let url = address.withLock({ $0 }) { offer(ServingNotice(address: url, code: code)) }  // once listening
         }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let catalogs = Catalog.languages(executable: executable)
-            .map { Catalog.load(language: $0, environment: context.environment, executable: executable) }
-        let speech = try? Speech(environment: context.environment)  // not installed: words are not spoken, nothing else changes
-        let app = try WebApp(pool: pool, pairing: pairing, dictionaries: try context.paths.dictionaries(), speech: speech,
-                             catalogs: catalogs, clock: SystemClock(), studyDay: try context.paths.studyDay(),
-                             backups: context.paths.backupPolicy(), scheme: options.scheme)
+        let app = try makeApp(pool, pairing)
         app.watchStore()
-        let server: HTTPServer
-        do {
-            server = try HTTPServer(host: options.host, port: options.port, tls: identity) { request in app.handle(request) }
-        } catch let error as HTTPServerError {
-            throw ServeError.cannotListen(error.description)
-        }
-        let url = options.publicURL ?? "\(options.tls == nil ? "http" : "https")://\(ServeOptions.reachableHost(options.host)):\(server.port)/"
+        let server = try listen(options, identity) { request in app.handle(request) }
+        let url = options.address(of: server)
         address.withLock { $0 = url }
         offer(ServingNotice(address: url, code: pairing.code))  // before the line below: whoever reads that line finds the notice
         say("Serving Vocab at \(url) (Ctrl-C stops)")
@@ -76,6 +93,15 @@ enum ServeCommand {
         server.stop()
         ServingNotice.withdraw(in: folder)
         say("Stopped.")
+    }
+
+    private static func listen(_ options: ServeOptions, _ identity: TLSIdentity?,
+                               handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws -> HTTPServer {
+        do {
+            return try HTTPServer(host: options.host, port: options.port, tls: identity, handler: handler)
+        } catch let error as HTTPServerError {
+            throw ServeError.cannotListen(error.description)
+        }
     }
 }
 
@@ -109,6 +135,10 @@ struct ServeOptions {
     var tls: (certificate: String, key: String)?
     var behindProxy: Bool
     var publicURL: String?
+    /// Many learners: the cloud they sign in to, where their stores are kept and how much room they get.
+    var cloud: ServerAddress?
+    var cache: String?
+    var cacheBytes: Int64 = 1 << 30
 
     init(_ arguments: ParsedArguments) throws {
         let listen = arguments.value("listen") ?? "127.0.0.1:8080"
@@ -131,6 +161,23 @@ struct ServeOptions {
             publicURL = url.hasSuffix("/") ? url : url + "/"
         }
         guard host.hasPrefix("127.") || tls != nil || behindProxy else { throw ServeError.notLoopback(host) }
+        if let url = arguments.value("cloud") {
+            cloud = try ServerAddress(url: url)
+        } else if arguments.value("cache") != nil || arguments.value("cache-size") != nil {
+            throw ServeError.cacheWithoutCloud
+        }
+        cache = arguments.value("cache")
+        if let size = arguments.value("cache-size") {
+            guard let bytes = try CloudCommands.capValue(size, option: "cache-size"), bytes >= 16 << 20 else {
+                throw UsageError.invalidValue(option: "cache-size", value: size, expected: "a size of at least 16MiB, e.g. 2GiB")
+            }
+            cacheBytes = Int64(bytes)
+        }
+    }
+
+    /// The address phones open on `server`.
+    func address(of server: HTTPServer) -> String {
+        publicURL ?? "\(tls == nil ? "http" : "https")://\(Self.reachableHost(host)):\(server.port)/"
     }
 
     /// The address a phone opens for `host`: for 0.0.0.0 (every interface), this machine's
@@ -181,6 +228,7 @@ enum ServeError: UserFacingError {
     case cannotRead(String)
     case keyReadableByOthers(String)
     case notPEM(String, String)
+    case cacheWithoutCloud
 
     var category: ErrorCategory { .userInput }
 
@@ -198,6 +246,8 @@ enum ServeError: UserFacingError {
             return "Cannot read \(path)."
         case .keyReadableByOthers(let path):
             return "\(path) can be read by other users: a private key must not be (chmod 600 \(path))."
+        case .cacheWithoutCloud:
+            return "--cache and --cache-size go with --cloud (a server of many learners)."
         case .notPEM(let path, let what):
             return "\(path) is not \(what) in PEM form (the text starting with -----BEGIN)."
         }

@@ -22,7 +22,14 @@ export async function api(method, path, body, { raw = false } = {}) {
   const text = await response.text();
   let data = {};
   try { data = text ? JSON.parse(text) : {}; } catch (_) { data = { error: response.statusText }; }
-  if (response.status === 401) { show("pair"); }
+  if (response.status === 401) {
+    // A server of many learners signs in with an account; one learner's server pairs with a code.
+    const account = data.signIn === "account";
+    document.getElementById("pair-part").hidden = account;
+    document.getElementById("signin-part").hidden = !account;
+    show("pair");
+  }
+  if (response.status === 429 && data.retryAfter) throw new ApiError(t("Too many tries: try again in %@ s.", data.retryAfter), 429);
   if (!response.ok) throw new ApiError(t(data.error || response.statusText), response.status, data.field);
   return data;
 }

@@ -1,5 +1,6 @@
 // Vocab's web app: pairs the device, then shows the books, study and the game over /api/. Written
 // by hand as ES modules (no framework, no build step); the service worker keeps it on the phone.
+import { loadSession, setUpAccount } from "./account.js";
 import { api, toast, unreachable } from "./api.js";
 import { loadBooks, setUpBooks } from "./books.js";
 import { loadCatalog, switchLanguage, t } from "./i18n.js";
@@ -38,6 +39,7 @@ function form(id, errorId, action) {
 
 async function pair(code) {
   await api("POST", "pair", { code });
+  await loadSession();
   show("books");
 }
 
@@ -67,6 +69,7 @@ setUpBooks(form);
 setUpWords(form);
 setUpStudy();
 setUpGame(form);
+setUpAccount(form);
 for (const button of document.querySelectorAll("#tabs button")) button.addEventListener("click", () => show(button.dataset.page));
 window.addEventListener("online", () => { connection(true); sendWaiting(); poll(); });
 window.addEventListener("offline", () => connection(false));
@@ -87,6 +90,7 @@ loadCatalog().then(async () => {
   const asked = ["study", "game"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "books";
   try {
     if (asked !== "study") await api("GET", "books");
+    loadSession().catch(() => {});
     connection(true);
     show(asked);
   } catch (error) {

@@ -1,5 +1,5 @@
 // Which page shows; each page says what to do when it is shown.
-const pages = ["pair", "books", "words", "study", "game"];
+const pages = ["pair", "books", "words", "study", "game", "account"];
 const onShown = {};
 
 export const $ = (id) => document.getElementById(id);

@@ -32,6 +32,9 @@ export async function waiting() {
   return all.map((entry) => ({ kind: "review", seq: 0, ...entry })).sort((a, b) => a.seq - b.seq);
 }
 
+/** Forgets everything that waits (the learner signed out). */
+export const clear = () => withStore("readwrite", (store) => { store.clear(); });
+
 const forget = (entries) => withStore("readwrite", (store) => { for (const entry of entries) store.delete(entry.id); });
 
 function send(entry) {

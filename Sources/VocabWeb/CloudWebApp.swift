@@ -1,0 +1,349 @@
+import Foundation
+import Synchronization
+import VocabCatalog
+import VocabCore
+import VocabStore
+import VocabSync
+
+/// Many learners on one server, signed in with their cloud accounts. A learner signs in with
+/// the account's password, which PostgreSQL checks once; the browser becomes a device of the
+/// account (cloud schema 5) and keeps the device's secret in its cookie (HttpOnly, SameSite
+/// Strict, Secure over HTTPS) — the server keeps it nowhere on disk, only in memory while the
+/// browser uses it. Each learner's words live in a store of the server's (`LearnerStores`, a
+/// cache) synced with the cloud: pulled when the cloud has news, pushed after each change.
+/// Every request asks the cloud, through the device's own connection, whether the device is
+/// still signed in (and how far the account is), so a device signed out anywhere is refused
+/// at its next request.
+public final class CloudWebApp: Sendable {
+    /// Where the cloud is, and how the server behaves.
+    public struct Settings: Sendable {
+        /// The cloud's host, port and database (the user is the learner's, or the device's).
+        public var server: ServerAddress
+        public var cacheFolder: String
+        public var cacheBytes: Int64
+        /// "https" behind TLS or a proxy that terminates it (cookies then `Secure`), "http" on this machine.
+        public var scheme: String
+        /// Behind a proxy: the client's address is the last one the proxy adds to X-Forwarded-For.
+        public var behindProxy: Bool
+        public var timeouts: CloudTimeouts
+
+        public init(server: ServerAddress, cacheFolder: String, cacheBytes: Int64, scheme: String, behindProxy: Bool,
+                    timeouts: CloudTimeouts = CloudTimeouts(connectSeconds: 5, statementSeconds: 30, lockSeconds: 10)) {
+            self.server = server
+            self.cacheFolder = cacheFolder
+            self.cacheBytes = cacheBytes
+            self.scheme = scheme
+            self.behindProxy = behindProxy
+            self.timeouts = timeouts
+        }
+    }
+
+    let settings: Settings
+    let catalogs: [String: Catalog]
+    let stores: LearnerStores
+    let limiter = SignInLimiter()
+    /// The devices signed in lately, by role.
+    private let devices = Mutex<[String: SignedInDevice]>([:])
+    static let cookieName = "vocab_device"
+
+    /// `makeApp` builds a learner's web app over their store (dictionaries, speech, clock…).
+    public init(settings: Settings, catalogs: [Catalog], makeApp: @escaping @Sendable (StorePool) throws -> WebApp) throws {
+        self.settings = settings
+        self.catalogs = Dictionary(catalogs.compactMap { catalog in catalog.language.map { ($0, catalog) } }, uniquingKeysWith: { first, _ in first })
+        stores = try LearnerStores(folder: settings.cacheFolder, budget: settings.cacheBytes, makeApp: makeApp)
+    }
+
+    /// How many devices are signed in to this server now (in memory).
+    public var signedInCount: Int { devices.withLock { $0.count } }
+
+    /// Answers one request (on a server thread).
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        var response: HTTPResponse
+        do {
+            response = try route(request)
+        } catch let problem as WebProblem {
+            response = problem.response
+        } catch let error as UserFacingError {
+            response = WebProblem(status: 500, message: error.message).response
+        } catch {
+            response = WebProblem(status: 500, message: "Something went wrong on the server; nothing was changed.").response
+        }
+        response.headers += WebApp.securityHeaders
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) throws -> HTTPResponse {
+        if request.path == "/catalog.json" { return WebApp.catalog(request.query["lang"] ?? "", catalogs: catalogs) }
+        guard request.path.hasPrefix("/api/") else { return try WebApp.page(request) }
+        let parts = request.path.split(separator: "/").dropFirst().map(String.init)
+        if parts == ["signin"] { return try signIn(request) }
+        if parts == ["pair"] { throw WebProblem(status: 404, message: "This server signs in with a cloud account, not a pairing code.") }
+        let device = try signedInDevice(request)
+        if request.method != "GET" { try WebApp.checkWrite(request, scheme: settings.scheme) }
+        let caller = Caller(device: device, secret: try cookieParts(request).secret)
+        switch (request.method, parts) {
+        case ("GET", ["session"]): return WebApp.json(["mode": "cloud", "account": device.owner])
+        case ("POST", ["signout"]): return try signOut(caller, request)
+        case ("GET", ["devices"]): return try listDevices(caller)
+        case ("DELETE", let path) where path.count == 2 && path[0] == "devices": return try signOut(caller, other: path[1])
+        default: break
+        }
+        let learner = try stores.learner(device.owner, server: settings.server)
+        learner.busy.add(1, ordering: .relaxed)
+        defer { learner.busy.subtract(1, ordering: .relaxed) }
+        try freshen(learner, caller, pushing: false)
+        let response = learner.app.handle(request, device: device.role)
+        if request.method != "GET" { try freshen(learner, caller, pushing: true) }
+        return response
+    }
+
+    // MARK: Signing in and out
+
+    /// The keys a sign-in is limited by: the account and the address it comes from.
+    private func limitKeys(_ request: HTTPRequest, user: String?) -> [String] {
+        var keys = ["address:" + clientAddress(request)]
+        if let user { keys.append("account:" + user.lowercased()) }
+        return keys
+    }
+
+    /// The client's address: the connection's, or behind a proxy the one the proxy saw.
+    private func clientAddress(_ request: HTTPRequest) -> String {
+        if settings.behindProxy, let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").last {
+            return forwarded.trimmingCharacters(in: .whitespaces)
+        }
+        return request.peer
+    }
+
+    /// A 401 that tells the page to show the account's sign-in.
+    private static func signedOut(_ message: String) -> WebProblem {
+        var problem = WebProblem(status: 401, message: message)
+        problem.signIn = "account"
+        return problem
+    }
+
+    private func tooMany(_ seconds: Int) -> WebProblem {
+        WebProblem(status: 429, message: "Too many tries: try again in \(seconds) s.", retryAfter: seconds)
+    }
+
+    private func signIn(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard request.method == "POST" else { throw WebProblem(status: 405, message: "Sign in with POST.") }
+        try WebApp.checkWrite(request, scheme: settings.scheme)
+        guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+              let user = object["user"] as? String, let password = object["password"] as? String else {
+            throw WebProblem(status: 400, message: "Send the user name and the password.")
+        }
+        guard user.range(of: "^[A-Za-z][A-Za-z0-9_]{0,62}$", options: .regularExpression) != nil, !user.hasPrefix("vd_") else {
+            throw WebProblem(status: 403, message: "The user name or the password is wrong.", field: "user")
+        }
+        let keys = limitKeys(request, user: user)
+        let wait = limiter.wait(keys)
+        if wait > 0 { throw tooMany(wait) }
+        var address = settings.server
+        address.user = user
+        let learner: PostgresConnection
+        do {
+            learner = try PostgresConnection(address, password: password.isEmpty ? "-" : password, timeouts: settings.timeouts)
+        } catch CloudError.accessDenied {
+            limiter.failed(keys)
+            throw WebProblem(status: 403, message: "The user name or the password is wrong.", field: "password")
+        } catch {
+            throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.")
+        }
+        limiter.succeeded(keys)
+        let login: CloudLogin
+        do {
+            login = try CloudDevices.add(label: Self.label(userAgent: request.header("User-Agent")), on: learner)
+        } catch let error as CloudError {
+            if case .quotaExceeded(let detail) = error { throw WebProblem(status: 429, message: "The account cannot sign in more devices now (\(detail)).") }
+            throw WebProblem(status: 503, message: error.message)
+        }
+        let secret = login.password ?? ""
+        let device = try connectDevice(role: login.address.user, secret: secret)
+        // The learner's store is pulled now, so the first page shows the words at once.
+        let store = try stores.learner(device.owner, server: settings.server)
+        try? freshen(store, Caller(device: device, secret: secret), pushing: false)
+        DispatchQueue.global(qos: .utility).async { [stores] in stores.evictIfOverBudget() }
+        return HTTPResponse(status: 200, headers: [("Set-Cookie", cookie(value: device.role + "." + (login.password ?? ""), maxAge: 31_536_000)),
+                                                   ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
+                            body: Array(WebApp.jsonValue(["account": device.owner]).compact.utf8))
+    }
+
+    private func cookie(value: String, maxAge: Int) -> String {
+        "\(Self.cookieName)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (settings.scheme == "https" ? "; Secure" : "")
+    }
+
+    /// Opens the device's own connection (PostgreSQL checks its secret) and remembers it.
+    private func connectDevice(role: String, secret: String) throws -> SignedInDevice {
+        var address = settings.server
+        address.user = role
+        let connection = try PostgresConnection(address, password: secret, timeouts: settings.timeouts)
+        guard let owner = try connection.execute("SELECT vocab.me()::text").first?.first ?? nil else {
+            throw CloudError.deviceSignedOut(server: address.server)
+        }
+        let device = SignedInDevice(role: role, owner: owner, secretHash: SHA256.hash(Array(secret.utf8)), connection: connection)
+        devices.withLock { $0[role] = device }
+        return device
+    }
+
+    /// The cookie's device role and secret (a role `vd_` and 32 hex digits, a secret of 64).
+    private func cookieParts(_ request: HTTPRequest) throws -> (role: String, secret: String) {
+        let signedOut = Self.signedOut("Sign in with your cloud account.")
+        guard let value = WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? ""), value.utf8.count == 35 + 1 + 64 else { throw signedOut }
+        let role = String(value.prefix(35)), dot = value.dropFirst(35).first, secret = String(value.suffix(64))
+        let hex = { (text: Substring) in text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } }
+        guard role.hasPrefix("vd_"), hex(role.dropFirst(3)), dot == ".", hex(Substring(secret)) else { throw signedOut }
+        return (role, secret)
+    }
+
+    /// The device a request's cookie names, when its secret is right and it is signed in.
+    private func signedInDevice(_ request: HTTPRequest) throws -> SignedInDevice {
+        let (role, secret) = try cookieParts(request)
+        if let known = devices.withLock({ $0[role] }) {
+            guard known.accepts(secret) else { throw Self.signedOut("Sign in with your cloud account.") }
+            return known
+        }
+        // Not seen since this server started (or signed out here): PostgreSQL checks the secret.
+        let keys = limitKeys(request, user: nil)
+        let wait = limiter.wait(keys)
+        if wait > 0 { throw tooMany(wait) }
+        do {
+            return try connectDevice(role: role, secret: secret)
+        } catch CloudError.accessDenied, CloudError.deviceSignedOut {
+            limiter.failed(keys)
+            throw Self.signedOut("This device was signed out: sign in again with your cloud account.")
+        } catch {
+            throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.")
+        }
+    }
+
+    private func forget(roles: [String]) {
+        devices.withLock { devices in roles.forEach { devices.removeValue(forKey: $0) } }
+    }
+
+    private func signOut(_ caller: Caller, _ request: HTTPRequest) throws -> HTTPResponse {
+        let device = caller.device
+        let everywhere = (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])?["everywhere"] as? Bool ?? false
+        _ = try caller.withConnection(settings) { try CloudDevices.signOut(everywhere ? nil : device.role, on: $0) }
+        if everywhere {
+            forget(roles: devices.withLock { $0.values.filter { $0.owner == device.owner }.map(\.role) })
+        } else {
+            forget(roles: [device.role])
+        }
+        return HTTPResponse(status: 204, headers: [("Set-Cookie", cookie(value: "", maxAge: 0)), ("Cache-Control", "no-store")])
+    }
+
+    private func signOut(_ caller: Caller, other id: String) throws -> HTTPResponse {
+        let count = try caller.withConnection(settings) { try CloudDevices.signOut(id, on: $0) }
+        guard count > 0 else { throw WebProblem(status: 404, message: "No device of this account has that id.") }
+        forget(roles: [id])
+        return WebApp.json(["signedOut": count])
+    }
+
+    private func listDevices(_ caller: Caller) throws -> HTTPResponse {
+        let list = try caller.withConnection(settings) { try CloudDevices.list(on: $0) }
+        return WebApp.json(list.map { item -> [String: Any] in
+            ["id": item.id, "label": item.label, "created": Int(item.created), "seen": item.seen.map { Int($0) } ?? NSNull(), "this": item.isThis]
+        })
+    }
+
+    // MARK: Keeping the learner's store in step with the cloud
+
+    /// Asks the cloud how far the account is (which also proves the device is still signed in)
+    /// and syncs the learner's store when either side has news; `pushing`: after a change.
+    /// A device signed out is refused (401). A cloud that cannot be reached leaves the store as
+    /// it is: the learner goes on with it, and what they change waits for the next request.
+    private func freshen(_ learner: Learner, _ caller: Caller, pushing: Bool) throws {
+        do {
+            try learner.syncLock.withLock { _ in
+                try caller.withConnection(settings) { connection in
+                    // Bounded short: through PgBouncer, a device whose sessions were ended waits for a
+                    // server login that can no longer succeed; then `withConnection` connects anew.
+                    let latest = try connection.execute("SELECT latest::text FROM vocab.counts()", within: 5).first?.first
+                        .flatMap { $0.flatMap { Int64($0) } } ?? 0
+                    let (token, waiting) = try learner.pool.read { store in (try store.pulledThrough(for: learner.account.url), try store.outboxCount()) }
+                    guard latest != token || waiting > 0 else { return }
+                    try learner.pool.write { store in
+                        _ = try SyncEngine(store: store, connection: connection, account: learner.account).run()
+                    }
+                }
+            }
+        } catch CloudError.accessDenied, CloudError.deviceSignedOut {
+            forget(roles: [caller.device.role])
+            throw Self.signedOut("This device was signed out: sign in again with your cloud account.")
+        } catch let error as CloudError {
+            if case .unreachable = error { return }
+            if case .timedOut = error { return }
+            if pushing, case .quotaExceeded = error {
+                throw WebProblem(status: 507, message: error.message)
+            }
+            throw WebProblem(status: 503, message: error.message)
+        }
+    }
+
+    /// A device's name in the account's list, from the browser's User-Agent.
+    static func label(userAgent: String?) -> String {
+        let agent = userAgent ?? ""
+        let system = [("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Mac OS", "Mac"), ("Windows", "Windows"),
+                      ("CrOS", "Chromebook"), ("Linux", "Linux")].first { agent.contains($0.0) }?.1
+        let browser = [("Edg/", "Edge"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari")].first { agent.contains($0.0) }?.1
+        return "Web: " + [browser, system].compactMap { $0 }.joined(separator: " on ").nonEmpty(or: "a browser")
+    }
+}
+
+/// A browser signed in: its role, its learner, its secret's hash (to check the cookie) and its
+/// own connection to the cloud (one statement at a time: `held` is touched only with `lock`
+/// held). The secret itself is not kept.
+final class SignedInDevice: @unchecked Sendable {
+    let role: String
+    let owner: String
+    private let secretHash: [UInt8]
+    fileprivate let lock = NSLock()
+    fileprivate var held: PostgresConnection?
+
+    init(role: String, owner: String, secretHash: [UInt8], connection: PostgresConnection) {
+        self.role = role
+        self.owner = owner
+        self.secretHash = secretHash
+        held = connection
+    }
+
+    /// Whether `secret` is this device's (compared in time that depends on the length only).
+    func accepts(_ secret: String) -> Bool {
+        let given = SHA256.hash(Array(secret.utf8))
+        return given.count == secretHash.count && zip(given, secretHash).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0
+    }
+}
+
+/// A request's device with the secret its cookie carries (for as long as the request lasts).
+struct Caller {
+    let device: SignedInDevice
+    let secret: String
+
+    /// Runs `body` with the device's connection, connecting again (with the cookie's secret)
+    /// once when it was lost: the cloud restarted, or ended the session (a sign-out).
+    func withConnection<T>(_ settings: CloudWebApp.Settings, _ body: (PostgresConnection) throws -> T) throws -> T {
+        device.lock.lock()
+        defer { device.lock.unlock() }
+        if let open = device.held {
+            do {
+                return try body(open)
+            } catch let error as CloudError {
+                // Lost, or refused by a pooler whose server session was ended (a sign-out ends
+                // the device's sessions): connect anew, which says whether the device may.
+                switch error {
+                case .unreachable, .serverError, .timedOut: device.held = nil
+                default: throw error
+                }
+            }
+        }
+        var address = settings.server
+        address.user = device.role
+        let fresh = try PostgresConnection(address, password: secret, timeouts: settings.timeouts)
+        device.held = fresh
+        return try body(fresh)
+    }
+}
+
+private extension String {
+    func nonEmpty(or fallback: String) -> String { isEmpty ? fallback : self }
+}

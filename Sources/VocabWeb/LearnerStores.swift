@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+import VocabCore
+import VocabStore
+import VocabSync
+
+/// A learner's store on a server of many: one more device of the learner's, synced with the
+/// cloud, and the web app over it.
+final class Learner: Sendable {
+    let owner: String
+    /// The learner's account (what the store is bound to).
+    let account: ServerAddress
+    let folder: String
+    let pool: StorePool
+    let app: WebApp
+    /// One sync at a time for a learner, whichever of their devices asks.
+    let syncLock = Mutex(())
+    /// When a request last used it (ContinuousClock nanoseconds since the server started).
+    let lastUsed = Atomic<Int64>(0)
+    /// Requests in flight: a learner in use is never evicted.
+    let busy = Atomic<Int>(0)
+
+    init(owner: String, account: ServerAddress, folder: String, pool: StorePool, app: WebApp) {
+        self.owner = owner
+        self.account = account
+        self.folder = folder
+        self.pool = pool
+        self.app = app
+    }
+}
+
+/// The learners' stores, kept as a cache in `folder` (the cloud holds everything): one folder
+/// per learner, named by a hash of the learner's name (no name from outside becomes a path).
+/// Past `budget` bytes the stores used least lately are deleted — never one in use, used in
+/// the last minute, or holding changes not yet sent to the cloud.
+final class LearnerStores: Sendable {
+    let folder: String
+    let budget: Int64
+    private let makeApp: @Sendable (StorePool) throws -> WebApp
+    private let open = Mutex<[String: Learner]>([:])
+    private let started = ContinuousClock.now
+    private let evicting = Atomic<Bool>(false)
+
+    init(folder: String, budget: Int64, makeApp: @escaping @Sendable (StorePool) throws -> WebApp) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(folder, 0o700)  // the learners' words: this user's only
+        self.folder = folder
+        self.budget = budget
+        self.makeApp = makeApp
+    }
+
+    /// The learner's store (opened, or made empty), marked used now.
+    func learner(_ owner: String, server: ServerAddress) throws -> Learner {
+        if let known = open.withLock({ $0[owner] }) {
+            touch(known)
+            return known
+        }
+        let place = folder + "/" + SHA256.hex(Array(owner.utf8)).prefix(32)
+        let pool = try StorePool(folder: place, maximumReaders: 2, watchingOtherProcesses: false)
+        var account = server
+        account.user = owner
+        let made = Learner(owner: owner, account: account, folder: place, pool: pool, app: try makeApp(pool))
+        made.app.watchStore()
+        let learner = open.withLock { open in
+            if let other = open[owner] { return other }  // another request opened it meanwhile
+            open[owner] = made
+            return made
+        }
+        touch(learner)
+        return learner
+    }
+
+    private func touch(_ learner: Learner) {
+        let now = started.duration(to: .now)
+        learner.lastUsed.store(now.components.seconds * 1_000_000_000 + now.components.attoseconds / 1_000_000_000, ordering: .relaxed)
+    }
+
+    /// How many learners' stores are open.
+    var openCount: Int { open.withLock { $0.count } }
+
+    /// Deletes the stores used least lately until the cache fits its budget (one pass at a
+    /// time; a pass already running is not waited for).
+    func evictIfOverBudget() {
+        guard evicting.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
+        defer { evicting.store(false, ordering: .releasing) }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var stores = names.map { name -> (path: String, bytes: Int64, used: Date) in
+            let path = folder + "/" + name
+            return (path, Self.bytes(in: path), Self.lastChange(in: path))
+        }
+        var total = stores.reduce(0) { $0 + $1.bytes }
+        guard total > budget else { return }
+        stores.sort { $0.used < $1.used }
+        let now = started.duration(to: .now)
+        let recent = now.components.seconds * 1_000_000_000 - 60 * 1_000_000_000
+        for store in stores where total > budget {
+            let learner = open.withLock { open in open.values.first { $0.folder == store.path } }
+            if let learner {
+                guard learner.busy.load(ordering: .relaxed) == 0, learner.lastUsed.load(ordering: .relaxed) < recent,
+                      (try? learner.pool.read { try $0.outboxCount() }) == 0 else { continue }
+                open.withLock { $0.removeValue(forKey: learner.owner) }
+            } else {
+                guard let waiting = try? Store(path: store.path + "/" + Store.fileName).outboxCount(), waiting == 0 else { continue }
+            }
+            try? FileManager.default.removeItem(atPath: store.path)
+            total -= store.bytes
+        }
+    }
+
+    private static func bytes(in folder: String) -> Int64 {
+        guard let files = FileManager.default.enumerator(atPath: folder) else { return 0 }
+        var total: Int64 = 0
+        for case let file as String in files {
+            total += (try? FileManager.default.attributesOfItem(atPath: folder + "/" + file)[.size] as? NSNumber)?.int64Value ?? 0
+        }
+        return total
+    }
+
+    private static func lastChange(in folder: String) -> Date {
+        let store = folder + "/" + Store.fileName
+        let wal = store + "-wal"
+        return [store, wal].compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date }.max() ?? .distantPast
+    }
+}

@@ -1,0 +1,77 @@
+// Signing in with a cloud account (a server of many learners), the account's devices, and
+// signing out — this device, another, or all of them. What this phone keeps of a learner (the
+// shelf, the day's queue, the changes waiting to be sent) belongs to that learner: it is cleared
+// when they sign out, and when someone else signs in here.
+import { api, element, item } from "./api.js";
+import { t } from "./i18n.js";
+import { $, show, whenShown } from "./nav.js";
+import { clear, waiting } from "./outbox.js";
+
+/** Forgets what this phone keeps of the learner (not the page's language). */
+async function forgetLearner() {
+  for (const key of Object.keys(localStorage)) {
+    if (key.startsWith("vocab.") && key !== "vocab.language" && key !== "vocab.catalog") localStorage.removeItem(key);
+  }
+  await clear();
+}
+
+/** Asks the server whose session this is; on a server of many, shows the Account tab. */
+export async function loadSession() {
+  const session = await api("GET", "session");
+  $("account-tab").hidden = session.mode !== "cloud";
+  if (session.mode === "cloud") $("account-name").textContent = session.account;
+  return session;
+}
+
+async function signIn() {
+  const user = $("signin-user").value.trim();
+  await api("POST", "signin", { user, password: $("signin-password").value });
+  $("signin-password").value = "";
+  if (localStorage.getItem("vocab.account") !== user) await forgetLearner();
+  localStorage.setItem("vocab.account", user);
+  await loadSession();
+  show("books");
+}
+
+async function loadDevices() {
+  $("account-error").textContent = "";
+  const devices = await api("GET", "devices");
+  const list = $("device-list");
+  list.replaceChildren(...devices.map((device) => {
+    const when = new Date(device.created * 1000).toLocaleDateString();
+    const seen = device.seen ? t("last seen %@", new Date(device.seen * 1000).toLocaleString()) : "";
+    const row = item(device.label, [t("signed in %@", when), seen, device.this ? t("this device") : ""].filter(Boolean).join(" · "));
+    if (!device.this) {
+      const button = element("button", t("Sign out"), "signout");
+      button.addEventListener("click", async () => {
+        try { await api("DELETE", `devices/${encodeURIComponent(device.id)}`); await loadDevices(); }
+        catch (error) { $("account-error").textContent = error.message; }
+      });
+      row.append(button);
+    }
+    return row;
+  }));
+}
+
+async function signOut(everywhere) {
+  const unsent = (await waiting()).length;
+  if (unsent > 0 && !confirm(t("%@ changes made offline have not been sent yet and will be lost. Sign out anyway?", unsent))) return;
+  try {
+    await api("POST", "signout", { everywhere });
+  } catch (error) {
+    if (error.status !== 401) { $("account-error").textContent = error.message; return; }
+  }
+  await forgetLearner();
+  localStorage.removeItem("vocab.account");
+  $("account-tab").hidden = true;
+  $("pair-part").hidden = true;
+  $("signin-part").hidden = false;
+  show("pair");
+}
+
+export function setUpAccount(form) {
+  form("signin-form", "signin-error", signIn);
+  whenShown("account", () => loadDevices().catch((error) => { $("account-error").textContent = error.message; }));
+  $("signout").addEventListener("click", () => signOut(false));
+  $("signout-everywhere").addEventListener("click", () => signOut(true));
+}

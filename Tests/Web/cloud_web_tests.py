@@ -1,0 +1,334 @@
+"""Many learners on one `vocab serve --cloud` (issue 28), against the real server, the suite's
+PgBouncer (transaction pooling) and PostgreSQL: learners sign in with their cloud accounts in a
+real headless Chromium at a phone's size, their words reach their desktops through `vocab sync`
+and back, and nobody reaches anybody else's words.
+
+The security list (each an assertion below):
+- the cookie of another user: bob's cookie reads bob's words only; alice's ids through any API
+  with bob's cookie are "not found", and nothing of alice's changes;
+- a forged device secret (a real device id, a made-up secret): 401, and counted against the address;
+- a revoked device (signed out from the desktop, from the page, by `logout --everywhere`): 401 at
+  its next request;
+- a deleted user (the administrator drops the role): the device is refused at its next request;
+- a cross-site POST (another Origin, or no X-Vocab-Request header): 403, nothing changed;
+- an oversized body (2 MiB): 413;
+- a slow client (half a request, then nothing): the server closes it after its idle time-out
+  and answers everyone else meanwhile;
+- 50 wrong passwords: after 5, "try again in N s" (429, Retry-After) for that account and that
+  address; another learner from another address signs in meanwhile;
+- passwords and device secrets never in the server's output, and the server's cache holds no
+  secret.
+"""
+import http.client
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import uuid
+
+from selenium.webdriver.common.by import By
+
+from web_tests import BINARY, add_word, browser, open_book, shoot, text_in, visible, wait
+
+ADMIN_URL = os.environ.get("VOCAB_TEST_PG_ADMIN", "")
+ADMIN_PASSWORD = os.environ.get("VOCAB_TEST_PG_PASSWORD", "")
+POOLER = os.environ.get("VOCAB_TEST_PGBOUNCER", "")
+
+
+class Cloud:
+    """The suite's PostgreSQL with the Vocab schema, users made by `vocab cloud add-user`."""
+
+    def __init__(self):
+        if not ADMIN_URL or not POOLER:
+            raise RuntimeError("needs the suite's PostgreSQL and PgBouncer (VOCAB_TEST_PG_ADMIN, VOCAB_TEST_PGBOUNCER)")
+        self.home = tempfile.mkdtemp(prefix="vocab-cloud-web-")
+        self.admin_env = dict(os.environ, PGPASSWORD=ADMIN_PASSWORD, XDG_CONFIG_HOME=self.home + "/admin")
+        subprocess.run([BINARY, "cloud", "init", "--admin", ADMIN_URL], env=self.admin_env, check=True, capture_output=True)
+        self.database = ADMIN_URL.rsplit("/", 1)[1]
+
+    def add_user(self, prefix):
+        name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+        password = f"pw-{uuid.uuid4().hex}"
+        subprocess.run([BINARY, "cloud", "add-user", name, "--admin", ADMIN_URL], env=self.admin_env, input=password + "\n",
+                       check=True, capture_output=True, text=True)
+        return name, password
+
+    def url(self, user=""):
+        return f"postgresql://{user + '@' if user else ''}{POOLER}/{self.database}"
+
+    def psql(self, sql):
+        host, port = ADMIN_URL.split("@")[1].split("/")[0].split(":")
+        subprocess.run(["psql", "-h", host, "-p", port, "-U", "postgres", "-d", self.database, "-v", "ON_ERROR_STOP=1", "-c", sql],
+                       env=self.admin_env, check=True, capture_output=True)
+
+    def stop(self):
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+class Desktop:
+    """A learner's desktop: a data folder of its own, logged in through PgBouncer."""
+
+    def __init__(self, cloud, user, password):
+        self.home = tempfile.mkdtemp(prefix="vocab-desktop-", dir=cloud.home)
+        self.env = dict(os.environ, VOCAB_HOME=self.home + "/data", XDG_CONFIG_HOME=self.home + "/config", NO_COLOR="1", PGPASSWORD="")
+        self.vocab("login", cloud.url(user), input=password + "\n")
+
+    def vocab(self, *arguments, input=""):
+        return subprocess.run([BINARY, *arguments], env=self.env, input=input, check=True, capture_output=True, text=True).stdout
+
+
+class CloudServer:
+    """`vocab serve --cloud` through PgBouncer, on a free loopback port."""
+
+    def __init__(self, cloud, *extra):
+        self.home = tempfile.mkdtemp(prefix="vocab-serve-", dir=cloud.home)
+        env = dict(os.environ, VOCAB_HOME=self.home + "/data", XDG_CONFIG_HOME=self.home + "/config", NO_COLOR="1", PGPASSWORD="")
+        self.output = open(self.home + "/output.txt", "w+")
+        self.process = subprocess.Popen([BINARY, "serve", "--listen", "127.0.0.1:0", "--cloud", cloud.url(), *extra], env=env,
+                                        stdout=subprocess.PIPE, stderr=self.output, text=True)
+        line = self.process.stdout.readline()
+        found = re.search(r"127\.0\.0\.1:(\d+)", line)
+        if not found:
+            raise RuntimeError("vocab serve --cloud did not start: " + line)
+        self.port = int(found.group(1))
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def request(self, method, path, body=None, cookie=None, headers=None, raw=None):
+        """One request; returns (status, headers, JSON or text)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        sent = {"X-Vocab-Request": "1"} if method != "GET" else {}
+        if body is not None:
+            sent["Content-Type"] = "application/json"
+        if cookie:
+            sent["Cookie"] = "vocab_device=" + cookie
+        sent.update(headers or {})
+        connection.request(method, path, body=raw if raw is not None else (json.dumps(body) if body is not None else None), headers=sent)
+        response = connection.getresponse()
+        text = response.read().decode("utf-8", "replace")
+        connection.close()
+        try:
+            return response.status, dict(response.getheaders()), json.loads(text) if text else None
+        except ValueError:
+            return response.status, dict(response.getheaders()), text
+
+    def sign_in(self, user, password, address=None):
+        """Signs in over HTTP; returns the device cookie's value (role.secret)."""
+        headers = {"X-Forwarded-For": address} if address else {}
+        status, headers, answer = self.request("POST", "/api/signin", {"user": user, "password": password}, headers=headers)
+        assert status == 200, (status, answer)
+        return re.search(r"vocab_device=([^;]+)", headers["Set-Cookie"]).group(1)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.output.seek(0)
+        return self.process.stdout.read() + self.output.read()
+
+
+def sign_in_in_the_browser(driver, server, user, password):
+    driver.get(server.url)
+    visible(driver, "signin-user").send_keys(user)
+    driver.find_element(By.ID, "signin-password").send_keys(password)
+    shoot(driver, "signin")
+    driver.find_element(By.ID, "signin").click()
+    visible(driver, "book-name")
+
+
+def study_one_card(driver):
+    driver.find_element(By.XPATH, "//nav//button[@data-page='study']").click()
+    visible(driver, "show").click()
+    visible(driver, "ratings").find_element(By.XPATH, "./button[@data-rating='good']").click()
+    time.sleep(0.5)
+
+
+def test_two_learners_on_their_phones_find_their_words_on_their_desktops(cloud, driver):
+    alice, alice_password = cloud.add_user("alice")
+    bob, bob_password = cloud.add_user("bob")
+    server = CloudServer(cloud)
+    bob_driver = None
+    try:
+        sign_in_in_the_browser(driver, server, alice, alice_password)
+        visible(driver, "book-name").send_keys("Phone")
+        driver.find_element(By.CSS_SELECTOR, "#book-form button").click()
+        open_book(driver, "Phone")
+        add_word(driver, "keen", "eager")
+        study_one_card(driver)
+
+        desktop = Desktop(cloud, alice, alice_password)
+        desktop.vocab("sync")
+        shown = desktop.vocab("word", "show", "keen", "--json")
+        assert re.search(r'"reviews"\s*:\s*1', shown), shown  # the word and the card studied on the phone
+        desktop.vocab("word", "add", "brave", "--book", "Phone", "--definition", "showing courage")
+        desktop.vocab("sync")
+        driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()
+        open_book(driver, "Phone")
+        text_in(driver, "word-list", "brave", timeout=15)  # the desktop's word, on the phone
+        shoot(driver, "cloud-words")
+
+        # Bob at the same time: his own empty shelf, and alice's ids lead nowhere.
+        bob_driver = browser()
+        sign_in_in_the_browser(bob_driver, server, bob, bob_password)
+        assert bob_driver.find_elements(By.XPATH, "//ul[@id='shelf']//button") == []
+        alice_cookie = server.sign_in(alice, alice_password)
+        bob_cookie = server.sign_in(bob, bob_password)
+        books = server.request("GET", "/api/books", cookie=alice_cookie)[2]
+        book_id = next(book["id"] for book in books if book["name"] == "Phone")
+        words = server.request("GET", f"/api/books/{book_id}/words", cookie=alice_cookie)[2]["words"]
+        word_id = next(word["id"] for word in words if word["word"] == "keen")
+        assert server.request("GET", "/api/books", cookie=bob_cookie)[2] == []
+        for method, path, body in (("GET", f"/api/books/{book_id}/words", None), ("GET", f"/api/books/{book_id}/export", None),
+                                   ("PUT", f"/api/books/{book_id}", {"name": "Mine"}), ("DELETE", f"/api/books/{book_id}", None),
+                                   ("PUT", f"/api/words/{word_id}", {"definition": "taken"}), ("DELETE", f"/api/words/{word_id}", None),
+                                   ("GET", f"/api/words/{word_id}/sound", None),
+                                   ("POST", "/api/study/grade", {"wordId": word_id, "rating": "good"}),
+                                   ("POST", "/api/words", {"bookId": book_id, "word": "stolen"})):
+            status, _, answer = server.request(method, path, body, cookie=bob_cookie)
+            gone = status in (404, 422) or (method == "DELETE" and answer == {"deleted": False})  # bob has no such word
+            assert gone, (method, path, status, answer)
+        desktop.vocab("sync")
+        assert "taken" not in desktop.vocab("word", "show", "keen") and "stolen" not in desktop.vocab("word", "list", "--book", "Phone")
+
+        # The account's devices, on the phone: this one, the desktop and the one signed in over HTTP.
+        driver.find_element(By.XPATH, "//nav//button[@data-page='account']").click()
+        text_in(driver, "device-list", "this device")
+        text_in(driver, "device-list", "terminal on")
+        assert driver.find_element(By.ID, "account-name").text == alice
+        shoot(driver, "cloud-account")
+
+        # Signed out from the desktop: the phone is refused at its next request and shows the sign-in.
+        devices = json.loads(desktop.vocab("devices", "--json"))
+        phone = next(device["id"] for device in devices if device["label"].startswith("Web"))
+        desktop.vocab("devices", "--sign-out", phone)
+        driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()
+        wait(driver, lambda d: d.find_element(By.ID, "signin-user").is_displayed(), timeout=20)
+        shoot(driver, "cloud-signed-out")
+    finally:
+        if bob_driver:
+            bob_driver.quit()
+        output = server.stop()
+        for secret in (alice_password, bob_password):
+            assert secret not in output, "a password in the server's output"
+        assert not re.search(r"vd_[0-9a-f]{32}\.[0-9a-f]{64}", output), "a device secret in the server's output"
+
+
+def test_the_security_list(cloud, driver):
+    alice, alice_password = cloud.add_user("alice")
+    bob, bob_password = cloud.add_user("bob")
+    carol, carol_password = cloud.add_user("carol")
+    server = CloudServer(cloud, "--behind-proxy")  # X-Forwarded-For names the client: addresses can differ
+    try:
+        alice_cookie = server.sign_in(alice, alice_password, address="10.0.0.1")
+        role, secret = alice_cookie.split(".")
+        assert server.request("GET", "/api/books", cookie=alice_cookie)[0] == 200
+
+        # A forged secret for a real device, and a made-up device.
+        forged = role + "." + ("0" * 64)
+        assert server.request("GET", "/api/books", cookie=forged)[0] == 401
+        assert server.request("GET", "/api/books", cookie="vd_" + "1" * 32 + "." + "2" * 64)[0] == 401
+        assert server.request("GET", "/api/books", cookie="../../etc/passwd")[0] == 401
+
+        # A cross-site POST: another origin, or a form that cannot set the header.
+        status = server.request("POST", "/api/books", {"name": "Evil"}, cookie=alice_cookie, headers={"Origin": "https://evil.example"})[0]
+        assert status == 403, status
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("POST", "/api/books", body="name=Evil", headers={"Cookie": "vocab_device=" + alice_cookie,
+                                                                           "Content-Type": "application/x-www-form-urlencoded"})
+        assert connection.getresponse().status == 403
+        connection.close()
+        assert all(book["name"] != "Evil" for book in server.request("GET", "/api/books", cookie=alice_cookie)[2])
+
+        # An oversized body.
+        status = server.request("POST", "/api/books", cookie=alice_cookie, raw=b"x" * (2 << 20),
+                                headers={"Content-Type": "application/json"})[0]
+        assert status == 413, status
+
+        # A slow client: half a request, then nothing. Others are answered; it is closed in the end.
+        slow = socket.create_connection(("127.0.0.1", server.port))
+        slow.sendall(b"GET /api/books HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert server.request("GET", "/api/books", cookie=alice_cookie)[0] == 200
+        slow.settimeout(60)  # the server's idle bound is 15 s: a socket.timeout here fails the test
+        try:
+            data = slow.recv(1024)
+            assert data == b"" or data.startswith(b"HTTP/1.1 4"), data  # closed, or refused as incomplete
+        except ConnectionResetError:
+            pass
+        slow.close()
+
+        # 50 wrong passwords from one address: after 5 the account and the address wait.
+        statuses = [server.request("POST", "/api/signin", {"user": alice, "password": f"guess{n}"},
+                                   headers={"X-Forwarded-For": "10.6.6.6"}) for n in range(50)]
+        assert [s[0] for s in statuses[:5]] == [403] * 5, [s[0] for s in statuses[:5]]
+        assert all(s[0] == 429 for s in statuses[6:]), [s[0] for s in statuses]
+        assert int(statuses[-1][1]["Retry-After"]) > 0 and "try again in" in statuses[-1][2]["error"]
+        right = server.request("POST", "/api/signin", {"user": alice, "password": alice_password}, headers={"X-Forwarded-For": "10.0.0.9"})
+        assert right[0] == 429, "the account waits, whatever the address"
+        assert server.request("GET", "/api/books", cookie=alice_cookie)[0] == 200, "a device signed in before goes on"
+        server.sign_in(bob, bob_password, address="10.0.0.2")  # another learner, another address
+
+        # A device signed out from the page, then everywhere.
+        page_cookie = server.sign_in(carol, carol_password, address="10.0.0.3")
+        other_cookie = server.sign_in(carol, carol_password, address="10.0.0.3")
+        other_role = other_cookie.split(".")[0]
+        status, _, answer = server.request("DELETE", f"/api/devices/{other_role}", cookie=page_cookie)
+        assert status == 200, (status, answer)
+        assert server.request("GET", "/api/books", cookie=other_cookie)[0] == 401
+        third_cookie = server.sign_in(carol, carol_password, address="10.0.0.3")
+        assert server.request("POST", "/api/signout", {"everywhere": True}, cookie=page_cookie)[0] == 204
+        assert server.request("GET", "/api/books", cookie=third_cookie)[0] == 401
+        assert server.request("GET", "/api/books", cookie=page_cookie)[0] == 401
+
+        # A deleted user: the administrator drops the role; the device is refused.
+        fourth_cookie = server.sign_in(carol, carol_password, address="10.0.0.3")
+        assert server.request("GET", "/api/books", cookie=fourth_cookie)[0] == 200
+        cloud.psql(f'DROP ROLE "{carol}"')
+        assert server.request("GET", "/api/books", cookie=fourth_cookie)[0] == 401
+
+        # Nothing secret in the cache the server keeps.
+        for folder, _, files in os.walk(server.home):
+            for name in files:
+                if name == "output.txt":
+                    continue
+                with open(os.path.join(folder, name), "rb") as handle:
+                    content = handle.read()
+                assert secret.encode() not in content and alice_password.encode() not in content, name
+    finally:
+        output = server.stop()
+        for text in (alice_password, bob_password, carol_password, secret):
+            assert text not in output, "a secret in the server's output"
+
+
+def main():
+    tests = [test_two_learners_on_their_phones_find_their_words_on_their_desktops, test_the_security_list]
+    selected = [t for t in tests if len(sys.argv) < 2 or t.__name__ in sys.argv[1:]]
+    failed = 0
+    cloud = Cloud()
+    try:
+        for test in selected:
+            driver = None
+            started = time.time()
+            try:
+                driver = browser()
+                test(cloud, driver)
+                print(f"Cloud web test {test.__name__} passed ({time.time() - started:.1f} s)")
+            except Exception:
+                failed += 1
+                print(f"Cloud web test {test.__name__} FAILED:")
+                traceback.print_exc()
+            finally:
+                if driver:
+                    driver.quit()
+    finally:
+        cloud.stop()
+    print(f"Cloud web tests: {len(selected) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
