@@ -83,8 +83,12 @@ auth_file = $work/pgbouncer-users.txt
 auth_user = postgres
 auth_query = SELECT usename, passwd FROM pg_shadow WHERE usename = \$1
 pool_mode = transaction
-max_client_conn = 500
+max_client_conn = 1000
 default_pool_size = 20
+; A pool per role (each device is a role of its own): all of them together stay under the
+; server's connections, idle ones of other pools closed to make room, and idle ones closed soon.
+max_db_connections = 300
+server_idle_timeout = 20
 pidfile = $work/pgbouncer.pid
 logfile = $work/pgbouncer.log
 CONF

@@ -118,7 +118,8 @@ public enum CloudSchema {
         -- Adds a device for the learner signing in with the password: a new login role whose
         -- password is `verifier` (SCRAM-SHA-256, made on the device: the secret never travels),
         -- with the learner's limits. At most 10 devices signed in and 30 added an hour per
-        -- learner; roles signed out over an hour ago are dropped. Returns the role's name.
+        -- learner (`device_sign_ins_per_hour` in vocab.meta changes the 30); roles signed out over
+        -- an hour ago are dropped. Returns the role's name.
         CREATE OR REPLACE FUNCTION vocab.add_device(label text, verifier text) RETURNS name
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
         DECLARE me name := session_user; device name; old name;
@@ -137,8 +138,9 @@ public enum CloudSchema {
             IF (SELECT count(*) FROM vocab.devices d WHERE d.owner = me AND d.revoked IS NULL) >= 10 THEN
                 RAISE EXCEPTION 'the account has 10 devices signed in; sign one out first' USING ERRCODE = '53400';
             END IF;
-            IF (SELECT count(*) FROM vocab.devices d WHERE d.owner = me AND d.created > now() - interval '1 hour') >= 30 THEN
-                RAISE EXCEPTION 'the account added 30 devices in the last hour; try again later' USING ERRCODE = '53400';
+            IF (SELECT count(*) FROM vocab.devices d WHERE d.owner = me AND d.created > now() - interval '1 hour') >=
+               coalesce((SELECT m.value::bigint FROM vocab.meta m WHERE m.key = 'device_sign_ins_per_hour'), 30) THEN
+                RAISE EXCEPTION 'the account signed in too many devices in the last hour; try again later' USING ERRCODE = '53400';
             END IF;
             FOR old IN DELETE FROM vocab.devices d WHERE d.owner = me AND d.revoked < now() - interval '1 hour' RETURNING d.role LOOP
                 IF EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = old) THEN

@@ -8,6 +8,7 @@ import Glibc
 //
 //   swift run -c release vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory]
 //   vocab-bench cloud-load [--users N] [--devices N] [--seconds N]   (many users syncing at once)
+//   vocab-bench web-load [--learners N] [--seconds N]   (many learners on one vocab serve --cloud)
 //
 // `vocab-bench vocab ARGS...` runs the vocab command line in this process; the benchmark uses
 // it to run `vocab import` as a child whose time and peak memory are its own.
@@ -17,9 +18,13 @@ if arguments.first == "vocab" {
     exit(VocabApp.main(arguments: Array(arguments.dropFirst()), invocation: ["vocab-bench", "vocab"]))
 }
 
-if arguments.first == "cloud-load" {
+if arguments.first == "cloud-load" || arguments.first == "web-load" {
     do {
-        try CloudLoadBenchmark(Array(arguments.dropFirst())).run()
+        if arguments.first == "web-load" {
+            try WebLoadBenchmark(Array(arguments.dropFirst())).run()
+        } else {
+            try CloudLoadBenchmark(Array(arguments.dropFirst())).run()
+        }
         BenchChecks.exitIfAnyFailed()
         exit(0)
     } catch {

@@ -1,0 +1,408 @@
+import Foundation
+import Synchronization
+import VocabCore
+import VocabStore
+import VocabSync
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `vocab-bench web-load`: many learners on one `vocab serve --cloud` (a real process) through
+/// PgBouncer to PostgreSQL. Each learner, on a thread of its own with a connection of its own,
+/// signs in, opens the shelf, studies 20 cards, adds 2 words and signs out, again and again for
+/// the run. Reports requests per second, p50 and p99 per kind of request, errors; the server's
+/// memory per signed-in learner (all of them signed in at once, before the run); then checks
+/// convergence: every grade and every word on the server exactly once, and each learner's
+/// desktop store, synced, equal to the server.
+struct WebLoadBenchmark {
+    var learners = 200
+    var seconds = 60
+    static let seededWords = 100
+
+    init(_ arguments: [String]) throws {
+        var index = 0
+        func number(_ range: ClosedRange<Int>) throws -> Int {
+            index += 1
+            guard index < arguments.count, let value = Int(arguments[index]), range.contains(value) else {
+                throw BenchError.message("\(arguments[index - 1]) needs a number in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return value
+        }
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--learners": learners = try number(1...500)
+            case "--seconds": seconds = try number(1...600)
+            case "--help", "-h":
+                print("Usage: vocab-bench web-load [--learners N (1-500, default 200)] [--seconds N (1-600, default 60)]")
+                exit(0)
+            default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
+            }
+            index += 1
+        }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = environment["VOCAB_TEST_PG_ADMIN"], let password = environment["VOCAB_TEST_PG_PASSWORD"],
+              let pooler = environment["VOCAB_TEST_PGBOUNCER"] else {
+            throw BenchError.message("web-load needs PostgreSQL and PgBouncer: run scripts/bench.sh web-load, which starts them")
+        }
+        let adminAddress = try ServerAddress(url: url)
+        let admin = try PostgresConnection(adminAddress, password: password)
+        try CloudSchema.install(on: admin)
+        let run = UUID().uuidString.prefix(6).lowercased()
+        let work = NSTemporaryDirectory() + "vocab-web-load-\(run)"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let cloud = "postgresql://\(pooler)/\(adminAddress.database)"
+        var direct = adminAddress
+        let names = (0..<learners).map { "web_\(run)_\($0)" }
+        // A learner here signs in every few seconds: far past the 30 sign-ins an hour a real one
+        // gets, so the cap is lifted for the run (and put back).
+        let cap = try admin.execute("SELECT value FROM vocab.meta WHERE key = 'device_sign_ins_per_hour'").first?.first ?? nil
+        try admin.execute("INSERT INTO vocab.meta VALUES ('device_sign_ins_per_hour', '1000000') ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        defer {
+            cleanUp(names, admin: admin)
+            if let cap {
+                _ = try? admin.execute("UPDATE vocab.meta SET value = $1 WHERE key = 'device_sign_ins_per_hour'", [cap])
+            } else {
+                _ = try? admin.execute("DELETE FROM vocab.meta WHERE key = 'device_sign_ins_per_hour'")
+            }
+        }
+
+        // Each learner's words in the cloud, from a desktop of theirs.
+        print("web-load: \(learners) learners, each with a book of \(Self.seededWords) words in the cloud; one vocab serve --cloud through PgBouncer")
+        for (index, name) in names.enumerated() {
+            try CloudSchema.addUser(name, password: "pw-\(run)", on: admin)
+            let desktop = try Store.open(folder: "\(work)/desktop-\(index)")
+            let book = try desktop.addBook(BookDraft(name: "Words of \(index)"))
+            // Each word studied once three months ago and forgotten: all of them due now.
+            var ids = TimeOrderedIDs()
+            let longAgo = Timestamp.now().adding(seconds: -90 * 86_400)
+            for word in 0..<Self.seededWords {
+                let added = try desktop.addWord(WordDraft(word: "l\(index)-seed-\(word)", definition: "meaning \(word)"), toBook: book.id)
+                _ = try desktop.recordReview(wordId: added.id, rating: .again, at: longAgo, source: .review, ids: &ids)
+            }
+            direct.user = name
+            _ = try SyncEngine(store: desktop, connection: try PostgresConnection(direct, password: "pw-\(run)")).run()
+        }
+
+        let server = try CloudServer(executable: ChildProcess.thisProgram, home: work + "/server", cloud: cloud)
+        defer { server.stop() }
+        let learnersOf = names.enumerated().map { LoadLearner(index: $0.offset, name: $0.element, password: "pw-\(run)", port: server.port) }
+
+        // Memory: every learner signed in at once (their stores pulled), against the server idle.
+        let idle = server.residentMiB
+        let signedIn = try parallel(learnersOf) { learner in try learner.signInAndOpenShelf() }
+        let busy = server.residentMiB
+        _ = try parallel(learnersOf) { learner in try learner.signOut() }
+        print(String(format: "  memory: %.1f MiB idle, %.1f MiB with %d learners signed in: %.2f MiB per signed-in learner",
+                     idle, busy, signedIn, (busy - idle) / Double(max(signedIn, 1))))
+
+        // The run.
+        let results = WebLoadResults()
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let started = ContinuousClock.now
+        var threads: [Thread] = []
+        for learner in learnersOf {
+            let thread = Thread { learner.run(until: deadline, results: results) }
+            thread.stackSize = 512 << 10
+            threads.append(thread)
+        }
+        threads.forEach { $0.start() }
+        while threads.contains(where: { !$0.isFinished }) { usleep(50_000) }
+        let elapsed = started.duration(to: .now)
+        let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let (latencies, errors) = results.snapshot()
+        let total = latencies.values.reduce(0) { $0 + $1.count }
+        print(String(format: "  %d requests in %.1f s: %.0f requests/s; %d errors; server peak memory %.1f MiB",
+                     total, elapsedSeconds, Double(total) / elapsedSeconds, errors.values.reduce(0, +), server.peakMiB))
+        for kind in ["sign in", "shelf", "next card", "grade", "add word", "sign out"] {
+            let sorted = (latencies[kind] ?? []).sorted()
+            func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            print(String(format: "    %-9@ %7d   p50 %7.1f ms   p99 %7.1f ms", kind as NSString, sorted.count, percentile(0.5) * 1000, percentile(0.99) * 1000))
+        }
+        for (message, count) in errors.sorted(by: { $0.value > $1.value }).prefix(5) { print("    \(count)× \(message)") }
+        BenchChecks.require(errors.isEmpty, "web-load: \(errors.values.reduce(0, +)) errors (target 0)")
+
+        // Convergence: on the server, each grade and word exactly once; each desktop, synced, equal to it.
+        var problems: [String] = []
+        for learner in learnersOf {
+            let counts = try admin.execute("""
+                SELECT count(*) FILTER (WHERE kind = 'review')::text,
+                       count(*) FILTER (WHERE kind = 'word' AND NOT deleted)::text,
+                       count(DISTINCT body->>'word') FILTER (WHERE kind = 'word' AND NOT deleted)::text
+                FROM vocab.records WHERE owner = $1
+                """, [learner.name]).first?.map { $0.flatMap { Int($0) } ?? -1 } ?? []
+            let made = learner.made.withLock { $0 }
+            if counts != [Self.seededWords + made.grades, Self.seededWords + made.words, Self.seededWords + made.words] {
+                problems.append("\(learner.name): the server has reviews, words, distinct words \(counts); the phone made \(made.grades) grades and \(made.words) words")
+            }
+            let desktop = try Store.open(folder: "\(work)/desktop-\(learner.index)")
+            direct.user = learner.name
+            _ = try SyncEngine(store: desktop, connection: try PostgresConnection(direct, password: learner.password)).run()
+            let local = try desktop.liveCounts()
+            if local.words != Self.seededWords + made.words || local.reviews != Self.seededWords + made.grades {
+                problems.append("\(learner.name): the desktop has \(local.words) words and \(local.reviews) reviews after its sync")
+            }
+        }
+        print(problems.isEmpty
+              ? "  converged: every grade and word on the server exactly once, and every learner's desktop equal to it after a sync"
+              : "  NOT converged: " + problems.prefix(5).joined(separator: "; "))
+        BenchChecks.require(problems.isEmpty, "web-load: not converged (\(problems.count) learners)")
+    }
+
+    /// Runs `work` for every learner on threads of their own; returns how many succeeded.
+    private func parallel(_ learners: [LoadLearner], _ work: @escaping @Sendable (LoadLearner) throws -> Void) throws -> Int {
+        let done = Atomic<Int>(0)
+        let failures = Mutex<[String]>([])
+        var threads: [Thread] = []
+        for learner in learners {
+            let thread = Thread {
+                do {
+                    try work(learner)
+                    done.add(1, ordering: .relaxed)
+                } catch {
+                    failures.withLock { $0.append("\(learner.name): \(error)") }
+                }
+            }
+            thread.stackSize = 512 << 10
+            threads.append(thread)
+        }
+        threads.forEach { $0.start() }
+        while threads.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        if let first = failures.withLock({ $0.first }) { throw BenchError.message("web-load: \(failures.withLock { $0.count }) learners failed: \(first)") }
+        return done.load(ordering: .relaxed)
+    }
+
+    /// Drops the run's learners, their devices' roles and their records.
+    private func cleanUp(_ names: [String], admin: PostgresConnection) {
+        for name in names {
+            let devices = (try? admin.execute("SELECT role::text FROM vocab.devices WHERE owner = $1", [name])) ?? []
+            for row in devices { if let role = row.first ?? nil { _ = try? admin.execute("DROP ROLE IF EXISTS \"\(role)\"") } }
+            _ = try? admin.execute("DROP ROLE IF EXISTS \"\(name)\"")
+        }
+        for table in ["devices", "records", "accounts"] {
+            _ = try? admin.execute("DELETE FROM vocab.\(table) WHERE owner LIKE $1", [(names.first ?? "web_").replacingOccurrences(of: "_0", with: "_%")])
+        }
+    }
+
+    /// A running `vocab serve --cloud`: its port and its memory.
+    final class CloudServer {
+        let process = Process()
+        private(set) var port = 0
+
+        init(executable: String, home: String, cloud: String) throws {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["vocab", "serve", "--listen", "127.0.0.1:0", "--cloud", cloud]
+            process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config",
+                                                                                "PGPASSWORD": ""]) { $1 }
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var text = ""
+            while port == 0 {
+                let data = pipe.fileHandleForReading.availableData
+                guard !data.isEmpty else { throw BenchError.message("vocab serve --cloud did not start: \(text)") }
+                text += String(decoding: data, as: UTF8.self)
+                if let range = text.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression) { port = Int(text[range].split(separator: ":")[1]) ?? 0 }
+            }
+        }
+
+        private func status(_ field: String) -> Double {
+            let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
+            return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
+        }
+
+        var residentMiB: Double { status("VmRSS") }
+        var peakMiB: Double { status("VmHWM") }
+
+        func stop() {
+            process.interrupt()
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// Latencies by kind of request, and errors by message.
+final class WebLoadResults: Sendable {
+    private let state = Mutex<(latencies: [String: [Double]], errors: [String: Int])>(([:], [:]))
+
+    func record(_ kind: String, seconds: Double) { state.withLock { $0.latencies[kind, default: []].append(seconds) } }
+    func record(error: String) { state.withLock { $0.errors[error, default: 0] += 1 } }
+    func snapshot() -> ([String: [Double]], [String: Int]) { state.withLock { ($0.latencies, $0.errors) } }
+}
+
+/// One simulated learner: a phone with a keep-alive connection of its own.
+final class LoadLearner: Sendable {
+    let index: Int
+    let name: String
+    let password: String
+    let port: Int
+    /// What the server acknowledged: grades and words (each must be on the server exactly once).
+    let made = Mutex<(grades: Int, words: Int)>((0, 0))
+    private let session = Mutex<(client: LoadHTTPClient?, cookie: String, book: String)>((nil, "", ""))
+
+    init(index: Int, name: String, password: String, port: Int) {
+        self.index = index
+        self.name = name
+        self.password = password
+        self.port = port
+    }
+
+    /// One request; throws unless the status is 2xx.
+    private func request(_ method: String, _ path: String, _ body: JSONValue? = nil, kind: String? = nil,
+                         results: WebLoadResults? = nil) throws -> LoadHTTPClient.Response {
+        let (client, cookie) = try session.withLock { state -> (LoadHTTPClient, String) in
+            if state.client == nil { state.client = try LoadHTTPClient(port: port) }
+            guard let client = state.client else { throw BenchError.message("no connection") }
+            return (client, state.cookie)
+        }
+        var headers = [("X-Vocab-Request", "1")]
+        if !cookie.isEmpty { headers.append(("Cookie", "vocab_device=" + cookie)) }
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        let started = ContinuousClock.now
+        let response: LoadHTTPClient.Response
+        do {
+            response = try client.send(method, path, headers: headers, body: body.map { Array($0.compact.utf8) } ?? [])
+        } catch {
+            session.withLock { $0.client = nil }  // a new connection next time
+            throw error
+        }
+        if let kind, let results {
+            let elapsed = started.duration(to: .now)
+            results.record(kind, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw BenchError.message("\(method) \(path.split(separator: "?")[0]): \(response.status) \(String(decoding: response.body.prefix(200), as: UTF8.self))")
+        }
+        return response
+    }
+
+    func signInAndOpenShelf(results: WebLoadResults? = nil) throws {
+        let answer = try request("POST", "/api/signin", .object([("user", .string(name)), ("password", .string(password))]),
+                                 kind: "sign in", results: results)
+        guard let cookie = answer.headers["set-cookie"]?.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last else {
+            throw BenchError.message("no cookie from the sign-in")
+        }
+        session.withLock { $0.cookie = String(cookie) }
+        let shelf = try request("GET", "/api/books", kind: "shelf", results: results)
+        guard let books = try? JSONSerialization.jsonObject(with: Data(shelf.body)) as? [[String: Any]],
+              let book = books.first?["id"] as? String else { throw BenchError.message("no book on the shelf") }
+        session.withLock { $0.book = book }
+    }
+
+    func signOut(results: WebLoadResults? = nil) throws {
+        _ = try request("POST", "/api/signout", .object([]), kind: "sign out", results: results)
+        session.withLock { $0.cookie = "" }
+    }
+
+    /// Signs in, studies 20 cards, adds 2 words, signs out — until `deadline`.
+    func run(until deadline: ContinuousClock.Instant, results: WebLoadResults) {
+        var added = 0
+        while ContinuousClock.now < deadline {
+            do {
+                try signInAndOpenShelf(results: results)
+                for _ in 0..<20 {
+                    let next = try request("GET", "/api/study", kind: "next card", results: results)
+                    guard let object = try? JSONSerialization.jsonObject(with: Data(next.body)) as? [String: Any],
+                          let card = object["card"] as? [String: Any], let id = card["id"] as? String else { break }
+                    _ = try request("POST", "/api/study/grade", .object([("wordId", .string(id)), ("rating", .string("good"))]),
+                                    kind: "grade", results: results)
+                    made.withLock { $0.grades += 1 }
+                }
+                let book = session.withLock { $0.book }
+                for _ in 0..<2 {
+                    added += 1
+                    _ = try request("POST", "/api/words", .object([("id", .string(UUID().uuidString.lowercased())), ("bookId", .string(book)),
+                                                                   ("word", .string("l\(index)-phone-\(added)")), ("definition", .string("added"))]),
+                                    kind: "add word", results: results)
+                    made.withLock { $0.words += 1 }
+                }
+                try signOut(results: results)
+            } catch {
+                results.record(error: "\(error)")
+                if !session.withLock({ $0.cookie.isEmpty }) { try? signOut() }  // as a phone would, not to leave devices behind
+                session.withLock { $0.cookie = "" }
+            }
+        }
+    }
+}
+
+/// A minimal HTTP/1.1 client on one keep-alive connection to 127.0.0.1 (blocking; a reply's
+/// length from Content-Length): what a phone's browser does, without a browser's weight.
+final class LoadHTTPClient: @unchecked Sendable {
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+    }
+
+    private let socket: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw BenchError.message("no socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { close(socket); throw BenchError.message("cannot connect to the server") }
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var one: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    deinit { close(socket) }
+
+    func send(_ method: String, _ path: String, headers: [(String, String)], body: [UInt8]) throws -> Response {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        let message = Array((head + "\r\n").utf8) + body
+        var sent = 0
+        while sent < message.count {
+            let wrote = message[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard wrote > 0 else { throw BenchError.message("the server closed the connection") }
+            sent += wrote
+        }
+        let headerEnd = try readUntilHeadersEnd()
+        let lines = String(decoding: buffer[..<headerEnd], as: UTF8.self).components(separatedBy: "\r\n")
+        buffer.removeFirst(headerEnd + 4)
+        let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = Int(fields["content-length"] ?? "0") ?? 0
+        while buffer.count < length { try fill() }
+        let reply = Array(buffer[..<length])
+        buffer.removeFirst(length)
+        return Response(status: status, headers: fields, body: reply)
+    }
+
+    private func readUntilHeadersEnd() throws -> Int {
+        while true {
+            if buffer.count >= 4 {
+                for index in 0...(buffer.count - 4) where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
+                    return index
+                }
+            }
+            try fill()
+        }
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let read = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        guard read > 0 else { throw BenchError.message(read == 0 ? "the server closed the connection" : "no answer within 60 s") }
+        buffer.append(contentsOf: chunk[..<read])
+    }
+}
