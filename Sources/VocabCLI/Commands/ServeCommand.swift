@@ -62,7 +62,11 @@ enum ServeCommand {
             let settings = CloudWebApp.Settings(server: cloud, cacheFolder: options.cache ?? folder + "/web-cache",
                                                 cacheBytes: options.cacheBytes, scheme: scheme, behindProxy: options.behindProxy)
             let app = try CloudWebApp(settings: settings, catalogs: catalogs) { pool in try makeApp(pool, nil) }
-            let server = try listen(options, identity) { request in app.handle(request) }
+            // Many learners: more connections, and more threads (a request waits on the cloud).
+            var limits = HTTPLimits()
+            limits.threads = 8
+            limits.maximumConnections = 1024
+            let server = try listen(options, identity, limits: limits) { request in app.handle(request) }
             let url = options.address(of: server)
             if showQR, let lines = QRCodeText.lines(for: url) { say(lines.joined(separator: "\n")) }
             say("Serving Vocab at \(url) to the learners of \(cloud.server)/\(cloud.database): each signs in with their account (Ctrl-C stops)")
@@ -95,10 +99,10 @@ enum ServeCommand {
         say("Stopped.")
     }
 
-    private static func listen(_ options: ServeOptions, _ identity: TLSIdentity?,
+    private static func listen(_ options: ServeOptions, _ identity: TLSIdentity?, limits: HTTPLimits = HTTPLimits(),
                                handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws -> HTTPServer {
         do {
-            return try HTTPServer(host: options.host, port: options.port, tls: identity, handler: handler)
+            return try HTTPServer(host: options.host, port: options.port, limits: limits, tls: identity, handler: handler)
         } catch let error as HTTPServerError {
             throw ServeError.cannotListen(error.description)
         }
