@@ -19,10 +19,13 @@ final class CloudPanel {
     private var loggedIn = false
     private var running: CancelFlag?
     private var loginDialog: LoginDialog?
+    /// Shown while logged in: the account's devices.
+    let devices: DevicesPanel
 
     init(model: AppModel, window: Widget) {
         self.model = model
         self.window = window
+        devices = DevicesPanel(model: model, window: window)
         spinner = gtk_spinner_new()!
         statusLabel = UI.label(tr("Checking the cloud…"), style: "dim-label")
         vocab_set_accessible_label(statusLabel, tr("Cloud status"))
@@ -32,6 +35,7 @@ final class CloudPanel {
         on(syncButton, "clicked") { [weak self] in self?.syncOrCancel() }
         on(accountButton, "clicked") { [weak self] in self?.logInOrOut() }
         UI.setSensitive(syncButton, false)
+        devices.onSignedOutHere = { [weak self] in self?.checkAccount() }
         checkAccount()
     }
 
@@ -75,6 +79,7 @@ final class CloudPanel {
             gtk_widget_set_tooltip_text(statusLabel, nil)
         }
         UI.setSensitive(syncButton, status.refusal == nil)
+        UI.setVisible(devices.button, status.refusal == nil)
         gtk_button_set_label(vocab_button(accountButton), loggedIn ? tr("Log out") : tr("Log in…"))
         vocab_set_accessible_label(accountButton, loggedIn ? tr("Log out") : tr("Log in"))
     }

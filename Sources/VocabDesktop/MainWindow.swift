@@ -79,6 +79,7 @@ final class MainWindow {
         adw_header_bar_pack_start(OpaquePointer(header), transfer.exportButton)
         adw_header_bar_pack_start(OpaquePointer(header), backups.button)
         adw_header_bar_pack_end(OpaquePointer(header), cloud.accountButton)
+        adw_header_bar_pack_end(OpaquePointer(header), cloud.devices.button)
         adw_header_bar_pack_end(OpaquePointer(header), cloud.syncButton)
         adw_header_bar_pack_end(OpaquePointer(header), cloud.status)
         adw_header_bar_pack_end(OpaquePointer(header), phone.button)

@@ -386,6 +386,19 @@ def test_sync_two_stores_through_the_cloud(root):
         window.find("label", "Synced: pulled 1, pushed 0", timeout=20)
         click(window.find("push button", "Open book Shared"))
         window.find("label", "merry", timeout=5)
+        # The account's devices: this window and the terminal; the window signs the terminal out.
+        sheet = window.open_dialog("push button", "Devices of your account", "Devices of your account")
+        terminal_device = find(sheet, "push button", prefix="Sign out terminal on", timeout=15)
+        find(sheet, "label", prefix="window on")
+        click(terminal_device)
+        # The press asks the server off the window's thread: the terminal is refused once it has.
+        refused = subprocess.run([TERMINAL, "sync"], env=other.environment, capture_output=True, text=True)
+        deadline = time.time() + 15
+        while refused.returncode == 0 and time.time() < deadline:
+            time.sleep(0.5)
+            refused = subprocess.run([TERMINAL, "sync"], env=other.environment, capture_output=True, text=True)
+        assert refused.returncode == 3 and "signed out" in refused.stderr, refused.stderr
+        window.click("push button", "Close")
     finally:
         window.stop()
 
