@@ -51,6 +51,27 @@ public final class CloudWebApp: Sendable {
         self.settings = settings
         self.catalogs = Dictionary(catalogs.compactMap { catalog in catalog.language.map { ($0, catalog) } }, uniquingKeysWith: { first, _ in first })
         stores = try LearnerStores(folder: settings.cacheFolder, budget: settings.cacheBytes, makeApp: makeApp)
+        // Once a minute: devices and stores nobody used for 10 minutes are let go (their cloud
+        // connections closed); a device comes back with its cookie, a store from its file.
+        let sweep = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        sweep.schedule(deadline: .now() + 60, repeating: 60)
+        sweep.setEventHandler { [weak self] in self?.letGoOfIdle(seconds: 600) }
+        sweep.resume()
+        self.sweep = sweep
+    }
+
+    nonisolated(unsafe) private var sweep: DispatchSourceTimer?
+
+    deinit { sweep?.cancel() }
+
+    /// Forgets the devices not used for `seconds` (closing their connections), and closes the
+    /// stores of learners not seen as long.
+    func letGoOfIdle(seconds: Int) {
+        let now = ContinuousClock.now
+        devices.withLock { devices in
+            devices = devices.filter { now - $0.value.lastUsed.withLock { $0 } < .seconds(seconds) }
+        }
+        stores.closeIdle(seconds: seconds)
     }
 
     /// How many devices are signed in to this server now (in memory).
@@ -89,7 +110,6 @@ public final class CloudWebApp: Sendable {
         default: break
         }
         let learner = try stores.learner(device.owner, server: settings.server)
-        learner.busy.add(1, ordering: .relaxed)
         defer { learner.busy.subtract(1, ordering: .relaxed) }
         try freshen(learner, caller, pushing: false)
         let response = learner.app.handle(request, device: device.role)
@@ -162,6 +182,7 @@ public final class CloudWebApp: Sendable {
         // The learner's store is pulled now, so the first page shows the words at once.
         let store = try stores.learner(device.owner, server: settings.server)
         try? freshen(store, Caller(device: device, secret: secret), pushing: false)
+        store.busy.subtract(1, ordering: .relaxed)
         DispatchQueue.global(qos: .utility).async { [stores] in stores.evictIfOverBudget() }
         return HTTPResponse(status: 200, headers: [("Set-Cookie", cookie(value: device.role + "." + (login.password ?? ""), maxAge: 31_536_000)),
                                                    ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
@@ -199,7 +220,11 @@ public final class CloudWebApp: Sendable {
     private func signedInDevice(_ request: HTTPRequest) throws -> SignedInDevice {
         let (role, secret) = try cookieParts(request)
         if let known = devices.withLock({ $0[role] }) {
-            guard known.accepts(secret) else { throw Self.signedOut("Sign in with your cloud account.") }
+            guard known.accepts(secret) else {
+                limiter.failed(limitKeys(request, user: nil))
+                throw Self.signedOut("Sign in with your cloud account.")
+            }
+            known.lastUsed.withLock { $0 = .now }
             return known
         }
         // Not seen since this server started (or signed out here): PostgreSQL checks the secret.
@@ -299,6 +324,8 @@ final class SignedInDevice: @unchecked Sendable {
     private let secretHash: [UInt8]
     fileprivate let lock = NSLock()
     fileprivate var held: PostgresConnection?
+    /// When a request last came from it.
+    let lastUsed = Mutex(ContinuousClock.now)
 
     init(role: String, owner: String, secretHash: [UInt8], connection: PostgresConnection) {
         self.role = role

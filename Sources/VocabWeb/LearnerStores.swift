@@ -49,9 +49,13 @@ final class LearnerStores: Sendable {
         self.makeApp = makeApp
     }
 
-    /// The learner's store (opened, or made empty), marked used now.
+    /// The learner's store (opened, or made empty), marked used now and in use (`busy`, which
+    /// the caller lowers when done): it is not closed or evicted meanwhile.
     func learner(_ owner: String, server: ServerAddress) throws -> Learner {
-        if let known = open.withLock({ $0[owner] }) {
+        if let known = open.withLock({ open -> Learner? in
+            open[owner]?.busy.add(1, ordering: .relaxed)
+            return open[owner]
+        }) {
             touch(known)
             return known
         }
@@ -62,9 +66,10 @@ final class LearnerStores: Sendable {
         let made = Learner(owner: owner, account: account, folder: place, pool: pool, app: try makeApp(pool))
         made.app.watchStore()
         let learner = open.withLock { open in
-            if let other = open[owner] { return other }  // another request opened it meanwhile
-            open[owner] = made
-            return made
+            let chosen = open[owner] ?? made  // another request may have opened it meanwhile
+            open[owner] = chosen
+            chosen.busy.add(1, ordering: .relaxed)
+            return chosen
         }
         touch(learner)
         return learner
@@ -73,6 +78,15 @@ final class LearnerStores: Sendable {
     private func touch(_ learner: Learner) {
         let now = started.duration(to: .now)
         learner.lastUsed.store(now.components.seconds * 1_000_000_000 + now.components.attoseconds / 1_000_000_000, ordering: .relaxed)
+    }
+
+    /// Closes the stores of learners not seen for `seconds` (none in use): their files stay.
+    func closeIdle(seconds: Int) {
+        let now = started.duration(to: .now)
+        let before = now.components.seconds * 1_000_000_000 - Int64(seconds) * 1_000_000_000
+        open.withLock { open in
+            open = open.filter { $0.value.busy.load(ordering: .relaxed) > 0 || $0.value.lastUsed.load(ordering: .relaxed) >= before }
+        }
     }
 
     /// How many learners' stores are open.
