@@ -77,7 +77,7 @@ public enum CloudSchema {
         INSERT INTO vocab.meta VALUES ('default_max_records', '500000'), ('default_max_bytes', '268435456') ON CONFLICT (key) DO NOTHING;
         -- Version 5: devices. A learner signs in once with the password (checked by PostgreSQL);
         -- the device gets a login role of its own whose password is a secret only the device
-        -- knows (the server keeps its SCRAM verifier). `vocab.me()` maps a device to its learner;
+        -- knows (the server keeps its SCRAM verifier). The function vocab.me() maps a device to its learner;
         -- a signed-out device's role can no longer log in and maps to nobody.
         CREATE TABLE IF NOT EXISTS vocab.devices (
             role    name PRIMARY KEY,
