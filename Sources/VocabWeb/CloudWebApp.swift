@@ -178,7 +178,13 @@ public final class CloudWebApp: Sendable {
             throw WebProblem(status: 503, message: error.message)
         }
         let secret = login.password ?? ""
-        let device = try connectDevice(role: login.address.user, secret: secret)
+        let device: SignedInDevice
+        do {
+            device = try connectDevice(role: login.address.user, secret: secret)
+        } catch {
+            _ = try? CloudDevices.signOut(login.address.user, on: learner)  // no cookie will name it: not left signed in
+            throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.")
+        }
         // The learner's store is pulled now, so the first page shows the words at once.
         let store = try stores.learner(device.owner, server: settings.server)
         try? freshen(store, Caller(device: device, secret: secret), pushing: false)
