@@ -162,6 +162,8 @@ public final class CloudWebApp: Sendable {
         address.user = user
         let learner: PostgresConnection
         do {
+            // Never no password: libpq would then take one from the server's own environment or
+            // ~/.pgpass, and sign in whoever that is.
             learner = try PostgresConnection(address, password: password.isEmpty ? "-" : password, timeouts: settings.timeouts)
         } catch CloudError.accessDenied {
             limiter.failed(keys)
