@@ -41,7 +41,7 @@ extension Store {
         return try guarded { Int(try database.integer("SELECT count(*) FROM words w \(whereClause)", arguments)) }
     }
 
-    private func sqlCondition(_ filter: WordFilter) -> (String, [SQLValue]) {
+    func sqlCondition(_ filter: WordFilter) -> (String, [SQLValue]) {
         var conditions: [String] = []
         var arguments: [SQLValue] = []
         if let bookId = filter.bookId {

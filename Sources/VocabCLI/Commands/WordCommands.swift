@@ -89,11 +89,11 @@ enum WordCommands {
         if arguments.flag("not-memorized") { filter.memorized = false }
         let limit = arguments.value("limit") != nil ? try number(arguments, "limit", default: 0) : nil
         let offset = try number(arguments, "offset", default: 0)
-        try printWords({ body in try store.forEachWord(filter, limit: limit, offset: offset, body) },
-                       showingBook: book == nil, json: arguments.flag("json"),
-                       emptyMessage: book.map { "No words in \"\($0.name)\" yet. Add one: vocab word add WORD --book \(ShellQuote.quote($0.name))" }
-                           ?? "No words yet.",
-                       store: store, context: context)
+        try printWordRows({ body in try store.forEachWordRow(filter, limit: limit, offset: offset, body) },
+                          showingBook: book == nil, json: arguments.flag("json"),
+                          emptyMessage: book.map { "No words in \"\($0.name)\" yet. Add one: vocab word add WORD --book \(ShellQuote.quote($0.name))" }
+                              ?? "No words yet.",
+                          store: store, context: context)
     }
 
     static let show = Command(spec: CommandSpec(
@@ -224,6 +224,49 @@ enum WordCommands {
     /// Prints words from `source` (called once per pass; it calls its argument for each word)
     /// as a table or a JSON array, streaming: JSON is written word by word, and the table reads
     /// the words twice (column widths, then rows) rather than keeping them.
+    /// `printWords` for a list of any size: the rows written as bytes (`WordListWriter`), the
+    /// same output without a `Word` made of each.
+    private static func printWordRows(_ source: ((WordFieldsRow) throws -> Void) throws -> Void, showingBook: Bool, json: Bool,
+                                      emptyMessage: String, store: Store, context: AppContext) throws {
+        var writer = WordListWriter(bookNames: try store.bookNames())
+        let console = context.console
+        var out: [UInt8] = []
+        out.reserveCapacity(80 * 1024)
+        var count = 0
+        if json {
+            try source { row in
+                out.append(contentsOf: (count == 0 ? "[\n  " : ",\n  ").utf8)
+                try writer.writeJSON(row, to: &out)
+                count += 1
+                if out.count >= 64 * 1024 { console.write(bytes: &out) }
+            }
+            console.write(bytes: &out)
+            console.print(count == 0 ? "[]" : "\n]")
+            return
+        }
+        let fields = WordFields.all.map(\.name)
+        guard let word = fields.firstIndex(of: "word"), let definition = fields.firstIndex(of: "definition"),
+              let memorized = fields.firstIndex(of: "memorized") else { return }
+        let header = (showingBook ? ["BOOK"] : []) + ["WORD", "DEFINITION", "MEMORISED"]
+        var widths = header.map { TextWidth.columns($0) }
+        try source { row in
+            try writer.widths(row, showingBook: showingBook, word: word, definition: definition, memorized: memorized, into: &widths)
+            count += 1
+        }
+        guard count > 0 else {
+            console.print(emptyMessage)
+            return
+        }
+        WordListWriter.writeLine(header.map { WordListWriter.Cell(text: $0, most: .max) }, widths: widths, to: &out)
+        try source { row in
+            try writer.writeRow(row, showingBook: showingBook, word: word, definition: definition, memorized: memorized,
+                                widths: widths, to: &out)
+            if out.count >= 64 * 1024 { console.write(bytes: &out) }
+        }
+        console.write(bytes: &out)
+        console.print("(\(plural(count, "word")))")
+    }
+
     private static func printWords(_ source: ((Word) throws -> Void) throws -> Void, showingBook: Bool, json: Bool,
                                    emptyMessage: String, store: Store, context: AppContext) throws {
         let names = try store.bookNames()

@@ -29,6 +29,17 @@ final class Console {
         if outputBuffer.count >= 64 * 1024 { flush() }
     }
 
+    /// Writes bytes made elsewhere (a long list's) to standard output, emptying `bytes`.
+    func write(bytes: inout [UInt8]) {
+        if outputBuffer.isEmpty {
+            swap(&outputBuffer, &bytes)
+        } else {
+            outputBuffer.append(contentsOf: bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
+        if outputBuffer.count >= 64 * 1024 { flush() }
+    }
+
     /// Writes text without a newline and flushes (for prompts).
     func prompt(_ text: String) {
         outputBuffer.append(contentsOf: text.utf8)

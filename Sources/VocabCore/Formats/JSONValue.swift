@@ -80,9 +80,14 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// Writes a JSON string literal as UTF-8: runs of plain bytes are copied whole; quotes,
     /// backslashes, control characters and U+2028/U+2029 (E2 80 A8/A9) are escaped.
     public static func writeString(_ value: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         var text = value
-        text.withUTF8 { bytes in
+        text.withUTF8 { writeString(utf8: $0, to: &out) }
+    }
+
+    /// `writeString` of text given as UTF-8 bytes (valid UTF-8: the caller checks).
+    public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        do {
             var plainStart = 0
             var index = 0
             while index < bytes.count {

@@ -30,13 +30,34 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 extension Timestamp {
     /// ISO 8601 in UTC: `2026-11-30T09:15:00Z`, with `.sss` only when the milliseconds are not zero.
     public var iso8601: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        writeISO8601(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `iso8601`'s UTF-8 to `out` (for output written as bytes).
+    public func writeISO8601(to out: inout [UInt8]) {
         let (secondsTotal, millis) = milliseconds.floorDivided(by: 1000)
         let (days, secondOfDay) = secondsTotal.floorDivided(by: 86_400)
         let (year, month, day) = CivilCalendar.date(fromDaysSinceEpoch: days)
         let hour = secondOfDay / 3600, minute = (secondOfDay % 3600) / 60, second = secondOfDay % 60
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
-        if millis != 0 { text += ".\(pad(millis, 3))" }
-        return text + "Z"
+        writePadded(year, 4, &out)
+        out.append(UInt8(ascii: "-"))
+        writePadded(month, 2, &out)
+        out.append(UInt8(ascii: "-"))
+        writePadded(day, 2, &out)
+        out.append(UInt8(ascii: "T"))
+        writePadded(hour, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        writePadded(minute, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        writePadded(second, 2, &out)
+        if millis != 0 {
+            out.append(UInt8(ascii: "."))
+            writePadded(millis, 3, &out)
+        }
+        out.append(UInt8(ascii: "Z"))
     }
 
     /// The calendar day (UTC) only: `2026-11-30`.
@@ -87,6 +108,22 @@ extension Timestamp {
         let days = CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + secondOfDay - offsetSeconds
         self.milliseconds = seconds * 1000 + millis
+    }
+}
+
+/// `pad(value, width)`'s bytes, without making a string for the common case.
+private func writePadded(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
+    guard value >= 0 else { return out.append(contentsOf: pad(value, width).utf8) }
+    var digits = 1, rest = value / 10
+    while rest > 0 { digits += 1; rest /= 10 }
+    for _ in 0..<max(0, width - digits) { out.append(UInt8(ascii: "0")) }
+    var divisor: Int64 = 1
+    for _ in 1..<digits { divisor *= 10 }
+    var remaining = value
+    while divisor > 0 {
+        out.append(UInt8(ascii: "0") + UInt8(remaining / divisor))
+        remaining %= divisor
+        divisor /= 10
     }
 }
 

@@ -1,0 +1,199 @@
+import Foundation
+import VocabCore
+import VocabStore
+
+/// `word list`'s output, written as bytes straight from the store's rows: a list of 100,000
+/// words costs about what producing its bytes costs. The output is exactly what `Word.json`
+/// and `TextTable` make (tested side by side); text that is not plain ASCII takes their way.
+struct WordListWriter {
+    private let names: [UUID: String]
+    private var lastBookId: [UInt8] = []
+    private var lastBookName: String?
+    private static let fields = WordFields.all
+    private static let bookIdField = WordFields.all.firstIndex { $0.name == "bookId" } ?? 1
+
+    init(bookNames: [UUID: String]) {
+        names = bookNames
+    }
+
+    // MARK: JSON
+
+    /// One word as an element of the top-level array: `Word.json(bookName:).pretty(level: 1)`.
+    mutating func writeJSON(_ row: WordFieldsRow, to out: inout [UInt8]) throws {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        for (index, field) in Self.fields.enumerated() {
+            if field.kind == .bytes { continue }
+            Self.member(field.name, first: first, to: &out)
+            first = false
+            switch field.kind {
+            case .text: Self.writeText(row.bytes(index), to: &out)
+            case .id: try Self.writeId(row.bytes(index), column: field.column, to: &out)
+            case .time:
+                out.append(UInt8(ascii: "\""))
+                Timestamp(milliseconds: row.integer(index)).writeISO8601(to: &out)
+                out.append(UInt8(ascii: "\""))
+            case .flag: out.append(contentsOf: (row.integer(index) != 0 ? "true" : "false").utf8)
+            case .bytes: break
+            }
+            if index == Self.bookIdField, let name = try bookName(row.bytes(index)) {
+                Self.member("book", first: false, to: &out)
+                JSONValue.writeString(name, to: &out)
+            }
+        }
+        out.append(contentsOf: "\n  }".utf8)
+    }
+
+    private static func member(_ name: String, first: Bool, to out: inout [UInt8]) {
+        out.append(contentsOf: (first ? "\n    \"" : ",\n    \"").utf8)
+        out.append(contentsOf: name.utf8)
+        out.append(contentsOf: "\": ".utf8)
+    }
+
+    /// Text as a JSON string: plain ASCII as it is, anything else the way a String is written
+    /// (invalid UTF-8 repaired as when it is read into a String).
+    private static func writeText(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            JSONValue.writeString(utf8: bytes, to: &out)
+        } else {
+            JSONValue.writeString(String(decoding: bytes, as: UTF8.self), to: &out)
+        }
+    }
+
+    /// An id as its lowercase text (as `UUID.lowercaseText` prints it).
+    private static func writeId(_ bytes: UnsafeBufferPointer<UInt8>, column: String, to out: inout [UInt8]) throws {
+        guard let id = plainId(bytes) else {
+            guard let parsed = UUID(text: String(decoding: bytes, as: UTF8.self)) else {
+                throw StoreError.malformedRow(table: "words", column: column)
+            }
+            return JSONValue.writeString(parsed.lowercaseText, to: &out)
+        }
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: id)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The id's bytes when they already are lowercase 8-4-4-4-12 hex, else nil.
+    private static func plainId(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard bytes.count == 36 else { return nil }
+        for (index, byte) in bytes.enumerated() {
+            let dash = index == 8 || index == 13 || index == 18 || index == 23
+            guard dash ? byte == UInt8(ascii: "-") : ((48...57).contains(byte) || (97...102).contains(byte)) else { return nil }
+        }
+        return bytes
+    }
+
+    /// The name of the book whose id's bytes are `bytes` (the last one is remembered: a list
+    /// mostly stays in one book).
+    private mutating func bookName(_ bytes: UnsafeBufferPointer<UInt8>) throws -> String? {
+        if bytes.elementsEqual(lastBookId) { return lastBookName }
+        guard let id = UUID(text: String(decoding: bytes, as: UTF8.self)) else {
+            throw StoreError.malformedRow(table: "words", column: "book_id")
+        }
+        lastBookId = Array(bytes)
+        lastBookName = names[id]
+        return lastBookName
+    }
+
+    // MARK: The table
+
+    /// The word's line of the table (as `TextTable.line` makes it from `TextWidth.fit` cells:
+    /// book when shown, word, definition, memorised), written without making the cells when
+    /// they are plain ASCII: the second of the table's two passes.
+    mutating func writeRow(_ row: WordFieldsRow, showingBook: Bool, word: Int, definition: Int, memorized: Int,
+                           widths: [Int], to out: inout [UInt8]) throws {
+        var column = 0
+        func put(_ text: UnsafeBufferPointer<UInt8>, most: Int) {
+            if column > 0 { out.append(contentsOf: [0x20, 0x20]) }
+            var used: Int
+            if text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                if text.count > most {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<(most - 1)]))
+                    out.append(contentsOf: [0xE2, 0x80, 0xA6])  // …
+                    used = most
+                } else {
+                    out.append(contentsOf: text)
+                    used = text.count
+                }
+            } else {
+                let cell = Cell(text, most: most)
+                out.append(contentsOf: cell.bytes)
+                used = cell.columns
+            }
+            if used < widths[column] { out.append(contentsOf: repeatElement(0x20, count: widths[column] - used)) }
+            column += 1
+        }
+        if showingBook {
+            let name = Array((try bookName(row.bytes(Self.bookIdField)) ?? "").utf8)
+            name.withUnsafeBufferPointer { put($0, most: 20) }
+        }
+        put(row.bytes(word), most: 30)
+        put(row.bytes(definition), most: 50)
+        out.append(contentsOf: [0x20, 0x20])
+        if row.integer(memorized) != 0 { out.append(contentsOf: "yes".utf8) }
+        while out.last == 0x20 { out.removeLast() }
+        out.append(0x0A)
+    }
+
+    /// The width in columns of each of the word's cells (as `writeRow` writes them), without
+    /// making them: the first of the table's two passes.
+    mutating func widths(_ row: WordFieldsRow, showingBook: Bool, word: Int, definition: Int, memorized: Int,
+                         into widths: inout [Int]) throws {
+        var column = 0
+        func widen(_ columns: Int) {
+            widths[column] = max(widths[column], columns)
+            column += 1
+        }
+        if showingBook { widen(Cell(text: try bookName(row.bytes(Self.bookIdField)) ?? "", most: 20).columns) }
+        widen(Self.columns(row.bytes(word), most: 30))
+        widen(Self.columns(row.bytes(definition), most: 50))
+        widen(row.integer(memorized) != 0 ? 3 : 0)
+    }
+
+    private static func columns(_ text: UnsafeBufferPointer<UInt8>, most: Int) -> Int {
+        text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? min(text.count, most) : Cell(text, most: most).columns
+    }
+
+    /// A table cell's bytes and its width on a terminal.
+    struct Cell {
+        var bytes: [UInt8]
+        var columns: Int
+
+        init(bytes: [UInt8], columns: Int) {
+            self.bytes = bytes
+            self.columns = columns
+        }
+
+        /// Plain printable ASCII is cut by bytes; anything else goes through `TextWidth`.
+        init(_ text: UnsafeBufferPointer<UInt8>, most: Int) {
+            if text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                if text.count > most {
+                    self.init(bytes: Array(text.prefix(most - 1)) + Array("…".utf8), columns: most)
+                } else {
+                    self.init(bytes: Array(text), columns: text.count)
+                }
+            } else {
+                self.init(text: String(decoding: text, as: UTF8.self), most: most)
+            }
+        }
+
+        init(text: String, most: Int) {
+            let fitted = most == .max ? text : TextWidth.fit(text, width: most)
+            self.init(bytes: Array(fitted.utf8), columns: TextWidth.columns(fitted))
+        }
+    }
+
+    /// One line of the table (`TextTable.line`): cells padded to `widths` but the last, two
+    /// spaces between, no trailing spaces.
+    static func writeLine(_ cells: [Cell], widths: [Int], to out: inout [UInt8]) {
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { out.append(contentsOf: [0x20, 0x20]) }
+            out.append(contentsOf: cell.bytes)
+            if index < cells.count - 1, cell.columns < widths[index] {
+                out.append(contentsOf: repeatElement(0x20, count: widths[index] - cell.columns))
+            }
+        }
+        while out.last == 0x20 { out.removeLast() }
+        out.append(0x0A)
+    }
+}
