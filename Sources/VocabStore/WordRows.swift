@@ -26,12 +26,10 @@ extension Store {
     /// `forEachWord`, handing each word's fields in place (`WordFieldsRow`) instead of a `Word`.
     public func forEachWordRow(_ filter: WordFilter = WordFilter(), limit: Int? = nil, offset: Int = 0,
                                _ body: (WordFieldsRow) throws -> Void) throws {
-        let (whereClause, arguments) = sqlCondition(filter)
+        let (sql, arguments) = listQuery(filter, limit: limit, offset: offset)
         var indexes: [Int32]?
         try guarded {
-            try database.forEachRow("""
-                SELECT \(Columns.word) FROM words w \(whereClause) ORDER BY w.date, w.word, w.id LIMIT ? OFFSET ?
-                """, arguments + [.integer(Int64(limit ?? -1)), .integer(Int64(max(0, offset)))]) { row in
+            try database.forEachRow(sql, arguments) { row in
                 if indexes == nil { indexes = try row.columns(Columns.wordNames) }
                 try body(WordFieldsRow(row: row, indexes: indexes ?? []))
             }

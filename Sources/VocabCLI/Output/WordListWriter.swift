@@ -53,11 +53,36 @@ struct WordListWriter {
     /// Text as a JSON string: plain ASCII as it is, anything else the way a String is written
     /// (invalid UTF-8 repaired as when it is read into a String).
     private static func writeText(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        if bytes.allSatisfy({ $0 < 0x80 }) {
+        if isValidUTF8(bytes) {
             JSONValue.writeString(utf8: bytes, to: &out)
         } else {
             JSONValue.writeString(String(decoding: bytes, as: UTF8.self), to: &out)
         }
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 { index += 1; continue }
+            let length: Int, low: UInt8, high: UInt8
+            switch lead {
+            case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
+            case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
+            case 0xED: (length, low, high) = (3, 0x80, 0x9F)
+            case 0xE1...0xEF: (length, low, high) = (3, 0x80, 0xBF)
+            case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
+            case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
+            case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
+            default: return false
+            }
+            guard index + length <= count, (low...high).contains(bytes[index + 1]) else { return false }
+            for next in (index + 2)..<(index + length) where bytes[next] & 0xC0 != 0x80 { return false }
+            index += length
+        }
+        return true
     }
 
     /// An id as its lowercase text (as `UUID.lowercaseText` prints it).
@@ -106,15 +131,10 @@ struct WordListWriter {
         func put(_ text: UnsafeBufferPointer<UInt8>, most: Int) {
             if column > 0 { out.append(contentsOf: [0x20, 0x20]) }
             var used: Int
-            if text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-                if text.count > most {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<(most - 1)]))
-                    out.append(contentsOf: [0xE2, 0x80, 0xA6])  // …
-                    used = most
-                } else {
-                    out.append(contentsOf: text)
-                    used = text.count
-                }
+            if let fit = Self.simpleFit(text, most: most) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<fit.keep]))
+                if fit.cut { out.append(contentsOf: [0xE2, 0x80, 0xA6]) }  // …
+                used = fit.columns
             } else {
                 let cell = Cell(text, most: most)
                 out.append(contentsOf: cell.bytes)
@@ -151,7 +171,39 @@ struct WordListWriter {
     }
 
     private static func columns(_ text: UnsafeBufferPointer<UInt8>, most: Int) -> Int {
-        text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? min(text.count, most) : Cell(text, most: most).columns
+        simpleFit(text, most: most)?.columns ?? Cell(text, most: most).columns
+    }
+
+    /// The cut `TextWidth.fit` makes, for text whose every scalar is a character of its own on a
+    /// terminal line — printable ASCII, Latin (U+00A0-U+02FF) and Hangul syllables (two
+    /// columns): the bytes kept, whether "…" follows them, and the columns taken. Nil for any
+    /// other text (line breaks, marks, other scripts), which `TextWidth` handles.
+    static func simpleFit(_ text: UnsafeBufferPointer<UInt8>, most: Int) -> (keep: Int, cut: Bool, columns: Int)? {
+        var index = 0, used = 0, keep = 0, keptColumns = 0
+        let count = text.count
+        while index < count {
+            let lead = text[index]
+            let length: Int, size: Int
+            if lead >= 0x20 && lead < 0x7F {
+                (length, size) = (1, 1)
+            } else if lead >= 0xC2 && lead <= 0xCB, index + 1 < count, text[index + 1] & 0xC0 == 0x80,
+                      lead != 0xC2 || text[index + 1] >= 0xA0 {
+                (length, size) = (2, 1)
+            } else if lead >= 0xEA && lead <= 0xED, index + 2 < count, text[index + 1] & 0xC0 == 0x80, text[index + 2] & 0xC0 == 0x80 {
+                let value = (UInt32(lead & 0x0F) << 12) | (UInt32(text[index + 1] & 0x3F) << 6) | UInt32(text[index + 2] & 0x3F)
+                guard value >= 0xAC00 && value <= 0xD7A3 else { return nil }
+                (length, size) = (3, 2)
+            } else {
+                return nil
+            }
+            used += size
+            index += length
+            if used <= most - 1 {
+                keep = index
+                keptColumns = used
+            }
+        }
+        return used <= most ? (count, false, used) : (keep, true, keptColumns + 1)
     }
 
     /// A table cell's bytes and its width on a terminal.
