@@ -190,6 +190,9 @@ public enum CloudSchema {
         -- another device pushed first (pull, then push again). `fresh`: the account had no
         -- rows, so a plain insert (cheaper; a conflict is an error and the client retries).
         DROP FUNCTION IF EXISTS vocab.push(bigint, jsonb, boolean);
+        -- The batch's records as they were and are: one index look-up per record of the batch
+        -- (a LATERAL that cannot be flattened; a hash join read the whole account, and a
+        -- 100,000-word first sync passed the 64 MB of temporary files a user may have).
         CREATE OR REPLACE FUNCTION vocab.push(expected bigint, batch_text text, fresh boolean) RETURNS bigint
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
         DECLARE
@@ -236,7 +239,8 @@ public enum CloudSchema {
                    count(*) AS existing, coalesce(sum(octet_length(r.body::text)), 0) AS bytes
             INTO before_live
             FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
-            JOIN vocab.records r ON r.owner = me AND r.kind = x.k AND r.id = x.i;
+            CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
+                                WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
             IF fresh THEN
                 INSERT INTO vocab.records (owner, kind, id, seq, deleted, body)
                 SELECT me, e.v->>'k', (e.v->>'i')::uuid, latest + e.n, (e.v->>'d')::boolean, e.v->'b'
@@ -257,7 +261,8 @@ public enum CloudSchema {
                    coalesce(sum(octet_length(r.body::text)), 0) AS bytes
             INTO after_live
             FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
-            JOIN vocab.records r ON r.owner = me AND r.kind = x.k AND r.id = x.i;
+            CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
+                                WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
             added := jsonb_array_length(batch) - before_live.existing;
             UPDATE vocab.accounts a SET
                 live_books = a.live_books + after_live.books - before_live.books,
