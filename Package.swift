@@ -18,15 +18,16 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // Debian's libpq, for the PostgreSQL cloud.
+        // Debian's libpq, for the PostgreSQL cloud: loaded when first used (see its shim), so
+        // not linked (no pkg-config: its -lpq would map libpq into every command).
         .systemLibrary(
             name: "CLibPQ",
             path: "Sources/CLibPQ",
-            pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
-        // Debian's libzip and libxml2, for the zip-based files people bring (.xlsx).
-        .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // Debian's libzip and libxml2, for the zip-based files people bring (.xlsx). libzip is
+        // loaded when first used (see its shim), not linked, so no pkg-config.
+        .systemLibrary(name: "CZip", path: "Sources/CZip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Debian's libzstd, for the collections current Anki packages hold.
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
@@ -46,10 +47,11 @@ let package = Package(
         // No terminal and no widget code; the time comes from a clock passed in.
         .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives", "VocabAnki"]),
         // Commands, prompts and output of the terminal application.
-        // Debian's libmicrohttpd, for the web app's server.
         // Debian's libqrencode, for the QR code `vocab serve` prints for a phone to scan.
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", providers: [.apt(["libqrencode-dev"])]),
-        .systemLibrary(name: "CMHD", path: "Sources/CMHD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // Debian's libmicrohttpd, for the web app's server: loaded when a server starts (see its
+        // shim), not linked, so no pkg-config.
+        .systemLibrary(name: "CMHD", path: "Sources/CMHD", providers: [.apt(["libmicrohttpd-dev"])]),
         // The strings the window and the web app show, in English and Korean: one gettext catalogue
         // (Translations/*.po, compiled by msgfmt at build time into the module's resources).
         .target(name: "VocabCatalog", plugins: ["CompileTranslations"]),

@@ -5,7 +5,56 @@
 #include <stdint.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <microhttpd.h>
+
+// libmicrohttpd is loaded when a server first starts (dlopen), not at every command's start:
+// with GnuTLS and its own libraries it is 12 of the libraries a command would otherwise map.
+// Swift and the functions below call `vocab_MHD_…`, each the function of that name found on
+// first use. The header gives the types only (no -lmicrohttpd).
+
+/// libmicrohttpd, opened once (NULL when it is not installed).
+static inline void *vocab_libmhd(void) {
+    static void *handle;
+    if (!handle) handle = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
+    return handle;
+}
+
+/// Whether libmicrohttpd could be loaded: check before any other call.
+static inline int vocab_mhd_available(void) { return vocab_libmhd() != 0; }
+
+/// The function `name` of libmicrohttpd (cached by each caller).
+#define VOCAB_MHD_FUNCTION(type, name) ((type) dlsym(vocab_libmhd(), name))
+#define VOCAB_MHD(ret, name, params, ...) \
+    static inline ret vocab_##name params { \
+        static ret (*function) params; \
+        if (!function) function = VOCAB_MHD_FUNCTION(ret (*) params, #name); \
+        return function(__VA_ARGS__); \
+    }
+
+VOCAB_MHD(enum MHD_Result, MHD_add_response_header, (struct MHD_Response *response, const char *header, const char *content),
+          response, header, content)
+VOCAB_MHD(struct MHD_Response *, MHD_create_response_from_buffer, (size_t size, void *buffer, enum MHD_ResponseMemoryMode mode),
+          size, buffer, mode)
+VOCAB_MHD(int, MHD_get_connection_values, (struct MHD_Connection *connection, enum MHD_ValueKind kind, MHD_KeyValueIterator iterator,
+                                           void *context), connection, kind, iterator, context)
+VOCAB_MHD(const char *, MHD_lookup_connection_value, (struct MHD_Connection *connection, enum MHD_ValueKind kind, const char *key),
+          connection, kind, key)
+VOCAB_MHD(enum MHD_Result, MHD_queue_response, (struct MHD_Connection *connection, unsigned int status, struct MHD_Response *response),
+          connection, status, response)
+VOCAB_MHD(enum MHD_Result, MHD_is_feature_supported, (enum MHD_FEATURE feature), feature)
+
+static inline void vocab_MHD_destroy_response(struct MHD_Response *response) {
+    static void (*function)(struct MHD_Response *);
+    if (!function) function = VOCAB_MHD_FUNCTION(void (*)(struct MHD_Response *), "MHD_destroy_response");
+    function(response);
+}
+
+static inline void vocab_MHD_stop_daemon(struct MHD_Daemon *daemon) {
+    static void (*function)(struct MHD_Daemon *);
+    if (!function) function = VOCAB_MHD_FUNCTION(void (*)(struct MHD_Daemon *), "MHD_stop_daemon");
+    function(daemon);
+}
 
 // MHD_start_daemon and MHD_get_daemon_info are C-variadic (Swift does not import them): these
 // call them with the options Vocab's server sets (TLS through GnuTLS when a key and a
@@ -21,8 +70,11 @@ static inline struct MHD_Daemon *vocab_mhd_start(unsigned int flags, const struc
                                                  MHD_RequestCompletedCallback done, void *done_cls,
                                                  const char *tls_key, const char *tls_cert) {
     int tls = tls_key && tls_cert;
+    struct MHD_Daemon *(*start)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *, MHD_AccessHandlerCallback, void *, ...) =
+        VOCAB_MHD_FUNCTION(struct MHD_Daemon *(*)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *, MHD_AccessHandlerCallback, void *, ...),
+                           "MHD_start_daemon");
     // Without TLS the list ends where the key would start (the rest is never read).
-    return MHD_start_daemon(flags | (tls ? MHD_USE_TLS : 0), 0, NULL, NULL, handler, handler_cls,
+    return start(flags | (tls ? MHD_USE_TLS : 0), 0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,
                             MHD_OPTION_CONNECTION_LIMIT, connections,
@@ -36,18 +88,23 @@ static inline struct MHD_Daemon *vocab_mhd_start(unsigned int flags, const struc
 
 /// The port the daemon listens on.
 static inline uint16_t vocab_mhd_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *(*get)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...) =
+        VOCAB_MHD_FUNCTION(const union MHD_DaemonInfo *(*)(struct MHD_Daemon *, enum MHD_DaemonInfoType, ...), "MHD_get_daemon_info");
+    const union MHD_DaemonInfo *info = get(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }
 
 /// Whether this libmicrohttpd serves TLS (Debian's does, through GnuTLS).
 static inline int vocab_mhd_has_tls(void) {
-    return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
+    return vocab_MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
 }
 
 /// The client's IPv4 address as text into `out` (at least 16 bytes); 0 when unknown.
 static inline int vocab_mhd_client_address(struct MHD_Connection *connection, char *out, size_t size) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const union MHD_ConnectionInfo *(*get)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...) =
+        VOCAB_MHD_FUNCTION(const union MHD_ConnectionInfo *(*)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...),
+                           "MHD_get_connection_info");
+    const union MHD_ConnectionInfo *info = get(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (!info || !info->client_addr || info->client_addr->sa_family != AF_INET) return 0;
     const struct sockaddr_in *inet = (const struct sockaddr_in *) info->client_addr;
     return inet_ntop(AF_INET, &inet->sin_addr, out, (socklen_t) size) != NULL;

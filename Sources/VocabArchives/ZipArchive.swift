@@ -47,27 +47,28 @@ public final class ZipArchive {
         self.path = path
         self.kind = kind
         var error: Int32 = 0
-        guard let opened = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+        guard vocab_libzip_available() == 1 else { throw ArchiveError.notAZip(path: path, reason: "libzip is not installed (Debian: libzip4)", kind: kind) }
+        guard let opened = vocab_zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
             var info = zip_error_t()
-            zip_error_init_with_code(&info, error)
-            defer { zip_error_fini(&info) }
-            throw ArchiveError.notAZip(path: path, reason: String(cString: zip_error_strerror(&info)), kind: kind)
+            vocab_zip_error_init_with_code(&info, error)
+            defer { vocab_zip_error_fini(&info) }
+            throw ArchiveError.notAZip(path: path, reason: String(cString: vocab_zip_error_strerror(&info)), kind: kind)
         }
         handle = opened
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
         unpackLimit = min(max(minimumLimit, size.multipliedReportingOverflow(by: limitFactor).partialValue), 8 << 30)
     }
 
-    deinit { zip_discard(handle) }
+    deinit { vocab_zip_discard(handle) }
 
     /// Whether the archive holds `name`.
     public func contains(_ name: String) -> Bool {
-        zip_name_locate(handle, name, 0) >= 0
+        vocab_zip_name_locate(handle, name, 0) >= 0
     }
 
     /// The entry `name` as a stream of chunks.
     public func stream(_ name: String) throws -> ZipEntryStream {
-        guard let file = zip_fopen(handle, name, 0) else { throw ArchiveError.missingEntry(path: path, entry: name, kind: kind) }
+        guard let file = vocab_zip_fopen(handle, name, 0) else { throw ArchiveError.missingEntry(path: path, entry: name, kind: kind) }
         return ZipEntryStream(archive: self, file: file, name: name)
     }
 
@@ -105,21 +106,21 @@ public final class ZipEntryStream: ByteStream {
     }
 
     deinit {
-        if !finished { zip_fclose(file) }
+        if !finished { vocab_zip_fclose(file) }
     }
 
     public func nextChunk() throws -> [UInt8]? {
         guard !finished else { return nil }
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let read = chunk.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress, 65_536) }
+        let read = chunk.withUnsafeMutableBytes { vocab_zip_fread(file, $0.baseAddress, 65_536) }
         if read < 0 {
             finished = true
-            zip_fclose(file)
+            vocab_zip_fclose(file)
             throw ArchiveError.notAZip(path: archive.path, reason: "\(name) is damaged", kind: archive.kind)
         }
         if read == 0 {
             finished = true
-            zip_fclose(file)
+            vocab_zip_fclose(file)
             return nil
         }
         try archive.count(Int(read))

@@ -12,36 +12,37 @@ public final class ZipWriter {
     public init(path: String) throws {
         self.path = path
         var error: Int32 = 0
-        guard let opened = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &error) else {
+        guard vocab_libzip_available() == 1 else { throw ZipWriteError(path: path, reason: "libzip is not installed (Debian: libzip4)") }
+        guard let opened = vocab_zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &error) else {
             var info = zip_error_t()
-            zip_error_init_with_code(&info, error)
-            defer { zip_error_fini(&info) }
-            throw ZipWriteError(path: path, reason: String(cString: zip_error_strerror(&info)))
+            vocab_zip_error_init_with_code(&info, error)
+            defer { vocab_zip_error_fini(&info) }
+            throw ZipWriteError(path: path, reason: String(cString: vocab_zip_error_strerror(&info)))
         }
         handle = opened
     }
 
-    deinit { if let handle { zip_discard(handle) } }
+    deinit { if let handle { vocab_zip_discard(handle) } }
 
     /// Adds the file at `source` as entry `name`; `compress` false stores it as it is (images,
     /// data compressed already).
     public func addFile(_ name: String, from source: String, compress: Bool = true) throws {
         guard let handle else { throw ZipWriteError(path: path, reason: "the archive is closed") }
-        guard let data = zip_source_file(handle, source, 0, -1) else { throw failure() }
-        let index = zip_file_add(handle, name, data, zip_flags_t(ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE))
+        guard let data = vocab_zip_source_file(handle, source, 0, -1) else { throw failure() }
+        let index = vocab_zip_file_add(handle, name, data, zip_flags_t(ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE))
         guard index >= 0 else {
-            zip_source_free(data)
+            vocab_zip_source_free(data)
             throw failure()
         }
-        if !compress { zip_set_file_compression(handle, zip_uint64_t(index), ZIP_CM_STORE, 0) }
+        if !compress { vocab_zip_set_file_compression(handle, zip_uint64_t(index), ZIP_CM_STORE, 0) }
     }
 
     /// Writes the archive out; until then nothing exists at `path`.
     public func commit() throws {
         guard let handle else { return }
-        guard zip_close(handle) == 0 else {
+        guard vocab_zip_close(handle) == 0 else {
             let error = failure()
-            zip_discard(handle)
+            vocab_zip_discard(handle)
             self.handle = nil
             throw error
         }
@@ -49,7 +50,7 @@ public final class ZipWriter {
     }
 
     private func failure() -> ZipWriteError {
-        ZipWriteError(path: path, reason: handle.map { String(cString: zip_strerror($0)) } ?? "unknown error")
+        ZipWriteError(path: path, reason: handle.map { String(cString: vocab_zip_strerror($0)) } ?? "unknown error")
     }
 }
 

@@ -69,7 +69,7 @@ public enum CloudDevices {
     /// What a device is called when it signs in: this machine's name and the front end.
     public static func label(for frontEnd: String) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : "this computer"
+        let host = gethostname(&buffer, buffer.count) == 0 ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "this computer"
         return "\(frontEnd) on \(host)"
     }
 }

@@ -31,6 +31,8 @@ public enum CloudError: UserFacingError, Equatable {
     case blocked(by: [BlockingSession])
     /// This device was signed out of its account (from another device, or by an administrator).
     case deviceSignedOut(server: String)
+    /// PostgreSQL's client library (libpq) is not installed.
+    case libpqMissing
 
     public var category: ErrorCategory {
         switch self {
@@ -77,6 +79,8 @@ public enum CloudError: UserFacingError, Equatable {
             let pids = sessions.map { String($0.pid) }.joined(separator: ", ")
             return "Nothing was changed: the tables were held by \(held). "
                 + (sessions.isEmpty ? "Try again." : "End them with SELECT pg_terminate_backend(pid) (pid \(pids)) as an administrator, then try again.")
+        case .libpqMissing:
+            return "The cloud needs PostgreSQL's client library, libpq, which is not installed (Debian: libpq5). Nothing was changed."
         case .deviceSignedOut(let server):
             return "This device was signed out of its account on \(server) (from another device or by the administrator). Nothing was changed; sign in again with the account's password."
         case .unreadableLogin(let path, let reason):

@@ -73,6 +73,8 @@ public final class PostgresConnection {
     public init(_ address: ServerAddress, password: String?, timeouts: CloudTimeouts = CloudTimeouts()) throws {
         self.address = address
         self.timeouts = timeouts
+        // libpq is loaded on first use (not by every command): without it, say so.
+        guard vocab_libpq_available() == 1 else { throw CloudError.libpqMissing }
         var keys = ["host", "port", "dbname", "user", "application_name", "client_encoding"]
         var values = [address.host, String(address.port), address.database, address.user, "vocab", "UTF8"]
         if let password { keys.append("password"); values.append(password) }
@@ -82,38 +84,38 @@ public final class PostgresConnection {
         let connection = keyPointers.withUnsafeBufferPointer { keysBuffer in
             valuePointers.withUnsafeBufferPointer { valuesBuffer -> OpaquePointer? in
                 guard let keysBase = keysBuffer.baseAddress, let valuesBase = valuesBuffer.baseAddress else { return nil }
-                return PQconnectStartParams(UnsafeRawPointer(keysBase).assumingMemoryBound(to: UnsafePointer<CChar>?.self),
+                return vocab_PQconnectStartParams(UnsafeRawPointer(keysBase).assumingMemoryBound(to: UnsafePointer<CChar>?.self),
                                             UnsafeRawPointer(valuesBase).assumingMemoryBound(to: UnsafePointer<CChar>?.self), 0)
             }
         }
         guard let connection else { throw CloudError.unreachable(server: address.server, detail: "out of memory") }
         // Verbose errors carry the SQLSTATE ("FATAL:  28P01: …"): logins are judged by code, not by wording.
-        PQsetErrorVerbosity(connection, PQERRORS_VERBOSE)
+        vocab_PQsetErrorVerbosity(connection, PQERRORS_VERBOSE)
         let deadline = ContinuousClock.now + .seconds(timeouts.connectSeconds)
         var state = PGRES_POLLING_WRITING
         while state != PGRES_POLLING_OK && state != PGRES_POLLING_FAILED {
-            guard PostgresConnection.wait(for: PQsocket(connection), reading: state == PGRES_POLLING_READING, until: deadline) else {
-                PQfinish(connection)
+            guard PostgresConnection.wait(for: vocab_PQsocket(connection), reading: state == PGRES_POLLING_READING, until: deadline) else {
+                vocab_PQfinish(connection)
                 throw CloudError.unreachable(server: address.server, detail: "no answer within \(timeouts.connectSeconds) s")
             }
-            state = PQconnectPoll(connection)
+            state = vocab_PQconnectPoll(connection)
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let message = PQerrorMessage(connection).map { String(cString: $0) } ?? ""
-            PQfinish(connection)
+        guard vocab_PQstatus(connection) == CONNECTION_OK else {
+            let message = vocab_PQerrorMessage(connection).map { String(cString: $0) } ?? ""
+            vocab_PQfinish(connection)
             let (code, detail) = PostgresConnection.sqlState(in: message)
             if code == "28P01" || code == "28000" || PostgresConnection.isPoolerLoginRefusal(code: code, detail: detail) {
                 throw CloudError.accessDenied(server: address.server, detail: detail)
             }
             throw CloudError.unreachable(server: address.server, detail: detail)
         }
-        PQsetErrorVerbosity(connection, PQERRORS_DEFAULT)
+        vocab_PQsetErrorVerbosity(connection, PQERRORS_DEFAULT)
         // Server notices ("... does not exist, skipping") are not for the user's terminal.
-        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        vocab_PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
     }
 
-    deinit { PQfinish(handle) }
+    deinit { vocab_PQfinish(handle) }
 
     /// Runs one statement with text parameters (or, without parameters, a script of several);
     /// returns the rows as text (nil for NULL).
@@ -140,11 +142,11 @@ public final class PostgresConnection {
     private func start(_ sql: String, _ parameters: [String?], scriptAllowed: Bool) throws {
         let sent: Int32
         if parameters.isEmpty && scriptAllowed {
-            sent = PQsendQuery(handle, sql)
+            sent = vocab_PQsendQuery(handle, sql)
         } else {
-            sent = withParameters(parameters) { PQsendQueryParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) }
+            sent = withParameters(parameters) { vocab_PQsendQueryParams(handle, sql, Int32(parameters.count), nil, $0, nil, nil, 0) }
         }
-        guard sent == 1 else { throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle))) }
+        guard sent == 1 else { throw failure(detail: PostgresConnection.firstLine(vocab_PQerrorMessage(handle))) }
     }
 
     /// Waits (at most `timeouts.statementSeconds`) for the statement `send` started; returns
@@ -155,8 +157,8 @@ public final class PostgresConnection {
         var firstError: Error?
         while true {
             try waitUntilReady(seconds: seconds.map { min($0, timeouts.statementSeconds) } ?? timeouts.statementSeconds)
-            guard let result = PQgetResult(handle) else { break }
-            defer { PQclear(result) }
+            guard let result = vocab_PQgetResult(handle) else { break }
+            defer { vocab_PQclear(result) }
             do {
                 rows = try self.rows(of: result)
             } catch {
@@ -164,8 +166,8 @@ public final class PostgresConnection {
             }
         }
         if let firstError { throw firstError }
-        if PQstatus(handle) != CONNECTION_OK {
-            throw CloudError.unreachable(server: address.server, detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
+        if vocab_PQstatus(handle) != CONNECTION_OK {
+            throw CloudError.unreachable(server: address.server, detail: PostgresConnection.firstLine(vocab_PQerrorMessage(handle)))
         }
         return rows
     }
@@ -173,29 +175,29 @@ public final class PostgresConnection {
     /// Reads from the server until a whole result is there, or the statement's time is up.
     private func waitUntilReady(seconds: Int) throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
-        while PQisBusy(handle) == 1 {
-            guard PostgresConnection.wait(for: PQsocket(handle), reading: true, until: deadline) else {
+        while vocab_PQisBusy(handle) == 1 {
+            guard PostgresConnection.wait(for: vocab_PQsocket(handle), reading: true, until: deadline) else {
                 cancelRunningStatement()
                 throw CloudError.timedOut(server: address.server, seconds: seconds)
             }
-            guard PQconsumeInput(handle) == 1 else {
-                throw CloudError.unreachable(server: address.server, detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
+            guard vocab_PQconsumeInput(handle) == 1 else {
+                throw CloudError.unreachable(server: address.server, detail: PostgresConnection.firstLine(vocab_PQerrorMessage(handle)))
             }
         }
     }
 
     /// Asks the server to stop the statement, and drops what it still sends.
     private func cancelRunningStatement() {
-        if let cancel = PQgetCancel(handle) {
+        if let cancel = vocab_PQgetCancel(handle) {
             var buffer = [CChar](repeating: 0, count: 256)
-            _ = PQcancel(cancel, &buffer, Int32(buffer.count))
-            PQfreeCancel(cancel)
+            _ = vocab_PQcancel(cancel, &buffer, Int32(buffer.count))
+            vocab_PQfreeCancel(cancel)
         }
         // Give the server a moment to end the statement; a connection still busy is dropped.
         let deadline = ContinuousClock.now + .seconds(2)
-        while PQisBusy(handle) == 1, PostgresConnection.wait(for: PQsocket(handle), reading: true, until: deadline),
-              PQconsumeInput(handle) == 1 {}
-        while PQisBusy(handle) == 0, let result = PQgetResult(handle) { PQclear(result) }
+        while vocab_PQisBusy(handle) == 1, PostgresConnection.wait(for: vocab_PQsocket(handle), reading: true, until: deadline),
+              vocab_PQconsumeInput(handle) == 1 {}
+        while vocab_PQisBusy(handle) == 0, let result = vocab_PQgetResult(handle) { vocab_PQclear(result) }
     }
 
     /// Waits until the socket is ready (or the deadline passes: false).
@@ -239,20 +241,20 @@ public final class PostgresConnection {
     }
 
     private func rows(of result: OpaquePointer) throws -> [[String?]] {
-        switch PQresultStatus(result) {
+        switch vocab_PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
             return []
         case PGRES_TUPLES_OK:
-            let rows = Int(PQntuples(result)), columns = Int(PQnfields(result))
+            let rows = Int(vocab_PQntuples(result)), columns = Int(vocab_PQnfields(result))
             return (0..<rows).map { row in
                 (0..<columns).map { column in
-                    PQgetisnull(result, Int32(row), Int32(column)) == 1 ? nil
-                        : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+                    vocab_PQgetisnull(result, Int32(row), Int32(column)) == 1 ? nil
+                        : String(cString: vocab_PQgetvalue(result, Int32(row), Int32(column)))
                 }
             }
         default:
-            let detail = PostgresConnection.firstLine(PQresultErrorMessage(result))
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+            let detail = PostgresConnection.firstLine(vocab_PQresultErrorMessage(result))
+            let state = vocab_PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
             if state == "42501" { throw CloudError.accessDenied(server: address.server, detail: detail) }
             if state == "55P03" { throw CloudError.lockNotAvailable(detail) }
             // vocab.push's refusals: an account's cap (53400), a record or batch over its bound (54000).
@@ -263,16 +265,16 @@ public final class PostgresConnection {
 
     /// A lost connection is `unreachable`; anything else the server said is `serverError`.
     private func failure(detail: String) -> CloudError {
-        PQstatus(handle) != CONNECTION_OK ? .unreachable(server: address.server, detail: detail) : .serverError(detail)
+        vocab_PQstatus(handle) != CONNECTION_OK ? .unreachable(server: address.server, detail: detail) : .serverError(detail)
     }
 
     /// The SCRAM-SHA-256 verifier of `secret` (salted and hashed here, by libpq: the secret
     /// itself never goes to the server).
     public func scramVerifier(of secret: String) throws -> String {
-        guard let made = PQencryptPasswordConn(handle, secret, address.user, "scram-sha-256") else {
-            throw failure(detail: PostgresConnection.firstLine(PQerrorMessage(handle)))
+        guard let made = vocab_PQencryptPasswordConn(handle, secret, address.user, "scram-sha-256") else {
+            throw failure(detail: PostgresConnection.firstLine(vocab_PQerrorMessage(handle)))
         }
-        defer { PQfreemem(made) }
+        defer { vocab_PQfreemem(made) }
         return String(cString: made)
     }
 

@@ -92,6 +92,7 @@ public final class HTTPServer: @unchecked Sendable {
         let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_EPOLL.rawValue)
             | UInt32(MHD_USE_ERROR_LOG.rawValue)
         let me = Unmanaged.passUnretained(self).toOpaque()
+        guard vocab_mhd_available() == 1 else { throw HTTPServerError.noLibrary }
         if tls != nil, vocab_mhd_has_tls() == 0 { throw HTTPServerError.noTLS }
         // libmicrohttpd copies neither the key nor the certificate: they live as long as the server.
         daemon = withUnsafePointer(to: &address) { pointer in
@@ -119,7 +120,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops listening and ends every connection.
     public func stop() {
-        if let daemon { MHD_stop_daemon(daemon) }
+        if let daemon { vocab_MHD_stop_daemon(daemon) }
         daemon = nil
     }
 }
@@ -140,9 +141,11 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     case badAddress(String)
     case cannotListen(host: String, port: UInt16, reason: String)
     case noTLS
+    case noLibrary
 
     public var description: String {
         switch self {
+        case .noLibrary: return "libmicrohttpd is not installed (Debian: libmicrohttpd12)"
         case .noTLS: return "this libmicrohttpd was built without TLS"
         case .badAddress(let text): return "\"\(text)\" is not an IPv4 address to listen on"
         case .cannotListen(let host, let port, let reason): return "cannot listen on \(host):\(port) (\(reason))"
@@ -236,7 +239,7 @@ private func clientAddress(_ connection: OpaquePointer) -> String {
 }
 
 private func header(_ connection: OpaquePointer, _ name: String) -> String? {
-    MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+    vocab_MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
 }
 
 /// The query's arguments (the first value of each name), at most 32 of them.
@@ -252,17 +255,17 @@ private func arguments(_ connection: OpaquePointer) -> [String: String] {
         return MHD_Result.YES
     }
     withExtendedLifetime(box) {
-        _ = MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, iterator, Unmanaged.passUnretained(box).toOpaque())
+        _ = vocab_MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, iterator, Unmanaged.passUnretained(box).toOpaque())
     }
     return box.values
 }
 
 private func respond(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
     let made = response.body.withUnsafeBytes { bytes in
-        MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+        vocab_MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
     }
     guard let made else { return MHD_Result.NO }
-    defer { MHD_destroy_response(made) }
-    for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
-    return MHD_queue_response(connection, UInt32(response.status), made)
+    defer { vocab_MHD_destroy_response(made) }
+    for (name, value) in response.headers { _ = vocab_MHD_add_response_header(made, name, value) }
+    return vocab_MHD_queue_response(connection, UInt32(response.status), made)
 }
