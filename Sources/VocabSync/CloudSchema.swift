@@ -75,6 +75,16 @@ public enum CloudSchema {
         INSERT INTO vocab.meta VALUES ('schema_version', '5') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
         -- What a new account may hold until the administrator says otherwise.
         INSERT INTO vocab.meta VALUES ('default_max_records', '500000'), ('default_max_bytes', '268435456') ON CONFLICT (key) DO NOTHING;
+        -- An account row for `who`, with the default caps, unless there is one (called by
+        -- vocab.push, vocab.add_device and the administrator's add-user; not granted to users).
+        CREATE OR REPLACE FUNCTION vocab.open_account(who name) RETURNS void
+        LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+            INSERT INTO vocab.accounts (owner, max_records, max_bytes)
+            SELECT who, (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_records'),
+                   (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_bytes')
+            ON CONFLICT (owner) DO NOTHING
+        $fn$;
+        REVOKE ALL ON FUNCTION vocab.open_account(name) FROM PUBLIC;
         -- Version 5: devices. A learner signs in once with the password (checked by PostgreSQL);
         -- the device gets a login role of its own whose password is a secret only the device
         -- knows (the server keeps its SCRAM verifier). The function vocab.me() maps a device to its learner;
@@ -130,10 +140,7 @@ public enum CloudSchema {
             IF verifier IS NULL OR verifier NOT LIKE 'SCRAM-SHA-256$%' OR octet_length(verifier) > 512 THEN
                 RAISE EXCEPTION 'a device needs a SCRAM-SHA-256 verifier' USING ERRCODE = '22023';
             END IF;
-            INSERT INTO vocab.accounts (owner, max_records, max_bytes)
-            SELECT me, (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_records'),
-                   (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_bytes')
-            ON CONFLICT (owner) DO NOTHING;
+            PERFORM vocab.open_account(me);
             PERFORM 1 FROM vocab.accounts a WHERE a.owner = me FOR UPDATE;
             IF (SELECT count(*) FROM vocab.devices d WHERE d.owner = me AND d.revoked IS NULL) >= 10 THEN
                 RAISE EXCEPTION 'the account has 10 devices signed in; sign one out first' USING ERRCODE = '53400';
@@ -224,10 +231,7 @@ public enum CloudSchema {
                 RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', too_big.k, too_big.size, too_big.k
                     USING ERRCODE = '54000';
             END IF;
-            INSERT INTO vocab.accounts (owner, max_records, max_bytes)
-            SELECT me, (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_records'),
-                   (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_bytes')
-            ON CONFLICT (owner) DO NOTHING;
+            PERFORM vocab.open_account(me);
             SELECT a.max_records, a.max_bytes, a.next_seq INTO cap, byte_cap, latest FROM vocab.accounts a WHERE a.owner = me FOR UPDATE;
             IF latest <> expected THEN
                 RETURN NULL;
@@ -467,10 +471,7 @@ public enum CloudSchema {
             try connection.execute("ALTER ROLE \"\(name)\" SET idle_in_transaction_session_timeout = '120s'")
             // A new account starts with the default caps (records and bytes).
             try connection.execute("""
-                INSERT INTO vocab.accounts (owner, max_records, max_bytes)
-                SELECT $1, (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_records'),
-                       (SELECT value::bigint FROM vocab.meta WHERE key = 'default_max_bytes')
-                ON CONFLICT (owner) DO NOTHING
+                SELECT vocab.open_account($1)
                 """, [name])
         }
     }

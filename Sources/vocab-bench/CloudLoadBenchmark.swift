@@ -15,26 +15,11 @@ struct CloudLoadBenchmark {
     var seconds = 60
 
     init(_ arguments: [String]) throws {
-        var index = 0
-        func number(_ range: ClosedRange<Int>) throws -> Int {
-            index += 1
-            guard index < arguments.count, let value = Int(arguments[index]), range.contains(value) else {
-                throw BenchError.message("\(arguments[index - 1]) needs a number in \(range.lowerBound)...\(range.upperBound)")
-            }
-            return value
-        }
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--users": users = try number(1...500)
-            case "--devices": devices = try number(1...16)
-            case "--seconds": seconds = try number(1...600)
-            case "--help", "-h":
-                print("Usage: vocab-bench cloud-load [--users N (1-500, default 50)] [--devices N (1-16, default 4)] [--seconds N (1-600, default 60)]")
-                exit(0)
-            default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
-            }
-            index += 1
-        }
+        let given = try LoadArguments.parse(arguments, usage: "vocab-bench cloud-load [--users N (1-500, default 50)] [--devices N (1-16, default 4)] [--seconds N (1-600, default 60)]",
+                                            ranges: ["--users": 1...500, "--devices": 1...16, "--seconds": 1...600])
+        users = given["--users"] ?? users
+        devices = given["--devices"] ?? devices
+        seconds = given["--seconds"] ?? seconds
     }
 
     func run() throws {
@@ -204,5 +189,29 @@ struct LoadDevice {
                 results.record(error: (error as? UserFacingError)?.message ?? "\(error)")
             }
         }
+    }
+}
+
+/// The options of the load benchmarks: `--name N` numbers within a range, and `--help`.
+enum LoadArguments {
+    /// The numbers given, by option name.
+    static func parse(_ arguments: [String], usage: String, ranges: [String: ClosedRange<Int>]) throws -> [String: Int] {
+        var given: [String: Int] = [:]
+        var index = 0
+        while index < arguments.count {
+            let name = arguments[index]
+            if name == "--help" || name == "-h" {
+                print("Usage: " + usage)
+                exit(0)
+            }
+            guard let range = ranges[name] else { throw BenchError.message("unknown option \(name) (see --help)") }
+            index += 1
+            guard index < arguments.count, let value = Int(arguments[index]), range.contains(value) else {
+                throw BenchError.message("\(name) needs a number in \(range.lowerBound)...\(range.upperBound)")
+            }
+            given[name] = value
+            index += 1
+        }
+        return given
     }
 }

@@ -20,25 +20,10 @@ struct WebLoadBenchmark {
     static let seededWords = 100
 
     init(_ arguments: [String]) throws {
-        var index = 0
-        func number(_ range: ClosedRange<Int>) throws -> Int {
-            index += 1
-            guard index < arguments.count, let value = Int(arguments[index]), range.contains(value) else {
-                throw BenchError.message("\(arguments[index - 1]) needs a number in \(range.lowerBound)...\(range.upperBound)")
-            }
-            return value
-        }
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--learners": learners = try number(1...500)
-            case "--seconds": seconds = try number(1...600)
-            case "--help", "-h":
-                print("Usage: vocab-bench web-load [--learners N (1-500, default 200)] [--seconds N (1-600, default 60)]")
-                exit(0)
-            default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
-            }
-            index += 1
-        }
+        let given = try LoadArguments.parse(arguments, usage: "vocab-bench web-load [--learners N (1-500, default 200)] [--seconds N (1-600, default 60)]",
+                                            ranges: ["--learners": 1...500, "--seconds": 1...600])
+        learners = given["--learners"] ?? learners
+        seconds = given["--seconds"] ?? seconds
     }
 
     func run() throws {
