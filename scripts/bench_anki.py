@@ -5,7 +5,8 @@
                                       4-review history, exported by Anki (current format, with
                                       scheduling)
   bench_anki.py import PACKAGE        imports it into a new collection; prints the seconds the
-                                      import itself took (Python's start and Anki's loading aside)
+                                      import itself took (Python's start and Anki's loading aside),
+                                      the notes and the collection's size in bytes
 """
 import os
 import random
@@ -60,7 +61,9 @@ def import_package(path):
         took = time.perf_counter() - started
         notes = col.note_count()
         col.close()
-        print(f"{took:.4f} {notes}")
+        size = sum(os.path.getsize(os.path.join(work, name)) for name in os.listdir(work)
+                   if name.startswith("collection.anki2"))
+        print(f"{took:.4f} {notes} {size}")
     finally:
         shutil.rmtree(work)
 
