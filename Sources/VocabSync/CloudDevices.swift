@@ -21,7 +21,7 @@ public enum CloudDevices {
     /// Adds a device for the learner `connection` is signed in as (with the password) and
     /// returns the device's login. The secret is made here and hashed here; it never travels.
     public static func add(label: String, on connection: PostgresConnection) throws -> CloudLogin {
-        let secret = randomSecret()
+        let secret = Secrets.randomHex(bytes: 32)  // 256 bits: the device's secret
         let verifier = try connection.scramVerifier(of: secret)
         guard let role = try connection.execute("SELECT vocab.add_device($1, $2)::text", [label, verifier]).first?.first ?? nil else {
             throw CloudError.serverError("the server made no device")
@@ -58,12 +58,6 @@ public enum CloudDevices {
         }
         let count = try admin.execute("SELECT vocab.sign_out_devices($1, NULL)::text", [user]).first?.first ?? nil
         return count.flatMap { Int($0) } ?? 0
-    }
-
-    /// 32 bytes from the system's random source, as hex: a device's secret.
-    static func randomSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", Int(generator.next() & 0xFF)) }.joined()
     }
 
     /// What a device is called when it signs in: this machine's name and the front end.

@@ -344,8 +344,7 @@ final class SignedInDevice: @unchecked Sendable {
 
     /// Whether `secret` is this device's (compared in time that depends on the length only).
     func accepts(_ secret: String) -> Bool {
-        let given = SHA256.hash(Array(secret.utf8))
-        return given.count == secretHash.count && zip(given, secretHash).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0
+        Secrets.sameBytes(SHA256.hash(Array(secret.utf8)), secretHash)
     }
 }
 

@@ -50,7 +50,7 @@ public final class DevicePairing: Sendable {
         let typed = given.filter(\.isNumber)
         var announced: String?
         let token: String? = state.withLock { state in
-            guard Self.sameBytes(typed, state.code) else {
+            guard Secrets.sameBytes(Array(typed.utf8), Array(state.code.utf8)) else {
                 state.wrongTries += 1
                 if state.wrongTries >= 5 {
                     state.code = Self.newCode()
@@ -59,7 +59,7 @@ public final class DevicePairing: Sendable {
                 }
                 return nil
             }
-            let token = Self.randomHex(bytes: 32)
+            let token = Secrets.randomHex(bytes: 32)
             state.devices.insert(SHA256.hex(Array(token.utf8)))
             save(state.devices)
             state.code = Self.newCode()
@@ -102,16 +102,4 @@ public final class DevicePairing: Sendable {
         return String(format: "%08d", Int(generator.next(upperBound: UInt64(100_000_000))))
     }
 
-    /// `bytes` random bytes (the system's source: getrandom), as hex.
-    static func randomHex(bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in String(format: "%02x", Int(generator.next() & 0xFF)) }.joined()
-    }
-
-    /// Compares in time that depends on the length only (no early exit on the first difference).
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 }

@@ -20,4 +20,14 @@ final class DigestTests: XCTestCase {
         XCTAssertEqual(SHA256.hex(Array(String(repeating: "a", count: 1000).utf8)),
                        "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
+
+    func testSecretsAreRandomHexAndCompareWholly() {
+        let one = Secrets.randomHex(bytes: 32), two = Secrets.randomHex(bytes: 32)
+        XCTAssertEqual(one.count, 64)
+        XCTAssertTrue(one.allSatisfy { "0123456789abcdef".contains($0) })
+        XCTAssertNotEqual(one, two)
+        XCTAssertTrue(Secrets.sameBytes(Array(one.utf8), Array(one.utf8)))
+        XCTAssertFalse(Secrets.sameBytes(Array(one.utf8), Array(two.utf8)))
+        XCTAssertFalse(Secrets.sameBytes([1, 2], [1, 2, 3]))
+    }
 }
