@@ -124,22 +124,13 @@ struct WordListWriter {
 
     /// The word's line of the table (as `TextTable.line` makes it from `TextWidth.fit` cells:
     /// book when shown, word, definition, memorised), written without making the cells when
-    /// they are plain ASCII: the second of the table's two passes.
+    /// `simpleFit` can cut them: the second of the table's two passes.
     mutating func writeRow(_ row: WordFieldsRow, showingBook: Bool, word: Int, definition: Int, memorized: Int,
                            widths: [Int], to out: inout [UInt8]) throws {
         var column = 0
         func put(_ text: UnsafeBufferPointer<UInt8>, most: Int) {
             if column > 0 { out.append(contentsOf: [0x20, 0x20]) }
-            var used: Int
-            if let fit = Self.simpleFit(text, most: most) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<fit.keep]))
-                if fit.cut { out.append(contentsOf: [0xE2, 0x80, 0xA6]) }  // …
-                used = fit.columns
-            } else {
-                let cell = Cell(text, most: most)
-                out.append(contentsOf: cell.bytes)
-                used = cell.columns
-            }
+            let used = Self.writeFitted(text, most: most, to: &out)
             if used < widths[column] { out.append(contentsOf: repeatElement(0x20, count: widths[column] - used)) }
             column += 1
         }
@@ -171,7 +162,20 @@ struct WordListWriter {
     }
 
     private static func columns(_ text: UnsafeBufferPointer<UInt8>, most: Int) -> Int {
-        simpleFit(text, most: most)?.columns ?? Cell(text, most: most).columns
+        simpleFit(text, most: most)?.columns ?? Cell(text: String(decoding: text, as: UTF8.self), most: most).columns
+    }
+
+    /// Appends `text` cut to `most` columns (as `TextWidth.fit` cuts it) and returns the columns
+    /// it takes: by bytes when `simpleFit` can, else through `TextWidth`.
+    private static func writeFitted(_ text: UnsafeBufferPointer<UInt8>, most: Int, to out: inout [UInt8]) -> Int {
+        guard let fit = simpleFit(text, most: most) else {
+            let cell = Cell(text: String(decoding: text, as: UTF8.self), most: most)
+            out.append(contentsOf: cell.bytes)
+            return cell.columns
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<fit.keep]))
+        if fit.cut { out.append(contentsOf: [0xE2, 0x80, 0xA6]) }  // …
+        return fit.columns
     }
 
     /// The cut `TextWidth.fit` makes, for text whose every scalar is a character of its own on a
@@ -214,19 +218,6 @@ struct WordListWriter {
         init(bytes: [UInt8], columns: Int) {
             self.bytes = bytes
             self.columns = columns
-        }
-
-        /// Plain printable ASCII is cut by bytes; anything else goes through `TextWidth`.
-        init(_ text: UnsafeBufferPointer<UInt8>, most: Int) {
-            if text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-                if text.count > most {
-                    self.init(bytes: Array(text.prefix(most - 1)) + Array("…".utf8), columns: most)
-                } else {
-                    self.init(bytes: Array(text), columns: text.count)
-                }
-            } else {
-                self.init(text: String(decoding: text, as: UTF8.self), most: most)
-            }
         }
 
         init(text: String, most: Int) {
