@@ -99,9 +99,9 @@ public final class CloudWebApp: Sendable {
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)
         if parts == ["signin"] { return try signIn(request) }
         if parts == ["pair"] { throw WebProblem(status: 404, message: "This server signs in with a cloud account, not a pairing code.") }
-        let device = try signedInDevice(request)
+        let caller = try signedInCaller(request)
+        let device = caller.device
         if request.method != "GET" { try WebApp.checkWrite(request, scheme: settings.scheme) }
-        let caller = Caller(device: device, secret: try cookieParts(request).secret)
         switch (request.method, parts) {
         case ("GET", ["session"]): return WebApp.json(["mode": "cloud", "account": device.owner])
         case ("POST", ["signout"]): return try signOut(caller, request)
@@ -224,8 +224,9 @@ public final class CloudWebApp: Sendable {
         return (role, secret)
     }
 
-    /// The device a request's cookie names, when its secret is right and it is signed in.
-    private func signedInDevice(_ request: HTTPRequest) throws -> SignedInDevice {
+    /// The device a request's cookie names, with the cookie's secret, when the secret is right
+    /// and the device is signed in.
+    private func signedInCaller(_ request: HTTPRequest) throws -> Caller {
         let (role, secret) = try cookieParts(request)
         if let known = devices.withLock({ $0[role] }) {
             guard known.accepts(secret) else {
@@ -233,14 +234,14 @@ public final class CloudWebApp: Sendable {
                 throw Self.signedOut("Sign in with your cloud account.")
             }
             known.lastUsed.withLock { $0 = .now }
-            return known
+            return Caller(device: known, secret: secret)
         }
         // Not seen since this server started (or signed out here): PostgreSQL checks the secret.
         let keys = limitKeys(request, user: nil)
         let wait = limiter.wait(keys)
         if wait > 0 { throw tooMany(wait) }
         do {
-            return try connectDevice(role: role, secret: secret)
+            return Caller(device: try connectDevice(role: role, secret: secret), secret: secret)
         } catch CloudError.accessDenied, CloudError.deviceSignedOut {
             limiter.failed(keys)
             throw Self.signedOut("This device was signed out: sign in again with your cloud account.")
