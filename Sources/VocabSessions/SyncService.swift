@@ -71,10 +71,14 @@ public struct SyncService: Sendable {
         return address
     }
 
-    /// Checks a new device's login and saves it.
-    private func saveDevice(_ device: CloudLogin) throws {
-        if let refusal = AccountStatus.check(device, timeouts: timeouts).refusal { throw refusal }
+    /// Checks a new device's login and saves it; returns the checked connection.
+    @discardableResult
+    private func saveDevice(_ device: CloudLogin) throws -> PostgresConnection {
+        let (status, checked) = AccountStatus.open(device, timeouts: timeouts)
+        if let refusal = status.refusal { throw refusal }
+        guard let checked else { throw CloudError.notLoggedIn }
         try device.save(to: loginPath)
+        return checked
     }
 
     /// Forgets the login; local words stay. Signs this device out on the server first (all of
@@ -130,11 +134,7 @@ public struct SyncService: Sendable {
         guard let login, let connection = checked else { throw CloudError.notLoggedIn }
         if !login.isDevice {
             let device = try CloudDevices.add(label: CloudDevices.label(for: "Vocab"), on: connection)
-            try saveDevice(device)
-            let (deviceStatus, deviceConnection) = AccountStatus.open(device, timeouts: timeouts)
-            if let refusal = deviceStatus.refusal { throw refusal }
-            guard let deviceConnection else { throw CloudError.notLoggedIn }
-            return CloudSession(login: device, connection: deviceConnection)
+            return CloudSession(login: device, connection: try saveDevice(device))
         }
         return CloudSession(login: login, connection: connection)
     }
