@@ -108,6 +108,18 @@ public enum CloudSchema {
                       AND EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = d.owner AND pg_has_role(r.oid, 'vocab_user', 'MEMBER')))
                 ELSE session_user END
         $fn$;
+        -- vocab.me() for the functions that act on an account: refused (42501) when the caller
+        -- is a signed-out device or no Vocab user at all.
+        CREATE OR REPLACE FUNCTION vocab.signed_in_learner() RETURNS name
+        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := vocab.me();
+        BEGIN
+            IF me IS NULL OR NOT pg_has_role(session_user, 'vocab_user', 'MEMBER') THEN
+                RAISE EXCEPTION 'this device was signed out, or is not a Vocab user' USING ERRCODE = '42501';
+            END IF;
+            RETURN me;
+        END
+        $fn$;
         -- Signs `target`'s devices out (all of them when `only` is NULL): no more logins, their
         -- sessions ended. Returns how many. Called by the functions below and by administrators.
         CREATE OR REPLACE FUNCTION vocab.sign_out_devices(target name, one_device name) RETURNS integer
@@ -173,12 +185,8 @@ public enum CloudSchema {
         -- Signs out one of the caller's learner's devices (NULL: all of them, the caller's too).
         CREATE OR REPLACE FUNCTION vocab.sign_out(device name) RETURNS integer
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
-        DECLARE me name := vocab.me();
         BEGIN
-            IF me IS NULL THEN
-                RAISE EXCEPTION 'this device was signed out' USING ERRCODE = '42501';
-            END IF;
-            RETURN vocab.sign_out_devices(me, device);
+            RETURN vocab.sign_out_devices(vocab.signed_in_learner(), device);
         END
         $fn$;
         ALTER TABLE vocab.records ENABLE ROW LEVEL SECURITY;
@@ -203,7 +211,7 @@ public enum CloudSchema {
         CREATE OR REPLACE FUNCTION vocab.push(expected bigint, batch_text text, fresh boolean) RETURNS bigint
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
         DECLARE
-            me name := vocab.me();
+            me name := vocab.signed_in_learner();
             batch jsonb;
             cap bigint;
             byte_cap bigint;
@@ -215,9 +223,6 @@ public enum CloudSchema {
             added bigint;
             too_big record;
         BEGIN
-            IF me IS NULL OR NOT pg_has_role(session_user, 'vocab_user', 'MEMBER') THEN
-                RAISE EXCEPTION 'this device was signed out, or is not a Vocab user' USING ERRCODE = '42501';
-            END IF;
             IF octet_length(batch_text) > 16777216 THEN
                 RAISE EXCEPTION 'a batch may hold 16 MiB, and this one holds % bytes', octet_length(batch_text)
                     USING ERRCODE = '54000';
@@ -306,11 +311,8 @@ public enum CloudSchema {
         -- it), and a device's last sign of life is kept (at most once a minute).
         CREATE FUNCTION vocab.counts() RETURNS TABLE (books bigint, words bigint, reviews bigint, latest bigint)
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
-        DECLARE me name := vocab.me();
+        DECLARE me name := vocab.signed_in_learner();
         BEGIN
-            IF me IS NULL THEN
-                RAISE EXCEPTION 'this device was signed out' USING ERRCODE = '42501';
-            END IF;
             UPDATE vocab.devices d SET seen = now() WHERE d.role = session_user AND (d.seen IS NULL OR d.seen < now() - interval '1 minute');
             RETURN QUERY SELECT a.live_books, a.live_words, a.live_reviews, a.next_seq FROM vocab.accounts a WHERE a.owner = me;
         END
@@ -323,7 +325,7 @@ public enum CloudSchema {
         REVOKE ALL ON FUNCTION vocab.push(bigint, text, boolean) FROM PUBLIC;
         REVOKE ALL ON FUNCTION vocab.pull(bigint, integer) FROM PUBLIC;
         REVOKE ALL ON FUNCTION vocab.counts() FROM PUBLIC;
-        REVOKE ALL ON FUNCTION vocab.me(), vocab.sign_out_devices(name, name), vocab.add_device(text, text),
+        REVOKE ALL ON FUNCTION vocab.me(), vocab.signed_in_learner(), vocab.sign_out_devices(name, name), vocab.add_device(text, text),
             vocab.my_devices(), vocab.sign_out(name) FROM PUBLIC;
         GRANT USAGE ON SCHEMA vocab TO vocab_user;
         GRANT SELECT ON vocab.meta TO vocab_user;
