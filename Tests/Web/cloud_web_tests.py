@@ -26,15 +26,13 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
-import traceback
 import uuid
 
 from selenium.webdriver.common.by import By
 
-from web_tests import BINARY, add_word, browser, open_book, shoot, text_in, visible, wait
+from web_tests import BINARY, add_word, browser, open_book, run_tests, shoot, text_in, visible, wait
 
 ADMIN_URL = os.environ.get("VOCAB_TEST_PG_ADMIN", "")
 ADMIN_PASSWORD = os.environ.get("VOCAB_TEST_PG_PASSWORD", "")
@@ -306,28 +304,11 @@ def test_the_security_list(cloud, driver):
 
 def main():
     tests = [test_two_learners_on_their_phones_find_their_words_on_their_desktops, test_the_security_list]
-    selected = [t for t in tests if len(sys.argv) < 2 or t.__name__ in sys.argv[1:]]
-    failed = 0
     cloud = Cloud()
     try:
-        for test in selected:
-            driver = None
-            started = time.time()
-            try:
-                driver = browser()
-                test(cloud, driver)
-                print(f"Cloud web test {test.__name__} passed ({time.time() - started:.1f} s)")
-            except Exception:
-                failed += 1
-                print(f"Cloud web test {test.__name__} FAILED:")
-                traceback.print_exc()
-            finally:
-                if driver:
-                    driver.quit()
+        run_tests("Cloud web", tests, lambda: cloud, lambda _: None)
     finally:
         cloud.stop()
-    print(f"Cloud web tests: {len(selected) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":

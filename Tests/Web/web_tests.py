@@ -426,18 +426,25 @@ def main():
              test_a_word_added_and_cards_studied_offline_arrive_once, test_import_a_file_then_export_the_book,
              test_a_scanned_code_pairs_and_a_word_is_edited_and_heard,
              test_in_korean_a_learner_pairs_adds_with_the_dictionary_studies_and_plays]
+    run_tests("Web", tests, Server, lambda server: server.stop())
+
+
+def run_tests(label, tests, start, finish):
+    """Runs the tests named on the command line (all of them when none is), each with what
+    `start()` makes (given to `finish` after) and a phone-sized browser; prints how each went
+    and exits 1 if any failed."""
     selected = [t for t in tests if len(sys.argv) < 2 or t.__name__ in sys.argv[1:]]
     failed = 0
     for test in selected:
-        server, driver = Server(), None
+        context, driver = start(), None
         started = time.time()
         try:
             driver = browser()
-            test(server, driver)
-            print(f"Web test {test.__name__} passed ({time.time() - started:.1f} s)")
+            test(context, driver)
+            print(f"{label} test {test.__name__} passed ({time.time() - started:.1f} s)")
         except Exception:
             failed += 1
-            print(f"Web test {test.__name__} FAILED:")
+            print(f"{label} test {test.__name__} FAILED:")
             traceback.print_exc()
         finally:
             if driver:
@@ -445,8 +452,8 @@ def main():
                     driver.quit()
                 except Exception:
                     pass  # a test that opened a browser of its own quit this one
-            server.stop()
-    print(f"Web tests: {len(selected) - failed} passed, {failed} failed")
+            finish(context)
+    print(f"{label} tests: {len(selected) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
 
