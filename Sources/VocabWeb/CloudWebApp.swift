@@ -113,7 +113,8 @@ public final class CloudWebApp: Sendable {
         defer { learner.busy.subtract(1, ordering: .relaxed) }
         try freshen(learner, caller, pushing: false)
         let response = learner.app.handle(request, device: device.role)
-        if request.method != "GET" { try freshen(learner, caller, pushing: true) }
+        // A write that was refused changed nothing: nothing to push.
+        if request.method != "GET", response.status < 400 { try freshen(learner, caller, pushing: true) }
         return response
     }
 
