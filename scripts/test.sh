@@ -31,6 +31,21 @@ start_pgbouncer
 start_dictd
 [ -n "${VOCAB_TEST_DICT_SERVER:-}" ] || missing "no dictd could be started" "apt-get install dictd dict-wn"
 
+# The Vocab before the store was keyed by integers (schema 10), built from its commit: the
+# migration's end-to-end test syncs a device still running it with an upgraded one.
+schema10_commit=ca8fc31
+schema10_binary="$PWD/.build/schema10/build/debug/vocab"
+if [ ! -x "$schema10_binary" ] && git cat-file -e "$schema10_commit^{commit}" 2>/dev/null; then
+    rm -rf .build/schema10/src && mkdir -p .build/schema10/src
+    git archive "$schema10_commit" | tar -x -C .build/schema10/src
+    (cd .build/schema10/src && swift build --product vocab --scratch-path ../build) || true
+fi
+if [ -x "$schema10_binary" ]; then
+    export VOCAB_TEST_SCHEMA10_BINARY="$schema10_binary"
+else
+    missing "no Vocab of schema 10 could be built from commit $schema10_commit" "a clone of the repository with its history"
+fi
+
 # The end-to-end tests run this binary as a separate process.
 export VOCAB_TEST_BINARY="$PWD/.build/debug/vocab"
 export VOCAB_TEST_DESKTOP_BINARY="$PWD/.build/debug/vocab-desktop"

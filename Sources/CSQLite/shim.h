@@ -18,6 +18,11 @@ static inline void vocab_sqlite3_result_text(sqlite3_context *context, const cha
     sqlite3_result_text(context, text, byteCount, SQLITE_TRANSIENT);
 }
 
+/// Returns a blob from an SQL function that SQLite copies at once (SQLITE_TRANSIENT).
+static inline void vocab_sqlite3_result_blob(sqlite3_context *context, const void *bytes, int byteCount) {
+    sqlite3_result_blob(context, bytes, byteCount, SQLITE_TRANSIENT);
+}
+
 /// Turns off SQLite's memory statistics, which take a global mutex on every allocation; must
 /// run before SQLite initialises (the first connection opened). Returns SQLITE_OK, or
 /// SQLITE_MISUSE when SQLite was already initialised.

@@ -8,7 +8,8 @@ import VocabCore
 /// `b_<column>`, so a row is decoded by name whatever else the query selects beside them.
 enum Columns {
     static let book = BookFields.all.map { "b.\($0.column) AS b_\($0.column)" }.joined(separator: ", ")
-    static let word = WordFields.all.map { "w.\($0.column) AS w_\($0.column)" }.joined(separator: ", ")
+    /// A word's book is kept as the book's key (`words.book`); its columns give the book's id.
+    static let word = WordFields.all.map { "\(wordSelect($0, table: "w")) AS w_\($0.column)" }.joined(separator: ", ")
     /// The names the rows of `book` and `word` give their columns, field by field.
     static let bookNames = BookFields.all.map { "b_" + $0.column }
     static let wordNames = WordFields.all.map { "w_" + $0.column }
@@ -17,13 +18,38 @@ enum Columns {
     /// The columns every insert of a word writes, in the order of `Store.wordValues`: every
     /// field, and the look-up key derived from the text.
     static let wordInsert = (WordFields.all.map(\.column) + ["word_key"]).joined(separator: ", ")
-    static let wordPlaceholders = Array(repeating: "?", count: WordFields.all.count + 1).joined(separator: ", ")
+    /// Its values: the book's key found from the book id bound in its place.
+    static let wordPlaceholders = (WordFields.all.enumerated().map { wordValue($0.element, parameter: "?") } + ["?"])
+        .joined(separator: ", ")
     /// `col = ?n` for every field but the id (`?1`), then the key: an update of a whole word.
-    static let wordAssignments = (WordFields.all.enumerated().dropFirst().map { "\($0.element.column) = ?\($0.offset + 1)" }
-        + ["word_key = ?\(WordFields.all.count + 1)"]).joined(separator: ", ")
+    static let wordAssignments = (WordFields.all.enumerated().dropFirst().map {
+        "\($0.element.column) = \(wordValue($0.element, parameter: "?\($0.offset + 1)"))"
+    } + ["word_key = ?\(WordFields.all.count + 1)"]).joined(separator: ", ")
     /// `col = excluded.col` for every field but the id, and the key: an upsert's update.
     static let wordExcluded = (WordFields.all.dropFirst().map(\.column) + ["word_key"])
         .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+
+    /// The book key of the book whose id is bound to `parameter`.
+    static func bookKey(_ parameter: String) -> String { "(SELECT key FROM books WHERE id = \(parameter))" }
+    /// The keys of the books whose ids are bound to `marks` (`?, ?, …`).
+    static func bookKeys(_ marks: String) -> String { "(SELECT key FROM books WHERE id IN (\(marks)))" }
+    /// The word key of the word whose id is bound to `parameter`.
+    static func wordKey(_ parameter: String) -> String { "(SELECT key FROM words WHERE id = \(parameter))" }
+    /// The text form of the 16-byte id in `column` (a review's), in plain SQL.
+    static func idText(_ column: String) -> String {
+        "lower(substr(hex(\(column)), 1, 8) || '-' || substr(hex(\(column)), 9, 4) || '-' || substr(hex(\(column)), 13, 4) || '-' "
+            + "|| substr(hex(\(column)), 17, 4) || '-' || substr(hex(\(column)), 21))"
+    }
+    /// The id of the book of the word row `table`.
+    static func bookId(ofWord table: String) -> String { "(SELECT id FROM books WHERE key = \(table).book)" }
+
+    private static func wordSelect(_ field: ModelField<Word>, table: String) -> String {
+        field.name == "bookId" ? bookId(ofWord: table) : "\(table).\(field.column)"
+    }
+
+    private static func wordValue(_ field: ModelField<Word>, parameter: String) -> String {
+        field.name == "bookId" ? bookKey(parameter) : parameter
+    }
 }
 
 extension FieldValue {
@@ -45,6 +71,13 @@ extension Row {
             throw StoreError.malformedRow(table: table, column: name)
         }
         return id
+    }
+
+    /// An id kept as its 16 bytes (a review's); nil when the column holds something else.
+    func uuidBytes(_ column: Int32) -> UUID? {
+        guard let bytes = blob(column), bytes.count == 16 else { return nil }
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 
     func timestamp(_ column: Int32) -> Timestamp { Timestamp(milliseconds: int(column)) }
@@ -86,9 +119,17 @@ extension Row {
 extension UUID {
     /// The form ids are stored and printed in.
     var storageText: String { lowercaseText }
+    /// The form a review's id is kept in: its 16 bytes.
+    var storageBytes: SQLValue { .blob(withUnsafeBytes(of: uuid) { [UInt8]($0) }) }
 }
 
 extension Statement {
+    /// Binds an id's 16 bytes (the form a review's id is kept in) to parameter `index`.
+    public func bind(idBytes id: UUID, at index: Int32) throws {
+        let code = withUnsafeBytes(of: id.uuid) { vocab_sqlite3_bind_blob(handle, index, $0.baseAddress, 16) }
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, handle: database.handle, sql: sql) }
+    }
+
     /// Binds an id's text form to parameter `index` without making a string of it.
     public func bind(idText id: UUID, at index: Int32) throws {
         let code = id.withLowercaseText { text in

@@ -120,12 +120,12 @@ extension Store {
             let idText = SQLValue.text(id.storageText)
             try database.run("""
                 INSERT OR REPLACE INTO tombstones (id, kind, deleted_at)
-                SELECT id, 'word', ? FROM words WHERE book_id = ?
+                SELECT id, 'word', ? FROM words WHERE book = \(Columns.bookKey("?"))
                 """, [.integer(now.milliseconds), idText])
             let wordCount = database.changes
             try recordTombstone(kind: "book", id: id, at: now)
-            try database.run("DELETE FROM reviews WHERE word_id IN (SELECT id FROM words WHERE book_id = ?)", [idText])
-            try database.run("DELETE FROM words WHERE book_id = ?", [idText])
+            try database.run("DELETE FROM reviews WHERE word IN (SELECT key FROM words WHERE book = \(Columns.bookKey("?")))", [idText])
+            try database.run("DELETE FROM words WHERE book = \(Columns.bookKey("?"))", [idText])
             try database.run("DELETE FROM books WHERE id = ?", [idText])
             return wordCount
         }
@@ -149,9 +149,9 @@ extension Columns {
     /// mark) plus the words above the mark, a range that is empty after every write: no word
     /// rows are read in a book of any size.
     static let bookCounts = """
-        coalesce((SELECT c.words FROM book_counts c WHERE c.book_id = b.id), 0)
-            + (SELECT count(*) FROM words u WHERE u.rowid > (SELECT counted_through FROM word_marks) AND u.book_id = b.id),
-        coalesce((SELECT c.memorized FROM book_counts c WHERE c.book_id = b.id), 0)
-            + (SELECT count(*) FROM words u WHERE u.rowid > (SELECT counted_through FROM word_marks) AND u.book_id = b.id AND u.memorized = 1)
+        coalesce((SELECT c.words FROM book_counts c WHERE c.book = b.key), 0)
+            + (SELECT count(*) FROM words u WHERE u.rowid > (SELECT counted_through FROM word_marks) AND u.book = b.key),
+        coalesce((SELECT c.memorized FROM book_counts c WHERE c.book = b.key), 0)
+            + (SELECT count(*) FROM words u WHERE u.rowid > (SELECT counted_through FROM word_marks) AND u.book = b.key AND u.memorized = 1)
         """
 }

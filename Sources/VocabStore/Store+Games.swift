@@ -110,19 +110,19 @@ extension Store {
     /// by date; for oldest order by date.
     private func firstPlayableWords(_ planner: GamePlanner, inBooks bookIds: [UUID]) throws -> [(word: Word, due: Timestamp?)] {
         let marks = Array(repeating: "?", count: max(bookIds.count, 1)).joined(separator: ", ")
-        var playable = " AND w.book_id IN (\(marks))"
+        var playable = " AND w.book IN \(Columns.bookKeys(marks))"
         if !planner.includeMemorized { playable += " AND w.memorized = 0" }
         if planner.mode != .flashcard { playable += " AND w.definition != ''" }
         let arguments = bookIds.map { SQLValue.text($0.storageText) } + [.integer(Int64(max(planner.count, 0)))]
         return try guarded {
             let byDate = """
-                SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id
-                WHERE 1\(playable)\(planner.order == .due ? " AND s.word_id IS NULL" : "") ORDER BY w.date, w.word LIMIT ?
+                SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word = w.key
+                WHERE 1\(playable)\(planner.order == .due ? " AND s.word IS NULL" : "") ORDER BY w.date, w.word LIMIT ?
                 """
             guard planner.order == .due else { return try database.query(byDate, arguments) { try $0.decodeWordWithDue() } }
             let due = try database.query("""
-                SELECT \(Columns.word), s.due FROM schedules s CROSS JOIN words w ON w.id = s.word_id
-                WHERE 1\(playable) ORDER BY s.due, s.word_id LIMIT ?
+                SELECT \(Columns.word), s.due FROM schedules s CROSS JOIN words w ON w.key = s.word
+                WHERE 1\(playable) ORDER BY s.due, s.word LIMIT ?
                 """, arguments) { try $0.decodeWordWithDue() }
             return due.count >= planner.count ? due : due + (try database.query(byDate, arguments) { try $0.decodeWordWithDue() })
         }

@@ -126,11 +126,11 @@ extension Store {
     @discardableResult
     func rebuildAllSchedules() throws -> Int {
         let scheduler = try scheduler()
-        var pending: [(wordId: String, schedule: Schedule, first: Timestamp)] = []
+        var pending: [(word: Int64, schedule: Schedule, first: Timestamp)] = []
         var rebuilt = 0
-        try forEachWordLog(inBooks: nil) { wordId, log in
+        try forEachWordLog(inBooks: nil) { wordKey, log in
             guard let schedule = scheduler.replay(log), let first = log.first else { return }
-            pending.append((wordId, schedule, first.at))
+            pending.append((wordKey, schedule, first.at))
             rebuilt += 1
             if pending.count >= 1_024 {
                 try storeSchedules(pending)
@@ -150,17 +150,17 @@ extension Store {
         }
     }
 
-    /// Calls `body` with each word's id (as stored) and log, oldest review first, one word at
-    /// a time (the log is read in word order through the reviews' index).
-    private func forEachWordLog(inBooks bookIds: [UUID]?, _ body: (String, [(rating: Rating, at: Timestamp)]) throws -> Void) throws {
-        var currentWord: String?
+    /// Calls `body` with each word's key and log, oldest review first, one word at a time (the
+    /// log is read in word order through the reviews' index).
+    private func forEachWordLog(inBooks bookIds: [UUID]?, _ body: (Int64, [(rating: Rating, at: Timestamp)]) throws -> Void) throws {
+        var currentWord: Int64?
         var log: [(rating: Rating, at: Timestamp)] = []
         let (condition, arguments) = bookCondition(bookIds)
         try database.forEachRow("""
-            SELECT r.word_id, r.rating, r.reviewed_at FROM reviews r JOIN words w ON w.id = r.word_id
-            WHERE 1 = 1\(condition) ORDER BY r.word_id, r.reviewed_at, r.id
+            SELECT r.word, r.rating, r.reviewed_at FROM reviews r JOIN words w ON w.key = r.word
+            WHERE 1 = 1\(condition) ORDER BY r.word, r.reviewed_at, r.id
             """, arguments) { row in
-            let wordId = row.text(0)
+            let wordId = row.int(0)
             if wordId != currentWord {
                 if let currentWord, !log.isEmpty { try body(currentWord, log) }
                 currentWord = wordId

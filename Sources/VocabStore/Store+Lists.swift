@@ -18,7 +18,7 @@ extension Store {
     public func wordListKeys(bookId: UUID, search: String? = nil) throws -> [Int64] {
         if let search, !TextRules.clean(search).isEmpty { return try searchWordKeys(search, inBook: bookId) }
         return try guarded {
-            try database.query("SELECT w.rowid FROM words w WHERE w.book_id = ? ORDER BY w.rowid",
+            try database.query("SELECT w.rowid FROM words w WHERE w.book = \(Columns.bookKey("?")) ORDER BY w.rowid",
                                [.text(bookId.storageText)]) { $0.int(0) }
         }
     }
@@ -29,8 +29,8 @@ extension Store {
     public func wordListPage(bookId: UUID, offset: Int, limit: Int) throws -> [WordListRow] {
         try guarded {
             try database.query("""
-                SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id
-                WHERE w.rowid IN (SELECT u.rowid FROM words u WHERE u.book_id = ? ORDER BY u.rowid LIMIT ? OFFSET ?)
+                SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word = w.key
+                WHERE w.rowid IN (SELECT u.rowid FROM words u WHERE u.book = \(Columns.bookKey("?")) ORDER BY u.rowid LIMIT ? OFFSET ?)
                 ORDER BY w.rowid
                 """, [.text(bookId.storageText), .integer(Int64(limit)), .integer(Int64(offset))]) { row in
                 let decoded = try row.decodeWordWithDue()
@@ -43,7 +43,7 @@ extension Store {
     public func wordListRow(key: Int64) throws -> WordListRow? {
         try guarded {
             try database.first("""
-                SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id WHERE w.rowid = ?
+                SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word = w.key WHERE w.rowid = ?
                 """, [.integer(key)]) { row in
                 let decoded = try row.decodeWordWithDue()
                 return WordListRow(word: decoded.word, due: decoded.due)

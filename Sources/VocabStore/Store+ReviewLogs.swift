@@ -16,35 +16,38 @@ extension Store {
     /// reviews were new.
     @discardableResult
     public func addReviewLogs(_ logs: [(wordId: UUID, records: [ReviewRecord])], scheduler: FSRSScheduler) throws -> Int {
-        // In the order of the log's word index (ids compare as their lowercase text does): each
-        // insert lands beside the one before, on pages still in the processor's cache.
-        let logs = logs.filter { !$0.records.isEmpty }.sorted { $0.wordId.orderKey < $1.wordId.orderKey }
-        guard !logs.isEmpty else { return 0 }
         let body = {
-            let reviewed = try self.wordsWithReviews(logs.map(\.wordId))
-            let records = logs.flatMap(\.records)
+            // Reviews refer to their word by its key: a log of a word that is not here is left out.
+            let keys = try self.wordKeys(logs.lazy.filter { !$0.records.isEmpty }.map(\.wordId))
+            // In the order of the words' keys (the reviews' index by word): each insert lands
+            // beside the one before, on pages still in the processor's cache.
+            let logs = logs.compactMap { log in keys[log.wordId].map { (key: $0, wordId: log.wordId, records: log.records) } }
+                .filter { !$0.records.isEmpty }.sorted { $0.key < $1.key }
+            guard !logs.isEmpty else { return 0 }
+            let reviewed = try self.wordsWithReviews(logs.map(\.key))
+            let records = logs.flatMap { log in log.records.map { (log.key, $0) } }
             // Which words got new reviews: counted by the insert when some had reviews before
             // (a package imported again); else every word did when every record went in.
-            let newPerWord: [UUID: Int], inserted: Int
+            let newPerWord: [Int64: Int], inserted: Int
             if reviewed.isEmpty {
                 inserted = try self.insertReviews(records)
                 // All in: each word's count is its log's. Some not: none is known, each is replayed.
-                newPerWord = Dictionary(logs.map { ($0.wordId, inserted == records.count ? $0.records.count : 0) },
+                newPerWord = Dictionary(logs.map { ($0.key, inserted == records.count ? $0.records.count : 0) },
                                         uniquingKeysWith: +)
                 guard inserted > 0 else { return 0 }
             } else {
                 newPerWord = try self.insertReviewsCountingWords(records)
                 inserted = newPerWord.values.reduce(0, +)
             }
-            var fresh: [(wordId: String, schedule: Schedule, first: Timestamp)] = []
+            var fresh: [(word: Int64, schedule: Schedule, first: Timestamp)] = []
             for log in logs {
-                guard let new = newPerWord[log.wordId] else { continue }  // its log as it was: so is its schedule
-                if new == log.records.count, !reviewed.contains(log.wordId),
+                guard let new = newPerWord[log.key] else { continue }  // its log as it was: so is its schedule
+                if new == log.records.count, !reviewed.contains(log.key),
                    let schedule = scheduler.replay(log.records.map { (rating: $0.rating, at: $0.reviewedAt) }),
                    let first = log.records.map(\.reviewedAt).min() {
-                    fresh.append((log.wordId.storageText, schedule, first))
+                    fresh.append((log.key, schedule, first))
                 } else {
-                    _ = try self.replaySchedule(wordId: log.wordId, scheduler: scheduler)
+                    _ = try self.replaySchedule(wordKey: log.key, scheduler: scheduler)
                 }
             }
             try self.storeSchedules(fresh)
@@ -53,48 +56,60 @@ extension Store {
         return database.isInTransaction ? try guarded(body) : try write(body)
     }
 
-    /// Which of `wordIds` have a review already.
-    private func wordsWithReviews(_ wordIds: [UUID]) throws -> Set<UUID> {
-        var found = Set<UUID>()
-        for start in stride(from: 0, to: wordIds.count, by: Self.chunk) {
-            let part = wordIds[start..<min(start + Self.chunk, wordIds.count)]
+    /// The keys of those of `wordIds` that are words here.
+    func wordKeys(_ wordIds: some Sequence<UUID>) throws -> [UUID: Int64] {
+        var keys: [UUID: Int64] = [:]
+        let ids = Array(wordIds)
+        for start in stride(from: 0, to: ids.count, by: Self.chunk) {
+            let part = ids[start..<min(start + Self.chunk, ids.count)]
             let marks = Array(repeating: "?", count: part.count).joined(separator: ", ")
-            try database.forEachRow("SELECT DISTINCT word_id FROM reviews WHERE word_id IN (\(marks))",
-                                    part.map { .text($0.storageText) }) { row in
-                if let id = UUID(text: row.text(0)) { found.insert(id) }
+            try database.forEachRow("SELECT id, key FROM words WHERE id IN (\(marks))", part.map { .text($0.storageText) }) { row in
+                if let id = UUID(text: row.text(0)) { keys[id] = row.int(1) }
+            }
+        }
+        return keys
+    }
+
+    /// Which of the words keyed `wordKeys` have a review already.
+    private func wordsWithReviews(_ wordKeys: [Int64]) throws -> Set<Int64> {
+        var found = Set<Int64>()
+        for start in stride(from: 0, to: wordKeys.count, by: Self.chunk) {
+            let part = wordKeys[start..<min(start + Self.chunk, wordKeys.count)]
+            let marks = Array(repeating: "?", count: part.count).joined(separator: ", ")
+            try database.forEachRow("SELECT DISTINCT word FROM reviews WHERE word IN (\(marks))", part.map { .integer($0) }) { row in
+                found.insert(row.int(0))
             }
         }
         return found
     }
 
-    /// Inserts the reviews not in the log yet; returns how many were.
-    func insertReviews(_ records: [ReviewRecord]) throws -> Int {
+    /// Inserts the reviews (each with its word's key) not in the log yet; returns how many were.
+    func insertReviews(_ records: [(word: Int64, record: ReviewRecord)]) throws -> Int {
         var inserted = 0
         try forEachChunk(of: records, columns: 7, sql: { Self.reviewInsert($0, returning: "") }, bind: Self.bindReview,
                          eachRow: { _ in }, afterEach: { inserted += database.changes })
         return inserted
     }
 
-    /// Inserts the reviews not in the log yet; returns how many went in, per word.
-    private func insertReviewsCountingWords(_ records: [ReviewRecord]) throws -> [UUID: Int] {
-        var newPerWord: [UUID: Int] = [:]
-        try forEachChunk(of: records, columns: 7, sql: { Self.reviewInsert($0, returning: "RETURNING word_id") },
-                         bind: Self.bindReview, eachRow: { row in
-            if let wordId = UUID(text: row.text(0)) { newPerWord[wordId, default: 0] += 1 }
-        }, afterEach: {})
+    /// Inserts the reviews not in the log yet; returns how many went in, per word key.
+    private func insertReviewsCountingWords(_ records: [(word: Int64, record: ReviewRecord)]) throws -> [Int64: Int] {
+        var newPerWord: [Int64: Int] = [:]
+        try forEachChunk(of: records, columns: 7, sql: { Self.reviewInsert($0, returning: "RETURNING word") },
+                         bind: Self.bindReview, eachRow: { row in newPerWord[row.int(0), default: 0] += 1 }, afterEach: {})
         return newPerWord
     }
 
     private static func reviewInsert(_ values: String, returning: String) -> String {
         """
-        INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, game_id, source)
+        INSERT INTO reviews (id, word, reviewed_at, rating, duration_ms, game_id, source)
         VALUES \(values) ON CONFLICT (id) DO NOTHING \(returning)
         """
     }
 
-    private static func bindReview(_ statement: Statement, _ record: ReviewRecord, from first: Int32) throws {
-        try statement.bind(idText: record.id, at: first)
-        try statement.bind(idText: record.wordId, at: first + 1)
+    private static func bindReview(_ statement: Statement, _ row: (word: Int64, record: ReviewRecord), from first: Int32) throws {
+        let record = row.record
+        try statement.bind(idBytes: record.id, at: first)
+        try statement.bind(row.word, at: first + 1)
         try statement.bind(record.reviewedAt.milliseconds, at: first + 2)
         try statement.bind(Int64(record.rating.rawValue), at: first + 3)
         try statement.bind(record.durationMs, at: first + 4)
@@ -102,14 +117,14 @@ extension Store {
         try statement.bind(.text(record.source.rawValue), at: first + 6)
     }
 
-    func storeSchedules(_ rows: [(wordId: String, schedule: Schedule, first: Timestamp)]) throws {
+    func storeSchedules(_ rows: [(word: Int64, schedule: Schedule, first: Timestamp)]) throws {
         try forEachChunk(of: rows, columns: 10, sql: { """
-            INSERT OR REPLACE INTO schedules (word_id, state, step, stability, difficulty, due, last_review,
+            INSERT OR REPLACE INTO schedules (word, state, step, stability, difficulty, due, last_review,
                 reviews, lapses, first_review)
             VALUES \($0)
             """ }) { statement, row, first in
             let schedule = row.schedule
-            try statement.bind(.text(row.wordId), at: first)
+            try statement.bind(row.word, at: first)
             try statement.bind(Int64(schedule.state.rawValue), at: first + 1)
             try statement.bind(schedule.step.map(Int64.init), at: first + 2)
             try statement.bind(.real(schedule.stability), at: first + 3)
@@ -146,15 +161,5 @@ extension Store {
     private static func placeholders(rows: Int, columns: Int) -> String {
         let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
         return Array(repeating: row, count: rows).joined(separator: ", ")
-    }
-}
-
-private extension UUID {
-    /// The id's bytes as two big-endian numbers: sorts as its text form does.
-    var orderKey: (UInt64, UInt64) {
-        withUnsafeBytes(of: uuid) { bytes in
-            (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian,
-             bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian)
-        }
     }
 }

@@ -52,7 +52,7 @@ extension Store {
                     SELECT rowid, 0 FROM words WHERE rowid > (SELECT indexed_through FROM word_marks)
                         AND word_key != ?2 AND (\(fieldsContainText))
                 ) found JOIN words w ON w.rowid = found.hit
-                WHERE ?3 IS NULL OR w.book_id = ?3
+                WHERE ?3 IS NULL OR w.book = \(Columns.bookKey("?3"))
                 ORDER BY w.word_key = ?2 DESC, substr(w.word_key, 1, length(?2)) = ?2 DESC, found.relevance, w.rowid
                 LIMIT ?4
                 """
@@ -60,7 +60,7 @@ extension Store {
             // Too short for a trigram: read the fields.
             sql = """
                 SELECT \(columns) FROM words w
-                WHERE (?3 IS NULL OR w.book_id = ?3) AND (w.word_key = ?2 OR \(fieldsContainText))
+                WHERE (?3 IS NULL OR w.book = \(Columns.bookKey("?3"))) AND (w.word_key = ?2 OR \(fieldsContainText))
                 ORDER BY w.word_key = ?2 DESC, substr(w.word_key, 1, length(?2)) = ?2 DESC, w.rowid
                 LIMIT ?4
                 """
@@ -84,15 +84,15 @@ extension Store {
             // Book by book through words_by_book: a GROUP BY over the new rows would sort them
             // all (a million-word import's sorter took 25 MiB); DISTINCT keeps only the books.
             let range: [SQLValue] = [.integer(counted), .integer(last)]
-            let books = try database.query("SELECT DISTINCT book_id FROM words WHERE rowid > ?1 AND rowid <= ?2", range) { $0.text(0) }
+            let books = try database.query("SELECT DISTINCT book FROM words WHERE rowid > ?1 AND rowid <= ?2", range) { $0.int(0) }
             for book in books {
                 try database.run("""
-                    INSERT INTO book_counts (book_id, words, memorized, fresh)
+                    INSERT INTO book_counts (book, words, memorized, fresh)
                     SELECT ?3, count(*), coalesce(sum(memorized), 0), coalesce(sum(memorized = 0 AND scheduled = 0), 0)
-                    FROM words WHERE book_id = ?3 AND rowid > ?1 AND rowid <= ?2
-                    ON CONFLICT (book_id) DO UPDATE SET words = words + excluded.words,
+                    FROM words WHERE book = ?3 AND rowid > ?1 AND rowid <= ?2
+                    ON CONFLICT (book) DO UPDATE SET words = words + excluded.words,
                         memorized = memorized + excluded.memorized, fresh = fresh + excluded.fresh
-                    """, range + [.text(book)])
+                    """, range + [.integer(book)])
             }
             try database.run("UPDATE word_marks SET counted_through = ?", [.integer(last)])
         }
@@ -158,18 +158,18 @@ extension Store {
                 }
             }
             let books = try database.query("""
-                SELECT coalesce(actual.book_id, kept.book_id) FROM (
-                    SELECT book_id, count(*) AS words, sum(memorized) AS memorized,
-                           sum(memorized = 0 AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.word_id = w.id)) AS fresh
-                    FROM words w WHERE rowid <= (SELECT counted_through FROM word_marks) GROUP BY book_id
+                SELECT coalesce(actual.book, kept.book) FROM (
+                    SELECT book, count(*) AS words, sum(memorized) AS memorized,
+                           sum(memorized = 0 AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.word = w.key)) AS fresh
+                    FROM words w WHERE rowid <= (SELECT counted_through FROM word_marks) GROUP BY book
                 ) actual FULL JOIN (SELECT * FROM book_counts WHERE words != 0 OR memorized != 0 OR fresh != 0) kept
-                  ON kept.book_id = actual.book_id
-                WHERE actual.book_id IS NULL OR kept.book_id IS NULL OR actual.words != kept.words
+                  ON kept.book = actual.book
+                WHERE actual.book IS NULL OR kept.book IS NULL OR actual.words != kept.words
                    OR actual.memorized != kept.memorized OR actual.fresh != kept.fresh
-                """) { $0.text(0) }
+                """) { $0.int(0) }
             problems += books.map { "book_counts disagrees with the words of book \($0)" }
             let flags = try database.integer("""
-                SELECT count(*) FROM words w WHERE w.scheduled != EXISTS (SELECT 1 FROM schedules s WHERE s.word_id = w.id)
+                SELECT count(*) FROM words w WHERE w.scheduled != EXISTS (SELECT 1 FROM schedules s WHERE s.word = w.key)
                 """)
             if flags > 0 { problems.append("\(flags) words' scheduled flag disagrees with the schedules") }
             return problems

@@ -41,23 +41,29 @@ extension Store {
     /// `rebuildSchedule` inside a write already open (no savepoint of its own: a merge of
     /// thousands of logs would journal every page once per word).
     func replaySchedule(wordId: UUID, scheduler: FSRSScheduler) throws -> Schedule? {
+        guard let key = try wordKey(id: wordId) else { return nil }
+        return try replaySchedule(wordKey: key, scheduler: scheduler)
+    }
+
+    /// `replaySchedule` of the word kept under `wordKey`.
+    func replaySchedule(wordKey: Int64, scheduler: FSRSScheduler) throws -> Schedule? {
         let log = try database.query("""
-            SELECT rating, reviewed_at FROM reviews WHERE word_id = ? ORDER BY reviewed_at, id
-            """, [.text(wordId.storageText)]) { row -> (rating: Rating, at: Timestamp)? in
+            SELECT rating, reviewed_at FROM reviews WHERE word = ? ORDER BY reviewed_at, id
+            """, [.integer(wordKey)]) { row -> (rating: Rating, at: Timestamp)? in
             Rating(rawValue: Int(row.int(0))).map { ($0, row.timestamp(1)) }
         }.compactMap { $0 }
         guard let schedule = scheduler.replay(log), let first = log.first else {
-            try database.run("DELETE FROM schedules WHERE word_id = ?", [.text(wordId.storageText)])
+            try database.run("DELETE FROM schedules WHERE word = ?", [.integer(wordKey)])
             return nil
         }
-        try storeSchedules([(wordId.storageText, schedule, first.at)])
+        try storeSchedules([(wordKey, schedule, first.at)])
         return schedule
     }
 
     /// The word's current schedule, or nil when it was never reviewed.
     public func schedule(wordId: UUID) throws -> Schedule? {
         try guarded {
-            try database.first("SELECT \(Columns.schedule) FROM schedules s WHERE s.word_id = ?",
+            try database.first("SELECT \(Columns.schedule) FROM schedules s WHERE s.word = \(Columns.wordKey("?"))",
                                 [.text(wordId.storageText)]) { try $0.decodeSchedule() }
         }
     }
@@ -69,8 +75,8 @@ extension Store {
         let (bookClause, arguments) = bookCondition(bookIds)
         return try guarded {
             try database.query("""
-                SELECT \(Columns.word), \(Columns.schedule) FROM schedules s CROSS JOIN words w ON w.id = s.word_id
-                WHERE s.due <= ?\(bookClause) ORDER BY s.due, s.word_id LIMIT ?
+                SELECT \(Columns.word), \(Columns.schedule) FROM schedules s CROSS JOIN words w ON w.key = s.word
+                WHERE s.due <= ?\(bookClause) ORDER BY s.due, s.word LIMIT ?
                 """, [.integer(time.milliseconds)] + arguments + [.integer(Int64(limit))]) { row in
                 ScheduledWord(word: try row.decodeWord(), schedule: try row.decodeSchedule(from: Columns.wordCount))
             }
@@ -83,7 +89,7 @@ extension Store {
         let (bookClause, arguments) = bookCondition(bookIds)
         return try guarded {
             Int(try database.integer("""
-                SELECT count(*) FROM schedules s CROSS JOIN words w ON w.id = s.word_id WHERE s.due <= ?\(bookClause)
+                SELECT count(*) FROM schedules s CROSS JOIN words w ON w.key = s.word WHERE s.due <= ?\(bookClause)
                 """, [.integer(time.milliseconds)] + arguments))
         }
     }
@@ -106,7 +112,7 @@ extension Store {
         var books = ""
         var arguments: [SQLValue] = []
         if let bookIds, !bookIds.isEmpty {
-            books = " AND book_id IN (\(Array(repeating: "?", count: bookIds.count).joined(separator: ", ")))"
+            books = " AND book IN \(Columns.bookKeys(Array(repeating: "?", count: bookIds.count).joined(separator: ", ")))"
             arguments = bookIds.map { .text($0.storageText) }
         }
         return try guarded {
@@ -123,7 +129,7 @@ extension Store {
         let (bookClause, arguments) = bookCondition(bookIds)
         return try guarded {
             Int(try database.integer("""
-                SELECT count(*) FROM schedules s CROSS JOIN words w ON w.id = s.word_id WHERE s.first_review >= ?\(bookClause)
+                SELECT count(*) FROM schedules s CROSS JOIN words w ON w.key = s.word WHERE s.first_review >= ?\(bookClause)
                 """, [.integer(time.milliseconds)] + arguments))
         }
     }
@@ -131,7 +137,7 @@ extension Store {
     /// How many of the word's latest reviews in a row were right (good or easy), up to 100.
     public func rightStreak(wordId: UUID) throws -> Int {
         let ratings = try guarded {
-            try database.query("SELECT rating FROM reviews WHERE word_id = ? ORDER BY reviewed_at DESC, id DESC LIMIT 100",
+            try database.query("SELECT rating FROM reviews WHERE word = \(Columns.wordKey("?")) ORDER BY reviewed_at DESC, id DESC LIMIT 100",
                                [.text(wordId.storageText)]) { $0.int(0) }
         }
         return ratings.prefix { $0 >= Int64(Rating.good.rawValue) }.count
@@ -145,7 +151,7 @@ extension Store {
     func bookCondition(_ bookIds: [UUID]?) -> (String, [SQLValue]) {
         guard let bookIds, !bookIds.isEmpty else { return ("", []) }
         let marks = Array(repeating: "?", count: bookIds.count).joined(separator: ", ")
-        return (" AND w.book_id IN (\(marks))", bookIds.map { .text($0.storageText) })
+        return (" AND w.book IN \(Columns.bookKeys(marks))", bookIds.map { .text($0.storageText) })
     }
 }
 
@@ -170,8 +176,8 @@ extension Store {
         let marks = Array(repeating: "?", count: max(bookIds.count, 1)).joined(separator: ", ")
         return try guarded {
             try database.query("""
-                SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id
-                WHERE w.book_id IN (\(marks)) ORDER BY w.date, w.word, w.id
+                SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word = w.key
+                WHERE w.book IN \(Columns.bookKeys(marks)) ORDER BY w.date, w.word, w.id
                 """, bookIds.map { .text($0.storageText) }) { try $0.decodeWordWithDue() }
         }
     }
@@ -200,20 +206,22 @@ public struct ReviewRecord: Sendable, Equatable {
 }
 
 extension Store {
-    /// Adds one review to the log unless its id is there already; true when it was added.
+    /// Adds one review to the log unless its id is there already; true when it was added
+    /// (false too when its word is not here: a review is kept with its word).
     @discardableResult
     func insertReview(_ record: ReviewRecord) throws -> Bool {
-        try insertReviews([record]) == 1
+        guard let key = try wordKey(id: record.wordId) else { return false }
+        return try insertReviews([(key, record)]) == 1
     }
 
     /// A word's review log, oldest first.
     public func reviewLog(wordId: UUID) throws -> [ReviewRecord] {
         try guarded {
             try database.query("""
-                SELECT id, reviewed_at, rating, duration_ms, game_id, source FROM reviews WHERE word_id = ?
+                SELECT id, reviewed_at, rating, duration_ms, game_id, source FROM reviews WHERE word = \(Columns.wordKey("?"))
                 ORDER BY reviewed_at, id
                 """, [.text(wordId.storageText)]) { row -> ReviewRecord? in
-                guard let id = UUID(text: row.text(0)), let rating = Rating(rawValue: Int(row.int(2))),
+                guard let id = row.uuidBytes(0), let rating = Rating(rawValue: Int(row.int(2))),
                       let source = ReviewSource(rawValue: row.text(5)) else { return nil }
                 return ReviewRecord(id: id, wordId: wordId, reviewedAt: row.timestamp(1), rating: rating,
                                     durationMs: row.isNull(3) ? nil : row.int(3),
@@ -252,13 +260,13 @@ extension Store {
         let marks = Array(repeating: "?", count: max(bookIds.count, 1)).joined(separator: ", ")
         let books = bookIds.map { SQLValue.text($0.storageText) }
         return try guarded {
-            let atMostLimit = try database.integer("SELECT count(*) FROM (SELECT 1 FROM words WHERE book_id IN (\(marks)) LIMIT ?)",
+            let atMostLimit = try database.integer("SELECT count(*) FROM (SELECT 1 FROM words WHERE book IN \(Columns.bookKeys(marks)) LIMIT ?)",
                                                    books + [.integer(Int64(limit) + 1)])
             guard atMostLimit > limit else { return try wordsWithDue(inBooks: bookIds) }
             var low = Int64.max, high = Int64.min
             for book in books {
-                low = min(low, try database.integer("SELECT rowid FROM words WHERE book_id = ? ORDER BY rowid LIMIT 1", [book]))
-                high = max(high, try database.integer("SELECT rowid FROM words WHERE book_id = ? ORDER BY rowid DESC LIMIT 1", [book]))
+                low = min(low, try database.integer("SELECT rowid FROM words WHERE book = \(Columns.bookKey("?")) ORDER BY rowid LIMIT 1", [book]))
+                high = max(high, try database.integer("SELECT rowid FROM words WHERE book = \(Columns.bookKey("?")) ORDER BY rowid DESC LIMIT 1", [book]))
             }
             var random = SeededRandom(seed: seed)
             var seen = Set<Int64>()
@@ -269,13 +277,13 @@ extension Store {
                 var next: Int64?
                 for book in books {
                     let found = try database.first("""
-                        SELECT rowid FROM words WHERE book_id = ? AND rowid >= ? ORDER BY rowid LIMIT 1
+                        SELECT rowid FROM words WHERE book = \(Columns.bookKey("?")) AND rowid >= ? ORDER BY rowid LIMIT 1
                         """, [book, .integer(start)]) { $0.int(0) }
                     if let found, found < (next ?? .max) { next = found }
                 }
                 guard let rowid = next, seen.insert(rowid).inserted else { continue }
                 let picked = try database.first("""
-                    SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word_id = w.id WHERE w.rowid = ?
+                    SELECT \(Columns.word), s.due FROM words w LEFT JOIN schedules s ON s.word = w.key WHERE w.rowid = ?
                     """, [.integer(rowid)]) { try $0.decodeWordWithDue() }
                 if let picked { sample.append(picked) }
             }

@@ -85,7 +85,7 @@ extension Store {
                     DELETE FROM outbox WHERE kind = 'word' AND id IN (SELECT id FROM words);
                     DELETE FROM outbox_word_ranges;
                     INSERT INTO outbox_word_ranges (after_rowid, through_rowid) SELECT 0, max(rowid) FROM words HAVING max(rowid) > 0;
-                    INSERT OR IGNORE INTO outbox (kind, id) SELECT 'review', id FROM reviews;
+                    INSERT OR IGNORE INTO outbox (kind, id) SELECT 'review', \(Columns.idText("id")) FROM reviews;
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT kind, id FROM tombstones;
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT 'settings', '\(Self.learningSettingsId.storageText)' FROM learning_settings;
                     """)
@@ -305,8 +305,9 @@ extension Store {
             return SyncRecord(kind: kind, id: id, deleted: false, body: body)
         default:
             let review = try database.first("""
-                SELECT word_id, reviewed_at, rating, duration_ms, game_id, source FROM reviews WHERE id = ?
-                """, [.text(id.storageText)]) { row -> String in
+                SELECT w.id, r.reviewed_at, r.rating, r.duration_ms, r.game_id, r.source
+                FROM reviews r JOIN words w ON w.key = r.word WHERE r.id = ?
+                """, [id.storageBytes]) { row -> String in
                 SyncBodies.review(wordId: row.text(0), reviewedAt: row.int(1), rating: row.int(2),
                                   durationMs: row.isNull(3) ? nil : row.int(3), gameId: row.isNull(4) ? nil : row.text(4),
                                   source: row.text(5))

@@ -3,8 +3,8 @@ import VocabCore
 
 extension Store {
     /// Applies one page of pulled records in one transaction and saves `token` with it.
-    /// Books first, then words, then reviews; a word whose book has not arrived waits in
-    /// `sync_pending`. A malformed record is skipped and reported, never a crash.
+    /// Books first, then words, then reviews; a word whose book has not arrived, or a review
+    /// whose word has not, waits in `sync_pending`. A malformed record is skipped and reported, never a crash.
     public func applyRemote(_ records: [SyncRecord], token: Int64) throws -> ApplySummary {
         try write {
             try database.run("INSERT INTO sync_applying VALUES (1)")
@@ -32,7 +32,7 @@ extension Store {
                     try database.run("DELETE FROM sync_pending WHERE kind = 'fold' AND id = ?", [.text(foldedText)])
                 }
             }
-            let pending = try database.query("SELECT kind, id, body FROM sync_pending WHERE kind != 'fold'") {
+            let pending = try database.query("SELECT kind, id, body FROM sync_pending WHERE kind != 'fold' ORDER BY kind = 'review'") {
                 ($0.text(0), $0.text(1), $0.text(2))
             }
             for (kind, idText, body) in pending {
@@ -61,13 +61,13 @@ extension Store {
         }
     }
 
-    /// Applies one record; false when it has to wait (its book is not here yet).
+    /// Applies one record; false when it has to wait (its book, or a review's word, is not here yet).
     /// `settingsChanged` turns true when pulled learning settings were taken.
     private func apply(_ record: SyncRecord, touchedWords: inout Set<UUID>, settingsChanged: inout Bool) throws -> Bool {
         switch record.kind {
         case "book": try applyBook(record)
         case "word": return try applyWord(record, touchedWords: &touchedWords)
-        case "review": try applyReview(record, touchedWords: &touchedWords)
+        case "review": return try applyReview(record, touchedWords: &touchedWords)
         case "settings": if try applyLearningSettings(record) { settingsChanged = true }
         default: throw MalformedRecord(reason: "unknown kind")
         }
@@ -90,8 +90,8 @@ extension Store {
                 return
             }
             // The book's words go with it; their own tombstones (if they were deleted) travel separately.
-            try database.run("DELETE FROM reviews WHERE word_id IN (SELECT id FROM words WHERE book_id = ?)", [idText])
-            try database.run("DELETE FROM words WHERE book_id = ?", [idText])
+            try database.run("DELETE FROM reviews WHERE word IN (SELECT key FROM words WHERE book = \(Columns.bookKey("?")))", [idText])
+            try database.run("DELETE FROM words WHERE book = \(Columns.bookKey("?"))", [idText])
             try database.run("DELETE FROM books WHERE id = ?", [idText])
             try recordTombstone(kind: "book", id: record.id, at: .now(), mergedInto: survivor)
             return
@@ -182,7 +182,7 @@ extension Store {
             if let clash = try wordWithExactText(word.word, inBook: target) {
                 try foldWords(word, clash)
             } else {
-                try database.run("UPDATE words SET book_id = ? WHERE id = ?", [.text(target.storageText), .text(word.id.storageText)])
+                try database.run("UPDATE words SET book = \(Columns.bookKey("?")) WHERE id = ?", [.text(target.storageText), .text(word.id.storageText)])
                 try markForPush(kind: "word", id: word.id)
             }
         }
@@ -273,26 +273,44 @@ extension Store {
         let (merged0, stamps) = mergeWord(local: existing, localStamps: existingStamps, remote: incoming, remoteStamps: incomingStamps)
         var merged = merged0
         merged.id = survivorId
-        try database.run("DELETE FROM words WHERE id IN (?, ?)", [.text(incoming.id.storageText), .text(existing.id.storageText)])
-        try database.run("UPDATE reviews SET word_id = ? WHERE word_id = ?", [.text(survivorId.storageText), .text(loserId.storageText)])
+        // The loser's reviews (and so its schedule) go to the survivor: moved onto the survivor's
+        // key when both are here; when the survivor has not arrived, the loser's row becomes it.
+        if let loserKey = try wordKey(id: loserId) {
+            if let survivorKey = try wordKey(id: survivorId) {
+                try database.run("UPDATE reviews SET word = ? WHERE word = ?", [.integer(survivorKey), .integer(loserKey)])
+                try database.run("DELETE FROM words WHERE key = ?", [.integer(loserKey)])
+            } else {
+                try database.run("UPDATE words SET id = ? WHERE key = ?", [.text(survivorId.storageText), .integer(loserKey)])
+            }
+        }
         try insertRaw(merged, stamps: stamps)
+        _ = try replaySchedule(wordId: survivorId, scheduler: try scheduler())
         try markForPush(kind: "word", id: survivorId)
         try tombstoneForPush(kind: "word", id: loserId)
     }
 
     // MARK: Reviews
 
-    private func applyReview(_ record: SyncRecord, touchedWords: inout Set<UUID>) throws {
-        guard !record.deleted else { return }
+    /// False when the review's word is not here yet (it waits in `sync_pending` for it); the
+    /// review of a deleted word goes, as that word's own reviews did.
+    private func applyReview(_ record: SyncRecord, touchedWords: inout Set<UUID>) throws -> Bool {
+        guard !record.deleted else { return true }
         guard let body = SyncBodies.parse(record.body), let wordText = body["wordId"] as? String, let wordId = UUID(text: wordText),
               let at = (body["reviewedAt"] as? NSNumber)?.int64Value, let ratingValue = (body["rating"] as? NSNumber)?.intValue,
               let rating = Rating(rawValue: ratingValue)
         else { throw MalformedRecord(reason: "missing word, time or rating") }
         let source = (body["source"] as? String).flatMap(ReviewSource.init(rawValue:)) ?? .review
+        guard try wordExists(id: wordId) else {
+            if try isTombstoned(wordId) { return true }
+            try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('review', ?, ?)",
+                             [.text(record.id.storageText), .text(record.body)])
+            return false
+        }
         try insertReview(ReviewRecord(id: record.id, wordId: wordId, reviewedAt: Timestamp(milliseconds: at), rating: rating,
                                       durationMs: (body["durationMs"] as? NSNumber)?.int64Value,
                                       gameId: (body["gameId"] as? String).flatMap { UUID(text: $0) }, source: source))
         touchedWords.insert(wordId)
+        return true
     }
 
     // MARK: Helpers

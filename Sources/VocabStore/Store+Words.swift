@@ -53,7 +53,7 @@ extension Store {
         var conditions: [String] = []
         var arguments: [SQLValue] = []
         if let bookId = filter.bookId {
-            conditions.append("w.book_id = ?")
+            conditions.append("w.book = \(Columns.bookKey("?"))")
             arguments.append(.text(bookId.storageText))
         }
         if let memorized = filter.memorized {
@@ -104,7 +104,7 @@ extension Store {
     private func wordsWithText(_ text: String, inBook bookId: UUID?, exact: Bool) throws -> [Word] {
         // Both are index look-ups: the text (unique per book), or its case- and accent-free key.
         let comparison = exact ? "w.word = ?1" : "w.word_key = ?1"
-        let bookClause = bookId == nil ? "" : " AND w.book_id = ?2"
+        let bookClause = bookId == nil ? "" : " AND w.book = \(Columns.bookKey("?2"))"
         var arguments: [SQLValue] = [.text(exact ? text : TextRules.lookupKey(text))]
         if let bookId { arguments.append(.text(bookId.storageText)) }
         return try guarded {
@@ -167,9 +167,13 @@ extension Store {
 
     /// Deletes a word with its review log and remembers the deletion (here or pulled).
     func removeWord(id: UUID, at time: Timestamp) throws {
-        try database.run("DELETE FROM reviews WHERE word_id = ?", [.text(id.storageText)])
-        try database.run("DELETE FROM words WHERE id = ?", [.text(id.storageText)])
+        try database.run("DELETE FROM words WHERE id = ?", [.text(id.storageText)])  // its reviews and schedule go with it
         try recordTombstone(kind: "word", id: id, at: time)
+    }
+
+    /// The integer key the word with `id` is kept under (reviews and schedules refer to it).
+    func wordKey(id: UUID) throws -> Int64? {
+        try database.first("SELECT key FROM words WHERE id = ?", [.text(id.storageText)]) { $0.int(0) }
     }
 
     /// Inserts a word as it is; `clearingTombstone` revives an id that was deleted before.
@@ -195,12 +199,12 @@ extension Store {
 
     /// The word with exactly this text in this book, if any.
     public func wordWithExactText(_ text: String, inBook bookId: UUID) throws -> Word? {
-        try guarded { try database.first("SELECT \(Columns.word) FROM words w WHERE w.book_id = ? AND w.word = ?",
+        try guarded { try database.first("SELECT \(Columns.word) FROM words w WHERE w.book = \(Columns.bookKey("?")) AND w.word = ?",
                            [.text(bookId.storageText), .text(text)]) { try $0.decodeWord() } }
     }
 
     private func ensureWordIsFree(_ text: String, in book: Book, except id: UUID?) throws {
-        let taken = try database.first("SELECT id FROM words WHERE book_id = ? AND word = ? AND id != ?",
+        let taken = try database.first("SELECT id FROM words WHERE book = \(Columns.bookKey("?")) AND word = ? AND id != ?",
                                         [.text(book.id.storageText), .text(text), .text(id?.storageText ?? "")]) {
             $0.text(0)
         }

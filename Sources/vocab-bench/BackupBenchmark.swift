@@ -26,9 +26,9 @@ struct BackupBenchmark {
         let script = work + "/reviews.sql"
         try """
             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(reviews - 1))
-            INSERT INTO reviews (id, word_id, reviewed_at, rating, source)
-            SELECT printf('00000000-0000-7000-8000-%012x', i), w.id, 1700000000000 + i * 1000, 1 + i % 4, 'review'
-            FROM n JOIN words w ON w.rowid = 1 + i % \(options.rows);
+            INSERT INTO reviews (id, word, reviewed_at, rating, source)
+            SELECT zeroblob(8) || cast(printf('%08x', i) AS BLOB), w.key, 1700000000000 + i * 1000, 1 + i % 4, 'review'
+            FROM n JOIN words w ON w.key = 1 + i % \(options.rows);
             """.write(toFile: script, atomically: true, encoding: .utf8)
         _ = try ChildProcess.measure(sqlite3, [home + "/vocab.sqlite"], stdinPath: script)
         let size = (try? FileManager.default.attributesOfItem(atPath: home + "/vocab.sqlite"))?[.size] as? Int ?? 0

@@ -88,16 +88,16 @@ enum ReferenceSQL {
         VALUES ('01a22ec8-16df-709d-bb67-e21ba4c9b18c', 'Bench', 'bench', 0, 0);
         CREATE TEMP TABLE import_rows (word, definition, detail, pronunciation, synonym, antonym, date, memorized);
         .import --csv --skip 1 '\(csv)' import_rows
-        INSERT INTO words (id, book_id, word, definition, detail, pronunciation, synonym, antonym, date, memorized,
+        INSERT INTO words (id, book, word, definition, detail, pronunciation, synonym, antonym, date, memorized,
                            created_at, modified_at, word_key)
-        SELECT printf('01a22ec8-16df-7000-8000-%012x', rowid), '01a22ec8-16df-709d-bb67-e21ba4c9b18c',
+        SELECT printf('01a22ec8-16df-7000-8000-%012x', rowid), (SELECT key FROM books),
                word, definition, detail, pronunciation, synonym, antonym, unixepoch(date) * 1000,
                memorized = 'yes', 1796081194719, 1796081194719, lower(word)
         FROM import_rows;
-        INSERT INTO book_counts (book_id, words, memorized, fresh)
-        SELECT book_id, count(*), sum(memorized), sum(memorized = 0 AND scheduled = 0) FROM words
-        WHERE rowid > (SELECT counted_through FROM word_marks) GROUP BY book_id
-        ON CONFLICT (book_id) DO UPDATE SET words = words + excluded.words,
+        INSERT INTO book_counts (book, words, memorized, fresh)
+        SELECT book, count(*), sum(memorized), sum(memorized = 0 AND scheduled = 0) FROM words
+        WHERE rowid > (SELECT counted_through FROM word_marks) GROUP BY book
+        ON CONFLICT (book) DO UPDATE SET words = words + excluded.words,
             memorized = memorized + excluded.memorized, fresh = fresh + excluded.fresh;
         UPDATE word_marks SET counted_through = (SELECT max(rowid) FROM words);
 

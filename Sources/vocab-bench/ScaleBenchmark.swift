@@ -36,13 +36,13 @@ struct ScaleBenchmark {
             BenchChecks.requireCounts(of: file, words: size, "scale")
             // Every word scheduled, none due yet: the due count has a full index to look at.
             try sql(sqlite3, file, work, """
-                INSERT INTO schedules (word_id, state, step, stability, difficulty, due, last_review, reviews, lapses, first_review)
-                SELECT id, 2, NULL, 30.0, 5.0, 4102444800000, 1700000000000, 3, 0, 1690000000000 FROM words;
+                INSERT INTO schedules (word, state, step, stability, difficulty, due, last_review, reviews, lapses, first_review)
+                SELECT key, 2, NULL, 30.0, 5.0, 4102444800000, 1700000000000, 3, 0, 1690000000000 FROM words;
                 """)
             let middle = try output(sqlite3, [file, "SELECT word FROM words WHERE rowid = \(size / 2)"])
             let hit = middle.trimmingCharacters(in: .whitespacesAndNewlines)
             let query = String(hit.dropFirst().prefix(5))
-            let book = try output(sqlite3, [file, "SELECT id FROM books"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let book = try output(sqlite3, [file, "SELECT key FROM books"]).trimmingCharacters(in: .whitespacesAndNewlines)
             func best(_ arguments: [String], exitCodes: Set<Int32> = [0]) throws -> Measurement {
                 try (0..<options.runs).map { _ in
                     try ChildProcess.measure(me, ["vocab"] + arguments, environment: environment, exitCodes: exitCodes)
@@ -72,9 +72,9 @@ struct ScaleBenchmark {
             rows.append(Row(name: "book list", ours: try best(["book", "list"]),
                             reference: try reference("""
                                 SELECT b.name, count(w.id), coalesce(sum(w.memorized), 0) FROM books b
-                                LEFT JOIN words w ON w.book_id = b.id GROUP BY b.id ORDER BY b.name;
+                                LEFT JOIN words w ON w.book = b.key GROUP BY b.key ORDER BY b.name;
                                 """)))
-            let list = "SELECT \(everyField) FROM words w WHERE w.book_id = '\(book)' ORDER BY w.date, w.word, w.id;"
+            let list = "SELECT \(everyField) FROM words w WHERE w.book = \(book) ORDER BY w.date, w.word, w.id;"
             rows.append(Row(name: "word list --book (all)", ours: try best(["word", "list", "--book", "Bench"]),
                             reference: try reference(list)))
             rows.append(Row(name: "word list --book --json", ours: try best(["word", "list", "--book", "Bench", "--json"]),

@@ -315,11 +315,12 @@ def seed_review_history(window, root, words=150):
         interval = 1.0
         for _ in range(6):
             rating = 1 if rng.random() < 0.12 else rng.choice([2, 3, 3, 3, 4])
-            rows.append((str(uuid.UUID(int=rng.getrandbits(128))), word_id, time_ms, rating, "study"))
+            rows.append((uuid.UUID(int=rng.getrandbits(128)).bytes, word_id, time_ms, rating, "study"))
             interval = 1.0 if rating == 1 else interval * rng.uniform(2.0, 3.5)
             time_ms += int(interval * day) + rng.randrange(0, day // 2)
     with sqlite3.connect(os.path.join(window.environment["VOCAB_HOME"], "vocab.sqlite")) as database:
-        database.executemany("INSERT INTO reviews (id, word_id, reviewed_at, rating, source) VALUES (?, ?, ?, ?, ?)", rows)
+        database.executemany("INSERT INTO reviews (id, word, reviewed_at, rating, source) "
+                             "VALUES (?, (SELECT key FROM words WHERE id = ?), ?, ?, ?)", rows)
     return len(rows)
 
 

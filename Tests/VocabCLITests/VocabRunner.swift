@@ -41,12 +41,14 @@ final class VocabRunner {
 
     func file(_ name: String) -> String { root + "/" + name }
 
-    /// Runs `vocab arguments...` with `input` on standard input (empty when nil).
+    /// Runs `vocab arguments...` with `input` on standard input (empty when nil); `binary`: another
+    /// Vocab than the one built (an older one, say).
     @discardableResult
     func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:],
-             directory: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
+             directory: String? = nil, binary: String = VocabRunner.binary,
+             file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: VocabRunner.binary)
+        process.executableURL = URL(fileURLWithPath: binary)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment

@@ -121,14 +121,95 @@ final class MigrationTests: XCTestCase {
         // The outbox's triggers came back as they were: a derived column is no change to push.
         try store.database.execute("""
             INSERT INTO books (id, name, name_key, created_at, modified_at) VALUES ('00000000-0000-4000-8000-000000000001', 'B', 'b', 0, 0);
-            INSERT INTO words (id, book_id, word, date, created_at, modified_at) VALUES
-                ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'w', 0, 0, 0);
+            INSERT INTO words (id, book, word, date, created_at, modified_at)
+            SELECT '00000000-0000-4000-8000-000000000002', key, 'w', 0, 0, 0 FROM books;
             DELETE FROM outbox;
             UPDATE words SET scheduled = 1;
             """)
         XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox"), 0)
         try store.database.execute("UPDATE words SET definition = 'd'")
         XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox WHERE kind = 'word'"), 1)
+    }
+
+    /// Every earlier schema, filled as its Vocab left it (words in two books, reviews and
+    /// schedules, a deletion, sync stamps and outbox rows, and reviews whose word is not here),
+    /// comes to the store keyed by integers whole, and works on.
+    func testEveryEarlierVersionUpgradesToIntegerKeysKeepingWordsReviewsAndSyncState() throws {
+        let fruit = "00000000-0000-4000-8000-0000000000b1", colours = "00000000-0000-4000-8000-0000000000b2"
+        let apple = "00000000-0000-4000-8000-0000000000a1", pear = "00000000-0000-4000-8000-0000000000a2"
+        let red = "00000000-0000-4000-8000-0000000000a3", deleted = "00000000-0000-4000-8000-0000000000a9"
+        let waiting = "00000000-0000-4000-8000-0000000000a8"
+        let reviewIds = (1...5).map { "00000000-0000-4000-8000-00000000000\($0)" }
+        for version in Int64(1)..<Migrations.latestVersion {
+            let store = try storeUpgraded(from: version, file: "every-v\(version).sqlite") { database in
+                let key = version >= 8 ? ", word_key" : "", keyValue = { (word: String) in version >= 8 ? ", '\(word)'" : "" }
+                try database.execute("""
+                    INSERT INTO books (id, name, name_key, created_at, modified_at) VALUES
+                        ('\(fruit)', 'Fruit', 'fruit', 1, 1), ('\(colours)', 'Colours', 'colours', 2, 2);
+                    INSERT INTO words (id, book_id, word, definition, date, created_at, modified_at\(key)) VALUES
+                        ('\(apple)', '\(fruit)', 'apple', '사과', 10, 10, 10\(keyValue("apple"))),
+                        ('\(pear)', '\(fruit)', 'pear', '배', 11, 11, 11\(keyValue("pear"))),
+                        ('\(red)', '\(colours)', 'red', '빨강', 12, 12, 12\(keyValue("red")));
+                    INSERT INTO tombstones (id, kind, deleted_at) VALUES ('\(deleted)', 'word', 20);
+                    """)
+                if version >= 2 {
+                    try database.execute("""
+                        INSERT INTO reviews (id, word_id, reviewed_at, rating, duration_ms, source) VALUES
+                            ('\(reviewIds[0])', '\(apple)', 1000, 3, 4000, 'study'), ('\(reviewIds[1])', '\(apple)', 2000, 1, NULL, 'game'),
+                            ('\(reviewIds[2])', '\(pear)', 1500, 4, NULL, 'review'),
+                            ('\(reviewIds[3])', '\(deleted)', 1600, 3, NULL, 'study'), ('\(reviewIds[4])', '\(waiting)', 1700, 2, NULL, 'study');
+                        INSERT INTO schedules (word_id, state, step, stability, difficulty, due, last_review, reviews, lapses, first_review)
+                        VALUES ('\(apple)', 3, 0, 1.5, 6.0, 86402000, 2000, 2, 1, 1000), ('\(pear)', 2, NULL, 20.0, 3.0, 1728001500, 1500, 1, 0, 1500);
+                        """)
+                }
+                if version >= 3 {
+                    try database.execute("""
+                        INSERT INTO sync_meta VALUES ('server', 'postgresql://x'), ('token', '5');
+                        UPDATE words SET stamps = '{"definition":[7,"dev"]}' WHERE id = '\(apple)';
+                        INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', '\(apple)'), ('review', '\(reviewIds[2])');
+                        """)
+                }
+            }
+            let context = "from version \(version)"
+            XCTAssertEqual(try store.schemaVersion(), Migrations.latestVersion, context)
+            XCTAssertEqual(try store.bookSummaries().map { "\($0.book.name) \($0.wordCount)" }.sorted(), ["Colours 1", "Fruit 2"], context)
+            let words = try store.words()
+            XCTAssertEqual(words.map { "\($0.word) \($0.definition) \($0.bookId.lowercaseText)" }.sorted(),
+                           ["apple 사과 \(fruit)", "pear 배 \(fruit)", "red 빨강 \(colours)"], context)
+            XCTAssertEqual(try store.searchWords("appl").map(\.word), ["apple"], context)
+            XCTAssertEqual(try store.word("APPLE", inBook: nil).id.lowercaseText, apple, context)
+            XCTAssertTrue(try store.isTombstoned(try XCTUnwrap(UUID(uuidString: deleted))), context)
+            let appleId = try XCTUnwrap(UUID(uuidString: apple)), pearId = try XCTUnwrap(UUID(uuidString: pear))
+            if version >= 2 {
+                let log = try store.reviewLog(wordId: appleId)
+                XCTAssertEqual(log.map(\.id.lowercaseText), [reviewIds[0], reviewIds[1]], context)
+                XCTAssertEqual(log.map(\.rating), [.good, .again], context)
+                XCTAssertEqual(log.map(\.durationMs), [4000, nil], context)
+                XCTAssertEqual(log.map(\.source), [.study, .game], context)
+                XCTAssertEqual(try store.schedule(wordId: appleId)?.due, Timestamp(milliseconds: 86402000), context)
+                XCTAssertEqual(try store.schedule(wordId: pearId)?.stability, 20.0, context)
+                XCTAssertEqual(try store.reviewCount(), 3, "the deleted word's review is gone, \(context)")
+                XCTAssertEqual(try store.database.query("SELECT id FROM sync_pending WHERE kind = 'review'") { $0.text(0) }, [reviewIds[4]],
+                               "the review whose word is not here waits for it, \(context)")
+            }
+            if version >= 3 {
+                let outbox = try store.database.query("SELECT kind || ' ' || id FROM outbox") { $0.text(0) }
+                XCTAssertTrue(outbox.contains("word \(apple)") && outbox.contains("review \(reviewIds[2])"), "\(outbox), \(context)")
+                XCTAssertEqual(try store.storedStamps(table: "words", id: appleId)["definition"]?.device, "dev", context)
+                let pushed = try store.localRecord(kind: "review", id: try XCTUnwrap(UUID(uuidString: reviewIds[2])), device: "d")
+                XCTAssertFalse(pushed.deleted, context)
+                XCTAssertTrue(pushed.body.contains(pear) && pushed.body.contains("1500"), "\(pushed.body), \(context)")
+            }
+            store.assertDerivedDataMatchesWords()
+            // It works on: a review, a deletion that takes the word's reviews along, a new word.
+            var ids = TimeOrderedIDs()
+            try store.recordReview(wordId: pearId, rating: .good, at: Timestamp(milliseconds: 5000), source: .review, ids: &ids)
+            try store.deleteWord(id: appleId)
+            XCTAssertEqual(try store.reviewCount(), version >= 2 ? 2 : 1, context)
+            let fig = try store.addWord(WordDraft(word: "fig"), toBook: try XCTUnwrap(UUID(uuidString: fruit)))
+            XCTAssertEqual(try store.word("fig", inBook: nil).id, fig.id, context)
+            store.assertDerivedDataMatchesWords()
+        }
     }
 
     func testAStoreFromANewerVocabIsRefusedAndLeftUntouched() throws {

@@ -39,7 +39,7 @@ final class StudyStoreTests: XCTestCase {
 
         // The same package again with a review more for a and a first one for c: b's log did not
         // grow, so its schedule is left alone (marked here to tell).
-        try store.database.run("UPDATE schedules SET due = 1 WHERE word_id = ?", [.text(b.id.storageText)])
+        try store.database.run("UPDATE schedules SET due = 1 WHERE word = (SELECT key FROM words WHERE id = ?)", [.text(b.id.storageText)])
         let cLog = [review(c, .hard, days: 2)]
         XCTAssertEqual(try store.addReviewLogs([(a.id, aLog + [review(a, .good, days: 5)]), (b.id, bLog), (c.id, cLog)],
                                                scheduler: FSRSScheduler()), 2)

@@ -113,7 +113,7 @@ struct WordListWriter {
     private mutating func bookName(_ bytes: UnsafeBufferPointer<UInt8>) throws -> String? {
         if bytes.elementsEqual(lastBookId) { return lastBookName }
         guard let id = UUID(text: String(decoding: bytes, as: UTF8.self)) else {
-            throw StoreError.malformedRow(table: "words", column: "book_id")
+            throw StoreError.malformedRow(table: "words", column: "book")
         }
         lastBookId = Array(bytes)
         lastBookName = names[id]

@@ -69,7 +69,7 @@ public struct ModelField<Model>: @unchecked Sendable {  // the closures only rea
 public enum WordFields {
     public static let all: [ModelField<Word>] = [
         .id("id", "id", file: .id, synced: false, get: { $0.id }, set: { $0.id = $1 }),
-        .id("bookId", "book_id", file: .bookId, synced: true, get: { $0.bookId }, set: { $0.bookId = $1 }),
+        .id("bookId", "book", file: .bookId, synced: true, get: { $0.bookId }, set: { $0.bookId = $1 }),
         .text("word", "word", file: .word, get: { $0.word }, set: { $0.word = $1 }),
         .text("definition", "definition", file: .definition, get: { $0.definition }, set: { $0.definition = $1 }),
         .text("detail", "detail", file: .detail, get: { $0.detail }, set: { $0.detail = $1 }),

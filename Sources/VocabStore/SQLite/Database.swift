@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import VocabCore
 #if canImport(Glibc)
 import Glibc
@@ -50,8 +51,17 @@ public final class Database {
     }()
 
     /// SQL functions Vocab's schema steps use: `vocab_lookup_key(text)` is
-    /// `TextRules.lookupKey` (the key a word is found by), for filling `words.word_key`.
+    /// `TextRules.lookupKey` (the key a word is found by), for filling `words.word_key`;
+    /// `vocab_id_bytes(text)` an id's 16 bytes from its text form (NULL when it is not one).
     private func installFunctions() {
+        sqlite3_create_function_v2(handle, "vocab_id_bytes", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, values in
+            guard let argument = values?[0], let text = sqlite3_value_text(argument),
+                  let id = UUID(text: String(cString: text)) else {
+                sqlite3_result_null(context)
+                return
+            }
+            withUnsafeBytes(of: id.uuid) { vocab_sqlite3_result_blob(context, $0.baseAddress, 16) }
+        }, nil, nil, nil)
         sqlite3_create_function_v2(handle, "vocab_lookup_key", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, values in
             guard let argument = values?[0], let text = sqlite3_value_text(argument) else {
                 sqlite3_result_null(context)

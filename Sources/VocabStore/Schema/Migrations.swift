@@ -292,6 +292,188 @@ enum Migrations {
             CREATE INDEX words_new ON words (date, id) WHERE memorized = 0 AND scheduled = 0;
             CREATE INDEX schedules_by_first_review ON schedules (first_review);
             """),
+        Migration(version: 11, sql: """
+            -- Books, words, reviews and schedules refer to each other by integer keys; each book
+            -- and word keeps its id (unique) for sync, files and the command line, and a review
+            -- its id as 16 bytes. A word's key is its old rowid (the marks, the outbox's ranges
+            -- and the search index count in rowids). Orphaned reviews of a word that is not
+            -- here (it waits for its book) wait for it in sync_pending; those of a deleted word
+            -- go, as a deleted word's reviews always did. Foreign keys are off while a store is
+            -- upgraded (Store turns them on after), so dropping the old tables cascades nothing.
+            PRAGMA legacy_alter_table = ON;
+            DROP TRIGGER outbox_book_insert;
+            DROP TRIGGER outbox_book_update;
+            DROP TRIGGER book_counts_book_delete;
+            DROP TRIGGER outbox_word_update;
+            DROP TRIGGER words_delete;
+            DROP TRIGGER words_counted_update;
+            DROP TRIGGER words_indexed_update;
+            DROP TRIGGER outbox_review_insert;
+            DROP TRIGGER words_scheduled;
+            DROP TRIGGER words_unscheduled;
+
+            CREATE TABLE books_v11 (
+                key         INTEGER PRIMARY KEY,
+                id          TEXT NOT NULL UNIQUE,
+                name        TEXT NOT NULL,
+                name_key    TEXT NOT NULL UNIQUE,
+                explain     TEXT NOT NULL DEFAULT '',
+                meaning     TEXT NOT NULL DEFAULT '',
+                image       BLOB,
+                cover_word  TEXT NOT NULL DEFAULT '',
+                created_at  INTEGER NOT NULL,
+                modified_at INTEGER NOT NULL,
+                stamps      TEXT NOT NULL DEFAULT '{}'
+            );
+            INSERT INTO books_v11 (id, name, name_key, explain, meaning, image, cover_word, created_at, modified_at, stamps)
+            SELECT id, name, name_key, explain, meaning, image, cover_word, created_at, modified_at, stamps FROM books ORDER BY rowid;
+
+            CREATE TABLE words_v11 (
+                key           INTEGER PRIMARY KEY,
+                id            TEXT NOT NULL UNIQUE,
+                book          INTEGER NOT NULL REFERENCES books(key) ON DELETE CASCADE,
+                word          TEXT NOT NULL,
+                definition    TEXT NOT NULL DEFAULT '',
+                detail        TEXT NOT NULL DEFAULT '',
+                pronunciation TEXT NOT NULL DEFAULT '',
+                synonym       TEXT NOT NULL DEFAULT '',
+                antonym       TEXT NOT NULL DEFAULT '',
+                date          INTEGER NOT NULL,
+                memorized     INTEGER NOT NULL DEFAULT 0,
+                created_at    INTEGER NOT NULL,
+                modified_at   INTEGER NOT NULL,
+                stamps        TEXT NOT NULL DEFAULT '{}',
+                word_key      TEXT NOT NULL DEFAULT '',
+                scheduled     INTEGER NOT NULL DEFAULT 0,
+                UNIQUE (word, book)
+            );
+            INSERT INTO words_v11 (key, id, book, word, definition, detail, pronunciation, synonym, antonym, date, memorized,
+                                   created_at, modified_at, stamps, word_key, scheduled)
+            SELECT w.rowid, w.id, b.key, w.word, w.definition, w.detail, w.pronunciation, w.synonym, w.antonym, w.date, w.memorized,
+                   w.created_at, w.modified_at, w.stamps, w.word_key, w.scheduled
+            FROM words w JOIN books_v11 b ON b.id = w.book_id ORDER BY w.rowid;
+
+            CREATE TABLE reviews_v11 (
+                key         INTEGER PRIMARY KEY,
+                id          BLOB NOT NULL UNIQUE,     -- the review's id, its 16 bytes
+                word        INTEGER NOT NULL REFERENCES words(key) ON DELETE CASCADE,
+                reviewed_at INTEGER NOT NULL,
+                rating      INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 4),
+                duration_ms INTEGER,
+                game_id     TEXT,
+                source      TEXT NOT NULL CHECK (source IN ('study', 'game', 'review'))
+            );
+            INSERT INTO reviews_v11 (key, id, word, reviewed_at, rating, duration_ms, game_id, source)
+            SELECT r.rowid, vocab_id_bytes(r.id), w.key, r.reviewed_at, r.rating, r.duration_ms, r.game_id, r.source
+            FROM reviews r JOIN words_v11 w ON w.id = r.word_id WHERE vocab_id_bytes(r.id) IS NOT NULL ORDER BY r.rowid;
+            INSERT OR IGNORE INTO sync_pending (kind, id, body)
+            SELECT 'review', r.id, json_object('wordId', r.word_id, 'reviewedAt', r.reviewed_at, 'rating', r.rating,
+                                               'durationMs', r.duration_ms, 'gameId', r.game_id, 'source', r.source)
+            FROM reviews r
+            WHERE NOT EXISTS (SELECT 1 FROM words_v11 w WHERE w.id = r.word_id)
+              AND NOT EXISTS (SELECT 1 FROM tombstones t WHERE t.id = r.word_id);
+
+            CREATE TABLE schedules_v11 (
+                word         INTEGER PRIMARY KEY REFERENCES words(key) ON DELETE CASCADE,
+                state        INTEGER NOT NULL,
+                step         INTEGER,
+                stability    REAL NOT NULL,
+                difficulty   REAL NOT NULL,
+                due          INTEGER NOT NULL,
+                last_review  INTEGER NOT NULL,
+                reviews      INTEGER NOT NULL,
+                lapses       INTEGER NOT NULL,
+                first_review INTEGER NOT NULL
+            );
+            INSERT INTO schedules_v11 (word, state, step, stability, difficulty, due, last_review, reviews, lapses, first_review)
+            SELECT w.key, s.state, s.step, s.stability, s.difficulty, s.due, s.last_review, s.reviews, s.lapses, s.first_review
+            FROM schedules s JOIN words_v11 w ON w.id = s.word_id ORDER BY w.key;
+
+            CREATE TABLE book_counts_v11 (
+                book      INTEGER PRIMARY KEY,
+                words     INTEGER NOT NULL,
+                memorized INTEGER NOT NULL,
+                fresh     INTEGER NOT NULL   -- new words: not memorised, never reviewed
+            );
+            INSERT INTO book_counts_v11 (book, words, memorized, fresh)
+            SELECT b.key, c.words, c.memorized, c.fresh FROM book_counts c JOIN books_v11 b ON b.id = c.book_id;
+
+            DROP TABLE book_counts;
+            DROP TABLE schedules;
+            DROP TABLE reviews;
+            DROP TABLE words;
+            DROP TABLE books;
+            ALTER TABLE books_v11 RENAME TO books;
+            ALTER TABLE words_v11 RENAME TO words;
+            ALTER TABLE reviews_v11 RENAME TO reviews;
+            ALTER TABLE schedules_v11 RENAME TO schedules;
+            ALTER TABLE book_counts_v11 RENAME TO book_counts;
+            PRAGMA legacy_alter_table = OFF;
+            UPDATE word_marks SET counted_through = min(counted_through, (SELECT coalesce(max(key), 0) FROM words)),
+                indexed_through = min(indexed_through, (SELECT coalesce(max(key), 0) FROM words));
+
+            CREATE INDEX words_by_book ON words (book);
+            CREATE INDEX words_by_key ON words (word_key);
+            CREATE INDEX words_new ON words (date, id) WHERE memorized = 0 AND scheduled = 0;
+            CREATE INDEX reviews_by_word ON reviews (word, reviewed_at);
+            CREATE INDEX schedules_by_due ON schedules (due, word);
+            CREATE INDEX schedules_by_first_review ON schedules (first_review);
+
+            CREATE TRIGGER outbox_book_insert AFTER INSERT ON books
+            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('book', NEW.id); END;
+            CREATE TRIGGER outbox_book_update AFTER UPDATE ON books
+            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('book', NEW.id); END;
+            CREATE TRIGGER outbox_word_update AFTER UPDATE OF
+                book, word, definition, detail, pronunciation, synonym, antonym, date, memorized,
+                created_at, modified_at, stamps ON words
+            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', NEW.id); END;
+            -- The outbox names a review by its id's text form (written out here in plain SQL, so
+            -- that the trigger runs in any connection).
+            CREATE TRIGGER outbox_review_insert AFTER INSERT ON reviews
+            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('review', lower(
+                substr(hex(NEW.id), 1, 8) || '-' || substr(hex(NEW.id), 9, 4) || '-' || substr(hex(NEW.id), 13, 4) || '-'
+                || substr(hex(NEW.id), 17, 4) || '-' || substr(hex(NEW.id), 21))); END;
+            CREATE TRIGGER words_scheduled AFTER INSERT ON schedules BEGIN
+                UPDATE words SET scheduled = 1 WHERE key = NEW.word AND scheduled = 0;
+            END;
+            CREATE TRIGGER words_unscheduled AFTER DELETE ON schedules BEGIN
+                UPDATE words SET scheduled = 0 WHERE key = OLD.word AND scheduled = 1;
+            END;
+            CREATE TRIGGER words_delete AFTER DELETE ON words BEGIN
+                UPDATE book_counts SET words = words - 1, memorized = memorized - OLD.memorized,
+                    fresh = fresh - (OLD.memorized = 0 AND OLD.scheduled = 0)
+                WHERE book = OLD.book AND OLD.key <= (SELECT counted_through FROM word_marks);
+                INSERT INTO words_search (words_search, rowid, word, definition, detail, pronunciation, synonym, antonym)
+                SELECT 'delete', OLD.key, OLD.word, OLD.definition, OLD.detail, OLD.pronunciation, OLD.synonym, OLD.antonym
+                WHERE OLD.key <= (SELECT indexed_through FROM word_marks);
+                UPDATE word_marks SET counted_through = min(counted_through, (SELECT coalesce(max(key), 0) FROM words)),
+                    indexed_through = min(indexed_through, (SELECT coalesce(max(key), 0) FROM words));
+            END;
+            CREATE TRIGGER words_counted_update AFTER UPDATE OF book, memorized, scheduled ON words
+            WHEN OLD.key <= (SELECT counted_through FROM word_marks) BEGIN
+                UPDATE book_counts SET words = words - 1, memorized = memorized - OLD.memorized,
+                    fresh = fresh - (OLD.memorized = 0 AND OLD.scheduled = 0)
+                WHERE book = OLD.book;
+                INSERT INTO book_counts (book, words, memorized, fresh)
+                VALUES (NEW.book, 1, NEW.memorized, NEW.memorized = 0 AND NEW.scheduled = 0)
+                ON CONFLICT (book) DO UPDATE SET words = words + 1, memorized = memorized + excluded.memorized,
+                    fresh = fresh + excluded.fresh;
+            END;
+            CREATE TRIGGER words_indexed_update AFTER UPDATE OF word, definition, detail, pronunciation, synonym, antonym ON words
+            WHEN OLD.key <= (SELECT indexed_through FROM word_marks) BEGIN
+                INSERT INTO words_search (words_search, rowid, word, definition, detail, pronunciation, synonym, antonym)
+                VALUES ('delete', OLD.key, OLD.word, OLD.definition, OLD.detail, OLD.pronunciation, OLD.synonym, OLD.antonym);
+                INSERT INTO words_search (rowid, word, definition, detail, pronunciation, synonym, antonym)
+                VALUES (NEW.key, NEW.word, NEW.definition, NEW.detail, NEW.pronunciation, NEW.synonym, NEW.antonym);
+            END;
+            CREATE TRIGGER book_counts_book_delete AFTER DELETE ON books BEGIN
+                DELETE FROM book_counts WHERE book = OLD.key;
+            END;
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
