@@ -102,7 +102,7 @@ extension Store {
     private static func reviewInsert(_ values: String, returning: String) -> String {
         """
         INSERT INTO reviews (id, word, reviewed_at, rating, duration_ms, game_id, source)
-        VALUES \(values) ON CONFLICT (id) DO NOTHING \(returning)
+        VALUES \(values) ON CONFLICT DO NOTHING \(returning)
         """
     }
 

@@ -85,7 +85,7 @@ extension Store {
                     DELETE FROM outbox WHERE kind = 'word' AND id IN (SELECT id FROM words);
                     DELETE FROM outbox_word_ranges;
                     INSERT INTO outbox_word_ranges (after_rowid, through_rowid) SELECT 0, max(rowid) FROM words HAVING max(rowid) > 0;
-                    INSERT OR IGNORE INTO outbox (kind, id) SELECT 'review', \(Columns.idText("id")) FROM reviews;
+                    INSERT OR IGNORE INTO outbox (kind, id, word) SELECT 'review', \(Columns.idText("id")), word FROM reviews;
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT kind, id FROM tombstones;
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT 'settings', '\(Self.learningSettingsId.storageText)' FROM learning_settings;
                     """)
@@ -226,14 +226,16 @@ extension Store {
     private func readOutboxRows(after: Int64, limit: Int, device: String, into entries: inout [OutboxEntry]) throws {
         // Words (most entries) come with their fields and stamps in the same row.
         try database.forEachRow("""
-            SELECT o.rowid, o.kind, o.id, w.stamps, \(Columns.word) FROM outbox o
+            SELECT o.rowid, o.kind, o.id, w.stamps, \(Columns.word), o.word FROM outbox o
             LEFT JOIN words w ON o.kind = 'word' AND w.id = o.id
             WHERE o.rowid > ? ORDER BY o.rowid LIMIT ?
             """, [.integer(after), .integer(Int64(limit))]) { row in
             let kind = row.text(1)
             guard let id = UUID(text: row.text(2)) else { return }
             let record: SyncRecord
-            if kind != "word" {
+            if kind == "review" {
+                record = try localReview(id: id, wordKey: row.int(Columns.wordCount + 4))
+            } else if kind != "word" {
                 record = try localRecord(kind: kind, id: id, device: device)
             } else if row.isNull(3) {
                 record = SyncRecord(kind: kind, id: id, deleted: true, body: "{}")
@@ -289,8 +291,9 @@ extension Store {
 
     // MARK: Local records
 
-    /// The record that describes the local state of a book or a review (deleted when it is
-    /// gone); words come with their outbox row, read in the same query.
+    /// The record that describes the local state of a book or the learning settings (deleted
+    /// when it is gone); words come with their outbox row, read in the same query, and reviews
+    /// by `localReview`.
     func localRecord(kind: String, id: UUID, device: String) throws -> SyncRecord {
         switch kind {
         case "book":
@@ -304,17 +307,23 @@ extension Store {
             guard let body = try learningSettingsBody() else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
             return SyncRecord(kind: kind, id: id, deleted: false, body: body)
         default:
-            let review = try database.first("""
-                SELECT w.id, r.reviewed_at, r.rating, r.duration_ms, r.game_id, r.source
-                FROM reviews r JOIN words w ON w.key = r.word WHERE r.id = ?
-                """, [id.storageBytes]) { row -> String in
-                SyncBodies.review(wordId: row.text(0), reviewedAt: row.int(1), rating: row.int(2),
-                                  durationMs: row.isNull(3) ? nil : row.int(3), gameId: row.isNull(4) ? nil : row.text(4),
-                                  source: row.text(5))
-            }
-            guard let review else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
-            return SyncRecord(kind: kind, id: id, deleted: false, body: review)
+            throw StoreError.malformedRow(table: "outbox", column: "kind")
         }
+    }
+
+    /// The record of the review `id` of the word keyed `wordKey` (deleted when it is gone,
+    /// with its word).
+    func localReview(id: UUID, wordKey: Int64) throws -> SyncRecord {
+        let review = try database.first("""
+            SELECT w.id, r.reviewed_at, r.rating, r.duration_ms, r.game_id, r.source
+            FROM reviews r JOIN words w ON w.key = r.word WHERE r.word = ? AND r.id = ?
+            """, [.integer(wordKey), id.storageBytes]) { row -> String in
+            SyncBodies.review(wordId: row.text(0), reviewedAt: row.int(1), rating: row.int(2),
+                              durationMs: row.isNull(3) ? nil : row.int(3), gameId: row.isNull(4) ? nil : row.text(4),
+                              source: row.text(5))
+        }
+        guard let review else { return SyncRecord(kind: "review", id: id, deleted: true, body: "{}") }
+        return SyncRecord(kind: "review", id: id, deleted: false, body: review)
     }
 
     func storedStamps(table: String, id: UUID) throws -> [String: FieldStamp] {

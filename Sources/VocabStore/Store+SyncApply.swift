@@ -278,6 +278,7 @@ extension Store {
         if let loserKey = try wordKey(id: loserId) {
             if let survivorKey = try wordKey(id: survivorId) {
                 try database.run("UPDATE reviews SET word = ? WHERE word = ?", [.integer(survivorKey), .integer(loserKey)])
+                try database.run("UPDATE outbox SET word = ? WHERE kind = 'review' AND word = ?", [.integer(survivorKey), .integer(loserKey)])
                 try database.run("DELETE FROM words WHERE key = ?", [.integer(loserKey)])
             } else {
                 try database.run("UPDATE words SET id = ? WHERE key = ?", [.text(survivorId.storageText), .integer(loserKey)])

@@ -195,10 +195,12 @@ final class MigrationTests: XCTestCase {
             if version >= 3 {
                 let outbox = try store.database.query("SELECT kind || ' ' || id FROM outbox") { $0.text(0) }
                 XCTAssertTrue(outbox.contains("word \(apple)") && outbox.contains("review \(reviewIds[2])"), "\(outbox), \(context)")
+                XCTAssertFalse(outbox.contains("review \(reviewIds[4])"), "a review that waits for its word is not pushed, \(context)")
                 XCTAssertEqual(try store.storedStamps(table: "words", id: appleId)["definition"]?.device, "dev", context)
-                let pushed = try store.localRecord(kind: "review", id: try XCTUnwrap(UUID(uuidString: reviewIds[2])), device: "d")
-                XCTAssertFalse(pushed.deleted, context)
-                XCTAssertTrue(pushed.body.contains(pear) && pushed.body.contains("1500"), "\(pushed.body), \(context)")
+                let pushed = try store.outbox(limit: 100).map(\.record).first { $0.id.lowercaseText == reviewIds[2] }
+                XCTAssertEqual(pushed?.id.lowercaseText, reviewIds[2], context)
+                XCTAssertEqual(pushed?.deleted, false, context)
+                XCTAssertTrue(pushed?.body.contains(pear) == true && pushed?.body.contains("1500") == true, "\(String(describing: pushed)), \(context)")
             }
             store.assertDerivedDataMatchesWords()
             // It works on: a review, a deletion that takes the word's reviews along, a new word.

@@ -353,25 +353,35 @@ enum Migrations {
                    w.created_at, w.modified_at, w.stamps, w.word_key, w.scheduled
             FROM words w JOIN books_v11 b ON b.id = w.book_id ORDER BY w.rowid;
 
+            -- A review is kept in its word's log order, keyed by (word, time, id): one B-tree
+            -- holds the log, answers a word's reviews in order, and tells a review already
+            -- here (the same review always has the same word and time), with no index beside it.
             CREATE TABLE reviews_v11 (
-                key         INTEGER PRIMARY KEY,
-                id          BLOB NOT NULL UNIQUE,     -- the review's id, its 16 bytes
                 word        INTEGER NOT NULL REFERENCES words(key) ON DELETE CASCADE,
                 reviewed_at INTEGER NOT NULL,
+                id          BLOB NOT NULL,            -- the review's id, its 16 bytes
                 rating      INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 4),
                 duration_ms INTEGER,
                 game_id     TEXT,
-                source      TEXT NOT NULL CHECK (source IN ('study', 'game', 'review'))
-            );
-            INSERT INTO reviews_v11 (key, id, word, reviewed_at, rating, duration_ms, game_id, source)
-            SELECT r.rowid, vocab_id_bytes(r.id), w.key, r.reviewed_at, r.rating, r.duration_ms, r.game_id, r.source
-            FROM reviews r JOIN words_v11 w ON w.id = r.word_id WHERE vocab_id_bytes(r.id) IS NOT NULL ORDER BY r.rowid;
+                source      TEXT NOT NULL CHECK (source IN ('study', 'game', 'review')),
+                PRIMARY KEY (word, reviewed_at, id)
+            ) WITHOUT ROWID;
+            INSERT OR IGNORE INTO reviews_v11 (word, reviewed_at, id, rating, duration_ms, game_id, source)
+            SELECT w.key, r.reviewed_at, vocab_id_bytes(r.id), r.rating, r.duration_ms, r.game_id, r.source
+            FROM reviews r JOIN words_v11 w ON w.id = r.word_id WHERE vocab_id_bytes(r.id) IS NOT NULL
+            ORDER BY w.key, r.reviewed_at, r.id;
+            -- The outbox finds a review to push by its word (the review's key begins with it).
+            ALTER TABLE outbox ADD COLUMN word INTEGER;
+            UPDATE outbox SET word = (SELECT w.key FROM reviews r JOIN words_v11 w ON w.id = r.word_id WHERE r.id = outbox.id)
+            WHERE kind = 'review';
             INSERT OR IGNORE INTO sync_pending (kind, id, body)
             SELECT 'review', r.id, json_object('wordId', r.word_id, 'reviewedAt', r.reviewed_at, 'rating', r.rating,
                                                'durationMs', r.duration_ms, 'gameId', r.game_id, 'source', r.source)
             FROM reviews r
             WHERE NOT EXISTS (SELECT 1 FROM words_v11 w WHERE w.id = r.word_id)
               AND NOT EXISTS (SELECT 1 FROM tombstones t WHERE t.id = r.word_id);
+            -- A review that now waits for its word is not this device's to push.
+            DELETE FROM outbox WHERE kind = 'review' AND id IN (SELECT id FROM sync_pending WHERE kind = 'review');
 
             CREATE TABLE schedules_v11 (
                 word         INTEGER PRIMARY KEY REFERENCES words(key) ON DELETE CASCADE,
@@ -415,7 +425,6 @@ enum Migrations {
             CREATE INDEX words_by_book ON words (book);
             CREATE INDEX words_by_key ON words (word_key);
             CREATE INDEX words_new ON words (date, id) WHERE memorized = 0 AND scheduled = 0;
-            CREATE INDEX reviews_by_word ON reviews (word, reviewed_at);
             CREATE INDEX schedules_by_due ON schedules (due, word);
             CREATE INDEX schedules_by_first_review ON schedules (first_review);
 
@@ -431,12 +440,12 @@ enum Migrations {
             WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
             BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', NEW.id); END;
             -- The outbox names a review by its id's text form (written out here in plain SQL, so
-            -- that the trigger runs in any connection).
+            -- that the trigger runs in any connection) and its word.
             CREATE TRIGGER outbox_review_insert AFTER INSERT ON reviews
             WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
-            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('review', lower(
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id, word) VALUES ('review', lower(
                 substr(hex(NEW.id), 1, 8) || '-' || substr(hex(NEW.id), 9, 4) || '-' || substr(hex(NEW.id), 13, 4) || '-'
-                || substr(hex(NEW.id), 17, 4) || '-' || substr(hex(NEW.id), 21))); END;
+                || substr(hex(NEW.id), 17, 4) || '-' || substr(hex(NEW.id), 21)), NEW.word); END;
             CREATE TRIGGER words_scheduled AFTER INSERT ON schedules BEGIN
                 UPDATE words SET scheduled = 1 WHERE key = NEW.word AND scheduled = 0;
             END;
