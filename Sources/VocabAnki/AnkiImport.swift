@@ -73,10 +73,10 @@ public enum AnkiImport {
     /// and the review's, so a second import adds nothing) and re-derives the schedules.
     /// `logs`: the notes' logs as records, read on a second thread (its own connection to the
     /// collection) while this one writes the batch before. `newWords`: notes' words this import
-    /// added (no need to look them up). `step` gets the reviews gone through, before the first
+    /// added, with their keys (no need to look them up). `step` gets the reviews gone through, before the first
     /// batch and after each (what it throws ends the import). Returns the reviews added and
     /// those of other cards passed over.
-    private static func carryReviews(_ logs: BackgroundBatches<NoteLogBatch>, records: AnkiNoteRecords, newWords: Set<UUID>,
+    private static func carryReviews(_ logs: BackgroundBatches<NoteLogBatch>, records: AnkiNoteRecords, newWords: [UUID: Int64],
                                      into store: Store, step: (Int) throws -> Void) throws -> (added: Int, otherCards: Int, leftOut: Int) {
         let scheduler = try store.scheduler()
         var added = 0, otherCards = 0, read = 0, leftOut = 0
@@ -86,7 +86,7 @@ public enum AnkiImport {
             var resolved: [(wordId: UUID, records: [ReviewRecord])] = []
             resolved.reserveCapacity(batch.notes.count)
             for note in batch.notes {
-                if newWords.contains(note.wordId) {
+                if newWords[note.wordId] != nil {
                     resolved.append((note.wordId, note.records))
                 } else if let target = try word(ofNote: note.noteId, guid: note.guid, records: records, store: store) {
                     let moved = target == note.wordId ? note.records
@@ -96,7 +96,7 @@ public enum AnkiImport {
                     leftOut += note.records.count
                 }
             }
-            added += try store.addReviewLogs(resolved, scheduler: scheduler)
+            added += try store.addReviewLogs(resolved, scheduler: scheduler, knownKeys: newWords)
             read += batch.reviewsRead
             try step(read)
         }

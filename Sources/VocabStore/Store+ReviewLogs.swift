@@ -14,11 +14,15 @@ extension Store {
     /// and got new ones is replayed from the merged log; one that got none keeps its schedule
     /// (a package imported again re-derives only the words whose logs grew). Returns how many
     /// reviews were new.
+    /// `knownKeys`: the keys of words the caller knows (those it just inserted); others are
+    /// looked up.
     @discardableResult
-    public func addReviewLogs(_ logs: [(wordId: UUID, records: [ReviewRecord])], scheduler: FSRSScheduler) throws -> Int {
+    public func addReviewLogs(_ logs: [(wordId: UUID, records: [ReviewRecord])], scheduler: FSRSScheduler,
+                              knownKeys: [UUID: Int64] = [:]) throws -> Int {
         let body = {
             // Reviews refer to their word by its key: a log of a word that is not here is left out.
-            let keys = try self.wordKeys(logs.lazy.filter { !$0.records.isEmpty }.map(\.wordId))
+            var keys = try self.wordKeys(logs.lazy.filter { !$0.records.isEmpty && knownKeys[$0.wordId] == nil }.map(\.wordId))
+            for log in logs { if let key = knownKeys[log.wordId] { keys[log.wordId] = key } }
             // In the order of the words' keys (the reviews' index by word): each insert lands
             // beside the one before, on pages still in the processor's cache.
             let logs = logs.compactMap { log in keys[log.wordId].map { (key: $0, wordId: log.wordId, records: log.records) } }

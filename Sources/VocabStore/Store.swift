@@ -174,8 +174,13 @@ extension Store {
         // Statement journals in memory: a statement with triggers inside a long transaction
         // journals the pages it changes, and on disk that was a write per page (an Anki
         // import's review log: a million writes).
-        try guarded { try database.execute("PRAGMA cache_size = -\(megabytes * 1024); PRAGMA temp_store = MEMORY") }
-        defer { try? database.execute("PRAGMA cache_size = -2000; PRAGMA temp_store = DEFAULT") }
+        // References are not checked row by row: the bulk paths write keys they have just
+        // looked up or made in the same transaction (SQLite ignores this inside a transaction
+        // already open: a bulk change nested in another is checked as usual).
+        try guarded {
+            try database.execute("PRAGMA cache_size = -\(megabytes * 1024); PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF")
+        }
+        defer { try? database.execute("PRAGMA cache_size = -2000; PRAGMA temp_store = DEFAULT; PRAGMA foreign_keys = ON") }
         return try body()
     }
 

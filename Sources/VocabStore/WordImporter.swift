@@ -42,19 +42,21 @@ public struct WordImporter {
     /// Reads every row of `reader` into `store`. `progress` is called with the number of rows
     /// read so far, every 1,000 rows. `afterWords` runs in the same transaction once every word
     /// is in (an Anki package's review log and deck covers), given the ids the file named that
-    /// became new words: what it throws undoes it all.
+    /// became new words, with the keys they are kept under: what it throws undoes it all.
     public func run(_ reader: inout WordFileReader, into store: Store, progress: (Int) -> Void = { _ in },
-                    afterWords: ((_ inserted: Set<UUID>) throws -> Void)? = nil) throws -> ImportSummary {
+                    afterWords: ((_ inserted: [UUID: Int64]) throws -> Void)? = nil) throws -> ImportSummary {
         var summary = ImportSummary()
         var books = BookCache()
         var ids = TimeOrderedIDs()
         var updatedIds: [UUID] = []
-        var insertedIds = Set<UUID>()  // only kept for `afterWords`
+        var insertedIds: [UUID: Int64] = [:]  // only kept for `afterWords`
         var inserter = try store.guarded { try BulkWordInsert(database: store.database) }
         try store.withImportCache {
         try store.transaction {
             // Bulk inserts skip the per-row outbox triggers; new words are recorded as one range below.
             let rowidBefore = try store.database.integer("SELECT coalesce(max(rowid), 0) FROM words")
+            // An id the file names revives a word deleted before: only worth asking when any was.
+            let anyTombstones = try store.database.integer("SELECT EXISTS (SELECT 1 FROM tombstones)") != 0
             try store.database.run("INSERT INTO sync_applying VALUES (1)")
             // Rows are read and checked on a second thread while this one writes.
             let rows = BackgroundWordReader(reader, defaultBook: defaultBook, defaultBookId: defaultBookId)
@@ -64,8 +66,9 @@ public struct WordImporter {
                     switch item {
                     case .failed(let error): throw error
                     case .word(let word):
-                        switch try upsert(word, store: store, inserter: &inserter, books: &books, ids: &ids, summary: &summary) {
-                        case .inserted(let id): if afterWords != nil, let id { insertedIds.insert(id) }
+                        switch try upsert(word, store: store, inserter: &inserter, books: &books, ids: &ids,
+                                          anyTombstones: anyTombstones, summary: &summary) {
+                        case .inserted(let id): if afterWords != nil, let id { insertedIds[id] = store.database.lastInsertedRowid }
                         case .updated(let id): updatedIds.append(id)
                         case .unchanged: break
                         }
@@ -100,7 +103,7 @@ public struct WordImporter {
     /// Inserts or updates one word (new words are recorded for the push by rowid, updated
     /// ones by id).
     private func upsert(_ imported: ImportedWord, store: Store, inserter: inout BulkWordInsert,
-                        books: inout BookCache, ids: inout TimeOrderedIDs,
+                        books: inout BookCache, ids: inout TimeOrderedIDs, anyTombstones: Bool,
                         summary: inout ImportSummary) throws -> Upsert {
         let book = try books.book(for: imported, store: store, now: now, created: &summary.createdBooks)
         // Most rows of a big import are new: try the insert first, and look the word up (by
@@ -112,7 +115,7 @@ public struct WordImporter {
                         date: imported.draft.date ?? imported.createdAt ?? now, memorized: imported.draft.memorized,
                         createdAt: imported.createdAt ?? now, modifiedAt: imported.modifiedAt ?? imported.createdAt ?? now)
         if try inserter.insertIfNew(word) {
-            if imported.id != nil { try store.clearTombstone(id: word.id) }
+            if imported.id != nil, anyTombstones { try store.clearTombstone(id: word.id) }
             summary.added += 1
             return .inserted(imported.id)
         }

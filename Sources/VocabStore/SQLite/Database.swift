@@ -141,6 +141,9 @@ public final class Database {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The rowid (the integer key) of the row the last successful INSERT made.
+    public var lastInsertedRowid: Int64 { sqlite3_last_insert_rowid(handle) }
+
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     // MARK: Transactions
