@@ -7,6 +7,7 @@ struct BenchOptions {
     var runs = 5
     var skipMemory = false
     var skipImport = false
+    var skipWordNet = false
     var skipStudy = false
     var skipReaders = false
     var skipSync = false
@@ -44,6 +45,7 @@ struct BenchOptions {
             case "--skip-memory": skipMemory = true
             case "--keep": keep = true
             case "--skip-import": skipImport = true
+            case "--skip-wordnet": skipWordNet = true
             case "--skip-study": skipStudy = true
             case "--skip-readers": skipReaders = true
             case "--skip-sync": skipSync = true
@@ -57,7 +59,7 @@ struct BenchOptions {
             case "--learners": learners = try number()
             case "--optimize-reviews": optimizeReviews = try number()
             case "--help", "-h":
-                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-study] [--skip-readers] [--skip-sync] [--skip-desktop] [--skip-backup] [--skip-scale] [--skip-anki] [--anki-notes N] [--skip-optimize] [--skip-web] [--learners N] [--optimize-reviews N] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
+                print("Usage: vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory] [--skip-import] [--skip-wordnet] [--skip-study] [--skip-readers] [--skip-sync] [--skip-desktop] [--skip-backup] [--skip-scale] [--skip-anki] [--anki-notes N] [--skip-optimize] [--skip-web] [--learners N] [--optimize-reviews N] [--keep]\n(sync figures need a PostgreSQL: run scripts/bench.sh, which starts one)")
                 exit(0)
             default: throw BenchError.message("unknown option \(arguments[index]) (see --help)")
             }

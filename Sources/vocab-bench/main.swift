@@ -39,6 +39,7 @@ do {
     // Children's peak memory first, while this process is small: posix_spawn shares this
     // process's memory with the child until it execs, and that counts in the child's peak.
     if !options.skipImport { try ImportBenchmark(options: options).run() }
+    if !options.skipWordNet { try WordNetListBenchmark(options: options).run() }
     if !options.skipScale { try ScaleBenchmark(options: options).run() }
     if !options.skipAnki { try AnkiBenchmark(options: options).run() }
     if !options.skipOptimize { try OptimizeBenchmark(options: options).run() }

@@ -27,11 +27,14 @@ struct Migrator {
         }
         let goal = target ?? latestVersion
         if version > 0 && version < goal { try beforeUpgrade(version) }
-        for step in steps where step.version > version && step.version <= goal {
+        let due = steps.filter { $0.version > version && $0.version <= goal }
+        // A new store is made in one transaction (one journal and sync, not one per step); an
+        // existing one moves a step per transaction, each kept once it is done.
+        for batch in version == 0 ? [due] : due.map({ [$0] }) where !batch.isEmpty {
             try database.transaction {
-                try database.execute(step.sql)
+                for step in batch { try database.execute(step.sql) }
                 try database.execute("PRAGMA application_id = \(applicationID)")
-                try database.execute("PRAGMA user_version = \(step.version)")
+                try database.execute("PRAGMA user_version = \(batch[batch.count - 1].version)")
             }
         }
         return version
