@@ -8,8 +8,10 @@ source scripts/services.sh
 work=$(mktemp -d /tmp/vocab-bench-XXXXXX)
 trap stop_services EXIT
 
-swift build -c release --product vocab-bench
-swift build -c release --product vocab-desktop
+# Linked as an installed vocab is (scripts/install-desktop.sh, the README): the Swift runtime
+# and Foundation inside the binary. vocab-bench times `vocab` commands by running itself as one.
+swift build -c release --static-swift-stdlib --product vocab-bench
+swift build -c release --static-swift-stdlib --product vocab-desktop
 start_postgres
 start_pgbouncer
 export PATH="$pg_bin:$PATH"

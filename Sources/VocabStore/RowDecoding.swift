@@ -10,6 +10,11 @@ enum Columns {
     static let book = BookFields.all.map { "b.\($0.column) AS b_\($0.column)" }.joined(separator: ", ")
     /// A word's book is kept as the book's key (`words.book`); its columns give the book's id.
     static let word = WordFields.all.map { "\(wordSelect($0, table: "w")) AS w_\($0.column)" }.joined(separator: ", ")
+    /// `word` for a query that joins `bookOfWord` (long lists: one join instead of a lookup
+    /// per row).
+    static let wordJoined = WordFields.all.map { "\($0.name == "bookId" ? "wb.id" : "w.\($0.column)") AS w_\($0.column)" }
+        .joined(separator: ", ")
+    static let bookOfWord = "JOIN books wb ON wb.key = w.book"
     /// The names the rows of `book` and `word` give their columns, field by field.
     static let bookNames = BookFields.all.map { "b_" + $0.column }
     static let wordNames = WordFields.all.map { "w_" + $0.column }

@@ -38,7 +38,7 @@ extension Store {
     /// that tree to disk page by page (150,000 writes; 3x the time of the sort without it).
     func listQuery(_ filter: WordFilter, limit: Int?, offset: Int) -> (String, [SQLValue]) {
         let (whereClause, arguments) = sqlCondition(filter)
-        let sql = "SELECT \(Columns.word) FROM words w \(whereClause) ORDER BY w.date, w.word, w.id"
+        let sql = "SELECT \(Columns.wordJoined) FROM words w \(Columns.bookOfWord) \(whereClause) ORDER BY w.date, w.word, w.id"
         guard limit != nil || offset > 0 else { return (sql, arguments) }
         return (sql + " LIMIT ? OFFSET ?", arguments + [.integer(Int64(limit ?? -1)), .integer(Int64(max(0, offset)))])
     }

@@ -13,7 +13,7 @@ struct DesktopBenchmark {
         let me = ChildProcess.thisProgram
         let desktop = (me as NSString).deletingLastPathComponent + "/vocab-desktop"
         guard FileManager.default.isExecutableFile(atPath: desktop) else {
-            throw BenchError.message("\(desktop) is missing: swift build -c release --product vocab-desktop")
+            throw BenchError.message("\(desktop) is missing: swift build -c release --static-swift-stdlib --product vocab-desktop")
         }
         guard let xvfbRun = ChildProcess.which("xvfb-run") else {
             throw BenchError.message("the desktop figures need a virtual display: apt-get install xvfb xauth")
