@@ -28,7 +28,8 @@ let package = Package(
         // Debian's libzip and libxml2, for the zip-based files people bring (.xlsx). libzip is
         // loaded when first used (see its shim), not linked, so no pkg-config.
         .systemLibrary(name: "CZip", path: "Sources/CZip", providers: [.apt(["libzip-dev"])]),
-        .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // Debian's libxml2, loaded when a workbook is read (see its shim), not linked.
+        .systemLibrary(name: "CXML2", path: "Sources/CXML2", providers: [.apt(["libxml2"])]),
         // Debian's libzstd, for the collections current Anki packages hold.
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // Models, validation, errors and text rules: pure Swift, no C, no I/O.

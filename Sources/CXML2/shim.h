@@ -1,11 +1,74 @@
 #ifndef VOCAB_CXML2_SHIM_H
 #define VOCAB_CXML2_SHIM_H
 
-// Debian's libxml2 is built with ICU, and its encoding header then includes ICU's headers,
-// whose types clash with the ICU inside Swift's Foundation. Vocab uses none of libxml2's ICU
-// API, so the headers are read as if it were built without.
-#include <libxml/xmlversion.h>
-#undef LIBXML_ICU_ENABLED
-#include <libxml/xmlreader.h>
+// Debian's libxml2, loaded when a workbook is first read (dlopen), not at every command's
+// start: it brings ICU (libicuuc and its 30 MB of data), liblzma and zlib. Swift calls
+// `vocab_xml…`, each the function of that name found on first use. Only the reader API Vocab
+// uses is declared here, as libxml2 2.9 defines it (its own headers need pkg-config's include
+// path, which would link it).
+#include <dlfcn.h>
+
+typedef unsigned char xmlChar;
+typedef struct _xmlTextReader *xmlTextReaderPtr;
+typedef void *xmlTextReaderLocatorPtr;
+typedef int (*xmlInputReadCallback)(void *context, char *buffer, int len);
+typedef int (*xmlInputCloseCallback)(void *context);
+typedef void (*xmlTextReaderErrorFunc)(void *arg, const char *msg, int severity, xmlTextReaderLocatorPtr locator);
+
+typedef enum {
+    XML_PARSE_NOERROR = 1 << 5,
+    XML_PARSE_NOWARNING = 1 << 6,
+    XML_PARSE_NONET = 1 << 11,
+} xmlParserOption;
+
+typedef enum {
+    XML_READER_TYPE_ELEMENT = 1,
+    XML_READER_TYPE_TEXT = 3,
+    XML_READER_TYPE_CDATA = 4,
+    XML_READER_TYPE_ENTITY_REFERENCE = 5,
+    XML_READER_TYPE_ENTITY = 6,
+    XML_READER_TYPE_DOCUMENT_TYPE = 10,
+    XML_READER_TYPE_WHITESPACE = 13,
+    XML_READER_TYPE_SIGNIFICANT_WHITESPACE = 14,
+    XML_READER_TYPE_END_ELEMENT = 15,
+} xmlReaderTypes;
+
+/// libxml2, opened once (NULL when it is not installed).
+static inline void *vocab_libxml2(void) {
+    static void *handle;
+    if (!handle) handle = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
+    return handle;
+}
+
+/// Whether libxml2 could be loaded: check before any other call.
+static inline int vocab_libxml2_available(void) { return vocab_libxml2() != 0; }
+
+#define VOCAB_XML(ret, name, params, ...) \
+    static inline ret vocab_##name params { \
+        static ret (*function) params; \
+        if (!function) function = (ret (*) params) dlsym(vocab_libxml2(), #name); \
+        return function(__VA_ARGS__); \
+    }
+#define VOCAB_XML_VOID(name, params, ...) \
+    static inline void vocab_##name params { \
+        static void (*function) params; \
+        if (!function) function = (void (*) params) dlsym(vocab_libxml2(), #name); \
+        function(__VA_ARGS__); \
+    }
+
+VOCAB_XML(xmlTextReaderPtr _Nullable, xmlReaderForIO,
+          (xmlInputReadCallback _Nullable read, xmlInputCloseCallback _Nullable close, void *_Nullable context,
+           const char *_Nullable url, const char *_Nullable encoding, int options),
+          read, close, context, url, encoding, options)
+VOCAB_XML_VOID(xmlTextReaderSetErrorHandler, (xmlTextReaderPtr _Nonnull reader, xmlTextReaderErrorFunc _Nullable handler, void *_Nullable arg),
+               reader, handler, arg)
+VOCAB_XML_VOID(xmlFreeTextReader, (xmlTextReaderPtr _Nonnull reader), reader)
+VOCAB_XML(int, xmlTextReaderRead, (xmlTextReaderPtr _Nonnull reader), reader)
+VOCAB_XML(int, xmlTextReaderNodeType, (xmlTextReaderPtr _Nonnull reader), reader)
+VOCAB_XML(int, xmlTextReaderIsEmptyElement, (xmlTextReaderPtr _Nonnull reader), reader)
+VOCAB_XML(const xmlChar *_Nullable, xmlTextReaderConstLocalName, (xmlTextReaderPtr _Nonnull reader), reader)
+VOCAB_XML(const xmlChar *_Nullable, xmlTextReaderConstValue, (xmlTextReaderPtr _Nonnull reader), reader)
+VOCAB_XML(int, xmlTextReaderMoveToAttribute, (xmlTextReaderPtr _Nonnull reader, const xmlChar *_Nonnull name), reader, name)
+VOCAB_XML(int, xmlTextReaderMoveToElement, (xmlTextReaderPtr _Nonnull reader), reader)
 
 #endif

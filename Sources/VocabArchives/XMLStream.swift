@@ -70,26 +70,30 @@ final class XMLStream {
             feed.offset += count
             return Int32(count)
         }
+        guard vocab_libxml2_available() == 1 else {
+            retained.release()
+            throw ArchiveError.malformed(path: path, reason: "\(entry) cannot be read: libxml2 is not installed (Debian: libxml2)")
+        }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        guard let made = xmlReaderForIO(read, nil, retained.toOpaque(), entry, nil, options) else {
+        guard let made = vocab_xmlReaderForIO(read, nil, retained.toOpaque(), entry, nil, options) else {
             retained.release()
             throw ArchiveError.malformed(path: path, reason: "\(entry) cannot be read as XML")
         }
         reader = made
         // libxml2 would print its parse errors on standard error: Vocab says one line itself.
-        xmlTextReaderSetErrorHandler(reader, { _, _, _, _ in }, nil)
+        vocab_xmlTextReaderSetErrorHandler(reader, { _, _, _, _ in }, nil)
     }
 
     deinit {
-        xmlFreeTextReader(reader)
+        vocab_xmlFreeTextReader(reader)
         retained.release()
     }
 
     /// Moves to the next node; false at the end of the document.
     func next() throws -> Bool {
-        let result = xmlTextReaderRead(reader)
+        let result = vocab_xmlTextReaderRead(reader)
         if result == 1 {
-            switch Int32(xmlTextReaderNodeType(reader)) {
+            switch Int32(vocab_xmlTextReaderNodeType(reader)) {
             case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
                 throw ArchiveError.unsafeXML(path: path, entry: entry, reason: "declares a DTD (entities can expand without bound)")
             case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue), Int32(XML_READER_TYPE_ENTITY.rawValue):
@@ -103,33 +107,33 @@ final class XMLStream {
         throw ArchiveError.malformed(path: path, reason: "\(entry) is not well-formed XML")
     }
 
-    var isStart: Bool { xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_ELEMENT.rawValue) }
-    var isEnd: Bool { xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_END_ELEMENT.rawValue) }
-    var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
+    var isStart: Bool { vocab_xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_ELEMENT.rawValue) }
+    var isEnd: Bool { vocab_xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_END_ELEMENT.rawValue) }
+    var isEmptyElement: Bool { vocab_xmlTextReaderIsEmptyElement(reader) == 1 }
     var isText: Bool {
-        let type = xmlTextReaderNodeType(reader)
+        let type = vocab_xmlTextReaderNodeType(reader)
         return type == Int32(XML_READER_TYPE_TEXT.rawValue) || type == Int32(XML_READER_TYPE_CDATA.rawValue)
             || type == Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue) || type == Int32(XML_READER_TYPE_WHITESPACE.rawValue)
     }
 
     /// The element's name without its namespace prefix.
     var name: String {
-        guard let name = xmlTextReaderConstLocalName(reader) else { return "" }
+        guard let name = vocab_xmlTextReaderConstLocalName(reader) else { return "" }
         return String(cString: name)
     }
 
     /// A text node's text.
     var text: String {
-        guard let value = xmlTextReaderConstValue(reader) else { return "" }
+        guard let value = vocab_xmlTextReaderConstValue(reader) else { return "" }
         return String(cString: value)
     }
 
     /// The attribute with this (qualified) name on the current element.
     func attribute(_ name: String) -> String? {
         // Moving to the attribute reads it in place (nothing to free); then back to the element.
-        guard xmlTextReaderMoveToAttribute(reader, name) == 1 else { return nil }
-        defer { xmlTextReaderMoveToElement(reader) }
-        guard let value = xmlTextReaderConstValue(reader) else { return "" }
+        guard vocab_xmlTextReaderMoveToAttribute(reader, name) == 1 else { return nil }
+        defer { vocab_xmlTextReaderMoveToElement(reader) }
+        guard let value = vocab_xmlTextReaderConstValue(reader) else { return "" }
         return String(cString: value)
     }
 }
