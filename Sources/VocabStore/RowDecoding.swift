@@ -9,11 +9,10 @@ import VocabCore
 enum Columns {
     static let book = BookFields.all.map { "b.\($0.column) AS b_\($0.column)" }.joined(separator: ", ")
     /// A word's book is kept as the book's key (`words.book`); its columns give the book's id.
-    static let word = WordFields.all.map { "\(wordSelect($0, table: "w")) AS w_\($0.column)" }.joined(separator: ", ")
+    static let word = wordColumns(bookId: "(SELECT id FROM books WHERE key = w.book)")
     /// `word` for a query that joins `bookOfWord` (long lists: one join instead of a lookup
     /// per row).
-    static let wordJoined = WordFields.all.map { "\($0.name == "bookId" ? "wb.id" : "w.\($0.column)") AS w_\($0.column)" }
-        .joined(separator: ", ")
+    static let wordJoined = wordColumns(bookId: "wb.id")
     static let bookOfWord = "JOIN books wb ON wb.key = w.book"
     /// The names the rows of `book` and `word` give their columns, field by field.
     static let bookNames = BookFields.all.map { "b_" + $0.column }
@@ -45,11 +44,9 @@ enum Columns {
         "lower(substr(hex(\(column)), 1, 8) || '-' || substr(hex(\(column)), 9, 4) || '-' || substr(hex(\(column)), 13, 4) || '-' "
             + "|| substr(hex(\(column)), 17, 4) || '-' || substr(hex(\(column)), 21))"
     }
-    /// The id of the book of the word row `table`.
-    static func bookId(ofWord table: String) -> String { "(SELECT id FROM books WHERE key = \(table).book)" }
-
-    private static func wordSelect(_ field: ModelField<Word>, table: String) -> String {
-        field.name == "bookId" ? bookId(ofWord: table) : "\(table).\(field.column)"
+    /// Every field of the word row `w`, its book's id given by `bookId`.
+    private static func wordColumns(bookId: String) -> String {
+        WordFields.all.map { "\($0.name == "bookId" ? bookId : "w." + $0.column) AS w_\($0.column)" }.joined(separator: ", ")
     }
 
     private static func wordValue(_ field: ModelField<Word>, parameter: String) -> String {

@@ -94,6 +94,12 @@ enum ReferenceSQL {
                word, definition, detail, pronunciation, synonym, antonym, unixepoch(date) * 1000,
                memorized = 'yes', 1796081194719, 1796081194719, lower(word)
         FROM import_rows;
+        \(countNewWords)
+        """
+    }
+
+    /// What `vocab import` does at its end, set-wise: the new words' counts per book.
+    static let countNewWords = """
         INSERT INTO book_counts (book, words, memorized, fresh)
         SELECT book, count(*), sum(memorized), sum(memorized = 0 AND scheduled = 0) FROM words
         WHERE rowid > (SELECT counted_through FROM word_marks) GROUP BY book
@@ -102,7 +108,6 @@ enum ReferenceSQL {
         UPDATE word_marks SET counted_through = (SELECT max(rowid) FROM words);
 
         """
-    }
 
     /// The search indexing `sameTableScript` left for later, in one statement.
     static let indexScript = """

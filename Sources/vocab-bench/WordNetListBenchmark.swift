@@ -97,13 +97,7 @@ struct WordNetListBenchmark {
             SELECT printf('01a22ec8-16df-7000-8000-%012x', r.rowid), b.key, r.word, r.definition,
                    1796081194719, 1796081194719, 1796081194719, lower(r.word)
             FROM import_rows r JOIN books b ON b.name = r.book;
-            INSERT INTO book_counts (book, words, memorized, fresh)
-            SELECT book, count(*), sum(memorized), sum(memorized = 0 AND scheduled = 0) FROM words
-            WHERE rowid > (SELECT counted_through FROM word_marks) GROUP BY book
-            ON CONFLICT (book) DO UPDATE SET words = words + excluded.words,
-                memorized = memorized + excluded.memorized, fresh = fresh + excluded.fresh;
-            UPDATE word_marks SET counted_through = (SELECT max(rowid) FROM words);
-
+            \(ReferenceSQL.countNewWords)
             """
     }
 
