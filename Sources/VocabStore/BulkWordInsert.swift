@@ -27,16 +27,8 @@ struct BulkWordInsert {
         }
         statement.reset()
         for (offset, field) in WordFields.all.enumerated() {
-            let parameter = Int32(offset + 1)
-            guard offset != Self.bookIdOffset else {
-                try statement.bind(bookKey, at: parameter)
-                continue
-            }
-            switch field.read(word) {
-            case .id(let id): try statement.bind(idText: id, at: parameter)  // written on the stack, no string made
-            case .time(let time): try statement.bind(time.milliseconds, at: parameter)
-            case let value: try statement.bind(value.sqlValue, at: parameter)
-            }
+            let value = offset == Self.bookIdOffset ? bookKey : field.read(word).sqlValue
+            try statement.bind(value, at: Int32(offset + 1))
         }
         try statement.bind(.text(TextRules.lookupKey(word.word)), at: Int32(WordFields.all.count + 1))
         while try statement.step() {}
