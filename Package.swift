@@ -30,8 +30,9 @@ let package = Package(
         .systemLibrary(name: "CZip", path: "Sources/CZip", providers: [.apt(["libzip-dev"])]),
         // Debian's libxml2, loaded when a workbook is read (see its shim), not linked.
         .systemLibrary(name: "CXML2", path: "Sources/CXML2", providers: [.apt(["libxml2"])]),
-        // Debian's libzstd, for the collections current Anki packages hold.
-        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // Debian's libzstd, for the collections current Anki packages hold: loaded when one is
+        // read (see its shim), not linked, so no pkg-config.
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", providers: [.apt(["libzstd-dev"])]),
         // Models, validation, errors and text rules: pure Swift, no C, no I/O.
         .target(name: "VocabCore"),
         // The SQLite store: schema, migrations, queries, change observation.
@@ -48,7 +49,8 @@ let package = Package(
         // No terminal and no widget code; the time comes from a clock passed in.
         .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives", "VocabAnki"]),
         // Commands, prompts and output of the terminal application.
-        // Debian's libqrencode, for the QR code `vocab serve` prints for a phone to scan.
+        // Debian's libqrencode, for the QR code `vocab serve` prints for a phone to scan: loaded
+        // when one is drawn (see its shim), not linked.
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", providers: [.apt(["libqrencode-dev"])]),
         // Debian's libmicrohttpd, for the web app's server: loaded when a server starts (see its
         // shim), not linked, so no pkg-config.

@@ -16,17 +16,18 @@ final class ZstdStream: ByteStream {
     struct Damaged: Error { var reason: String }
 
     init(_ source: any ByteStream, count: @escaping (Int) throws -> Void) throws {
-        guard let context = ZSTD_createDStream() else { throw Damaged(reason: "zstd is out of memory") }
+        guard vocab_libzstd_available() == 1 else { throw Damaged(reason: "libzstd is not installed (Debian: libzstd1)") }
+        guard let context = vocab_ZSTD_createDStream() else { throw Damaged(reason: "zstd is out of memory") }
         self.source = source
         self.context = context
         self.count = count
-        ZSTD_initDStream(context)
+        _ = vocab_ZSTD_initDStream(context)
     }
 
-    deinit { ZSTD_freeDStream(context) }
+    deinit { _ = vocab_ZSTD_freeDStream(context) }
 
     func nextChunk() throws -> [UInt8]? {
-        let outputSize = ZSTD_DStreamOutSize()
+        let outputSize = vocab_ZSTD_DStreamOutSize()
         var output = [UInt8](repeating: 0, count: outputSize)
         while true {
             if inputOffset == input.count {
@@ -43,9 +44,9 @@ final class ZstdStream: ByteStream {
                 try output.withUnsafeMutableBytes { outputBytes -> Int in
                     var inBuffer = ZSTD_inBuffer(src: inputBytes.baseAddress, size: inputBytes.count, pos: inputOffset)
                     var outBuffer = ZSTD_outBuffer(dst: outputBytes.baseAddress, size: outputBytes.count, pos: 0)
-                    let result = ZSTD_decompressStream(context, &outBuffer, &inBuffer)
-                    if ZSTD_isError(result) != 0 {
-                        throw Damaged(reason: String(cString: ZSTD_getErrorName(result)))
+                    let result = vocab_ZSTD_decompressStream(context, &outBuffer, &inBuffer)
+                    if vocab_ZSTD_isError(result) != 0 {
+                        throw Damaged(reason: String(cString: vocab_ZSTD_getErrorName(result)))
                     }
                     inputOffset = inBuffer.pos
                     produced = outBuffer.pos

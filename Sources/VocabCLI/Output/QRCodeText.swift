@@ -7,8 +7,8 @@ import Glibc
 /// dark on light with the quiet zone QR readers need; nil when the text does not fit one.
 enum QRCodeText {
     static func lines(for text: String) -> [String]? {
-        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else { return nil }
-        defer { QRcode_free(code) }
+        guard let code = vocab_QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else { return nil }
+        defer { vocab_QRcode_free(code) }
         let width = Int(code.pointee.width), quiet = 2, size = width + 2 * quiet
         let modules = UnsafeBufferPointer(start: code.pointee.data, count: width * width)
         func dark(_ row: Int, _ column: Int) -> Bool {
