@@ -10,7 +10,7 @@ public enum VocabApp {
     /// Runs `vocab` with `arguments` (argv without the program name); returns the exit code.
     /// `invocation`: the arguments that run this program as `vocab` again (for the detached
     /// upkeep: indexing, automatic backup): `["vocab"]`, or `["vocab-bench", "vocab"]` inside the benchmark.
-    public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+    public static func main(arguments: [String], environment: [String: String] = ProcessEnvironment.current(),
                             invocation: [String] = ["vocab"]) -> Int32 {
         let console = Console()
         let context = AppContext(console: console, environment: environment)
