@@ -5,31 +5,12 @@
 // Kerberos, LDAP, SASL and OpenSSL it is 24 of the libraries a command would otherwise map and
 // relocate before doing anything. Swift calls `vocab_PQ…`, each the libpq function of that
 // name found on first use. The header gives the types only (no -lpq).
-#include <dlfcn.h>
 #include <postgresql/libpq-fe.h>
+#include "../CLazyLibrary/lazy_library.h"
 
-/// libpq, opened once (NULL when it is not installed).
-static inline void *vocab_libpq(void) {
-    static void *handle;
-    if (!handle) handle = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
-    return handle;
-}
-
-/// Whether libpq could be loaded: check before any other call.
-static inline int vocab_libpq_available(void) { return vocab_libpq() != 0; }
-
-#define VOCAB_PQ(ret, name, params, ...) \
-    static inline ret vocab_##name params { \
-        static ret (*function) params; \
-        if (!function) function = (ret (*) params) dlsym(vocab_libpq(), #name); \
-        return function(__VA_ARGS__); \
-    }
-#define VOCAB_PQ_VOID(name, params, ...) \
-    static inline void vocab_##name params { \
-        static void (*function) params; \
-        if (!function) function = (void (*) params) dlsym(vocab_libpq(), #name); \
-        function(__VA_ARGS__); \
-    }
+VOCAB_LAZY_LIBRARY(libpq, "libpq.so.5")
+#define VOCAB_PQ(ret, name, params, ...) VOCAB_LAZY_FUNCTION(vocab_libpq, ret, name, params, __VA_ARGS__)
+#define VOCAB_PQ_VOID(name, params, ...) VOCAB_LAZY_VOID_FUNCTION(vocab_libpq, name, params, __VA_ARGS__)
 
 VOCAB_PQ(PGconn *, PQconnectStartParams, (const char *const *keywords, const char *const *values, int expand), keywords, values, expand)
 VOCAB_PQ(PostgresPollingStatusType, PQconnectPoll, (PGconn *conn), conn)

@@ -5,32 +5,19 @@
 #include <stdint.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
-#include <dlfcn.h>
 #include <microhttpd.h>
+#include "../CLazyLibrary/lazy_library.h"
 
 // libmicrohttpd is loaded when a server first starts (dlopen), not at every command's start:
 // with GnuTLS and its own libraries it is 12 of the libraries a command would otherwise map.
 // Swift and the functions below call `vocab_MHD_…`, each the function of that name found on
 // first use. The header gives the types only (no -lmicrohttpd).
 
-/// libmicrohttpd, opened once (NULL when it is not installed).
-static inline void *vocab_libmhd(void) {
-    static void *handle;
-    if (!handle) handle = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
-    return handle;
-}
+VOCAB_LAZY_LIBRARY(libmhd, "libmicrohttpd.so.12")
 
-/// Whether libmicrohttpd could be loaded: check before any other call.
-static inline int vocab_mhd_available(void) { return vocab_libmhd() != 0; }
-
-/// The function `name` of libmicrohttpd (cached by each caller).
+/// The function `name` of libmicrohttpd (cached by each caller), for the C-variadic ones below.
 #define VOCAB_MHD_FUNCTION(type, name) ((type) dlsym(vocab_libmhd(), name))
-#define VOCAB_MHD(ret, name, params, ...) \
-    static inline ret vocab_##name params { \
-        static ret (*function) params; \
-        if (!function) function = VOCAB_MHD_FUNCTION(ret (*) params, #name); \
-        return function(__VA_ARGS__); \
-    }
+#define VOCAB_MHD(ret, name, params, ...) VOCAB_LAZY_FUNCTION(vocab_libmhd, ret, name, params, __VA_ARGS__)
 
 VOCAB_MHD(enum MHD_Result, MHD_add_response_header, (struct MHD_Response *response, const char *header, const char *content),
           response, header, content)
@@ -44,17 +31,8 @@ VOCAB_MHD(enum MHD_Result, MHD_queue_response, (struct MHD_Connection *connectio
           connection, status, response)
 VOCAB_MHD(enum MHD_Result, MHD_is_feature_supported, (enum MHD_FEATURE feature), feature)
 
-static inline void vocab_MHD_destroy_response(struct MHD_Response *response) {
-    static void (*function)(struct MHD_Response *);
-    if (!function) function = VOCAB_MHD_FUNCTION(void (*)(struct MHD_Response *), "MHD_destroy_response");
-    function(response);
-}
-
-static inline void vocab_MHD_stop_daemon(struct MHD_Daemon *daemon) {
-    static void (*function)(struct MHD_Daemon *);
-    if (!function) function = VOCAB_MHD_FUNCTION(void (*)(struct MHD_Daemon *), "MHD_stop_daemon");
-    function(daemon);
-}
+VOCAB_LAZY_VOID_FUNCTION(vocab_libmhd, MHD_destroy_response, (struct MHD_Response *response), response)
+VOCAB_LAZY_VOID_FUNCTION(vocab_libmhd, MHD_stop_daemon, (struct MHD_Daemon *daemon), daemon)
 
 // MHD_start_daemon and MHD_get_daemon_info are C-variadic (Swift does not import them): these
 // call them with the options Vocab's server sets (TLS through GnuTLS when a key and a

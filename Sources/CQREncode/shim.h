@@ -4,15 +4,10 @@
 // libqrencode (Debian's libqrencode-dev): the QR code `vocab serve` prints for a phone to scan,
 // loaded when one is first drawn (dlopen), not at every command's start. Without the library
 // there is no code to draw: `vocab_QRcode_encodeString` gives NULL.
-#include <dlfcn.h>
 #include <qrencode.h>
+#include "../CLazyLibrary/lazy_library.h"
 
-/// libqrencode, opened once (NULL when it is not installed).
-static inline void *vocab_libqrencode(void) {
-    static void *handle;
-    if (!handle) handle = dlopen("libqrencode.so.4", RTLD_NOW | RTLD_LOCAL);
-    return handle;
-}
+VOCAB_LAZY_LIBRARY(libqrencode, "libqrencode.so.4")
 
 static inline QRcode *_Nullable vocab_QRcode_encodeString(const char *_Nonnull text, int version, QRecLevel level,
                                                           QRencodeMode hint, int caseSensitive) {
@@ -26,10 +21,6 @@ static inline QRcode *_Nullable vocab_QRcode_encodeString(const char *_Nonnull t
     return function(text, version, level, hint, caseSensitive);
 }
 
-static inline void vocab_QRcode_free(QRcode *_Nonnull code) {
-    static void (*function)(QRcode *);
-    if (!function) function = (void (*)(QRcode *)) dlsym(vocab_libqrencode(), "QRcode_free");
-    function(code);
-}
+VOCAB_LAZY_VOID_FUNCTION(vocab_libqrencode, QRcode_free, (QRcode *_Nonnull code), code)
 
 #endif

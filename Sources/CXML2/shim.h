@@ -6,7 +6,7 @@
 // `vocab_xml…`, each the function of that name found on first use. Only the reader API Vocab
 // uses is declared here, as libxml2 2.9 defines it (its own headers need pkg-config's include
 // path, which would link it).
-#include <dlfcn.h>
+#include "../CLazyLibrary/lazy_library.h"
 
 typedef unsigned char xmlChar;
 typedef struct _xmlTextReader *xmlTextReaderPtr;
@@ -33,28 +33,9 @@ typedef enum {
     XML_READER_TYPE_END_ELEMENT = 15,
 } xmlReaderTypes;
 
-/// libxml2, opened once (NULL when it is not installed).
-static inline void *vocab_libxml2(void) {
-    static void *handle;
-    if (!handle) handle = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
-    return handle;
-}
-
-/// Whether libxml2 could be loaded: check before any other call.
-static inline int vocab_libxml2_available(void) { return vocab_libxml2() != 0; }
-
-#define VOCAB_XML(ret, name, params, ...) \
-    static inline ret vocab_##name params { \
-        static ret (*function) params; \
-        if (!function) function = (ret (*) params) dlsym(vocab_libxml2(), #name); \
-        return function(__VA_ARGS__); \
-    }
-#define VOCAB_XML_VOID(name, params, ...) \
-    static inline void vocab_##name params { \
-        static void (*function) params; \
-        if (!function) function = (void (*) params) dlsym(vocab_libxml2(), #name); \
-        function(__VA_ARGS__); \
-    }
+VOCAB_LAZY_LIBRARY(libxml2, "libxml2.so.2")
+#define VOCAB_XML(ret, name, params, ...) VOCAB_LAZY_FUNCTION(vocab_libxml2, ret, name, params, __VA_ARGS__)
+#define VOCAB_XML_VOID(name, params, ...) VOCAB_LAZY_VOID_FUNCTION(vocab_libxml2, name, params, __VA_ARGS__)
 
 VOCAB_XML(xmlTextReaderPtr _Nullable, xmlReaderForIO,
           (xmlInputReadCallback _Nullable read, xmlInputCloseCallback _Nullable close, void *_Nullable context,

@@ -4,31 +4,12 @@
 // Debian's libzip, loaded when a zip-based file is first opened or written (dlopen), not at
 // every command's start: it brings libbz2 and OpenSSL's libcrypto. Swift calls `vocab_zip_…`,
 // each the function of that name found on first use. The header gives the types only.
-#include <dlfcn.h>
 #include <zip.h>
+#include "../CLazyLibrary/lazy_library.h"
 
-/// libzip, opened once (NULL when it is not installed).
-static inline void *vocab_libzip(void) {
-    static void *handle;
-    if (!handle) handle = dlopen("libzip.so.4", RTLD_NOW | RTLD_LOCAL);
-    return handle;
-}
-
-/// Whether libzip could be loaded: check before any other call.
-static inline int vocab_libzip_available(void) { return vocab_libzip() != 0; }
-
-#define VOCAB_ZIP(ret, name, params, ...) \
-    static inline ret vocab_##name params { \
-        static ret (*function) params; \
-        if (!function) function = (ret (*) params) dlsym(vocab_libzip(), #name); \
-        return function(__VA_ARGS__); \
-    }
-#define VOCAB_ZIP_VOID(name, params, ...) \
-    static inline void vocab_##name params { \
-        static void (*function) params; \
-        if (!function) function = (void (*) params) dlsym(vocab_libzip(), #name); \
-        function(__VA_ARGS__); \
-    }
+VOCAB_LAZY_LIBRARY(libzip, "libzip.so.4")
+#define VOCAB_ZIP(ret, name, params, ...) VOCAB_LAZY_FUNCTION(vocab_libzip, ret, name, params, __VA_ARGS__)
+#define VOCAB_ZIP_VOID(name, params, ...) VOCAB_LAZY_VOID_FUNCTION(vocab_libzip, name, params, __VA_ARGS__)
 
 VOCAB_ZIP(int, zip_close, (zip_t *_Nonnull archive), archive)
 VOCAB_ZIP_VOID(zip_discard, (zip_t *_Nonnull archive), archive)

@@ -4,31 +4,12 @@
 // Debian's libzstd, loaded when a current Anki package is first read (dlopen), not at every
 // command's start. Swift calls `vocab_ZSTD_…`, each the function of that name found on first
 // use. The header gives the types only.
-#include <dlfcn.h>
 #include <zstd.h>
+#include "../CLazyLibrary/lazy_library.h"
 
-/// libzstd, opened once (NULL when it is not installed).
-static inline void *vocab_libzstd(void) {
-    static void *handle;
-    if (!handle) handle = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
-    return handle;
-}
-
-/// Whether libzstd could be loaded: check before any other call.
-static inline int vocab_libzstd_available(void) { return vocab_libzstd() != 0; }
-
-#define VOCAB_ZSTD(ret, name, params, ...) \
-    static inline ret vocab_##name params { \
-        static ret (*function) params; \
-        if (!function) function = (ret (*) params) dlsym(vocab_libzstd(), #name); \
-        return function(__VA_ARGS__); \
-    }
-#define VOCAB_ZSTD_NO_ARGUMENTS(ret, name) \
-    static inline ret vocab_##name(void) { \
-        static ret (*function)(void); \
-        if (!function) function = (ret (*)(void)) dlsym(vocab_libzstd(), #name); \
-        return function(); \
-    }
+VOCAB_LAZY_LIBRARY(libzstd, "libzstd.so.1")
+#define VOCAB_ZSTD(ret, name, params, ...) VOCAB_LAZY_FUNCTION(vocab_libzstd, ret, name, params, __VA_ARGS__)
+#define VOCAB_ZSTD_NO_ARGUMENTS(ret, name) VOCAB_LAZY_FUNCTION_NO_ARGUMENTS(vocab_libzstd, ret, name)
 
 VOCAB_ZSTD_NO_ARGUMENTS(ZSTD_DStream *_Nullable, ZSTD_createDStream)
 VOCAB_ZSTD_NO_ARGUMENTS(size_t, ZSTD_DStreamOutSize)

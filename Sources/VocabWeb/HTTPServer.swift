@@ -92,7 +92,7 @@ public final class HTTPServer: @unchecked Sendable {
         let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_EPOLL.rawValue)
             | UInt32(MHD_USE_ERROR_LOG.rawValue)
         let me = Unmanaged.passUnretained(self).toOpaque()
-        guard vocab_mhd_available() == 1 else { throw HTTPServerError.noLibrary }
+        guard vocab_libmhd_available() == 1 else { throw HTTPServerError.noLibrary }
         if tls != nil, vocab_mhd_has_tls() == 0 { throw HTTPServerError.noTLS }
         // libmicrohttpd copies neither the key nor the certificate: they live as long as the server.
         daemon = withUnsafePointer(to: &address) { pointer in
