@@ -301,15 +301,16 @@ extension Store {
               let rating = Rating(rawValue: ratingValue)
         else { throw MalformedRecord(reason: "missing word, time or rating") }
         let source = (body["source"] as? String).flatMap(ReviewSource.init(rawValue:)) ?? .review
-        guard try wordExists(id: wordId) else {
+        guard let wordKey = try wordKey(id: wordId) else {
             if try isTombstoned(wordId) { return true }
             try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('review', ?, ?)",
                              [.text(record.id.storageText), .text(record.body)])
             return false
         }
-        try insertReview(ReviewRecord(id: record.id, wordId: wordId, reviewedAt: Timestamp(milliseconds: at), rating: rating,
-                                      durationMs: (body["durationMs"] as? NSNumber)?.int64Value,
-                                      gameId: (body["gameId"] as? String).flatMap { UUID(text: $0) }, source: source))
+        _ = try insertReviews([(wordKey, ReviewRecord(id: record.id, wordId: wordId, reviewedAt: Timestamp(milliseconds: at),
+                                                      rating: rating, durationMs: (body["durationMs"] as? NSNumber)?.int64Value,
+                                                      gameId: (body["gameId"] as? String).flatMap { UUID(text: $0) },
+                                                      source: source))])
         touchedWords.insert(wordId)
         return true
     }
