@@ -61,11 +61,45 @@ public struct WordImporter {
             // Rows are read and checked on a second thread while this one writes.
             let rows = BackgroundWordReader(reader, defaultBook: defaultBook, defaultBookId: defaultBookId)
             defer { reader = rows.finish() }
+            // Rows without an id wait to go in as a batch: the words they make, and each row
+            // with its book.
+            var pendingWords: [Word] = [], pendingRows: [(imported: ImportedWord, book: Book)] = []
+            pendingWords.reserveCapacity(BulkWordInsert.batchSize)
+            pendingRows.reserveCapacity(BulkWordInsert.batchSize)
+            var itemsRead = 0
+            func reject(_ error: Error) throws {
+                guard skipInvalid, let error = error as? ImportError, let (line, reason) = error.skippable else { throw error }
+                summary.rejected.append(RejectedLine(line: line, reason: reason))
+            }
+            // Words without an id wait for a full batch; the words of a batch that are already
+            // here (by text in their book) are then updated, in the file's order.
+            func flush() throws {
+                for (entry, key) in zip(pendingRows, try inserter.insertAll(pendingWords)) {
+                    if key != nil {
+                        summary.added += 1
+                        continue
+                    }
+                    do {
+                        if let id = try update(entry.imported, in: entry.book, store: store, summary: &summary) { updatedIds.append(id) }
+                    } catch { try reject(error) }
+                }
+                pendingWords.removeAll(keepingCapacity: true)
+                pendingRows.removeAll(keepingCapacity: true)
+            }
             while let item = rows.next() {
+                itemsRead += 1
                 do {
                     switch item {
                     case .failed(let error): throw error
+                    case .word(let word) where word.id == nil:
+                        let book = try books.book(for: word, store: store, now: now, created: &summary.createdBooks)
+                        pendingWords.append(newWord(word, in: book, ids: &ids))
+                        pendingRows.append((word, book))
+                        if pendingWords.count == BulkWordInsert.batchSize { try flush() }
                     case .word(let word):
+                        // A word the file names by id may rename or move a word: the words
+                        // before it go in first.
+                        try flush()
                         switch try upsert(word, store: store, inserter: &inserter, books: &books, ids: &ids,
                                           anyTombstones: anyTombstones, summary: &summary) {
                         case .inserted(let id): if afterWords != nil, let id { insertedIds[id] = store.database.lastInsertedRowid }
@@ -73,15 +107,16 @@ public struct WordImporter {
                         case .unchanged: break
                         }
                     }
-                } catch let error as ImportError {
-                    guard skipInvalid, let (line, reason) = error.skippable else { throw error }
-                    summary.rejected.append(RejectedLine(line: line, reason: reason))
+                } catch {
+                    try reject(error)
                 }
-                if summary.rowsRead % 1000 == 0 {
+                if itemsRead % 1000 == 0 {
                     if isCancelled() { throw ImportError.cancelled }
-                    progress(summary.rowsRead)
+                    progress(itemsRead)
                 }
             }
+            try flush()
+            summary.rejected.sort { $0.line < $1.line }
             try store.database.run("DELETE FROM sync_applying")
             try store.recordNewWords(afterRowid: rowidBefore)
             for id in updatedIds { try store.markForPush(kind: "word", id: id) }
@@ -108,17 +143,29 @@ public struct WordImporter {
         let book = try books.book(for: imported, store: store, now: now, created: &summary.createdBooks)
         // Most rows of a big import are new: try the insert first, and look the word up (by
         // its id, else by its text in its book) only when the id or the text is taken.
-        let word = Word(id: imported.id ?? ids.next(milliseconds: now.milliseconds), bookId: book.id,
-                        word: imported.draft.word, definition: imported.draft.definition,
-                        detail: imported.draft.detail, pronunciation: imported.draft.pronunciation,
-                        synonym: imported.draft.synonym, antonym: imported.draft.antonym,
-                        date: imported.draft.date ?? imported.createdAt ?? now, memorized: imported.draft.memorized,
-                        createdAt: imported.createdAt ?? now, modifiedAt: imported.modifiedAt ?? imported.createdAt ?? now)
+        let word = newWord(imported, in: book, ids: &ids)
         if try inserter.insertIfNew(word) {
             if imported.id != nil, anyTombstones { try store.clearTombstone(id: word.id) }
             summary.added += 1
             return .inserted(imported.id)
         }
+        guard let id = try update(imported, in: book, store: store, summary: &summary) else { return .unchanged }
+        return .updated(id)
+    }
+
+    /// The word a row makes when it is new: the row's id, else a new one.
+    private func newWord(_ imported: ImportedWord, in book: Book, ids: inout TimeOrderedIDs) -> Word {
+        Word(id: imported.id ?? ids.next(milliseconds: now.milliseconds), bookId: book.id,
+             word: imported.draft.word, definition: imported.draft.definition,
+             detail: imported.draft.detail, pronunciation: imported.draft.pronunciation,
+             synonym: imported.draft.synonym, antonym: imported.draft.antonym,
+             date: imported.draft.date ?? imported.createdAt ?? now, memorized: imported.draft.memorized,
+             createdAt: imported.createdAt ?? now, modifiedAt: imported.modifiedAt ?? imported.createdAt ?? now)
+    }
+
+    /// Updates the word a row that could not go in names (by its id, else by its text in its
+    /// book) with the row's columns; returns its id, or nil when nothing changed.
+    private func update(_ imported: ImportedWord, in book: Book, store: Store, summary: inout ImportSummary) throws -> UUID? {
         let byId = try imported.id.flatMap { try store.word(id: $0) }
         guard let current = try byId ?? store.wordWithExactText(imported.draft.word, inBook: book.id) else {
             throw ImportError.invalidLine(line: imported.line, reason: "its id is already used by another word")
@@ -137,7 +184,7 @@ public struct WordImporter {
         if present.contains(.memorized) { updated.memorized = draft.memorized }
         guard updated != current else {
             summary.unchanged += 1
-            return .unchanged
+            return nil
         }
         if updated.word != current.word || updated.bookId != current.bookId,
            let clash = try store.wordWithExactText(updated.word, inBook: updated.bookId), clash.id != current.id {
@@ -148,7 +195,7 @@ public struct WordImporter {
         try store.replace(updated)
         try store.stamp(table: "words", id: updated.id, fields: SyncBodies.changedFields(current, updated), at: now)
         summary.updated += 1
-        return .updated(updated.id)
+        return updated.id
     }
 }
 

@@ -99,6 +99,69 @@ final class WordImporterTests: XCTestCase {
         XCTAssertEqual(Set(try store.outbox(limit: 10).map(\.record.id)), [first.id, last.id])
     }
 
+    /// Rows without an id go in batches; what a batch could not insert (its text was taken, by
+    /// a word already here or one before it in the file) updates that word, as row by row.
+    func testABigFileGoesInBatchesWithTheOutcomeOfOneRowAtATime() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        try store.addWord(WordDraft(word: "w5", definition: "old"), toBook: book.id, now: t0)
+        let rows = (0..<300).map { index -> String in
+            switch index {
+            case 50: return "w10,again"     // the same batch as w10
+            case 150: return ",no word"     // rejected
+            case 200: return "w20,later"    // a later batch than w20
+            default: return "w\(index),d\(index)"
+            }
+        }
+        let summary = try importText("word,definition\n" + rows.joined(separator: "\n") + "\n", into: store, skipInvalid: true)
+        XCTAssertEqual(summary.added, 296)
+        XCTAssertEqual(summary.updated, 3, "w5, w10 and w20")
+        XCTAssertEqual(summary.rejected.map(\.line), [152])
+        XCTAssertEqual(try store.wordCount(), 297)
+        XCTAssertEqual(try store.word("w5", inBook: nil).definition, "d5")
+        XCTAssertEqual(try store.word("w10", inBook: nil).definition, "again")
+        XCTAssertEqual(try store.word("w20", inBook: nil).definition, "later")
+        let inOrder = try store.database.query("SELECT word FROM words ORDER BY key") { $0.text(0) }
+        XCTAssertEqual(inOrder, ["w5"] + (0..<300).filter { ![5, 50, 150, 200].contains($0) }.map { "w\($0)" }, "keys follow the file")
+        XCTAssertEqual(Set(try store.words().map(\.id)).count, 297)
+        store.assertDerivedDataMatchesWords()
+        let again = try importText("word,definition\n" + rows.joined(separator: "\n") + "\n", into: store, skipInvalid: true)
+        XCTAssertEqual(again.added, 0)
+        XCTAssertEqual(again.updated, 4, "w10 and w20 twice each: the first row of each sets it back, the second again")
+        XCTAssertEqual(again.unchanged, 295)
+    }
+
+    func testProgressCountsRowsReadEveryThousand() throws {
+        let store = try Store(path: ":memory:")
+        var reader = try WordFileReader(ArrayByteStream("word\n" + (0..<2500).map { "w\($0)" }.joined(separator: "\n") + "\n"), format: .csv)
+        var progress: [Int] = []
+        let summary = try WordImporter(defaultBook: "B", now: t0).run(&reader, into: store) { progress.append($0) }
+        XCTAssertEqual(progress, [1000, 2000])
+        XCTAssertEqual(summary.added, 2500)
+    }
+
+    /// A row naming its word by id goes after every row before it, and before every row after
+    /// it, also when those wait for a batch.
+    func testARowWithAnIdKeepsItsPlaceAmongRowsWithout() throws {
+        let store = try Store(path: ":memory:")
+        let book = try store.addBook(BookDraft(name: "B"), now: t0)
+        let colour = try store.addWord(WordDraft(word: "colour"), toBook: book.id, now: t0)
+        let filler = (0..<200).map { ",filler\($0)," }
+        // Had the rename gone first, the row before it would have made a new "colour".
+        let text = "id,word,definition\n" + (filler + [",colour,first", "\(colour.id.uuidString),color,renamed"] + filler)
+            .joined(separator: "\n") + "\n"
+        let summary = try importText(text, into: store)
+        XCTAssertEqual(summary.added, 200, "the fillers")
+        XCTAssertEqual(summary.updated, 2, "colour's definition, then its rename")
+        XCTAssertEqual(summary.unchanged, 200, "the fillers again")
+        let renamed = try XCTUnwrap(try store.word(id: colour.id))
+        XCTAssertEqual(renamed.word, "color")
+        XCTAssertEqual(renamed.definition, "renamed")
+        XCTAssertNil(try store.wordWithExactText("colour", inBook: book.id))
+        XCTAssertEqual(try store.wordCount(), 201)
+        store.assertDerivedDataMatchesWords()
+    }
+
     func testUpsertUpdatesOnlyTheColumnsTheFileHas() throws {
         let store = try Store(path: ":memory:")
         let book = try store.addBook(BookDraft(name: "B"), now: t0)

@@ -20,9 +20,8 @@ public final class BackgroundWordReader: @unchecked Sendable {
     /// The reader: the thread's until it ends, the caller's after `finish()`.
     private let source: ReaderBox
 
-    // The caller's only.
+    // The caller's only: the batch being handed out, last row first (each is moved out, not copied).
     private var current: [Item] = []
-    private var index = 0
 
     /// Starts reading `reader` at once. Rows naming no book get `defaultBookId`, else `defaultBook`.
     public init(_ reader: WordFileReader, defaultBook: String?, defaultBookId: UUID? = nil) {
@@ -35,14 +34,12 @@ public final class BackgroundWordReader: @unchecked Sendable {
 
     /// The next row's outcome, or nil after the last row (or after an error that ends the file).
     public func next() -> Item? {
-        if index == current.count {
+        if current.isEmpty {
             // The producer throws nothing: its errors are items.
             guard let batch = try? batches.next() else { return nil }
             current = batch
-            index = 0
         }
-        defer { index += 1 }
-        return current[index]
+        return current.popLast()
     }
 
     /// Stops reading (when the thread is still going) and returns the reader, with the
@@ -54,6 +51,7 @@ public final class BackgroundWordReader: @unchecked Sendable {
 
     private static func produce(from source: ReaderBox, defaultBook: String?, defaultBookId: UUID?,
                                 hand: BackgroundBatches<[Item]>.Hand) {
+        // Each batch goes out last row first: the caller takes rows off its end.
         var batch: [Item] = []
         batch.reserveCapacity(batchSize)
         var ended = false
@@ -67,10 +65,12 @@ public final class BackgroundWordReader: @unchecked Sendable {
                 ended = (error as? ImportError)?.skippable == nil
             }
             if batch.count == batchSize {
+                batch.reverse()
                 guard hand(batch) else { return }
                 batch.removeAll(keepingCapacity: true)
             }
         }
+        batch.reverse()
         if !batch.isEmpty { _ = hand(batch) }
     }
 }

@@ -68,6 +68,19 @@ public final class Statement {
         guard code == SQLITE_OK else { throw SQLiteError(code: code, handle: database.handle, sql: sql) }
     }
 
+    /// Binds text whose bytes the caller keeps unchanged until the statement is reset and its
+    /// bindings cleared: SQLite reads them in place instead of copying them.
+    public func bindUnowned(_ text: UnsafeRawBufferPointer, at index: Int32) throws {
+        guard let base = text.baseAddress else { return try bind(.text(""), at: index) }
+        let code = sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(text.count), nil)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, handle: database.handle, sql: sql) }
+    }
+
+    /// Forgets every binding (they become NULL).
+    public func clearBindings() {
+        sqlite3_clear_bindings(handle)
+    }
+
     /// Binds an integer, or NULL for nil, to parameter `index`.
     public func bind(_ number: Int64?, at index: Int32) throws {
         let code = number.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
