@@ -101,7 +101,7 @@ extension Store {
             try database.query("""
                 SELECT \(Columns.word) FROM words w
                 WHERE w.memorized = 0 AND w.scheduled = 0\(bookClause)
-                ORDER BY w.date, w.id LIMIT ?
+                ORDER BY w.date, w.key LIMIT ?
                 """, arguments + [.integer(Int64(limit))]) { try $0.decodeWord() }
         }
     }

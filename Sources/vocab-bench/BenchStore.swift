@@ -21,6 +21,16 @@ enum BenchStore {
         return home + "/vocab.sqlite"
     }
 
+    /// The page size of the SQLite file at `path`, from its header (bytes 16-17, 1 meaning
+    /// 65,536); 4,096, SQLite's default, when it cannot be read.
+    static func pageSize(of path: String) -> Int {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return 4096 }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 18), header.count == 18 else { return 4096 }
+        let size = Int(header[16]) << 8 | Int(header[17])
+        return size == 1 ? 65536 : size
+    }
+
     /// Collects review records and merges them into the store 50,000 at a time (with the
     /// import cache); `finish` merges the rest.
     struct ReviewBatches {

@@ -27,6 +27,8 @@ struct ImportBenchmark {
 
         // The reference writes into an empty store made by `vocab` itself.
         let emptyStore = try BenchStore.emptyStoreFile(home: work + "/empty-home", config: config)
+        // The bare table is made with the page size a new store has, so that the two differ in schema only.
+        let pageSize = BenchStore.pageSize(of: emptyStore)
 
         var ours: [Double] = [], sameTable: [Double] = [], bareTable: [Double] = []
         var ourIndexing: [Double] = [], referenceIndexing: [Double] = []
@@ -46,7 +48,7 @@ struct ImportBenchmark {
             try ReferenceSQL.indexScript.write(toFile: sameScript, atomically: true, encoding: .utf8)
             referenceIndexing.append(try ChildProcess.measure(sqlite3, [same], stdinPath: sameScript).seconds)
             let bareScript = work + "/bare-\(run).sql"
-            try ReferenceSQL.bareTableScript(csv: csv).write(toFile: bareScript, atomically: true, encoding: .utf8)
+            try ReferenceSQL.bareTableScript(csv: csv, pageSize: pageSize).write(toFile: bareScript, atomically: true, encoding: .utf8)
             bareTable.append(try ChildProcess.measure(sqlite3, [work + "/bare-\(run).sqlite"], stdinPath: bareScript).seconds)
         }
         let oursBest = ours.min() ?? 0, sameBest = sameTable.min() ?? 0, bareBest = bareTable.min() ?? 0
@@ -65,7 +67,7 @@ struct ImportBenchmark {
         let memory = try ChildProcess.measure(me, ["vocab", "import", big, "--book", "Bench"],
                                               environment: ["VOCAB_HOME": work + "/home-big", "XDG_CONFIG_HOME": config, "VOCAB_BACKGROUND": "off"])
         BenchChecks.requireCounts(of: work + "/home-big/vocab.sqlite", words: options.memoryRows, "peak-memory import")
-        try ReferenceSQL.bareTableScript(csv: big).write(toFile: work + "/ref-big.sql", atomically: true, encoding: .utf8)
+        try ReferenceSQL.bareTableScript(csv: big, pageSize: pageSize).write(toFile: work + "/ref-big.sql", atomically: true, encoding: .utf8)
         let referenceMemory = try ChildProcess.measure(sqlite3, [work + "/ref-big.sqlite"], stdinPath: work + "/ref-big.sql")
         print(String(format: "peak memory importing %d words: vocab import %.1f MiB (%.1f s), sqlite3 .import %.1f MiB (%.1f s) (target < 64 MiB)",
                      options.memoryRows, Double(memory.maxResidentBytes) / 1_048_576, memory.seconds,
@@ -123,9 +125,10 @@ enum ReferenceSQL {
         """
 
     /// The same file into a bare table of the file's columns with the word text indexed twice
-    /// (unique, and for lookup): the lower bound of any import.
-    static func bareTableScript(csv: String) -> String {
+    /// (unique, and for lookup), in pages of `pageSize` bytes: the lower bound of any import.
+    static func bareTableScript(csv: String, pageSize: Int) -> String {
         """
+        PRAGMA page_size = \(pageSize);
         PRAGMA journal_mode = WAL;
         PRAGMA synchronous = NORMAL;
         PRAGMA cache_size = -24576;

@@ -26,6 +26,7 @@ struct WordNetListBenchmark {
         let rows = try Self.writeCSV(to: csv)
         let me = ChildProcess.thisProgram
         let empty = try BenchStore.emptyStoreFile(home: work + "/empty-home", config: work + "/config")
+        let pageSize = BenchStore.pageSize(of: empty)
 
         var ours: [Double] = [], same: [Double] = [], bare: [Double] = []
         for run in 0..<options.runs {
@@ -39,7 +40,7 @@ struct WordNetListBenchmark {
             same.append(try ChildProcess.measure(sqlite3, [sameStore], stdinPath: script).seconds)
             BenchChecks.requireCounts(of: sameStore, words: rows, "WordNet list's reference (sqlite3 .import)")
             let bareScript = work + "/bare-\(run).sql"
-            try Self.bareTableScript(csv: csv).write(toFile: bareScript, atomically: true, encoding: .utf8)
+            try Self.bareTableScript(csv: csv, pageSize: pageSize).write(toFile: bareScript, atomically: true, encoding: .utf8)
             bare.append(try ChildProcess.measure(sqlite3, [work + "/bare-\(run).sqlite"], stdinPath: bareScript).seconds)
         }
         let oursBest = ours.min() ?? 0, sameBest = same.min() ?? 0, bareBest = bare.min() ?? 0
@@ -101,8 +102,10 @@ struct WordNetListBenchmark {
             """
     }
 
-    private static func bareTableScript(csv: String) -> String {
+    /// In pages of the size a new store has.
+    private static func bareTableScript(csv: String, pageSize: Int) -> String {
         """
+        PRAGMA page_size = \(pageSize);
         PRAGMA journal_mode = WAL;
         PRAGMA synchronous = NORMAL;
         PRAGMA cache_size = -24576;

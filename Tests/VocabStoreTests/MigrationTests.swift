@@ -140,7 +140,8 @@ final class MigrationTests: XCTestCase {
         let red = "00000000-0000-4000-8000-0000000000a3", deleted = "00000000-0000-4000-8000-0000000000a9"
         let waiting = "00000000-0000-4000-8000-0000000000a8"
         let reviewIds = (1...5).map { "00000000-0000-4000-8000-00000000000\($0)" }
-        for version in Int64(1)..<Migrations.latestVersion {
+        // Every version before the integer keys (11); each upgrade also goes through every later step.
+        for version in Int64(1)...10 {
             let store = try storeUpgraded(from: version, file: "every-v\(version).sqlite") { database in
                 let key = version >= 8 ? ", word_key" : "", keyValue = { (word: String) in version >= 8 ? ", '\(word)'" : "" }
                 try database.execute("""
@@ -212,6 +213,34 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(try store.word("fig", inBook: nil).id, fig.id, context)
             store.assertDerivedDataMatchesWords()
         }
+    }
+
+    /// Version 12 orders new words of the same date by the order they came (their key), no
+    /// longer by id, from an index of the date alone.
+    func testAVersion11StoreGivesNewWordsOfOneDateInTheOrderTheyCame() throws {
+        let book = "00000000-0000-4000-8000-0000000000b1"
+        let store = try storeUpgraded(from: 11, file: "v11.sqlite") { database in
+            try database.execute("""
+                INSERT INTO books (id, name, name_key, created_at, modified_at) VALUES ('\(book)', 'Fruit', 'fruit', 1, 1);
+                INSERT INTO words (key, id, book, word, date, created_at, modified_at, word_key) VALUES
+                    (1, '00000000-0000-4000-8000-0000000000a9', 1, 'cherry', 20, 1, 1, 'cherry'),
+                    (2, '00000000-0000-4000-8000-0000000000a3', 1, 'banana', 20, 1, 1, 'banana'),
+                    (3, '00000000-0000-4000-8000-0000000000a1', 1, 'apple', 30, 1, 1, 'apple'),
+                    (4, '00000000-0000-4000-8000-0000000000a2', 1, 'date', 10, 1, 1, 'date');
+                """)
+        }
+        XCTAssertEqual(try store.schemaVersion(), Migrations.latestVersion)
+        XCTAssertEqual(try store.newWords(inBooks: nil, limit: 10).map(\.word), ["date", "cherry", "banana", "apple"])
+        let plan = try store.database.query("""
+            EXPLAIN QUERY PLAN SELECT key FROM words w WHERE w.memorized = 0 AND w.scheduled = 0 ORDER BY w.date, w.key LIMIT 5
+            """) { $0.text(3) }
+        XCTAssertTrue(plan.contains { $0.contains("words_new") } && !plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        store.assertDerivedDataMatchesWords()
+    }
+
+    func testANewStoreHasPagesOfTwiceSQLitesDefaultSize() throws {
+        let store = try Store(path: folder.file("pages.sqlite"))
+        XCTAssertEqual(try store.database.integer("PRAGMA page_size"), Int64(Migrator.newStorePageSize))
     }
 
     func testAStoreFromANewerVocabIsRefusedAndLeftUntouched() throws {

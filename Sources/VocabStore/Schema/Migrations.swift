@@ -483,6 +483,12 @@ enum Migrations {
                 DELETE FROM book_counts WHERE book = OLD.key;
             END;
             """),
+        // New words by date, then in the order they came (the key every index ends with): the
+        // index no longer repeats each word's id.
+        Migration(version: 12, sql: """
+            DROP INDEX words_new;
+            CREATE INDEX words_new ON words (date) WHERE memorized = 0 AND scheduled = 0;
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
