@@ -60,10 +60,10 @@ struct BulkWordInsert {
         let before = try database.integer("SELECT coalesce(max(key), 0) FROM words")
         batch.reset()
         texts.removeAll()
+        defer { batch.clearBindings() }  // they point into `texts`, which the next batch reuses
         for row in words.indices {
             try bind(words[row], from: Int32(row * Self.valuesPerWord + 1))
         }
-        defer { batch.clearBindings() }  // they point into `texts`, which the next batch reuses
         while try batch.step() {}
         // Keys are handed out in order, one above the largest: when none was left out, the
         // batch's keys follow the last one; else each word's own id tells whether it went in.

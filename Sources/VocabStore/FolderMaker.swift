@@ -7,9 +7,10 @@ import Glibc
 /// Creates the data folder (and its parents) with permissions private to the user.
 enum FolderMaker {
     static func makeFolder(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+        // stat(2) rather than FileManager, whose start-up every command would pay.
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFDIR else {
                 throw StoreError.cannotCreateFolder(path: path, reason: "a file with that name is in the way")
             }
             return

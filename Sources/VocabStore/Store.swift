@@ -10,7 +10,9 @@ public final class Store {
     /// The database file, or `:memory:`.
     public let path: String
     let database: Database
-    private var observers: [Int: (StoreChange) -> Void] = [:]
+    /// In the order they came (a list, not a dictionary: a command that only reads pays for
+    /// no hashed storage at start).
+    private var observers: [(key: Int, handler: (StoreChange) -> Void)] = []
     private var nextObserverKey = 0
     private var lastDataVersion: Int64?
 
@@ -68,8 +70,8 @@ public final class Store {
     public func observe(_ handler: @escaping (StoreChange) -> Void) -> ObservationToken {
         let key = nextObserverKey
         nextObserverKey += 1
-        observers[key] = handler
-        return ObservationToken { [weak self] in self?.observers[key] = nil }
+        observers.append((key, handler))
+        return ObservationToken { [weak self] in self?.observers.removeAll { $0.key == key } }
     }
 
     /// Tells the observers when another connection committed to this file since the last
@@ -90,8 +92,9 @@ public final class Store {
 
     func notify(_ change: StoreChange) {
         guard !change.isEmpty else { return }
-        for key in observers.keys.sorted() {
-            observers[key]?(change)
+        // An observer a handler before it cancels is not called.
+        for key in observers.map(\.key) {
+            observers.first { $0.key == key }?.handler(change)
         }
     }
 

@@ -171,6 +171,21 @@ class StoreBehaviourTests: XCTestCase {
         XCTAssertEqual(changes.count, 2, "a cancelled observation hears nothing")
     }
 
+    func testObserversAreToldInTheOrderTheyCameAndOneCancelledOnTheWayIsNot() throws {
+        let store = try makeStore()
+        var heard: [String] = []
+        var second: ObservationToken?
+        let first = store.observe { _ in
+            heard.append("first")
+            second?.cancel()
+        }
+        second = store.observe { _ in heard.append("second") }
+        let third = store.observe { _ in heard.append("third") }
+        try store.addBook(BookDraft(name: "B"), now: t0)
+        XCTAssertEqual(heard, ["first", "third"])
+        withExtendedLifetime((first, third)) {}
+    }
+
     func testObserversHearNothingOfARolledBackChange() throws {
         let store = try makeStore()
         let book = try store.addBook(BookDraft(name: "B"), now: t0)
