@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "vocab", targets: ["vocab"]),
         .executable(name: "vocab-bench", targets: ["vocab-bench"]),
+        .executable(name: "vocab-bench-spawn", targets: ["vocab-bench-spawn"]),
         .executable(name: "vocab-desktop", targets: ["vocab-desktop"]),
         .library(name: "VocabCore", targets: ["VocabCore"]),
         .library(name: "VocabStore", targets: ["VocabStore"]),
@@ -84,6 +85,8 @@ let package = Package(
         .executableTarget(name: "vocab-desktop", dependencies: ["VocabDesktop"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
         .executableTarget(name: "vocab-bench", dependencies: ["VocabCLI", "VocabSessions", "VocabStore", "VocabCore", "VocabSync"]),
+        // The small process vocab-bench measures its children through (see its main.c).
+        .executableTarget(name: "vocab-bench-spawn", path: "Sources/vocab-bench-spawn"),
 
         // The services the suite starts, found or missed the same way by every test target.
         .target(name: "TestServices", path: "Tests/TestServices"),

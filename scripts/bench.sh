@@ -11,6 +11,7 @@ trap stop_services EXIT
 # Linked as an installed vocab is (scripts/install-desktop.sh, the README): the Swift runtime
 # and Foundation inside the binary. vocab-bench times `vocab` commands by running itself as one.
 swift build -c release --static-swift-stdlib --product vocab-bench
+swift build -c release --product vocab-bench-spawn
 swift build -c release --static-swift-stdlib --product vocab-desktop
 start_postgres
 start_pgbouncer

@@ -10,17 +10,24 @@ struct Measurement {
     let maxResidentBytes: Int
 }
 
-/// Runs a program as a child process (posix_spawn + wait4) and measures its wall time and
-/// its own peak memory.
+/// Runs a program as a child process and measures its wall time and its own peak memory,
+/// through `vocab-bench-spawn` (built beside this program): Linux counts in a child's peak
+/// memory that of the process it was spawned from, and this one holds tens of MiB — every
+/// child, `sqlite3` included, would show at least as much.
 enum ChildProcess {
     /// `exitCodes`: the exit codes that count as success (a look-up that misses exits 1).
     static func measure(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                         stdinPath: String = "/dev/null", stdoutPath: String = "/dev/null",
                         exitCodes: Set<Int32> = [0]) throws -> Measurement {
+        let spawner = URL(fileURLWithPath: thisProgram).deletingLastPathComponent().appendingPathComponent("vocab-bench-spawn").path
+        guard FileManager.default.isExecutableFile(atPath: spawner) else {
+            throw BenchError.message("\(spawner) is missing: swift build -c release --product vocab-bench-spawn (scripts/bench.sh builds it)")
+        }
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         let errorPath = NSTemporaryDirectory() + "vocab-bench-stderr-\(UUID().uuidString)"
-        defer { unlink(errorPath) }
+        let resultPath = NSTemporaryDirectory() + "vocab-bench-result-\(UUID().uuidString)"
+        defer { unlink(errorPath); unlink(resultPath) }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -29,27 +36,30 @@ enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = ([spawner, resultPath, executable] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
 
-        let start = ContinuousClock.now
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw BenchError.message("cannot start \(executable): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw BenchError.message("wait4 failed") }
+        let spawned = posix_spawn(&pid, spawner, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw BenchError.message("cannot start \(spawner): \(String(cString: strerror(spawned)))") }
+        var spawnerStatus: Int32 = 0
+        while waitpid(pid, &spawnerStatus, 0) < 0 {
+            guard errno == EINTR else { throw BenchError.message("waitpid failed") }
         }
-        let elapsed = ContinuousClock.now - start
+        let errors = { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+        // "<status> <wall nanoseconds> <peak resident KiB>" of the child.
+        let fields = ((try? String(contentsOfFile: resultPath, encoding: .utf8)) ?? "").split(separator: " ")
+            .compactMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard spawnerStatus == 0, fields.count == 3 else {
+            throw BenchError.message("\(executable) \(arguments.joined(separator: " ")) could not be measured: \(errors())")
+        }
+        let status = Int32(truncatingIfNeeded: fields[0])
         let exitedCleanly = (status & 0x7F) == 0 && exitCodes.contains((status >> 8) & 0xFF)
         guard exitedCleanly else {
-            let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-            throw BenchError.message("\(executable) \(arguments.joined(separator: " ")) failed (status \(status)): \(errors)")
+            throw BenchError.message("\(executable) \(arguments.joined(separator: " ")) failed (status \(status)): \(errors())")
         }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return Measurement(seconds: seconds, maxResidentBytes: Int(usage.ru_maxrss) * 1024)
+        return Measurement(seconds: Double(fields[1]) / 1e9, maxResidentBytes: Int(fields[2]) * 1024)
     }
 
     /// This program's path, absolute (the benchmark runs itself as `vocab` in child processes).
