@@ -226,19 +226,28 @@ public enum CloudSchema {
             before_live record;
             after_live record;
             added bigint;
-            too_big record;
+            batch_live record;
         BEGIN
             IF octet_length(batch_text) > 16777216 THEN
                 RAISE EXCEPTION 'a batch may hold 16 MiB, and this one holds % bytes', octet_length(batch_text)
                     USING ERRCODE = '54000';
             END IF;
             batch := batch_text::jsonb;
-            SELECT x.k, octet_length(x.b::text) AS size INTO too_big FROM jsonb_to_recordset(batch) AS x(k text, b jsonb)
-            WHERE octet_length(x.b::text) > CASE x.k WHEN 'book' THEN 2097152 WHEN 'word' THEN 524288
-                                                     WHEN 'settings' THEN 65536 ELSE 4096 END
-            LIMIT 1;
-            IF FOUND THEN
-                RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', too_big.k, too_big.size, too_big.k
+            -- Each body's size, measured once: what a record may hold, and (for a push into an
+            -- empty account) what the batch adds.
+            SELECT count(*) FILTER (WHERE x.k = 'book' AND NOT x.d) AS books,
+                   count(*) FILTER (WHERE x.k = 'word' AND NOT x.d) AS words,
+                   count(*) FILTER (WHERE x.k = 'review' AND NOT x.d) AS reviews,
+                   coalesce(sum(s.size), 0) AS bytes,
+                   (array_agg(x.k) FILTER (WHERE s.size > s.most))[1] AS big_kind,
+                   (array_agg(s.size) FILTER (WHERE s.size > s.most))[1] AS big_size
+            INTO batch_live
+            FROM jsonb_to_recordset(batch) AS x(k text, d boolean, b jsonb)
+            CROSS JOIN LATERAL (SELECT octet_length(x.b::text) AS size,
+                                       CASE x.k WHEN 'book' THEN 2097152 WHEN 'word' THEN 524288
+                                                WHEN 'settings' THEN 65536 ELSE 4096 END AS most) s;
+            IF batch_live.big_kind IS NOT NULL THEN
+                RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', batch_live.big_kind, batch_live.big_size, batch_live.big_kind
                     USING ERRCODE = '54000';
             END IF;
             PERFORM vocab.open_account(me);
@@ -246,21 +255,28 @@ public enum CloudSchema {
             IF latest <> expected THEN
                 RETURN NULL;
             END IF;
-            -- The batch's records as they were: the live counters and the bytes kept in step.
-            -- Each is looked up by its key.
-            SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
-                   count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
-                   count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
-                   count(*) AS existing, coalesce(sum(octet_length(r.body::text)), 0) AS bytes
-            INTO before_live
-            FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
-            CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
-                                WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
             IF fresh THEN
+                -- Into an account the caller says is empty: a plain INSERT, which fails (and
+                -- changes nothing) should any record be there already. When it succeeds every
+                -- record is new, so the counters and bytes come from the batch alone: no lookup
+                -- of each record before and after.
                 INSERT INTO vocab.records (owner, kind, id, seq, deleted, body)
                 SELECT me, e.v->>'k', (e.v->>'i')::uuid, latest + e.n, (e.v->>'d')::boolean, e.v->'b'
                 FROM jsonb_array_elements(batch) WITH ORDINALITY AS e(v, n);
+                SELECT 0::bigint AS books, 0::bigint AS words, 0::bigint AS reviews, 0::bigint AS existing, 0::bigint AS bytes
+                INTO before_live;
+                after_live := batch_live;
             ELSE
+                -- The batch's records as they were: the live counters and the bytes kept in
+                -- step. Each is looked up by its key.
+                SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
+                       count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
+                       count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
+                       count(*) AS existing, coalesce(sum(octet_length(r.body::text)), 0) AS bytes
+                INTO before_live
+                FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
+                CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
+                                    WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
                 -- A deletion sticks, and a deleted record keeps its last known fields plus what
                 -- the deletion says (a folded book's mergedInto).
                 INSERT INTO vocab.records AS r (owner, kind, id, seq, deleted, body)
@@ -269,15 +285,15 @@ public enum CloudSchema {
                 ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
                     deleted = r.deleted OR excluded.deleted,
                     body = CASE WHEN excluded.deleted THEN r.body || excluded.body ELSE excluded.body END;
+                SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
+                       count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
+                       count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
+                       coalesce(sum(octet_length(r.body::text)), 0) AS bytes
+                INTO after_live
+                FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
+                CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
+                                    WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
             END IF;
-            SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
-                   count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
-                   count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
-                   coalesce(sum(octet_length(r.body::text)), 0) AS bytes
-            INTO after_live
-            FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
-            CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
-                                WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
             added := jsonb_array_length(batch) - before_live.existing;
             UPDATE vocab.accounts a SET
                 live_books = a.live_books + after_live.books - before_live.books,

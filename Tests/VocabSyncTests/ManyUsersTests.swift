@@ -144,12 +144,13 @@ final class PostgresMessageTests: XCTestCase {
 
 /// Every sync ends by comparing counts with the server, and repairs a damaged store.
 final class SyncCountCheckTests: XCTestCase {
+    var server: TestPostgres!
     var login: CloudLogin!
     var folder: String!
     let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
 
     override func setUpWithError() throws {
-        let server = try TestPostgres()
+        server = try TestPostgres()
         login = try server.addUser("count_" + UUID().uuidString.prefix(8).lowercased(), password: "pw")
         folder = NSTemporaryDirectory() + "vocab-count-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -175,6 +176,19 @@ final class SyncCountCheckTests: XCTestCase {
         XCTAssertFalse(try sync(b).repaired)
         XCTAssertFalse(try sync(a).repaired)
         XCTAssertEqual(try a.wordCount(), 4)
+        // The server's kept totals (the first push went in as a plain insert into an empty
+        // account, the rest as upserts) are what its records add up to.
+        let kept = try server.admin.execute("""
+            SELECT concat_ws(' ', live_books, live_words, live_reviews, total_records, total_bytes)
+            FROM vocab.accounts WHERE owner = $1
+            """, [login.address.user]).first?.first ?? nil
+        let counted = try server.admin.execute("""
+            SELECT concat_ws(' ', count(*) FILTER (WHERE kind = 'book' AND NOT deleted), count(*) FILTER (WHERE kind = 'word' AND NOT deleted),
+                             count(*) FILTER (WHERE kind = 'review' AND NOT deleted), count(*), sum(octet_length(body::text)))
+            FROM vocab.records WHERE owner = $1
+            """, [login.address.user]).first?.first ?? nil
+        XCTAssertEqual(kept, counted)
+        XCTAssertEqual(kept, "1 4 1 7 \(try XCTUnwrap(counted?.split(separator: " ").last))", "a book, four live words, a review; seven records")
     }
 
     func testAStoreWhoseTokenWasDamagedIsRepairedByAFullPull() throws {
