@@ -10,9 +10,9 @@ trap stop_services EXIT
 
 # Linked as an installed vocab is (scripts/install-desktop.sh, the README): the Swift runtime
 # and Foundation inside the binary. vocab-bench times `vocab` commands by running itself as one.
-swift build -c release --static-swift-stdlib --product vocab-bench
+swift build -c release --static-swift-stdlib --disable-local-rpath --product vocab-bench
 swift build -c release --product vocab-bench-spawn
-swift build -c release --static-swift-stdlib --product vocab-desktop
+swift build -c release --static-swift-stdlib --disable-local-rpath --product vocab-desktop
 start_postgres
 start_pgbouncer
 export PATH="$pg_bin:$PATH"

@@ -14,8 +14,8 @@ while [ $# -gt 0 ]; do
 done
 # The Swift runtime and Foundation linked in: the binaries run on a machine without Swift, and
 # each `vocab` command starts in about half the time (a command is a process of its own).
-swift build -c release --static-swift-stdlib --product vocab
-swift build -c release --static-swift-stdlib --product vocab-desktop
+swift build -c release --static-swift-stdlib --disable-local-rpath --product vocab
+swift build -c release --static-swift-stdlib --disable-local-rpath --product vocab-desktop
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 install -d "$prefix/bin" "$prefix/share/applications" "$prefix/share/icons/hicolor/scalable/apps"
 install -m 755 "$bin/vocab" "$bin/vocab-desktop" "$prefix/bin/"
