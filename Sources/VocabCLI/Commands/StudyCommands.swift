@@ -60,8 +60,9 @@ enum StudyCommands {
         let bookIds = try resolve(arguments.allValues("book"), store: store)
         let due = try store.dueWords(inBooks: bookIds, at: time, limit: 100_000)
         let newCount = try store.newWordCount(inBooks: bookIds)
-        let names = try store.bookNames()
         let console = context.console
+        // The books' names only when a word is listed (nothing due is the common answer).
+        let names = due.isEmpty ? [:] : try store.bookNames()
         if arguments.flag("json") {
             console.print(JSONValue.object([
                 ("now", .string(time.iso8601)),
