@@ -15,7 +15,7 @@ struct BulkWordInsert {
     private let batch: Statement
     private var bookId: UUID?
     private var bookKey: SQLValue = .null
-    /// The texts of the batch being bound.
+    /// The texts of the word or batch being bound.
     private let texts = TextBuffer()
     /// How each column's value is read from a word, in the statement's order (the fields
     /// themselves are not copied row by row).
@@ -40,12 +40,10 @@ struct BulkWordInsert {
 
     /// Inserts `word` unless its id, or its text in its book, is taken; returns whether it did.
     mutating func insertIfNew(_ word: Word) throws -> Bool {
-        if word.bookId != bookId { try lookUpBook(of: word) }
         single.reset()
-        for (offset, read) in readers.enumerated() {
-            try single.bind(offset == bookIdOffset ? bookKey : read(word).sqlValue, at: Int32(offset + 1))
-        }
-        try single.bind(.text(TextRules.lookupKey(word.word)), at: Int32(readers.count + 1))
+        texts.removeAll()
+        defer { single.clearBindings() }  // they point into `texts`
+        try bind(word, to: single, from: 1)
         while try single.step() {}
         return database.changes == 1
     }
@@ -62,7 +60,7 @@ struct BulkWordInsert {
         texts.removeAll()
         defer { batch.clearBindings() }  // they point into `texts`, which the next batch reuses
         for row in words.indices {
-            try bind(words[row], from: Int32(row * Self.valuesPerWord + 1))
+            try bind(words[row], to: batch, from: Int32(row * Self.valuesPerWord + 1))
         }
         while try batch.step() {}
         // Keys are handed out in order, one above the largest: when none was left out, the
@@ -77,24 +75,25 @@ struct BulkWordInsert {
         }
     }
 
-    /// Binds one word of a batch, its texts from `texts` (no copy for SQLite to own and free).
-    private mutating func bind(_ word: Word, from first: Int32) throws {
+    /// Binds one word's values from parameter `first` on, its texts from `texts` (no copy for
+    /// SQLite to own and free).
+    private mutating func bind(_ word: Word, to statement: Statement, from first: Int32) throws {
         if word.bookId != bookId { try lookUpBook(of: word) }
         for offset in readers.indices {
             let index = first + Int32(offset)
             if offset == bookIdOffset {
-                try batch.bind(bookKey, at: index)
+                try statement.bind(bookKey, at: index)
                 continue
             }
             switch readers[offset](word) {
-            case .text(let text): try batch.bindUnowned(texts.append(text), at: index)
-            case .id(let id): try batch.bindUnowned(id.withLowercaseText { texts.append(UnsafeRawBufferPointer($0)) }, at: index)
-            case .time(let time): try batch.bind(time.milliseconds, at: index)
-            case .flag(let flag): try batch.bind(flag ? 1 : 0, at: index)
-            case .bytes(let value): try batch.bind(value.map { .blob($0) } ?? .null, at: index)
+            case .text(let text): try statement.bindUnowned(texts.append(text), at: index)
+            case .id(let id): try statement.bindUnowned(id.withLowercaseText { texts.append(UnsafeRawBufferPointer($0)) }, at: index)
+            case .time(let time): try statement.bind(time.milliseconds, at: index)
+            case .flag(let flag): try statement.bind(flag ? 1 : 0, at: index)
+            case .bytes(let value): try statement.bind(value.map { .blob($0) } ?? .null, at: index)
             }
         }
-        try batch.bindUnowned(texts.append(TextRules.lookupKey(word.word)), at: first + Int32(readers.count))
+        try statement.bindUnowned(texts.append(TextRules.lookupKey(word.word)), at: first + Int32(readers.count))
     }
 
     private mutating func lookUpBook(of word: Word) throws {

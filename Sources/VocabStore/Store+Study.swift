@@ -263,10 +263,12 @@ extension Store {
             let atMostLimit = try database.integer("SELECT count(*) FROM (SELECT 1 FROM words WHERE book IN \(Columns.bookKeys(marks)) LIMIT ?)",
                                                    books + [.integer(Int64(limit) + 1)])
             guard atMostLimit > limit else { return try wordsWithDue(inBooks: bookIds) }
+            // Each book's key, found once for the seeks below (NULL for a book not here: no words).
+            let bookKeys = try books.map { try database.first("SELECT key FROM books WHERE id = ?", [$0]) { SQLValue.integer($0.int(0)) } ?? .null }
             var low = Int64.max, high = Int64.min
-            for book in books {
-                low = min(low, try database.integer("SELECT rowid FROM words WHERE book = \(Columns.bookKey("?")) ORDER BY rowid LIMIT 1", [book]))
-                high = max(high, try database.integer("SELECT rowid FROM words WHERE book = \(Columns.bookKey("?")) ORDER BY rowid DESC LIMIT 1", [book]))
+            for book in bookKeys {
+                low = min(low, try database.integer("SELECT rowid FROM words WHERE book = ? ORDER BY rowid LIMIT 1", [book]))
+                high = max(high, try database.integer("SELECT rowid FROM words WHERE book = ? ORDER BY rowid DESC LIMIT 1", [book]))
             }
             var random = SeededRandom(seed: seed)
             var seen = Set<Int64>()
@@ -275,9 +277,9 @@ extension Store {
             for _ in 0..<(limit * 3) where sample.count < limit {
                 let start = low + Int64(random.below(span))
                 var next: Int64?
-                for book in books {
+                for book in bookKeys {
                     let found = try database.first("""
-                        SELECT rowid FROM words WHERE book = \(Columns.bookKey("?")) AND rowid >= ? ORDER BY rowid LIMIT 1
+                        SELECT rowid FROM words WHERE book = ? AND rowid >= ? ORDER BY rowid LIMIT 1
                         """, [book, .integer(start)]) { $0.int(0) }
                     if let found, found < (next ?? .max) { next = found }
                 }
