@@ -1,6 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// The modules of the `vocab` binary use FoundationEssentials, never all of Foundation (which
+/// links ICU and CoreFoundation in and doubles a command's start-up): with this setting a
+/// Foundation-only API is a compile error even where another module imports Foundation.
+let withoutFoundation: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "Vocab",
     products: [
@@ -35,20 +40,20 @@ let package = Package(
         // read (see its shim), not linked, so no pkg-config.
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", providers: [.apt(["libzstd-dev"])]),
         // Models, validation, errors and text rules: pure Swift, no C, no I/O.
-        .target(name: "VocabCore"),
+        .target(name: "VocabCore", swiftSettings: withoutFoundation),
         // The SQLite store: schema, migrations, queries, change observation.
-        .target(name: "VocabStore", dependencies: ["VocabCore", "CSQLite"]),
+        .target(name: "VocabStore", dependencies: ["VocabCore", "CSQLite"], swiftSettings: withoutFoundation),
         // Zip-based files: Excel workbooks (.xlsx) read as rows, streamed and bounded.
-        .target(name: "VocabArchives", dependencies: ["VocabCore", "CZip", "CXML2"]),
+        .target(name: "VocabArchives", dependencies: ["VocabCore", "CZip", "CXML2"], swiftSettings: withoutFoundation),
         // Anki packages (.apkg, .colpkg): read in both layouts, written in the legacy one.
-        .target(name: "VocabAnki", dependencies: ["VocabCore", "VocabStore", "VocabArchives", "CZstd"]),
+        .target(name: "VocabAnki", dependencies: ["VocabCore", "VocabStore", "VocabArchives", "CZstd"], swiftSettings: withoutFoundation),
         // The cloud: PostgreSQL connection, server schema, account status (sync to come).
-        .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CLibPQ"]),
+        .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CLibPQ"], swiftSettings: withoutFoundation),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
-        .target(name: "VocabDictionary", dependencies: ["VocabCore"]),
+        .target(name: "VocabDictionary", dependencies: ["VocabCore"], swiftSettings: withoutFoundation),
         // The workflows every front end shares: game, study, word form, sync, transfer, paths.
         // No terminal and no widget code; the time comes from a clock passed in.
-        .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives", "VocabAnki"]),
+        .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives", "VocabAnki"], swiftSettings: withoutFoundation),
         // Commands, prompts and output of the terminal application.
         // Debian's libqrencode, for the QR code `vocab serve` prints for a phone to scan: loaded
         // when one is drawn (see its shim), not linked.
@@ -58,13 +63,13 @@ let package = Package(
         .systemLibrary(name: "CMHD", path: "Sources/CMHD", providers: [.apt(["libmicrohttpd-dev"])]),
         // The strings the window and the web app show, in English and Korean: one gettext catalogue
         // (Translations/*.po, compiled by msgfmt at build time into the module's resources).
-        .target(name: "VocabCatalog", plugins: ["CompileTranslations"]),
+        .target(name: "VocabCatalog", swiftSettings: withoutFoundation, plugins: ["CompileTranslations"]),
         // The words of the window and the web app for the layers' values and errors, through the catalogue.
-        .target(name: "VocabWording", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabSync", "VocabCatalog"]),
+        .target(name: "VocabWording", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabSync", "VocabCatalog"], swiftSettings: withoutFoundation),
         // The web app: an HTTP server over the sessions, a JSON API and the pages (served by `vocab serve`).
-        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSync", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], plugins: ["EmbedWebPages"]),
+        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSync", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], swiftSettings: withoutFoundation, plugins: ["EmbedWebPages"]),
         .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb",
-                                                 "VocabCatalog", "CQREncode"]),
+                                                 "VocabCatalog", "CQREncode"], swiftSettings: withoutFoundation),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the
         // macros and variadic functions Swift cannot import.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabStore
 
@@ -55,22 +55,22 @@ struct AnkiCollection {
         guard let row = try database.first("SELECT models, decks FROM col", [], { ($0.text(0), $0.text(1)) }) else {
             throw AnkiPackageError.notACollection(path: path, reason: "has no collection row")
         }
-        func object(_ text: String, _ what: String) throws -> [String: Any] {
-            guard let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        func object(_ text: String, _ what: String) throws -> [String: JSONValue] {
+            guard let parsed = (try? JSONParser.parse(text))?.objectValue else {
                 throw AnkiPackageError.notACollection(path: path, reason: "has unreadable \(what)")
             }
             return parsed
         }
-        for (key, value) in try object(row.0, "note types") {
-            guard let id = Int64(key), let model = value as? [String: Any] else { continue }
-            let fields = (model["flds"] as? [[String: Any]] ?? [])
-                .sorted { ($0["ord"] as? Int ?? 0) < ($1["ord"] as? Int ?? 0) }
-                .map { $0["name"] as? String ?? "" }
-            noteTypes[id] = AnkiNoteType(name: model["name"] as? String ?? "", fields: fields, isCloze: model["type"] as? Int == 1)
+        for (key, model) in try object(row.0, "note types") {
+            guard let id = Int64(key), model.objectValue != nil else { continue }
+            let fields = (model["flds"]?.arrayValue ?? [])
+                .sorted { ($0["ord"]?.int64Value ?? 0) < ($1["ord"]?.int64Value ?? 0) }
+                .map { $0["name"]?.stringValue ?? "" }
+            noteTypes[id] = AnkiNoteType(name: model["name"]?.stringValue ?? "", fields: fields, isCloze: model["type"]?.int64Value == 1)
         }
-        for (key, value) in try object(row.1, "decks") {
-            guard let id = Int64(key), let deck = value as? [String: Any] else { continue }
-            decks[id] = AnkiDeck(name: deck["name"] as? String ?? "", description: deck["desc"] as? String ?? "")
+        for (key, deck) in try object(row.1, "decks") {
+            guard let id = Int64(key), deck.objectValue != nil else { continue }
+            decks[id] = AnkiDeck(name: deck["name"]?.stringValue ?? "", description: deck["desc"]?.stringValue ?? "")
         }
     }
 
@@ -89,7 +89,7 @@ struct AnkiCollection {
             // DeckKind: field 1 a normal deck, whose field 4 is the description.
             let kind = row.blob(2).flatMap { try? ProtobufFields($0) }
             let normal = kind?.bytes(1).last.flatMap { try? ProtobufFields($0) }
-            let name = row.text(1).replacingOccurrences(of: "\u{1F}", with: "::")
+            let name = row.text(1).replacingText("\u{1F}", with: "::")
             decks[row.int(0)] = AnkiDeck(name: name, description: normal?.string(4) ?? "")
         }
     }

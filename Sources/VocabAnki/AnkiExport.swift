@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabArchives
 import VocabCore
 import VocabStore
@@ -66,7 +66,7 @@ public enum AnkiExport {
         }
         let mediaList = folder.file("media")
         let names = Dictionary(uniqueKeysWithValues: media.enumerated().map { (String($0.offset), $0.element.name) })
-        try JSONSerialization.data(withJSONObject: names, options: [.sortedKeys]).write(to: URL(fileURLWithPath: mediaList))
+        try Data(JSONValue(any: names).compact.utf8).write(to: URL(fileURLWithPath: mediaList))
         let zip = try ZipWriter(path: path)
         try zip.addFile("collection.anki2", from: collectionPath)
         try zip.addFile("media", from: mediaList)
@@ -81,7 +81,7 @@ public enum AnkiExport {
             ["name": name, "ord": index, "sticky": false, "rtl": false, "font": "Arial", "size": 20, "media": [String]()]
         }
         let template: [String: Any] = ["name": "Recall", "ord": 0, "qfmt": AnkiCollectionSchema.front,
-                                       "afmt": AnkiCollectionSchema.back, "bqfmt": "", "bafmt": "", "did": NSNull(),
+                                       "afmt": AnkiCollectionSchema.back, "bqfmt": "", "bafmt": "", "did": JSONValue.null,
                                        "bfont": "", "bsize": 0]
         let noteType: [String: Any] = [
             "id": AnkiCollectionSchema.noteTypeId, "name": AnkiCollectionSchema.noteTypeName, "type": 0,
@@ -95,7 +95,7 @@ public enum AnkiExport {
                                    "estTimes": true, "dueCounts": true, "curModel": String(AnkiCollectionSchema.noteTypeId),
                                    "nextPos": writer.newPosition, "sortType": "noteFld", "sortBackwards": false, "addToCur": true]
         func json(_ object: Any) throws -> String {
-            String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+            JSONValue(any: object).compact
         }
         try collection.run("INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')", [
             .integer(writer.created), .integer(now.milliseconds), .integer(now.milliseconds), .text(try json(conf)),
@@ -112,8 +112,8 @@ public enum AnkiExport {
 
     /// Text as Anki field HTML: `&`, `<`, `>` escaped, line breaks as `<br>`.
     static func html(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\n", with: "<br>")
+        text.replacingText("&", with: "&amp;").replacingText("<", with: "&lt;")
+            .replacingText(">", with: "&gt;").replacingText("\n", with: "<br>")
     }
 
     /// Notes, cards and review log entries, with ids unique as Anki needs them.
@@ -150,11 +150,11 @@ public enum AnkiExport {
             var detail = word.detail
             var tags = ""
             // A last "tags: …" line (how Vocab keeps Anki's tags) goes back to being tags.
-            if let range = detail.range(of: "tags: ", options: .backwards),
+            if let range = detail.ranges(of: "tags: ").last,
                range.lowerBound == detail.startIndex || detail[detail.index(before: range.lowerBound)] == "\n",
                !detail[range.upperBound...].contains("\n") {
                 tags = " " + detail[range.upperBound...].split(separator: " ").joined(separator: " ") + " "
-                detail = String(detail[..<range.lowerBound]).trimmingCharacters(in: .newlines)
+                detail = String(detail[..<range.lowerBound]).trimming(while: \.isNewline)
             }
             let fields = [word.word, word.definition, detail, word.pronunciation, word.synonym, word.antonym].map(AnkiExport.html)
             let checksum = SHA1.hash(Array(word.word.utf8)).prefix(4).reduce(Int64(0)) { $0 << 8 | Int64($1) }
@@ -180,7 +180,7 @@ public enum AnkiExport {
                 defer { newPosition += 1 }
                 return (0, 0, Int64(newPosition), 0, 0, 0, "")
             }
-            let data = String(format: "{\"s\":%.4f,\"d\":%.4f}", schedule.stability, schedule.difficulty)
+            let data = CFormat.string("{\"s\":%.4f,\"d\":%.4f}", schedule.stability, schedule.difficulty)
             switch schedule.state {
             case .review:
                 let interval = max(1, (schedule.due.milliseconds - schedule.lastReview.milliseconds + AnkiExport.day / 2) / AnkiExport.day)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabStore
 
@@ -145,11 +145,29 @@ public enum AnkiImport {
         return changed
     }
 
+    /// Where `needle` (lower-case ASCII) first appears in `text`, ignoring ASCII case.
+    private static func asciiCaseInsensitiveRange(of needle: String, in text: Substring) -> Range<String.Index>? {
+        let pattern = Array(needle.utf8)
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        while start != bytes.endIndex {
+            var index = start, matched = 0
+            while matched < pattern.count, index != bytes.endIndex,
+                  (bytes[index] >= 0x41 && bytes[index] <= 0x5A ? bytes[index] | 0x20 : bytes[index]) == pattern[matched] {
+                matched += 1
+                index = bytes.index(after: index)
+            }
+            if matched == pattern.count { return start..<index }
+            start = bytes.index(after: start)
+        }
+        return nil
+    }
+
     /// The `src` of the first `<img>` in `html`, with `%20`-style escapes decoded.
     static func firstImage(in html: String) -> String? {
-        guard let tag = html.range(of: "<img", options: .caseInsensitive) else { return nil }
+        guard let tag = asciiCaseInsensitiveRange(of: "<img", in: html[...]) else { return nil }
         let rest = html[tag.upperBound...]
-        guard let src = rest.range(of: "src=", options: .caseInsensitive) else { return nil }
+        guard let src = asciiCaseInsensitiveRange(of: "src=", in: rest) else { return nil }
         var value = rest[src.upperBound...]
         if let quote = value.first, quote == "\"" || quote == "'" {
             value = value.dropFirst()
@@ -159,6 +177,6 @@ public enum AnkiImport {
             value = value.prefix { $0 != " " && $0 != ">" && $0 != "/" }
         }
         let name = String(value)
-        return name.removingPercentEncoding ?? name
+        return PercentEncoding.decode(name) ?? name
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabStore
 
@@ -76,7 +76,7 @@ final class AnkiNoteRecords: RecordReader {
         var dropped = 0
         defer { sounds += dropped }
         func plain(_ html: String) -> String {
-            let (text, count) = HTMLText.plain(html.utf8.contains(9) ? html.replacingOccurrences(of: "\t", with: " ") : html)
+            let (text, count) = HTMLText.plain(html.utf8.contains(9) ? html.replacingText("\t", with: " ") : html)
             dropped += count
             return text
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabArchives
 import VocabCore
 import VocabStore
@@ -102,11 +102,11 @@ final class AnkiPackage {
             }
         } else {
             let bytes = try archive.read("media")
-            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            guard let object = (try? JSONParser.parse(bytes))?.objectValue else {
                 throw AnkiPackageError.damaged(path: archive.path, reason: "its media list is not JSON")
             }
             for (entry, name) in object {
-                guard let name = name as? String else { continue }
+                guard let name = name.stringValue else { continue }
                 names[name] = entry
             }
         }
@@ -124,11 +124,11 @@ final class AnkiPackage {
     /// Writes the collection entry to `file`, decompressing it in version 3, every byte counted
     /// against the archive's bound. A file that is not SQLite is refused.
     private static func unpack(_ entry: ZipEntryStream, compressed: Bool, to file: String, archive: ZipArchive) throws {
-        guard FileManager.default.createFile(atPath: file, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: file) else {
+        let output: OutputFile
+        do { output = try OutputFile(path: file) } catch {
             throw AnkiPackageError.cannotUnpack(reason: "\(file) cannot be written")
         }
-        defer { try? handle.close() }
+        defer { output.close() }
         var stream: any ByteStream = entry
         if compressed { stream = try ZstdStream(entry, count: archive.count) }
         var first = true
@@ -143,12 +143,12 @@ final class AnkiPackage {
                     // read-only; its pages are whole, so it is read as a rollback-journal file.
                     if chunk.count > 19, chunk[18] == 2 { chunk[18] = 1; chunk[19] = 1 }
                 }
-                try handle.write(contentsOf: Data(chunk))
+                try output.write(chunk)
             }
         } catch let error as ZstdStream.Damaged {
             throw AnkiPackageError.damaged(path: archive.path, reason: "its collection: \(error.reason)")
-        } catch let error as CocoaError {
-            throw AnkiPackageError.cannotUnpack(reason: error.localizedDescription)
+        } catch let error as OutputFile.Failure {
+            throw AnkiPackageError.cannotUnpack(reason: "\(error.path) cannot be written (\(error.reason))")
         }
         if first { throw AnkiPackageError.notACollection(path: archive.path, reason: "is empty") }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// The rows of one sheet of an Office Open XML workbook (`.xlsx`), read-only and streamed: the

@@ -1,5 +1,5 @@
 import CZip
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// Why a zip-based file (an `.xlsx` workbook, an Anki package) cannot be read; nothing is imported.

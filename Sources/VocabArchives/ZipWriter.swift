@@ -1,5 +1,5 @@
 import CZip
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// A zip file written through libzip: entries are added from files on disk (so nothing large is

@@ -1,4 +1,5 @@
-import Foundation
+import VocabStore
+import FoundationEssentials
 import VocabCore
 import VocabSessions
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The strings every front end but the terminal shows, in the user's language: one gettext
 /// catalogue per language (`Translations/*.po`, compiled by `msgfmt` at build time into this
@@ -24,8 +24,8 @@ public struct Catalog: Sendable {
     /// (or a language without a catalogue): empty.
     public static func load(language: String?, environment: [String: String], executable: String) -> Catalog {
         guard let language, language != "en", language.allSatisfy(\.isLetter), language.count <= 8 else { return Catalog() }
-        let binFolder = (executable as NSString).deletingLastPathComponent
-        let installed = [environment["VOCAB_LOCALEDIR"], (binFolder as NSString).deletingLastPathComponent + "/share/locale"]
+        let binFolder = parentFolder(of: executable)
+        let installed = [environment["VOCAB_LOCALEDIR"], parentFolder(of: binFolder) + "/share/locale"]
             .compactMap { $0 }.filter { !$0.isEmpty }.map { "\($0)/\(language)/LC_MESSAGES/vocab.mo" }
         for path in installed + ["\(binFolder)/Vocab_VocabCatalog.resources/\(language).mo"] {
             if let data = FileManager.default.contents(atPath: path), let parsed = MOFile.parse([UInt8](data)) {
@@ -44,9 +44,17 @@ public struct Catalog: Sendable {
 
     /// The languages there are catalogues for (besides English), from the build's resources.
     public static func languages(executable: String) -> [String] {
-        let folder = (executable as NSString).deletingLastPathComponent + "/Vocab_VocabCatalog.resources"
+        let folder = parentFolder(of: executable) + "/Vocab_VocabCatalog.resources"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []  // none built: English only
         return names.filter { $0.hasSuffix(".mo") }.map { String($0.dropLast(3)) }.sorted()
+    }
+
+    /// The folder holding `path` ("" for a bare name, "/" for an entry of the root).
+    private static func parentFolder(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 }
 

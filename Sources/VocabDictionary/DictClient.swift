@@ -1,4 +1,5 @@
-import Foundation
+import VocabCore
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,7 +51,7 @@ public struct DictClient: Sendable {
 
     /// The definitions of `word` in every database (`DEFINE * word`); empty when none matches.
     public func define(_ word: String, database: String = "*") throws -> [Definition] {
-        let query = word.trimmingCharacters(in: .whitespacesAndNewlines)
+        let query = word.trimmingWhiteSpace()
         guard !query.isEmpty else { throw DictionaryError.emptyWord }
         let connection = try Connection(host: host, port: port, timeout: timeout)
         defer { connection.close() }
@@ -58,7 +59,7 @@ public struct DictClient: Sendable {
         guard banner.hasPrefix("220") else { throw DictionaryError.serverProtocol(String(banner.prefix(80))) }
         try connection.send("CLIENT vocab\r\n")
         _ = try connection.readStatus()
-        let quoted = "\"" + query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let quoted = "\"" + query.replacingText("\\", with: "\\\\").replacingText("\"", with: "\\\"") + "\""
         try connection.send("DEFINE \(database) \(quoted)\r\n")
         var definitions: [Definition] = []
         var status = try connection.readStatus()
@@ -73,7 +74,7 @@ public struct DictClient: Sendable {
             guard status.code == 151 else { throw DictionaryError.serverProtocol(status.line) }
             // 151 "word" database "description"
             let quotedParts = status.line.components(separatedBy: "\"")
-            let afterWord = quotedParts.count > 2 ? quotedParts[2].trimmingCharacters(in: .whitespaces) : ""
+            let afterWord = quotedParts.count > 2 ? quotedParts[2].trimmingSpaces() : ""
             let databaseName = afterWord.split(separator: " ").first.map(String.init) ?? ""
             let description = quotedParts.count > 3 ? quotedParts[3] : ""
             var lines: [String] = []

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import VocabCore
 
 /// Pronunciation and speech through espeak-ng, when it is installed.
 public struct Speech: Sendable {
@@ -23,7 +24,7 @@ public struct Speech: Sendable {
     /// The word in IPA (`espeak-ng -q --ipa`).
     public func ipa(_ text: String, voice: String? = nil) throws -> String {
         let output = try run(["-q", "--ipa", "-v", Speech.voice(for: text, requested: voice), "--", text])
-        return output.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        return output.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
 
@@ -35,20 +36,17 @@ public struct Speech: Sendable {
     }
 
     private func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw DictionaryError.speechFailed("it could not start") }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw DictionaryError.speechFailed(errorText.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit \(process.terminationStatus)")
+        let result: Subprocess.Result
+        do {
+            result = try Subprocess(program, arguments).run(output: .capture, errors: .capture)
+        } catch {
+            throw DictionaryError.speechFailed("it could not start")
         }
-        return String(decoding: data, as: UTF8.self)
+        guard result.succeeded else {
+            let errorText = String(decoding: result.errors, as: UTF8.self)
+            throw DictionaryError.speechFailed(errorText.split(whereSeparator: \.isNewline).first.map(String.init)
+                                               ?? result.exitStatus.map { "exit \($0)" } ?? "it was stopped by a signal")
+        }
+        return String(decoding: result.output, as: UTF8.self)
     }
 }

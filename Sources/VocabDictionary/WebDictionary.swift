@@ -1,4 +1,5 @@
-import Foundation
+import VocabCore
+import FoundationEssentials
 
 /// The web dictionary page for a word: a URL template with `{word}`, percent-encoded.
 public struct WebDictionary: Sendable {
@@ -16,8 +17,8 @@ public struct WebDictionary: Sendable {
     /// The URL for `word`: every byte outside RFC 3986's unreserved set is percent-encoded
     /// (UTF-8), so spaces, Korean and `&` or `#` in a word stay part of the query.
     public func url(for word: String) -> String {
-        let trimmed = word.trimmingCharacters(in: .whitespacesAndNewlines)
-        return template.replacingOccurrences(of: "{word}", with: WebDictionary.percentEncode(trimmed))
+        let trimmed = word.trimmingWhiteSpace()
+        return template.replacingText("{word}", with: WebDictionary.percentEncode(trimmed))
     }
 
     public static func percentEncode(_ text: String) -> String {

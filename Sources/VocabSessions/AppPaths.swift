@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabStore
 
@@ -34,11 +34,11 @@ public struct AppPaths: Sendable {
     }
 
     /// config.json, parsed; empty when there is none.
-    public func config() throws -> [String: Any] {
+    public func config() throws -> [String: JSONValue] {
         guard let folder = configFolder() else { return [:] }
         let path = folder + "/config.json"
         guard let data = FileManager.default.contents(atPath: path) else { return [:] }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let object = (try? JSONParser.parse(data))?.objectValue else {
             throw PathError.unreadableConfig(path: path)
         }
         return object
@@ -63,8 +63,7 @@ public struct AppPaths: Sendable {
     public func studyDay() throws -> StudyDay {
         let zone = environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current
         guard let value = try config()["dayStartHour"] else { return StudyDay(timeZone: zone) }
-        guard type(of: value) != Bool.self, let number = value as? NSNumber, number.doubleValue == Double(number.intValue),
-              case let hour = number.intValue, (0...23).contains(hour) else {
+        guard let whole = value.int64Value, (0...23).contains(whole), case let hour = Int(whole) else {
             throw PathError.invalidSetting(name: "dayStartHour", expected: "a whole hour from 0 to 23")
         }
         return StudyDay(timeZone: zone, startHour: hour)
@@ -72,7 +71,7 @@ public struct AppPaths: Sendable {
 
     /// The dictionaries, with the config's web dictionary template.
     public func dictionaries() throws -> DictionaryService {
-        DictionaryService(environment: environment, webTemplate: try config()["webDictionary"] as? String)
+        DictionaryService(environment: environment, webTemplate: try config()["webDictionary"]?.stringValue)
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabStore
 #if canImport(Glibc)
@@ -20,14 +20,14 @@ public struct BackupPolicy: Sendable, Equatable {
         self.automatic = automatic
     }
 
-    public init(config: [String: Any]) {
-        let settings = config["backups"] as? [String: Any] ?? [:]
-        func number(_ key: String, _ fallback: Int) -> Int { (settings[key] as? NSNumber)?.intValue ?? fallback }
+    public init(config: [String: JSONValue]) {
+        let settings = config["backups"]?.objectValue ?? [:]
+        func number(_ key: String, _ fallback: Int) -> Int { settings[key]?.int64Value.flatMap { Int(exactly: $0) } ?? fallback }
         let defaults = BackupRetention()
         self.init(intervalMinutes: number("everyMinutes", 30),
                   retention: BackupRetention(recent: number("recent", defaults.recent), daily: number("daily", defaults.daily),
                                              weekly: number("weekly", defaults.weekly), monthly: number("monthly", defaults.monthly)),
-                  automatic: (settings["automatic"] as? Bool) ?? true)
+                  automatic: settings["automatic"]?.boolValue ?? true)
     }
 }
 
@@ -120,7 +120,7 @@ public enum BackupService {
                 // the backup is known to be good, since the store is moved before the restore checks.
                 _ = try StoreBackups.check(backup.path)
                 let record = try recordRestoredState(of: backup, storePath: storePath, after: now)
-                let aside = dataFolder + "/vocab-damaged-" + now.iso8601.replacingOccurrences(of: ":", with: "") + ".sqlite"
+                let aside = dataFolder + "/vocab-damaged-" + now.iso8601.replacingText(":", with: "") + ".sqlite"
                 guard rename(storePath, aside) == 0 else { unlink(record.path); throw error }
                 for suffix in ["-wal", "-shm"] { _ = rename(storePath + suffix, aside + suffix) }
                 let fresh = try Store.open(folder: dataFolder)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabDictionary
 
@@ -31,7 +31,7 @@ public struct DictionaryService: Sendable {
 
     /// Speaks the text (or writes a WAV file).
     public func say(_ text: String, voice: String? = nil, wavPath: String? = nil) throws {
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw DictionaryError.emptyWord }
+        guard !text.trimmingSpaces().isEmpty else { throw DictionaryError.emptyWord }
         try Speech(environment: environment).say(text, voice: voice, wavPath: wavPath)
     }
 
@@ -42,13 +42,6 @@ public struct DictionaryService: Sendable {
         let paths = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         guard hasDisplay, let opener = paths.map({ "\($0)/xdg-open" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
         else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: opener)
-        process.arguments = [url]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        return (try? Subprocess(opener, [url]).run())?.succeeded ?? false
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 #if canImport(Glibc)
 import Glibc
@@ -8,21 +8,24 @@ import Glibc
 public enum FileAccess {
     /// The bytes of `path`; refuses files larger than `limit` without reading them whole.
     public static func readBytes(_ path: String, limit: Int) throws -> [UInt8] {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FileError.cannotRead(path: path, reason: "no such file")
         }
-        guard !isDirectory.boolValue else { throw FileError.cannotRead(path: path, reason: "it is a folder") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw FileError.cannotRead(path: path, reason: "permission denied")
+        guard !isDirectory else { throw FileError.cannotRead(path: path, reason: "it is a folder") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError.cannotRead(path: path, reason: "permission denied") }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, min($0.count, limit + 1 - bytes.count)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw FileError.cannotRead(path: path, reason: "it could not be read") }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
         }
-        defer { try? handle.close() }
-        do {
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            return [UInt8](data)
-        } catch {
-            throw FileError.cannotRead(path: path, reason: "it could not be read")
-        }
+        return bytes
     }
 
     /// The size of the file at `path` in bytes, if it can be read.

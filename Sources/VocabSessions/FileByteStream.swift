@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,11 +17,11 @@ public struct FileByteStream: ByteStream {
             descriptor = STDIN_FILENO
             return
         }
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FileError.cannotRead(path: path, reason: "no such file")
         }
-        guard !isDirectory.boolValue else { throw FileError.cannotRead(path: path, reason: "it is a folder") }
+        guard !isDirectory else { throw FileError.cannotRead(path: path, reason: "it is a folder") }
         descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw FileError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabStore
 
@@ -124,7 +124,7 @@ public final class GameSession: @unchecked Sendable {
             guard question.options.indices.contains(index) else { return nil }
             given = String(index + 1)
         case .typed(let text):
-            given = text.trimmingCharacters(in: .whitespaces)
+            given = text.trimmingSpaces()
         }
         guard AnswerJudge.isWellFormed(given, for: question) else { return nil }
         let correct = AnswerJudge.isCorrect(given, for: question)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabStore
 #if canImport(Glibc)
 import Glibc

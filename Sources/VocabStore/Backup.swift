@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 import VocabCore
 #if canImport(Glibc)
 import Glibc
@@ -73,7 +73,7 @@ public enum StoreBackups {
 
     /// `vocab-20261201T093000.123Z-auto.sqlite`
     static func fileName(at time: Timestamp, reason: String) -> String {
-        let stamp = time.iso8601.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        let stamp = time.iso8601.replacingText("-", with: "").replacingText(":", with: "")
         return "vocab-\(stamp)-\(reason).sqlite"
     }
 

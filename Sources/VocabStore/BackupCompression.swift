@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +21,7 @@ enum BackupCompression {
     @discardableResult
     static func compress(_ path: String) -> String? {
         guard let gzip, !path.hasSuffix(suffix) else { return nil }
-        let partial = FilePath.folder(of: path) + "/.partial-" + (path as NSString).lastPathComponent + suffix
+        let partial = FilePath.folder(of: path) + "/.partial-" + FilePath.lastComponent(of: path) + suffix
         defer { unlink(partial) }
         guard run(gzip, ["-1", "-c", path], output: partial), run(gzip, ["-t", partial], output: nil) else { return nil }
         let plain = size(path), packed = size(partial)
@@ -52,20 +52,8 @@ enum BackupCompression {
 
     /// Runs a program to completion, its standard output into `output`; true when it succeeded.
     private static func run(_ program: String, _ arguments: [String], output: String?) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        if let output {
-            let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            guard descriptor >= 0 else { return false }
-            process.standardOutput = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        } else {
-            process.standardOutput = FileHandle.nullDevice
-        }
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationReason == .exit && process.terminationStatus == 0
+        let result = try? Subprocess(program, arguments).run(output: output.map { .file($0) } ?? .discard)
+        return result?.succeeded ?? false
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// The insert a bulk import runs for its new words: prepared once and bound value by value,

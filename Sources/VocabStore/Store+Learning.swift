@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// The learner's own scheduling: FSRS-6 parameters (fitted by `vocab optimize`, or the
@@ -91,12 +91,12 @@ extension Store {
     /// device id, so every device settles on the same ones). Returns whether they were taken.
     func applyLearningSettings(_ record: SyncRecord) throws -> Bool {
         guard !record.deleted else { return false }
-        guard let body = SyncBodies.parse(record.body), let changedAt = (body["changedAt"] as? NSNumber)?.int64Value,
-              let device = body["device"] as? String, let retention = (body["retention"] as? NSNumber)?.doubleValue else {
+        guard let body = SyncBodies.parse(record.body), let changedAt = body["changedAt"]?.int64Value,
+              let device = body["device"]?.stringValue, let retention = body["retention"]?.doubleValue else {
             throw MalformedRecord(reason: "settings without a change time, device or retention")
         }
         var parameters: [Double]?
-        if let text = body["parameters"] as? String {
+        if let text = body["parameters"]?.stringValue {
             guard let decoded = Self.decodeParameters(text) else { throw MalformedRecord(reason: "parameters out of their limits") }
             parameters = decoded
         }
@@ -114,9 +114,9 @@ extension Store {
     /// The parameters of `encodeParameters`' text (read number by number: Foundation's JSON
     /// reader can round a double's last digit); nil unless they are a valid set.
     static func decodeParameters(_ text: String) -> [Double]? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         guard trimmed.hasPrefix("["), trimmed.hasSuffix("]") else { return nil }
-        let numbers = trimmed.dropFirst().dropLast().split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let numbers = trimmed.dropFirst().dropLast().split(separator: ",").map { Double($0.trimmingSpaces()) }
         let values = numbers.compactMap { $0 }
         return values.count == numbers.count && FSRSParameterBounds.areValid(values) ? values : nil
     }

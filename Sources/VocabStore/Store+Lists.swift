@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// A row of a long word list, read when the list shows it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// Review logs carried in from elsewhere in bulk (an Anki package's notes), written set-wise:

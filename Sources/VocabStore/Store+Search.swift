@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 extension Store {
@@ -65,7 +65,7 @@ extension Store {
                 LIMIT ?4
                 """
         }
-        let phrase = "\"" + needle.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let phrase = "\"" + needle.replacingText("\"", with: "\"\"") + "\""
         return (sql, [.text(phrase), .text(TextRules.lookupKey(needle)), book, .integer(Int64(limit ?? -1)), .text(lowered)])
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// When and where a field was last set: newer wins; on a tie, the larger device id.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 extension Store {
@@ -79,7 +79,7 @@ extension Store {
     private func applyBook(_ record: SyncRecord) throws {
         let idText = SQLValue.text(record.id.storageText)
         if record.deleted {
-            let survivor = (SyncBodies.parse(record.body)?["mergedInto"] as? String).flatMap { UUID(text: $0) }
+            let survivor = SyncBodies.parse(record.body)?["mergedInto"]?.stringValue.flatMap { UUID(text: $0) }
             if let survivor, try book(id: record.id) != nil {
                 // Folded into a same-named book elsewhere: this device's words in it move over
                 // (words it added that the folding device never saw included).
@@ -100,12 +100,12 @@ extension Store {
             try markForPush(kind: "book", id: record.id)  // deletion wins; make sure the server hears it
             return
         }
-        guard let body = SyncBodies.parse(record.body), let name = body["name"] as? String, !name.isEmpty,
-              let created = (body["createdAt"] as? NSNumber)?.int64Value, let modified = (body["modifiedAt"] as? NSNumber)?.int64Value
+        guard let body = SyncBodies.parse(record.body), let name = body["name"]?.stringValue, !name.isEmpty,
+              let created = body["createdAt"]?.int64Value, let modified = body["modifiedAt"]?.int64Value
         else { throw MalformedRecord(reason: "missing name or times") }
-        let remoteStamps = SyncBodies.decodeStamps(body["stamps"] as? [String: Any] ?? [:])
-        var remote = Book(id: record.id, name: name, explain: body["explain"] as? String ?? "", meaning: body["meaning"] as? String ?? "",
-                          image: (body["image"] as? String).flatMap(Base64.decode), coverWord: body["coverWord"] as? String ?? "",
+        let remoteStamps = SyncBodies.decodeStamps(body["stamps"]?.objectValue ?? [:])
+        var remote = Book(id: record.id, name: name, explain: body["explain"]?.stringValue ?? "", meaning: body["meaning"]?.stringValue ?? "",
+                          image: body["image"]?.stringValue.flatMap(Base64.decode), coverWord: body["coverWord"]?.stringValue ?? "",
                           createdAt: Timestamp(milliseconds: created), modifiedAt: Timestamp(milliseconds: modified))
         var stamps = remoteStamps
         if let local = try book(id: record.id) {
@@ -216,7 +216,7 @@ extension Store {
                 return false
             }
         }
-        let remoteStamps = SyncBodies.decodeStamps(body["stamps"] as? [String: Any] ?? [:])
+        let remoteStamps = SyncBodies.decodeStamps(body["stamps"]?.objectValue ?? [:])
         remote.bookId = home
         touchedWords.insert(record.id)
         if let local = try word(id: record.id) {
@@ -296,11 +296,11 @@ extension Store {
     /// review of a deleted word goes, as that word's own reviews did.
     private func applyReview(_ record: SyncRecord, touchedWords: inout Set<UUID>) throws -> Bool {
         guard !record.deleted else { return true }
-        guard let body = SyncBodies.parse(record.body), let wordText = body["wordId"] as? String, let wordId = UUID(text: wordText),
-              let at = (body["reviewedAt"] as? NSNumber)?.int64Value, let ratingValue = (body["rating"] as? NSNumber)?.intValue,
+        guard let body = SyncBodies.parse(record.body), let wordText = body["wordId"]?.stringValue, let wordId = UUID(text: wordText),
+              let at = body["reviewedAt"]?.int64Value, let ratingValue = body["rating"]?.int64Value.map { Int($0) },
               let rating = Rating(rawValue: ratingValue)
         else { throw MalformedRecord(reason: "missing word, time or rating") }
-        let source = (body["source"] as? String).flatMap(ReviewSource.init(rawValue:)) ?? .review
+        let source = body["source"]?.stringValue.flatMap(ReviewSource.init(rawValue:)) ?? .review
         guard let wordKey = try wordKey(id: wordId) else {
             if try isTombstoned(wordId) { return true }
             try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('review', ?, ?)",
@@ -308,8 +308,8 @@ extension Store {
             return false
         }
         _ = try insertReviews([(wordKey, ReviewRecord(id: record.id, wordId: wordId, reviewedAt: Timestamp(milliseconds: at),
-                                                      rating: rating, durationMs: (body["durationMs"] as? NSNumber)?.int64Value,
-                                                      gameId: (body["gameId"] as? String).flatMap { UUID(text: $0) },
+                                                      rating: rating, durationMs: body["durationMs"]?.int64Value,
+                                                      gameId: body["gameId"]?.stringValue.flatMap { UUID(text: $0) },
                                                       source: source))])
         touchedWords.insert(wordId)
         return true

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// The Vocab store: books and words in one SQLite file, with the operations that keep the
@@ -23,7 +23,7 @@ public final class Store {
     /// upgrading the database as needed.
     public static func open(folder: String) throws -> Store {
         try FolderMaker.makeFolder(folder)
-        return try Store(path: (folder as NSString).appendingPathComponent(fileName))
+        return try Store(path: FilePath.joining(folder, fileName))
     }
 
     /// Opens the database at `path` (`":memory:"` for a private in-memory store).

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import VocabCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -24,13 +25,13 @@ public final class StorePool: @unchecked Sendable {
     public let maximumReaders: Int
 
     // The writer and its lock: `writer` is touched only with `writeLock` held.
-    private let writeLock = NSLock()
+    private let writeLock = ThreadCondition()
     private let writer: Store
     /// What the writer's commits changed since the current write began.
     private let pendingChange = Mutex(StoreChange(books: false, words: false))
 
     // Idle readers, how many are open, and the condition readers wait on.
-    private let readers = NSCondition()
+    private let readers = ThreadCondition()
     private var idle: [Store] = []
     private var openReaders = 0
 
@@ -41,7 +42,7 @@ public final class StorePool: @unchecked Sendable {
     /// Opens (creating or upgrading as needed) the store in `folder`.
     public convenience init(folder: String, maximumReaders: Int = 4, watchingOtherProcesses: Bool = true) throws {
         try FolderMaker.makeFolder(folder)
-        try self.init(path: (folder as NSString).appendingPathComponent(Store.fileName), maximumReaders: maximumReaders,
+        try self.init(path: FilePath.joining(folder, Store.fileName), maximumReaders: maximumReaders,
                       watchingOtherProcesses: watchingOtherProcesses)
     }
 
@@ -166,11 +167,10 @@ final class OutsideChangeWatcher: @unchecked Sendable {
 
     private let descriptor: Int32
     private let stopped = Flag()
-    private let thread: Thread
 
     init?(storePath: String, changed: @escaping @Sendable () -> Void) {
-        let folder = (storePath as NSString).deletingLastPathComponent
-        let name = (storePath as NSString).lastPathComponent
+        let folder = FilePath.parentFolder(of: storePath)
+        let name = FilePath.lastComponent(of: storePath)
         let descriptor = inotify_init1(Int32(IN_CLOEXEC))
         self.descriptor = descriptor
         if descriptor >= 0 {
@@ -181,7 +181,7 @@ final class OutsideChangeWatcher: @unchecked Sendable {
             }
         }
         let stopped = self.stopped
-        thread = Thread {
+        Threads.start {
             if descriptor < 0 {
                 while !stopped.raised.load(ordering: .relaxed) {
                     usleep(500_000)
@@ -212,8 +212,6 @@ final class OutsideChangeWatcher: @unchecked Sendable {
             }
             close(descriptor)
         }
-        thread.name = "vocab-store-watcher"
-        thread.start()
     }
 
     func stop() { stopped.raised.store(true, ordering: .relaxed) }

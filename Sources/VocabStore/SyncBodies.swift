@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// The JSON bodies of synced records, and their per-field stamps.
@@ -93,11 +93,11 @@ enum SyncBodies {
         return decodeStamps(object)
     }
 
-    static func decodeStamps(_ object: [String: Any]) -> [String: FieldStamp] {
+    static func decodeStamps(_ object: [String: JSONValue]) -> [String: FieldStamp] {
         var stamps: [String: FieldStamp] = [:]
         for (field, value) in object {
-            guard let pair = value as? [Any], pair.count == 2, let ms = (pair[0] as? NSNumber)?.int64Value,
-                  let device = pair[1] as? String else { continue }
+            guard let pair = value.arrayValue, pair.count == 2, let ms = pair[0].int64Value,
+                  let device = pair[1].stringValue else { continue }
             stamps[field] = FieldStamp(milliseconds: ms, device: device)
         }
         return stamps
@@ -105,19 +105,19 @@ enum SyncBodies {
 
     /// The word a pulled body describes (`record` gives the id), or nil when it lacks its text,
     /// book or times. Texts and the flag may be missing (older bodies): empty and false.
-    static func word(id: UUID, body: [String: Any]) -> Word? {
+    static func word(id: UUID, body: [String: JSONValue]) -> Word? {
         var word = Word(id: id, bookId: id, word: "", date: Timestamp(milliseconds: 0),
                         createdAt: Timestamp(milliseconds: 0), modifiedAt: Timestamp(milliseconds: 0))
         for field in WordFields.all.dropFirst() {
             let member = body[field.name]
             switch field.kind {
-            case .text: field.write(&word, .text(member as? String ?? ""))
-            case .flag: field.write(&word, .flag(member as? Bool ?? false))
+            case .text: field.write(&word, .text(member?.stringValue ?? ""))
+            case .flag: field.write(&word, .flag(member?.boolValue ?? false))
             case .id:
-                guard let text = member as? String, let value = UUID(text: text) else { return nil }
+                guard let text = member?.stringValue, let value = UUID(text: text) else { return nil }
                 field.write(&word, .id(value))
             case .time:
-                guard let number = (member as? NSNumber)?.int64Value else { return nil }
+                guard let number = member?.int64Value else { return nil }
                 field.write(&word, .time(Timestamp(milliseconds: number)))
             case .bytes: continue
             }
@@ -125,7 +125,7 @@ enum SyncBodies {
         return word.word.isEmpty ? nil : word
     }
 
-    static func parse(_ text: String) -> [String: Any]? {
-        try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    static func parse(_ text: String) -> [String: JSONValue]? {
+        (try? JSONParser.parse(text))?.objectValue
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// What an import did.
@@ -231,7 +231,7 @@ private struct BookCache {
         do {
             draft = try BookDraft(name: name).validated()
         } catch let error as VocabError {
-            throw ImportError.invalidLine(line: word.line, reason: error.message.trimmingCharacters(in: ["."]))
+            throw ImportError.invalidLine(line: word.line, reason: error.message.trimming { $0 == "." })
         }
         let book = Book(id: word.bookId ?? UUID.timeOrdered(milliseconds: now.milliseconds), name: draft.name, createdAt: now, modifiedAt: now)
         try store.insert(book)

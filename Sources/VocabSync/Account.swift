@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabStore
 import VocabCore
 #if canImport(Glibc)
@@ -36,19 +36,19 @@ public struct CloudLogin: Sendable, Equatable {
     /// Reads the login from `path`; nil when there is none. A login file that cannot be read
     /// is an error, not "no login".
     public static func load(from path: String) throws -> CloudLogin? {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
-        guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            let reason = isFolder.boolValue ? "it is a folder" : access(path, R_OK) == 0 ? "an error reading it" : String(cString: strerror(errno))
+        guard !isFolder, let data = FileManager.default.contents(atPath: path) else {
+            let reason = isFolder ? "it is a folder" : access(path, R_OK) == 0 ? "an error reading it" : String(cString: strerror(errno))
             throw CloudError.unreadableLogin(path: path, reason: reason)
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let host = object["host"] as? String, let port = object["port"] as? Int,
-              let database = object["database"] as? String, let user = object["user"] as? String else {
+        guard let object = try? JSONParser.parse(data), object.objectValue != nil,
+              let host = object["host"]?.stringValue, let port = object["port"]?.int64Value.flatMap({ Int(exactly: $0) }),
+              let database = object["database"]?.stringValue, let user = object["user"]?.stringValue else {
             throw CloudError.invalidURL("the saved login in \(path)")
         }
         return CloudLogin(address: ServerAddress(host: host, port: port, database: database, user: user),
-                          password: object["password"] as? String, account: object["account"] as? String)
+                          password: object["password"]?.stringValue, account: object["account"]?.stringValue)
     }
 
     /// Writes the login to `path`, readable and writable by the user only (0600 from creation).
@@ -56,10 +56,10 @@ public struct CloudLogin: Sendable, Equatable {
         var object: [String: Any] = ["host": address.host, "port": address.port, "database": address.database, "user": address.user]
         if let password { object["password"] = password }
         if let account { object["account"] = account }
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let data = Array(JSONValue(any: object).compact.utf8)
         try FileManager.default.createDirectory(atPath: FilePath.folder(of: path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         do {
-            try PrivateFile.replace(path, with: [UInt8](data))
+            try PrivateFile.replace(path, with: data)
         } catch let failure as PrivateFile.WriteFailed {
             throw CloudError.serverError("cannot write \(path): \(failure.reason)")
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import VocabCore
 
 /// A device signed in to a learner's account.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The bounds no Vocab user can lift, enforced with the administrator's rights: a user may set
 /// his own time-outs to nothing (a role may change its own settings), but the guard ends any

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The server side of Vocab: one schema, row-level security so that each database role sees
 /// and changes only its own rows, and a role that every Vocab user is a member of.
@@ -469,7 +469,7 @@ public enum CloudSchema {
 
     /// Creates a user who can log in and sync (or sets a new password for an existing one).
     public static func addUser(_ name: String, password: String, on connection: PostgresConnection) throws {
-        guard name.range(of: "^[A-Za-z][A-Za-z0-9_]{0,62}$", options: .regularExpression) != nil else {
+        guard name.wholeMatch(of: #/[A-Za-z][A-Za-z0-9_]{0,62}/#) != nil else {
             throw CloudError.invalidRoleName(name)
         }
         guard !password.isEmpty else { throw CloudError.emptyPassword }

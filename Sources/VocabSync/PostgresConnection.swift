@@ -1,5 +1,7 @@
+import VocabCore
 import CLibPQ
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where and as whom to connect; the password is kept apart and never printed.
 public struct ServerAddress: Sendable, Equatable {
@@ -223,13 +225,14 @@ public final class PostgresConnection {
     /// The SQLSTATE and first line of a verbose libpq message ("…failed: FATAL:  28P01: password…").
     static func sqlState(in message: String) -> (code: String?, detail: String) {
         let firstLine = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
-        guard let match = firstLine.range(of: "(FATAL|ERROR|PANIC):  [0-9A-Z]{5}: ", options: .regularExpression) else {
-            return (nil, firstLine.trimmingCharacters(in: .whitespaces))
+        guard let match = firstLine.firstMatch(of: #/(FATAL|ERROR|PANIC):  [0-9A-Z]{5}: /#)?.range else {
+            return (nil, firstLine.trimmingSpaces())
         }
         let codeStart = firstLine.index(match.upperBound, offsetBy: -7)
         let code = String(firstLine[codeStart..<firstLine.index(codeStart, offsetBy: 5)])
-        let detail = firstLine.replacingCharacters(in: firstLine.index(match.upperBound, offsetBy: -7)..<match.upperBound, with: "")
-        return (code, detail.trimmingCharacters(in: .whitespaces))
+        var detail = firstLine
+        detail.removeSubrange(firstLine.index(match.upperBound, offsetBy: -7)..<match.upperBound)
+        return (code, detail.trimmingSpaces())
     }
 
     private func withParameters<T>(_ parameters: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
@@ -293,7 +296,7 @@ public final class PostgresConnection {
 
     private static func firstLine(_ message: UnsafePointer<CChar>?) -> String {
         guard let message else { return "unknown error" }
-        let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(cString: message).trimmingWhiteSpace()
         return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "unknown error"
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 import VocabCatalog
 import VocabCore
@@ -130,7 +131,7 @@ public final class CloudWebApp: Sendable {
     /// The client's address: the connection's, or behind a proxy the one the proxy saw.
     private func clientAddress(_ request: HTTPRequest) -> String {
         if settings.behindProxy, let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").last {
-            return forwarded.trimmingCharacters(in: .whitespaces)
+            return forwarded.trimmingSpaces()
         }
         return request.peer
     }
@@ -149,11 +150,11 @@ public final class CloudWebApp: Sendable {
     private func signIn(_ request: HTTPRequest) throws -> HTTPResponse {
         guard request.method == "POST" else { throw WebProblem(status: 405, message: "Sign in with POST.") }
         try WebApp.checkWrite(request, scheme: settings.scheme)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+        guard let object = (try? JSONParser.parse(request.body))?.plainValue as? [String: Any],
               let user = object["user"] as? String, let password = object["password"] as? String else {
             throw WebProblem(status: 400, message: "Send the user name and the password.")
         }
-        guard user.range(of: "^[A-Za-z][A-Za-z0-9_]{0,62}$", options: .regularExpression) != nil, !user.hasPrefix("vd_") else {
+        guard user.wholeMatch(of: #/[A-Za-z][A-Za-z0-9_]{0,62}/#) != nil, !user.hasPrefix("vd_") else {
             throw WebProblem(status: 403, message: "The user name or the password is wrong.", field: "user")
         }
         let keys = limitKeys(request, user: user)
@@ -257,7 +258,7 @@ public final class CloudWebApp: Sendable {
 
     private func signOut(_ caller: Caller, _ request: HTTPRequest) throws -> HTTPResponse {
         let device = caller.device
-        let everywhere = (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])?["everywhere"] as? Bool ?? false
+        let everywhere = (try? JSONParser.parse(request.body))?["everywhere"]?.boolValue ?? false
         _ = try caller.withConnection(settings) { try CloudDevices.signOut(everywhere ? nil : device.role, on: $0) }
         if everywhere {
             forget(roles: devices.withLock { $0.values.filter { $0.owner == device.owner }.map(\.role) })
@@ -277,7 +278,7 @@ public final class CloudWebApp: Sendable {
     private func listDevices(_ caller: Caller) throws -> HTTPResponse {
         let list = try caller.withConnection(settings) { try CloudDevices.list(on: $0) }
         return WebApp.json(list.map { item -> [String: Any] in
-            ["id": item.id, "label": item.label, "created": Int(item.created), "seen": item.seen.map { Int($0) } ?? NSNull(), "this": item.isThis]
+            ["id": item.id, "label": item.label, "created": Int(item.created), "seen": item.seen.map { Int($0) } ?? JSONValue.null, "this": item.isThis]
         })
     }
 
@@ -332,7 +333,7 @@ final class SignedInDevice: @unchecked Sendable {
     let role: String
     let owner: String
     private let secretHash: [UInt8]
-    fileprivate let lock = NSLock()
+    fileprivate let lock = ThreadCondition()
     fileprivate var held: PostgresConnection?
     /// When a request last came from it.
     let lastUsed = Mutex(ContinuousClock.now)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import VocabCore
 import VocabStore
@@ -99,7 +99,7 @@ public final class DevicePairing: Sendable {
     /// Eight digits from the system's random source.
     static func newCode() -> String {
         var generator = SystemRandomNumberGenerator()
-        return String(format: "%08d", Int(generator.next(upperBound: UInt64(100_000_000))))
+        return CFormat.string("%08d", Int(generator.next(upperBound: UInt64(100_000_000))))
     }
 
 }

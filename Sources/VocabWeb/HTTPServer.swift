@@ -1,5 +1,5 @@
 import CMHD
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc

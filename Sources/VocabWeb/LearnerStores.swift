@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 import VocabCore
 import VocabStore
@@ -122,10 +123,10 @@ final class LearnerStores: Sendable {
     }
 
     private static func bytes(in folder: String) -> Int64 {
-        guard let files = FileManager.default.enumerator(atPath: folder) else { return 0 }
         var total: Int64 = 0
-        for case let file as String in files {
-            total += (try? FileManager.default.attributesOfItem(atPath: folder + "/" + file)[.size] as? NSNumber)?.int64Value ?? 0
+        for file in (try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? [] {
+            var info = stat()
+            if stat(folder + "/" + file, &info) == 0, info.st_mode & S_IFMT == S_IFREG { total += Int64(info.st_size) }
         }
         return total
     }

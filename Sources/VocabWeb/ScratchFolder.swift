@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +10,7 @@ final class ScratchFolder: Sendable {
     let path: String
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "/vocab-serve-XXXXXX").utf8CString)
+        var template = Array((FileManager.default.temporaryDirectory.path + "/vocab-serve-XXXXXX").utf8CString)
         guard let base = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) else {
             throw WebProblem(status: 500, message: "The server cannot make its private folder: \(String(cString: strerror(errno))).")
         }

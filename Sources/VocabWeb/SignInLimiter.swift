@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Failed sign-ins, per key (an account, an address): the first `free` failures cost nothing,

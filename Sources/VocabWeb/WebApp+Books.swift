@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabSessions
 import VocabStore
@@ -11,7 +11,7 @@ extension WebApp {
             ["id": shelf.book.id.lowercaseText, "name": shelf.book.name, "explain": shelf.book.explain,
              "coverWord": shelf.book.coverWord,
              // The cover's address changes with the book, so a browser may keep it.
-             "cover": shelf.book.image == nil ? NSNull() : "/api/books/\(shelf.book.id.lowercaseText)/cover?v=\(shelf.book.modifiedAt.milliseconds)",
+             "cover": shelf.book.image == nil ? JSONValue.null : "/api/books/\(shelf.book.id.lowercaseText)/cover?v=\(shelf.book.modifiedAt.milliseconds)",
              "wordCount": shelf.summary.wordCount, "memorizedCount": shelf.summary.memorizedCount, "dueCount": shelf.dueCount]
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabSessions
 import VocabStore
@@ -30,7 +30,7 @@ extension WebApp {
         return ["id": game.id.lowercaseText, "mode": mode.rawValue, "planned": game.questions.count,
                 "shorter": game.questions.count < count,
                 "questions": game.questions.map { question -> [String: Any] in
-                    ["prompt": question.prompt, "hint": question.hint ?? NSNull(), "options": question.options]
+                    ["prompt": question.prompt, "hint": question.hint ?? JSONValue.null, "options": question.options]
                 }]
     }
 
@@ -68,6 +68,6 @@ extension WebApp {
         let answered = game.index
         game.advance()
         return ["correct": verdict.correct, "answer": verdict.answer, "rating": verdict.rating.name, "question": answered,
-                "correctOption": game.questions[answered].correctOption ?? NSNull(), "done": game.current == nil]
+                "correctOption": game.questions[answered].correctOption ?? JSONValue.null, "done": game.current == nil]
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import Synchronization
+import FoundationEssentials
 import VocabCore
 import VocabSessions
 import VocabStore

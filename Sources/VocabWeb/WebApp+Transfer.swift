@@ -1,4 +1,5 @@
-import Foundation
+import Synchronization
+import FoundationEssentials
 import VocabCore
 import VocabSessions
 import VocabStore
@@ -38,7 +39,7 @@ extension WebApp {
             throw error
         }
         let pool = self.pool, now = clock.now(), policy = backups
-        Thread.detachNewThread {
+        Threads.start {
             defer { unlink(path) }
             let state: WebImports.State
             do {
@@ -71,7 +72,7 @@ extension WebApp {
     func importState(_ id: UUID, device: String, wording: Wording?) throws -> [String: Any] {
         guard let job = imports.job(id, device: device) else { throw WebProblem(status: 404, message: "There is no such import.") }
         switch job.state.withLock({ $0 }) {
-        case .running(let rows, let share): return ["state": "running", "rows": rows, "share": share ?? NSNull()]
+        case .running(let rows, let share): return ["state": "running", "rows": rows, "share": share ?? JSONValue.null]
         case .done(let outcome): return ["state": "done", "outcome": outcome]
         case .failed(let status, let message, let cause):
             return ["state": "failed", "status": status, "error": cause.flatMap { wording?.message(for: $0) } ?? message]
@@ -112,7 +113,7 @@ extension WebApp {
         let fileName = (safe.isEmpty ? "vocab" : safe) + "." + suffix
         let asciiName = String(safe.unicodeScalars.filter(\.isASCII).map(Character.init))
         let ascii = (asciiName.isEmpty ? "vocab" : asciiName) + "." + suffix
-        let encoded = fileName.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ascii
+        let encoded = PercentEncoding.encodeAllButAlphanumerics(fileName)
         return HTTPResponse(status: 200, headers: [("Content-Type", format == .apkg ? "application/octet-stream" : "text/plain; charset=utf-8"),
                                                    ("Content-Disposition", "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"),
                                                    ("Cache-Control", "no-store")],

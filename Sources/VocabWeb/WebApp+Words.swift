@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import VocabCore
 import VocabDictionary
 import VocabSessions
@@ -116,7 +117,7 @@ extension WebApp {
         for (name, value) in object["filled"] as? [String: String] ?? [:] {
             if let field = WordField(rawValue: name) { form.filledByDictionary[field] = value }
         }
-        guard !form[.word].trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !form[.word].trimmingSpaces().isEmpty else {
             throw WebProblem(status: 422, message: "Type the word first, then look it up.", field: "word")
         }
         let entry = try dictionaries.lookUp(form[.word])
@@ -126,7 +127,7 @@ extension WebApp {
         for field in WordField.allCases { fields[field.rawValue] = form[field] }
         return ["form": fields, "filled": Dictionary(uniqueKeysWithValues: form.filledByDictionary.map { ($0.key.rawValue, $0.value) }),
                 "senses": entry.senses.prefix(5).map { WordLookup.definition(of: $0) },
-                "webURL": (try? dictionaries.webURL(for: form[.word])) ?? NSNull()]  // no template: no link, the fill stands
+                "webURL": (try? dictionaries.webURL(for: form[.word])) ?? JSONValue.null]  // no template: no link, the fill stands
     }
 
     /// A word as the API's JSON (built as a value: it is in almost every answer).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import VocabCatalog
 import VocabCore
@@ -200,7 +200,7 @@ public final class WebApp: Sendable {
     func body(_ request: HTTPRequest, emptyAllowed: Bool = false) throws -> [String: Any] {
         if emptyAllowed, request.body.isEmpty { return [:] }
         guard !request.body.isEmpty,
-              let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any] else {
+              let object = (try? JSONParser.parse(request.body))?.plainValue as? [String: Any] else {
             throw WebProblem(status: 400, message: "The request body must be a JSON object.")
         }
         return object
@@ -261,10 +261,10 @@ public final class WebApp: Sendable {
         guard let file = WebPages.files[name] else { throw WebProblem(status: 404, message: "There is no \(request.path).") }
         // Asked again each time (an update shows at once), answered 304 when unchanged.
         var headers = [("Content-Type", file.type), ("Cache-Control", "no-cache"), ("ETag", file.etag), ("Vary", "Accept-Encoding")]
-        if request.header("If-None-Match")?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag }) == true {
+        if request.header("If-None-Match")?.split(separator: ",").contains(where: { $0.trimmingSpaces() == file.etag }) == true {
             return HTTPResponse(status: 304, headers: headers)
         }
-        let takesGzip = request.header("Accept-Encoding")?.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("gzip") } == true
+        let takesGzip = request.header("Accept-Encoding")?.split(separator: ",").contains { $0.trimmingSpaces().hasPrefix("gzip") } == true
         guard takesGzip, file.gzip.count < file.plain.count else { return HTTPResponse(status: 200, headers: headers, body: file.plain) }
         headers.append(("Content-Encoding", "gzip"))
         return HTTPResponse(status: 200, headers: headers, body: file.gzip)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 
 /// The web app's files, inside the binary (`Pages/`, embedded at build time by the
@@ -22,7 +22,7 @@ enum WebPages {
     })
 
     static func type(of name: String) -> String {
-        switch (name as NSString).pathExtension {
+        switch FilePath.fileExtension(of: name) {
         case "html": return "text/html; charset=utf-8"
         case "js": return "text/javascript; charset=utf-8"
         case "css": return "text/css; charset=utf-8"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCatalog
 import VocabCore
 import VocabSessions
@@ -20,7 +20,7 @@ public struct Wording: Sendable {
         var result = ""
         var remaining = Substring(catalog.translate(text))
         var values = arguments.makeIterator()
-        while let at = [remaining.range(of: "%@"), remaining.range(of: "%d")].compactMap({ $0 }).min(by: { $0.lowerBound < $1.lowerBound }) {
+        while let at = [remaining.firstRange(of: "%@"), remaining.firstRange(of: "%d")].compactMap({ $0 }).min(by: { $0.lowerBound < $1.lowerBound }) {
             result += remaining[..<at.lowerBound]
             result += values.next()?.description ?? ""
             remaining = remaining[at.upperBound...]

@@ -35,4 +35,28 @@ final class LayeringTests: XCTestCase {
         XCTAssertGreaterThan(read, 100, "the sources were found")
         XCTAssertEqual(offenders, [], "sentences outside the terminal that name a vocab command")
     }
+
+    /// The `vocab` binary's modules import FoundationEssentials, never all of Foundation (with it
+    /// come ICU and CoreFoundation, and every command starts twice as slowly: DESIGN.md §2).
+    func testTheCommandLinesModulesDoNotImportAllOfFoundation() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let withFoundation: Set<String> = ["VocabDesktop", "vocab-desktop", "vocab-bench"]
+        var offenders: [String] = []
+        var read = 0
+        let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !withFoundation.contains($0) }
+        for module in modules {
+            guard let files = FileManager.default.enumerator(atPath: sources.appendingPathComponent(module).path) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                read += 1
+                let text = try String(contentsOfFile: sources.appendingPathComponent(module).appendingPathComponent(file).path, encoding: .utf8)
+                let imports = text.split(separator: "\n").filter { $0.hasPrefix("import Foundation") || $0.contains(" import Foundation") }
+                if imports.contains(where: { $0.hasSuffix("Foundation") || $0.contains("Foundation.") || $0.hasSuffix("Foundation ") }) {
+                    offenders.append("\(module)/\(file)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(read, 100, "the sources were found")
+        XCTAssertEqual(offenders, [], "files of the vocab binary that import all of Foundation")
+    }
 }

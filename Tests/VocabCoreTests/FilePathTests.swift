@@ -12,4 +12,16 @@ final class FilePathTests: XCTestCase {
         XCTAssertEqual(FilePath.folder(of: "x"), ".")
         XCTAssertEqual(FilePath.folder(of: "out/x.csv"), "out")
     }
+
+    func testPathsAndExtensions() {
+        XCTAssertEqual(FilePath.lastComponent(of: "/a/b.csv"), "b.csv")
+        XCTAssertEqual(FilePath.lastComponent(of: "/a/b/"), "b")
+        XCTAssertEqual(FilePath.lastComponent(of: "/"), "/")
+        XCTAssertEqual(FilePath.lastComponent(of: "x"), "x")
+        XCTAssertEqual(FilePath.fileExtension(of: "dir.v2/words.CSV"), "CSV")
+        XCTAssertEqual(FilePath.fileExtension(of: "dir.v2/words"), "")
+        XCTAssertEqual(FilePath.fileExtension(of: ".profile"), "")
+        XCTAssertEqual(FilePath.joining("/a/", "b"), "/a/b")
+        XCTAssertEqual(FilePath.joining("/a", "b"), "/a/b")
+    }
 }

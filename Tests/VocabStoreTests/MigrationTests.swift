@@ -34,8 +34,9 @@ final class MigrationTests: XCTestCase {
 
     func testAStoreOfThePreviousVersionIsUpgradedKeepingItsData() throws {
         // Version 0 is the empty file; each later step is checked against its predecessor here.
+        // Step 13 rewrites data only (the look-up keys; see its own test).
         let path = folder.file("old.sqlite")
-        for step in Migrations.steps {
+        for step in Migrations.steps where step.version != 13 {
             let previous = step.version - 1
             try? FileManager.default.removeItem(atPath: path)
             let database = try Database(path: path)
@@ -236,6 +237,27 @@ final class MigrationTests: XCTestCase {
             """) { $0.text(3) }
         XCTAssertTrue(plan.contains { $0.contains("words_new") } && !plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
         store.assertDerivedDataMatchesWords()
+    }
+
+    func testVersion13MakesTheLookUpKeysAgainByVocabsOwnFolding() throws {
+        // Keys as Foundation folded them: it kept U+1C80 (a case pair newer than its tables)
+        // as it was; ASCII and Hangul keys are the same either way and stay untouched.
+        let book = "00000000-0000-4000-8000-0000000000b1"
+        let store = try storeUpgraded(from: 12, file: "v12.sqlite") { database in
+            try database.execute("""
+                INSERT INTO books (id, name, name_key, created_at, modified_at) VALUES ('\(book)', 'Old', 'old', 1, 1);
+                INSERT INTO words (key, id, book, word, date, created_at, modified_at, word_key) VALUES
+                    (1, '00000000-0000-4000-8000-0000000000c1', 1, 'Café', 1, 1, 1, 'cafe'),
+                    (2, '00000000-0000-4000-8000-0000000000c2', 1, '학교', 1, 1, 1, '학교'),
+                    (3, '00000000-0000-4000-8000-0000000000c3', 1, '\u{1C80}ера', 1, 1, 1, '\u{1C80}ера');
+                """)
+        }
+        XCTAssertEqual(try store.schemaVersion(), Migrations.latestVersion)
+        let keys = try store.database.query("SELECT word_key FROM words ORDER BY key") { $0.text(0) }
+        XCTAssertEqual(keys, ["cafe", "학교", "вера"])
+        XCTAssertEqual(try store.word("ВЕРА", inBook: nil).word, "\u{1C80}ера")
+        XCTAssertEqual(try store.word("CAFE", inBook: nil).word, "Café")
+        XCTAssertEqual(try store.outboxCount(), 0, "a key is local: nothing to send")
     }
 
     func testANewStoreHasPagesOfTwiceSQLitesDefaultSize() throws {

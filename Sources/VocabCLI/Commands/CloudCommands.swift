@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import VocabCore
 import VocabSync
 import VocabSessions
@@ -186,10 +187,13 @@ enum CloudCommands {
         context.console.print("\(plural(devices.count, "device")) signed in (* this one).")
     }
 
+    /// "2026-12-02 19:30" in the local time zone.
     private static func dateText(_ seconds: Int64) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        var time = time_t(seconds), parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return String(seconds) }
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// One line on the account, with the command that logs in when nobody is.

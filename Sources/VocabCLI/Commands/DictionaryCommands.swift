@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabDictionary
 import VocabSessions
@@ -99,7 +99,7 @@ enum DictionaryCommands {
         // The senses as a learner meets them, most frequent first, each with its part of speech.
         for (index, sense) in entry.senses.enumerated() {
             let part = sense.partOfSpeech + (sense.lemma.lowercased() == entry.query.lowercased() ? "" : " (\(sense.lemma))")
-            console.print(String(format: "%3d. ", index + 1) + style.bold(part) + "  " + sense.definition)
+            console.print(CFormat.string("%3d. ", index + 1) + style.bold(part) + "  " + sense.definition)
             for example in sense.examples { console.print(style.dim("       \"\(example)\"")) }
         }
         if !entry.synonyms.isEmpty { console.print("\nSynonyms: " + entry.synonyms.prefix(12).joined(separator: ", ")) }

@@ -22,9 +22,9 @@ struct EntryForm {
             if !form[field].isEmpty { index += 1; continue }  // filled from the dictionary
             console.prompt("\(field.rawValue) " + style.dim("[Enter: Done · ?: Dictionary]") + " > ")
             guard let line = console.readLine() else { break }                   // end of input: Done
-            var text = line.trimmingCharacters(in: .whitespaces)
+            var text = line.trimmingSpaces()
             let wantsDictionary = text.hasSuffix("?")
-            if wantsDictionary { text = String(text.dropLast()).trimmingCharacters(in: .whitespaces) }
+            if wantsDictionary { text = String(text.dropLast()).trimmingSpaces() }
             if !text.isEmpty { form[field] = text }
 
             if wantsDictionary {
@@ -69,7 +69,7 @@ struct EntryForm {
         let senses = min(entry.senses.count, 9)
         let question = senses > 1 ? "Fill these fields? [y/N, or the number of another sense 1-\(senses)] " : "Fill these fields? [y/N] "
         console.prompt(question)
-        let answer = (console.readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let answer = (console.readLine() ?? "").trimmingSpaces().lowercased()
         if ["y", "yes"].contains(answer) {
             form.fill(from: entry)
         } else if let number = Int(answer), (1...senses).contains(number) {

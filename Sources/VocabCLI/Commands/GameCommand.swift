@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabStore
 import VocabSessions
@@ -56,7 +56,7 @@ enum GameCommand {
             // On a terminal the next question clears the screen: let the player read the verdict first.
             if style.interactive && game.current != nil {
                 console.prompt(style.dim("Enter: next question · q: quit "))
-                guard let line = console.readLine(), line.trimmingCharacters(in: .whitespaces) != "q" else { break questionLoop }
+                guard let line = console.readLine(), line.trimmingSpaces() != "q" else { break questionLoop }
             }
         }
         let summary = try game.finish()
@@ -80,13 +80,13 @@ enum GameCommand {
         if game.configuration.mode == .flashcard {
             if style.interactive {
                 console.prompt(style.dim("Enter: show the meaning · q: quit "))
-                guard let line = console.readLine(), line.trimmingCharacters(in: .whitespaces) != "q" else { return false }
+                guard let line = console.readLine(), line.trimmingSpaces() != "q" else { return false }
             }
             console.print("→ " + question.expected)
             while true {
                 console.prompt("Grade 1 again · 2 hard · 3 good · 4 easy · q quit > ")
                 guard let line = console.readLine() else { return false }
-                let text = line.trimmingCharacters(in: .whitespaces)
+                let text = line.trimmingSpaces()
                 if text == "q" { return false }
                 if let rating = Rating(name: text) {
                     try game.grade(rating)
@@ -100,7 +100,7 @@ enum GameCommand {
         while true {
             console.prompt(style.dim("(\(hint)) ") + "> ")
             guard let line = console.readLine() else { return false }
-            let text = line.trimmingCharacters(in: .whitespaces)
+            let text = line.trimmingSpaces()
             if text == "q" { return false }
             guard let verdict = try game.answer(.typed(text)) else {
                 console.print(TerminalWording.expected(game.expectedAnswer))

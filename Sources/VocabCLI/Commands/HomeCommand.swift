@@ -68,6 +68,6 @@ enum ShellQuote {
             scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "-_./:@".unicodeScalars.contains(scalar)
         }
         if safe && !text.isEmpty { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return "'" + text.replacingText("'", with: "'\\''") + "'"
     }
 }

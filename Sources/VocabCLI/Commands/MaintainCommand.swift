@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabStore
 import VocabSessions
@@ -21,7 +21,7 @@ enum MaintainCommand {
         // One indexer at a time: the automatic one gives way, one asked for waits its turn
         // (and then finds what the other left).
         let indexLock = try store.searchBacklog() > 0
-            ? UpkeepLock(path: (store.path as NSString).deletingLastPathComponent + "/.indexing.lock", wait: !auto) : nil
+            ? UpkeepLock(path: FilePath.parentFolder(of: store.path) + "/.indexing.lock", wait: !auto) : nil
         defer { indexLock?.release() }
         let waiting = indexLock == nil ? 0 : try store.searchBacklog()
         if waiting > 0 {

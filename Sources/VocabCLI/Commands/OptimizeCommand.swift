@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabStore
 import VocabSessions
@@ -68,7 +68,7 @@ enum OptimizeCommand {
         if let previous = report.previous { rows.append(("saved before", figure(previous.logLoss), figure(previous.rmseBins))) }
         if let fitted = report.fitted { rows.append(("fitted", figure(fitted.logLoss), figure(fitted.rmseBins))) }
         if report.reviews > 0 {
-            for row in rows { console.print(row.0.padding(toLength: 14, withPad: " ", startingAt: 0) + row.1.leftPadded(9) + row.2.leftPadded(13)) }
+            for row in rows { console.print(row.0.rightPadded(14) + row.1.leftPadded(9) + row.2.leftPadded(13)) }
         }
         switch report.outcome {
         case .saved:
@@ -82,7 +82,7 @@ enum OptimizeCommand {
                 + (report.settings.parameters == nil ? "the default parameters stay." : "the saved parameters stay."))
         }
         let settings = report.settings
-        let retention = String(format: "%.2f", settings.desiredRetention)
+        let retention = CFormat.string("%.2f", settings.desiredRetention)
         if report.rescheduled > 0 || report.outcome == .saved {
             console.print("Desired retention \(retention); \(plural(report.rescheduled, "word")) rescheduled.")
         } else if !dryRun {
@@ -90,7 +90,7 @@ enum OptimizeCommand {
         }
     }
 
-    private static func figure(_ value: Double) -> String { String(format: "%.4f", value) }
+    private static func figure(_ value: Double) -> String { CFormat.string("%.4f", value) }
 
     private static func evaluationJSON(_ evaluation: FSRSEvaluation, extra: [(String, JSONValue)] = []) -> JSONValue {
         .object([("logLoss", .double(evaluation.logLoss)), ("rmseBins", .double(evaluation.rmseBins))] + extra)
@@ -126,4 +126,5 @@ enum OptimizeCommand {
 
 private extension String {
     func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+    func rightPadded(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 import VocabCatalog
 import VocabCore
@@ -46,7 +46,7 @@ enum ServeCommand {
         let stopSignal = StopSignal()
         let folder = try context.dataFolder()
         // The server's lines go out at once (a person, or a script, waits for them).
-        let say: @Sendable (String) -> Void = { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        let say: @Sendable (String) -> Void = { line in Console.writeNow(line + "\n") }
         let showQR = context.console.stdoutIsTerminal
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let catalogs = Catalog.languages(executable: executable)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabStore
 import VocabSessions
@@ -39,7 +39,7 @@ enum StudyCommands {
             console.print(style.bold(word.word) + (word.pronunciation.isEmpty ? "" : style.dim("  [\(word.pronunciation)]")))
             if style.interactive {
                 console.prompt(style.dim("Enter: show the meaning · q: stop "))
-                guard let line = console.readLine(), line.trimmingCharacters(in: .whitespaces) != "q" else { break }
+                guard let line = console.readLine(), line.trimmingSpaces() != "q" else { break }
             }
             console.print("→ " + (word.definition.isEmpty ? "(no definition)" : word.definition))
             for (label, value) in [("synonym", word.synonym), ("antonym", word.antonym), ("detail", word.detail)] where !value.isEmpty {
@@ -121,7 +121,7 @@ enum StudyCommands {
         while true {
             console.prompt("Grade 1 again · 2 hard · 3 good · 4 easy · q stop > ")
             guard let line = console.readLine() else { return nil }
-            let text = line.trimmingCharacters(in: .whitespaces)
+            let text = line.trimmingSpaces()
             if text == "q" { return nil }
             if let rating = Rating(name: text) { return rating }
             console.print("Type 1, 2, 3 or 4 (or again, hard, good, easy).")

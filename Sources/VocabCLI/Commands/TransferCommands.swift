@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabStore
 import VocabSessions
@@ -201,6 +201,6 @@ enum TransferCommands {
 
     /// `\t` and `\n` typed on a command line stand for a tab and a line break.
     private static func unescapeSeparator(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\t", with: "\t").replacingOccurrences(of: "\\n", with: "\n")
+        text.replacingText("\\t", with: "\t").replacingText("\\n", with: "\n")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VocabCore
 import VocabSessions
 import VocabDictionary
@@ -120,7 +120,7 @@ enum WordCommands {
         rows += [("Added", word.date.iso8601), ("Memorised", word.memorized ? "yes" : "no")]
         if let schedule {
             rows.append(("Study", "\(schedule.state.name), due \(schedule.due.iso8601), \(plural(schedule.reviews, "review")), "
-                + "stability \(String(format: "%.2f", schedule.stability)) d, difficulty \(String(format: "%.2f", schedule.difficulty))"))
+                + "stability \(CFormat.string("%.2f", schedule.stability)) d, difficulty \(CFormat.string("%.2f", schedule.difficulty))"))
         } else {
             rows.append(("Study", "new (never reviewed)"))
         }

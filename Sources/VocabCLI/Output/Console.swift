@@ -1,4 +1,5 @@
-import Foundation
+import VocabCore
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,18 +51,18 @@ final class Console {
     func error(_ text: String) {
         flush()
         let line = Array((text + "\n").utf8)
-        line.withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
+        line.withUnsafeBytes { Self.writeAll(STDERR_FILENO, $0) }
     }
 
     /// Redraws one status line on standard error (a terminal): carriage return, text, clear.
     func errorInPlace(_ text: String) {
         let line = Array(("\r" + text + "\u{1B}[K").utf8)
-        line.withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
+        line.withUnsafeBytes { Self.writeAll(STDERR_FILENO, $0) }
     }
 
     func flush() {
         guard !outputBuffer.isEmpty else { return }
-        outputBuffer.withUnsafeBytes { writeAll(STDOUT_FILENO, $0) }
+        outputBuffer.withUnsafeBytes { Self.writeAll(STDOUT_FILENO, $0) }
         outputBuffer.removeAll(keepingCapacity: true)
     }
 
@@ -81,10 +82,16 @@ final class Console {
     func confirm(_ question: String) -> Bool {
         prompt("\(question) [y/N] ")
         guard let answer = readLine() else { return false }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+        return ["y", "yes"].contains(answer.trimmingSpaces().lowercased())
     }
 
-    private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+    /// Writes `text` to standard output at once, unbuffered (lines a waiting script reads).
+    static func writeNow(_ text: String) {
+        var copy = text
+        copy.withUTF8 { Self.writeAll(1, UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
         guard var base = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A one-line progress counter on standard error, redrawn at most five times a second; silent
 /// when standard error is not a terminal.

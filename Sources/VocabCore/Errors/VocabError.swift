@@ -45,7 +45,7 @@ public enum VocabError: UserFacingError, Equatable {
         case .invalidBoolean(let text):
             return "\"\(text)\" is not a yes/no value: use true/false, yes/no or 1/0."
         case .retentionOutOfRange(let value, let range):
-            return String(format: "A desired retention of %.2f is outside %.2f to %.2f.", value, range.lowerBound, range.upperBound)
+            return CFormat.string("A desired retention of %.2f is outside %.2f to %.2f.", value, range.lowerBound, range.upperBound)
         }
     }
 }

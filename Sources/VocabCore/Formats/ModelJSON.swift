@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON shapes of books and words, with the field names of DESIGN.md §9.
 extension Word {

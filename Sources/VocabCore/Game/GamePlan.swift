@@ -1,3 +1,4 @@
+import FoundationEssentials
 /// How questions are asked.
 public enum GameMode: String, CaseIterable, Sendable {
     /// Show the word, pick its meaning.
@@ -214,11 +215,23 @@ public enum Meaning {
     /// without a second numbered sense ("1. to leave 2. to give up" → "1. to leave").
     public static func firstSense(of definition: String) -> String {
         var text = definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? definition
-        if let example = text.range(of: "; \"") ?? text.range(of: "; “") { text = String(text[..<example.lowerBound]) }
-        if text.hasPrefix("1.") || text.hasPrefix("1)"), let second = text.range(of: #"\s2[.)]\s"#, options: .regularExpression) {
-            text = String(text[..<second.lowerBound])
+        if let example = text.firstRange(of: "; \"") ?? text.firstRange(of: "; “") { text = String(text[..<example.lowerBound]) }
+        if text.hasPrefix("1.") || text.hasPrefix("1)"), let second = secondSenseStart(in: text) {
+            text = String(text[..<second])
         }
-        return text.trimmingCharacters(in: .whitespaces)
+        return text.trimmingSpaces()
+    }
+
+    /// Where " 2. " or " 2) " starts (white space around the number), if anywhere.
+    private static func secondSenseStart(in text: String) -> String.Index? {
+        let characters = Array(text.indices)
+        guard characters.count >= 4 else { return nil }
+        for offset in 0...(characters.count - 4) {
+            let space = text[characters[offset]], digit = text[characters[offset + 1]]
+            let mark = text[characters[offset + 2]], after = text[characters[offset + 3]]
+            if space.isWhitespace, digit == "2", mark == "." || mark == ")", after.isWhitespace { return characters[offset] }
+        }
+        return nil
     }
 
     /// The part of speech a definition starts with, as the dictionary writes it ("(adj.) …"):

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `#key:value` lines at the top of a text file Anki exported ("Notes in Plain Text" or
 /// "Cards in Plain Text"): the separator, whether fields hold HTML, the column names, and which

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 
 /// Runs a producer on a second thread, a few batches ahead of the caller, so that preparing
 /// the next batch overlaps with using this one. Batches come out in the order handed over;
@@ -11,11 +11,11 @@ public final class BackgroundBatches<Batch>: @unchecked Sendable {
     /// the caller has finished (the producer should return).
     public typealias Hand = (Batch) -> Bool
 
-    private let ahead: Int
+    private var ahead: Int
     private var produce: ((Hand) throws -> Void)?
 
     // Shared by both threads, guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var ready: [Batch] = []
     private var producing = true
     private var cancelled = false
@@ -28,12 +28,16 @@ public final class BackgroundBatches<Batch>: @unchecked Sendable {
     public init(name: String, ahead: Int = 4, produce: @escaping (Hand) throws -> Void) {
         self.ahead = max(1, ahead)
         self.produce = produce
-        let thread = Thread { [self] in
+        let started = Threads.start { [self] in
             run()
             done.signal()
         }
-        thread.name = name
-        thread.start()
+        if !started {
+            // No second thread to be had: produce everything here, nothing waiting on the caller.
+            self.ahead = .max
+            run()
+            done.signal()
+        }
     }
 
     /// The next batch; nil after the last one. Throws what the producer threw, in its turn.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads and checks an import file's rows on a second thread, a few batches ahead of the
 /// caller, so parsing overlaps with writing to the store. Rows come out in file order, each

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The columns an import file may have, by their canonical names (DESIGN.md §9).
 public enum ImportColumn: String, CaseIterable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The file formats words move in and out by. `text` is a `.txt` list: Anki's plain-text
 /// export (its `#key:value` lines say how to read it) or a list of terms and definitions such
@@ -12,7 +12,7 @@ public enum WordFileFormat: String, CaseIterable, Sendable {
 
     /// The format a file name's extension implies, if any.
     public init?(fileName: String) {
-        switch (fileName as NSString).pathExtension.lowercased() {
+        switch FilePath.fileExtension(of: fileName).lowercased() {
         case "csv": self = .csv
         case "tsv", "tab": self = .tsv
         case "jsonl", "ndjson": self = .jsonl
@@ -234,7 +234,7 @@ public struct WordFileReader {
             if headerCount > 0 { target = offset < columns.count ? columns[offset] : nil } else { target = order.isEmpty ? .detail : order.removeFirst() }
             guard let target else { continue }
             // Anki fields may hold tabs; a word may not (control characters), and a tab shows as a space.
-            var text = raw.contains("\t") ? raw.replacingOccurrences(of: "\t", with: " ") : raw
+            var text = raw.contains("\t") ? raw.replacingText("\t", with: " ") : raw
             if header.html {
                 let plain = HTMLText.plain(text)
                 text = plain.text
@@ -323,20 +323,22 @@ struct JSONLinesReader {
         newUnknownKeys = []
         while let (number, bytes) = try lines.nextLine() {
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            guard let parsed = try? JSONParser.parse(bytes), case .object(let members) = parsed else {
                 throw ImportError.invalidLine(line: number, reason: "it is not a JSON object")
             }
             var values = ImportValues()
-            for (key, value) in object {
+            for (key, value) in members {
                 guard let column = ImportColumn(header: key) else {
                     if !["type", "imageType", "imageBytes", "wordCount", "memorizedCount"].contains(key) { newUnknownKeys.append(key) }
                     continue
                 }
                 switch value {
-                case let text as String: values[column] = text
-                case let flag as Bool where column == .memorized: values[column] = flag ? "true" : "false"
-                case is NSNull: continue
-                case let number as NSNumber: values[column] = number.stringValue
+                case .string(let text): values[column] = text
+                case .bool(let flag) where column == .memorized: values[column] = flag ? "true" : "false"
+                case .null: continue
+                case .int(let number): values[column] = String(number)
+                case .double(let number):
+                    values[column] = number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
                 default:
                     throw ImportError.invalidLine(line: number, reason: "\"\(key)\" must be text")
                 }

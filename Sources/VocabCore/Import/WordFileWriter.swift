@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes words as CSV (RFC 4180, CRLF), TSV (escaped, LF) or JSON Lines, with every field,
 /// so that `vocab import` reads the file back to the same words.
@@ -60,7 +60,7 @@ public struct WordFileWriter: Sendable {
         let needsQuotes = text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             || text.first == " " || text.last == " "
         guard needsQuotes else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + text.replacingText("\"", with: "\"\"") + "\""
     }
 }
 
@@ -106,6 +106,6 @@ enum AnkiNotesText {
     /// A field quoted as Anki's reader expects when it holds a tab, quote or line break.
     static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "\t" || $0 == "\"" || $0.isNewline }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + text.replacingText("\"", with: "\"\"") + "\""
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A word book (단어장): a named collection of words.
 public struct Book: Identifiable, Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension UUID {
     /// A random (version 4) UUID from the system's random source, without the file opens that

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A field's value in a form each layer turns into its own: an SQL value, a JSON member, a
 /// cell of a word file.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A word in a book, with everything the learner wrote about it.
 public struct Word: Identifiable, Hashable, Sendable {

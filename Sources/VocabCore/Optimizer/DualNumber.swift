@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The arithmetic the FSRS memory model needs, so that one set of formulas runs on plain
 /// numbers (to predict and evaluate) and on dual numbers (to train).
@@ -30,8 +31,8 @@ extension FSRSNumber {
 
 extension Double: FSRSNumber {
     var value: Double { self }
-    func exponential() -> Double { Foundation.exp(self) }
-    func power(_ exponent: Double) -> Double { Foundation.pow(self, exponent) }
+    func exponential() -> Double { Glibc.exp(self) }
+    func power(_ exponent: Double) -> Double { Glibc.pow(self, exponent) }
 }
 
 /// The derivatives of a number by each of the 21 FSRS parameters, in three 8-wide vectors
@@ -126,15 +127,15 @@ struct DualNumber: FSRSNumber {
     }
 
     @inline(__always) func exponential() -> DualNumber {
-        let result = Foundation.exp(value)
+        let result = Glibc.exp(value)
         return DualNumber(value: result, partials: partials * result)
     }
 
     /// `self` to the power `exponent`, both possibly depending on the parameters (the base is
     /// positive wherever the model raises one).
     @inline(__always) func power(_ exponent: DualNumber) -> DualNumber {
-        let result = Foundation.pow(value, exponent.value)
+        let result = Glibc.pow(value, exponent.value)
         return DualNumber(value: result, partials: .combine(partials, exponent.value * result / value,
-                                                            exponent.partials, result * Foundation.log(value)))
+                                                            exponent.partials, result * Glibc.log(value)))
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How well a set of parameters predicts a review log, by the FSRS benchmark's two measures,
 /// over every later-day review (each predicted from the reviews before it).
@@ -28,12 +29,12 @@ public struct FSRSEvaluation: Equatable, Sendable {
         if weighting == .recency {
             let order = items.indices.sorted { (items[$0].time, $0) < (items[$1].time, $1) }
             let last = Double(max(items.count - 1, 1))
-            for (rank, index) in order.enumerated() { weights[index] = 0.25 + 0.75 * Foundation.pow(Double(rank) / last, 3) }
+            for (rank, index) in order.enumerated() { weights[index] = 0.25 + 0.75 * Glibc.pow(Double(rank) / last, 3) }
         }
         var loss = 0.0, totalWeight = 0.0
         var bins: [Bin: (predicted: Double, actual: Double, count: Double, weight: Double)] = [:]
         for (item, weight) in zip(items, weights) {
-            loss -= weight * Foundation.log(item.recalled ? item.p : 1 - item.p)
+            loss -= weight * Glibc.log(item.recalled ? item.p : 1 - item.p)
             totalWeight += weight
             bins[item.bin, default: (0, 0, 0, 0)].predicted += item.p
             bins[item.bin, default: (0, 0, 0, 0)].actual += item.recalled ? 1 : 0
@@ -90,7 +91,7 @@ public struct FSRSEvaluation: Equatable, Sendable {
 
         init(days: Double, length: Int, lapses: Int) {
             func scaled(_ value: Double, _ base: Double, _ scale: Double) -> Double {
-                scale * Foundation.pow(base, (Foundation.log(value) / Foundation.log(base)).rounded(.down))
+                scale * Glibc.pow(base, (Glibc.log(value) / Glibc.log(base)).rounded(.down))
             }
             self.days = Int((scaled(days, 3.62, 2.48) * 100).rounded())
             self.length = Int(scaled(Double(length), 1.89, 1.99).rounded())

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A word's memory in the FSRS-6 model: how long it lasts (stability, days) and how hard it is.
 struct FSRSMemory<Number: FSRSNumber> {
@@ -18,7 +19,7 @@ struct FSRSMemoryModel<Number: FSRSNumber> {
     init(_ parameters: [Number]) {
         w = parameters
         decay = 0 - parameters[20]
-        factor = (Number(Foundation.log(0.9)) / decay).exponential() - 1
+        factor = (Number(Glibc.log(0.9)) / decay).exponential() - 1
     }
 
     /// The probability of recall `days` after the last review.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How far an optimisation has come.
 public struct FSRSOptimizerProgress: Sendable {
@@ -116,10 +117,10 @@ public struct FSRSOptimizer: Sendable {
         Self.forEachItem(model, words: words, training: training) { recall, p, weight, recalled in
             // d/dp of −[y·ln p + (1−y)·ln(1−p)] is −1/p when recalled, 1/(1−p) when not.
             if recalled {
-                loss -= weight * Foundation.log(p)
+                loss -= weight * Glibc.log(p)
                 gradient -= recall.partials * (weight / p)
             } else {
-                loss -= weight * Foundation.log(1 - p)
+                loss -= weight * Glibc.log(1 - p)
                 gradient += recall.partials * (weight / (1 - p))
             }
         }
@@ -130,7 +131,7 @@ public struct FSRSOptimizer: Sendable {
     private func trainingLoss(_ parameters: [Double], training: FSRSTrainingSet) -> Double {
         var loss = 0.0
         Self.forEachItem(FSRSMemoryModel(parameters), words: training.sequences.indices, training: training) { _, p, weight, recalled in
-            loss -= weight * Foundation.log(recalled ? p : 1 - p)
+            loss -= weight * Glibc.log(recalled ? p : 1 - p)
         }
         return loss
     }
@@ -190,7 +191,7 @@ struct AdamState {
 
     mutating func step(_ parameters: [Double], gradient: Partials, rate: Double) -> [Double] {
         steps += 1
-        let correction1 = 1 - Foundation.pow(beta1, Double(steps)), correction2 = 1 - Foundation.pow(beta2, Double(steps))
+        let correction1 = 1 - Glibc.pow(beta1, Double(steps)), correction2 = 1 - Glibc.pow(beta2, Double(steps))
         return parameters.indices.map { index in
             let g = gradient[index]
             first[index] = beta1 * first[index] + (1 - beta1) * g

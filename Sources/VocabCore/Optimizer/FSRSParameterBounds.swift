@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The published limits of the 21 FSRS-6 parameters (those of the reference optimiser,
 /// fsrs-rs), and how far each usually strays from its default.
@@ -23,7 +24,7 @@ public enum FSRSParameterBounds {
     public static func limits(for parameters: [Double], relearningSteps: Int = 1) -> [ClosedRange<Double>] {
         var ceiling = 2.0
         if relearningSteps > 1, parameters.count == count {
-            let lapse = Foundation.log(parameters[11]) + Foundation.log(Foundation.pow(2, parameters[13]) - 1) + parameters[14] * 0.3
+            let lapse = Glibc.log(parameters[11]) + Glibc.log(Glibc.pow(2, parameters[13]) - 1) + parameters[14] * 0.3
             ceiling = min(max(-lapse / Double(relearningSteps), 0.01).squareRoot(), 2)
         }
         let initial = minimumStability...maximumInitialStability

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The first stability of each first rating, fitted before the rest ("pre-training", as the
 /// reference optimiser does): for the words that began with a rating, how often their first
@@ -29,12 +30,12 @@ enum FSRSPretraining {
             (days: days, recall: (group.recalled + averageRecall) / (group.count + 1), count: group.count)
         }
         let decay = -FSRSScheduler.defaultParameters[20]
-        let factor = Foundation.pow(0.9, 1 / decay) - 1
+        let factor = Glibc.pow(0.9, 1 / decay) - 1
         func loss(_ stability: Double) -> Double {
             var total = abs(stability - prior) / 16
             for point in points {
-                let predicted = Foundation.pow(point.days / stability * factor + 1, decay)
-                total -= (point.recall * Foundation.log(predicted) + (1 - point.recall) * Foundation.log(1 - predicted)) * point.count
+                let predicted = Glibc.pow(point.days / stability * factor + 1, decay)
+                total -= (point.recall * Glibc.log(predicted) + (1 - point.recall) * Glibc.log(1 - predicted)) * point.count
             }
             return total
         }
@@ -58,7 +59,7 @@ enum FSRSPretraining {
             if (counts[small] ?? 0) > (counts[big] ?? 0) { known[big] = smallValue } else { known[small] = bigValue }
         }
         let w1 = 0.41, w2 = 0.54
-        func p(_ base: Double, _ exponent: Double) -> Double { Foundation.pow(base, exponent) }
+        func p(_ base: Double, _ exponent: Double) -> Double { Glibc.pow(base, exponent) }
         var s: [Double?] = [nil, known[1], known[2], known[3], known[4]]
         switch known.count {
         case 0:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One word's review log as FSRS reads it: each review's rating and the whole days since the
 /// review before (0 for the first, and for a review on the same day as the one before).

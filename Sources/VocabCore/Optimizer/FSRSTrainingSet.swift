@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The reviews an optimisation trains on, prepared as the reference optimiser prepares them
 /// (fsrs-rs' `prepare_training_data`, outlier filter and recency weights):
@@ -41,7 +42,7 @@ struct FSRSTrainingSet {
         items.sort { ($0.time, $0.sequence, $0.review) < ($1.time, $1.sequence, $1.review) }
         let last = Double(max(items.count - 1, 1))
         for (rank, item) in items.enumerated() {
-            weights[item.sequence][item.review] = 0.25 + 0.75 * Foundation.pow(Double(rank) / last, 3)
+            weights[item.sequence][item.review] = 0.25 + 0.75 * Glibc.pow(Double(rank) / last, 3)
         }
         itemCount = items.count
     }

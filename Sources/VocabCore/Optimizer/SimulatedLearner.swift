@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A synthetic learner for testing the optimiser on data no one tuned to: their memory follows
 /// the FSRS-6 model with parameters of their own, while they study with Vocab's scheduler on
@@ -17,7 +18,7 @@ public struct SimulatedLearner: Sendable {
     public static func random(_ random: inout SeededRandom) -> SimulatedLearner {
         let defaults = FSRSScheduler.defaultParameters
         var drawn = defaults.indices.map { index -> Double in
-            index < 4 ? defaults[index] * Foundation.exp(0.8 * random.normal())
+            index < 4 ? defaults[index] * Glibc.exp(0.8 * random.normal())
                       : defaults[index] + 0.6 * FSRSParameterBounds.spread[index] * random.normal()
         }
         drawn.replaceSubrange(0..<4, with: drawn[0..<4].sorted())
@@ -78,6 +79,6 @@ extension SeededRandom {
     /// A standard normal draw (Box–Muller).
     public mutating func normal() -> Double {
         let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * Foundation.log(u)).squareRoot() * Foundation.cos(2 * Double.pi * v)
+        return (-2 * Glibc.log(u)).squareRoot() * Glibc.cos(2 * Double.pi * v)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How well a word was recalled: FSRS's four grades. Game answers map wrong → again, right → good.
 public enum Rating: Int, CaseIterable, Sendable {

@@ -67,18 +67,18 @@ public enum HTMLText {
     /// Walks `text`, handing plain runs to `text` and each `{{cN::answer::hint}}` to `deletion`.
     private static func scanCloze(_ whole: String, text: (Substring) -> Void, deletion: (Substring, Substring?) -> Void) {
         var rest = Substring(whole)
-        while let open = rest.range(of: "{{c") {
+        while let open = rest.firstRange(of: "{{c") {
             text(rest[..<open.lowerBound])
             let afterOpen = rest[open.upperBound...]
-            guard let marker = afterOpen.range(of: "::"), marker.lowerBound > afterOpen.startIndex,
+            guard let marker = afterOpen.firstRange(of: "::"), marker.lowerBound > afterOpen.startIndex,
                   afterOpen[..<marker.lowerBound].allSatisfy(\.isNumber),
-                  let end = afterOpen.range(of: "}}"), marker.upperBound <= end.lowerBound else {
+                  let end = afterOpen.firstRange(of: "}}"), marker.upperBound <= end.lowerBound else {
                 text(rest[open])
                 rest = rest[open.upperBound...]
                 continue
             }
             let body = afterOpen[marker.upperBound..<end.lowerBound]
-            if let hint = body.range(of: "::") {
+            if let hint = body.firstRange(of: "::") {
                 deletion(body[..<hint.lowerBound], body[hint.upperBound...])
             } else {
                 deletion(body, nil)
@@ -100,7 +100,7 @@ public enum HTMLText {
         var out = ""
         var count = 0
         var rest = Substring(text)
-        while let open = rest.range(of: "[sound:"), let close = rest[open.upperBound...].firstIndex(of: "]") {
+        while let open = rest.firstRange(of: "[sound:"), let close = rest[open.upperBound...].firstIndex(of: "]") {
             out += rest[..<open.lowerBound]
             rest = rest[rest.index(after: close)...]
             count += 1

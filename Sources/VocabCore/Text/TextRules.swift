@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How Vocab treats the text people type: stored as typed, only trimmed and NFC-normalised,
 /// never capitalised or "corrected"; matched case-insensitively (DESIGN.md §3).
@@ -6,10 +6,10 @@ public enum TextRules {
     /// Trims surrounding white space and newlines and normalises to NFC.
     ///
     /// Hot path of every import: plain text (ASCII, Hangul syllables, CJK, emoji) is already in
-    /// NFC and skips Foundation's normaliser.
+    /// NFC and skips the normaliser.
     public static func clean(_ text: String) -> String {
         let trimmed = trimmingWhiteSpace(text)
-        return isKnownNFC(trimmed) ? trimmed : trimmed.precomposedStringWithCanonicalMapping
+        return isKnownNFC(trimmed) ? trimmed : TextFolding.nfc(trimmed)
     }
 
     /// `text` without leading and trailing Unicode white space (newlines included).
@@ -102,23 +102,18 @@ public enum TextRules {
     /// Whether two answers match: cleaned, case-insensitive; accents count unless
     /// `ignoringAccents` is set.
     public static func answersMatch(_ given: String, _ expected: String, ignoringAccents: Bool = false) -> Bool {
-        var options: String.CompareOptions = [.caseInsensitive]
-        if ignoringAccents { options.insert(.diacriticInsensitive) }
-        return clean(given).compare(clean(expected), options: options) == .orderedSame
+        TextFolding.fold(clean(given), accents: ignoringAccents) == TextFolding.fold(clean(expected), accents: ignoringAccents)
     }
 
     /// The order names are listed in: ignoring case and accents, then exact text as tie-break.
     public static func sortsBefore(_ a: String, _ b: String) -> Bool {
-        switch a.compare(b, options: [.caseInsensitive, .diacriticInsensitive]) {
-        case .orderedAscending: return true
-        case .orderedDescending: return false
-        case .orderedSame: return a < b
-        }
+        let foldedA = lookupKey(TextFolding.nfc(a)), foldedB = lookupKey(TextFolding.nfc(b))
+        return foldedA == foldedB ? a < b : foldedA < foldedB
     }
 
     /// The key a word is found by, ignoring case and accents ("Café" and "CAFE" → "cafe"):
     /// stored beside each word (`words.word_key`, indexed) so that a look-up that misses costs
-    /// what a hit costs. Takes cleaned text; ASCII is folded without Foundation (most words).
+    /// what a hit costs. Takes cleaned text; ASCII (most words) takes a shortcut.
     public static func lookupKey(_ text: String) -> String {
         var isASCII = true
         var hasUpper = false
@@ -126,7 +121,7 @@ public enum TextRules {
             if byte >= 0x80 { isASCII = false; break }
             if byte >= 0x41 && byte <= 0x5A { hasUpper = true }
         }
-        guard isASCII else { return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        guard isASCII else { return TextFolding.fold(text, accents: true) }
         return hasUpper ? asciiLowercased(text) : text
     }
 
@@ -137,6 +132,6 @@ public enum TextRules {
 
     /// Whether `text` contains `query`, ignoring case.
     public static func contains(_ text: String, _ query: String) -> Bool {
-        text.range(of: query, options: [.caseInsensitive]) != nil
+        !query.isEmpty && TextFolding.fold(TextFolding.nfc(text), accents: false).contains(TextFolding.fold(TextFolding.nfc(query), accents: false))
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When a learner's study day begins: at `startHour` o'clock where they are (4 a.m. by
 /// default, as Anki), not at midnight UTC (9 a.m. in Seoul). The new words of a day are

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A point in time as milliseconds since the Unix epoch (UTC): how every date is stored and synced.
 public struct Timestamp: Hashable, Comparable, Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import VocabCore
+import FoundationEssentials
 
 /// WordNet 3.0 as Debian's `wordnet-base` installs it, read directly: index files by binary
 /// search, synsets by byte offset, base forms through the exception lists and WordNet's
@@ -61,9 +62,9 @@ public final class WordNetDatabase {
     /// WordNet's tagged texts, across parts of speech (brave: the adjective before the noun
     /// nobody met); ties keep WordNet's own order (noun, verb, adjective, adverb; sense number).
     public func lookUp(_ word: String) throws -> DictionaryEntry {
-        let query = word.trimmingCharacters(in: .whitespacesAndNewlines)
+        let query = word.trimmingWhiteSpace()
         guard !query.isEmpty else { throw DictionaryError.emptyWord }
-        let key = query.lowercased().replacingOccurrences(of: " ", with: "_")
+        let key = query.lowercased().replacingText(" ", with: "_")
         var senses: [Sense] = []
         var lemma: String?
         for pos in PartOfSpeech.allCases {
@@ -71,7 +72,7 @@ public final class WordNetDatabase {
                 let offsets = try synsetOffsets(indexLine: line)
                 if lemma == nil { lemma = form }
                 let counts = tagCounts(of: form, pos: pos)
-                let shown = form.replacingOccurrences(of: "_", with: " ")
+                let shown = form.replacingText("_", with: " ")
                 for (number, offset) in offsets.enumerated() {
                     let synset = try readSynset(pos: pos, offset: offset)
                     senses.append(Sense(lemma: shown, partOfSpeech: pos.name, definition: synset.definition, examples: synset.examples,
@@ -84,7 +85,7 @@ public final class WordNetDatabase {
         guard let lemma, !senses.isEmpty else { throw DictionaryError.notFound(query) }
         senses = Self.byFrequency(senses)
         let antonyms = Self.distinct(senses.flatMap(\.antonyms))
-        return DictionaryEntry(query: query, lemma: lemma.replacingOccurrences(of: "_", with: " "), senses: senses, antonyms: antonyms)
+        return DictionaryEntry(query: query, lemma: lemma.replacingText("_", with: " "), senses: senses, antonyms: antonyms)
     }
 
     /// `words` without repeats, in order.
@@ -197,7 +198,7 @@ struct Synset {
         var words: [String] = []
         for _ in 0..<wordCount {
             guard index + 1 < fields.count else { return nil }
-            var word = String(fields[index]).replacingOccurrences(of: "_", with: " ")
+            var word = String(fields[index]).replacingText("_", with: " ")
             if let parenthesis = word.firstIndex(of: "(") { word = String(word[..<parenthesis]) }  // "(a)" markers
             words.append(word)
             index += 2
@@ -212,17 +213,17 @@ struct Synset {
                                     source: sourceTarget >> 8, target: sourceTarget & 0xFF))
             index += 4
         }
-        let gloss = parts.count > 1 ? parts[1...].joined(separator: " | ").trimmingCharacters(in: .whitespaces) : ""
-        let pieces = gloss.components(separatedBy: "; ").map { $0.trimmingCharacters(in: .whitespaces) }
+        let gloss = parts.count > 1 ? parts[1...].joined(separator: " | ").trimmingSpaces() : ""
+        let pieces = gloss.components(separatedBy: "; ").map { $0.trimmingSpaces() }
         self.words = words
         self.pointers = pointers
         definition = pieces.filter { !$0.hasPrefix("\"") }.joined(separator: "; ")
-        examples = pieces.filter { $0.hasPrefix("\"") }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        examples = pieces.filter { $0.hasPrefix("\"") }.map { piece in piece.trimming { $0 == "\"" } }
     }
 
     /// Lexical antonyms (`!` pointers whose source is `lemma`'s place in this synset).
     func antonyms(of lemma: String, database: WordNetDatabase) throws -> [String] {
-        let plain = lemma.replacingOccurrences(of: "_", with: " ").lowercased()
+        let plain = lemma.replacingText("_", with: " ").lowercased()
         guard let place = words.firstIndex(where: { $0.lowercased() == plain }) else { return [] }
         var found: [String] = []
         for pointer in pointers where pointer.symbol == "!" && pointer.source == place + 1 {

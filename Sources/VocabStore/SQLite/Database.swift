@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 import VocabCore
 #if canImport(Glibc)
 import Glibc

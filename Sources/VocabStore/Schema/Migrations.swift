@@ -489,6 +489,13 @@ enum Migrations {
             DROP INDEX words_new;
             CREATE INDEX words_new ON words (date) WHERE memorized = 0 AND scheduled = 0;
             """),
+        // The look-up key is folded by Vocab's own rules now (TextFolding), no longer by
+        // Foundation's: keys that the two fold differently (case pairs newer than Foundation's
+        // tables, accents after a case change) are made again, so every word is found by the
+        // key a look-up computes. Keys are local; nothing is sent.
+        Migration(version: 13, sql: """
+            UPDATE words SET word_key = vocab_lookup_key(word) WHERE word_key <> vocab_lookup_key(word);
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }

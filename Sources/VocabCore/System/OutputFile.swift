@@ -1,0 +1,49 @@
+import Glibc
+
+/// A file written from the start, readable by its owner only (mode 0600), by `write(2)`.
+public final class OutputFile {
+    /// Why a file could not be made or written.
+    public struct Failure: Error {
+        public let path: String
+        public let reason: String
+    }
+
+    public let path: String
+    private var descriptor: Int32
+
+    /// Creates `path`, or empties it when it is there.
+    public init(path: String) throws {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    deinit { close() }
+
+    /// Writes all of `bytes` after what was written before.
+    public func write<Bytes: Collection>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
+        let written: Int32? = bytes.withContiguousStorageIfAvailable { writeAll($0) } ?? Array(bytes).withUnsafeBufferPointer { writeAll($0) }
+        if let error = written, error != 0 { throw Failure(path: path, reason: String(cString: strerror(error))) }
+    }
+
+    /// Closes the file (also done when it goes away).
+    public func close() {
+        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        descriptor = -1
+    }
+
+    /// 0, or the errno of the write that failed.
+    private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        guard descriptor >= 0 else { return EBADF }
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += count
+        }
+        return 0
+    }
+}
