@@ -9,7 +9,8 @@ work=$(mktemp -d /tmp/vocab-bench-XXXXXX)
 trap stop_services EXIT
 
 # Linked as an installed vocab is (scripts/install-desktop.sh, the README): the Swift runtime
-# and Foundation inside the binary. vocab-bench times `vocab` commands by running itself as one.
+# and FoundationEssentials inside the binary. vocab-bench times the `vocab` binary beside it.
+swift build -c release --static-swift-stdlib --disable-local-rpath --product vocab
 swift build -c release --static-swift-stdlib --disable-local-rpath --product vocab-bench
 swift build -c release --product vocab-bench-spawn
 swift build -c release --static-swift-stdlib --disable-local-rpath --product vocab-desktop

@@ -27,12 +27,12 @@ struct AnkiBenchmark {
         let size = (try? FileManager.default.attributesOfItem(atPath: package))?[.size] as? Int ?? 0
         print(String(format: "data: %d Anki notes with 4 reviews each, a %.1f MiB package made by Anki in %.0f s",
                      options.ankiNotes, Double(size) / 1_048_576, made.seconds))
-        let me = ChildProcess.thisProgram
+        let vocab = try ChildProcess.vocabProgram()
         var ours: [Measurement] = [], anki: [Double] = []
         var ankiBytes = 0
         for run in 0..<min(options.runs, 3) {
             let environment = ["VOCAB_HOME": work + "/home-\(run)", "XDG_CONFIG_HOME": work + "/config", "VOCAB_BACKGROUND": "off"]
-            ours.append(try ChildProcess.measure(me, ["vocab", "import", package], environment: environment))
+            ours.append(try ChildProcess.measure(vocab, ["import", package], environment: environment))
             BenchChecks.requireCounts(of: work + "/home-\(run)/vocab.sqlite", words: options.ankiNotes,
                                       reviews: options.ankiNotes * 4, "anki package import")
             let output = work + "/anki-\(run).txt"

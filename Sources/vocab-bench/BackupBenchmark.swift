@@ -11,7 +11,7 @@ struct BackupBenchmark {
         guard let sqlite3 = ChildProcess.which("sqlite3") else {
             throw BenchError.message("the reference needs the sqlite3 program: apt-get install sqlite3")
         }
-        let me = ChildProcess.thisProgram
+        let vocab = try ChildProcess.vocabProgram()
         let work = NSTemporaryDirectory() + "vocab-bench-backup-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -20,8 +20,8 @@ struct BackupBenchmark {
         let csv = work + "/words.csv"
         try DataSet.writeCSV(rows: options.rows, to: csv)
         let environment = ["VOCAB_HOME": home, "XDG_CONFIG_HOME": config]
-        _ = try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Big"], environment: environment)
-        _ = try ChildProcess.measure(me, ["vocab", "maintain"], environment: environment)  // the search index built, as it is soon after
+        _ = try ChildProcess.measure(vocab, ["import", csv, "--book", "Big"], environment: environment)
+        _ = try ChildProcess.measure(vocab, ["maintain"], environment: environment)  // the search index built, as it is soon after
         let reviews = options.rows * 10
         let script = work + "/reviews.sql"
         try """
@@ -37,9 +37,9 @@ struct BackupBenchmark {
         var ours: [Measurement] = [], reference: [Measurement] = [], restores: [Measurement] = []
         for run in 0..<options.runs {
             try? FileManager.default.removeItem(atPath: home + "/backups")
-            ours.append(try ChildProcess.measure(me, ["vocab", "backup"], environment: environment))
+            ours.append(try ChildProcess.measure(vocab, ["backup"], environment: environment))
             reference.append(try ChildProcess.measure(sqlite3, [home + "/vocab.sqlite", ".backup '\(work)/reference-\(run).sqlite'"]))
-            restores.append(try ChildProcess.measure(me, ["vocab", "backup", "restore", "latest", "--yes"], environment: environment))
+            restores.append(try ChildProcess.measure(vocab, ["backup", "restore", "latest", "--yes"], environment: environment))
             BenchChecks.requireCounts(of: home + "/vocab.sqlite", words: options.rows, reviews: reviews, "backup restore")
         }
         func best(_ runs: [Measurement]) -> Measurement { runs.min { $0.seconds < $1.seconds } ?? Measurement(seconds: 0, maxResidentBytes: 0) }
@@ -54,7 +54,7 @@ struct BackupBenchmark {
         var due: [Double] = [], notDue: [Double] = []
         for run in 0..<options.runs {
             try? FileManager.default.removeItem(atPath: home + "/backups")
-            due.append(try ChildProcess.measure(me, ["vocab", "word", "add", "due\(run)", "--book", "Big"], environment: environment).seconds)
+            due.append(try ChildProcess.measure(vocab, ["word", "add", "due\(run)", "--book", "Big"], environment: environment).seconds)
             let deadline = Date().addingTimeInterval(60)
             func taken() -> Bool {
                 (try? FileManager.default.contentsOfDirectory(atPath: home + "/backups"))?.contains { $0.hasPrefix("vocab-") } == true
@@ -63,7 +63,7 @@ struct BackupBenchmark {
             // Without it the "none is due" write below would itself start one: its figure would mean nothing.
             guard BenchChecks.require(taken(), "backup: the automatic backup a due write starts did not appear within 60 s") else { return }
             usleep(200_000)
-            notDue.append(try ChildProcess.measure(me, ["vocab", "word", "add", "fresh\(run)", "--book", "Big"], environment: environment).seconds)
+            notDue.append(try ChildProcess.measure(vocab, ["word", "add", "fresh\(run)", "--book", "Big"], environment: environment).seconds)
         }
         let dueBest = due.min() ?? 0, notDueBest = notDue.min() ?? 0
         print(String(format: "a word add when an automatic backup is due: %.1f ms; when none is: %.1f ms; ratio %.2fx (the backup runs detached)",

@@ -16,7 +16,7 @@ enum BenchStore {
     /// An empty Vocab store made by `vocab` itself in `home` (the same tables, indexes, triggers
     /// and pragmas as the one an import fills), for the references to write into; its path.
     static func emptyStoreFile(home: String, config: String) throws -> String {
-        _ = try ChildProcess.measure(ChildProcess.thisProgram, ["vocab", "book", "list"],
+        _ = try ChildProcess.measure(try ChildProcess.vocabProgram(), ["book", "list"],
                                      environment: ["VOCAB_HOME": home, "XDG_CONFIG_HOME": config])
         return home + "/vocab.sqlite"
     }

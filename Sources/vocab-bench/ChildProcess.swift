@@ -69,6 +69,16 @@ enum ChildProcess {
             .deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path
     }
 
+    /// The `vocab` binary beside this one (built with it: scripts/bench.sh), whose commands
+    /// the benchmarks time as a learner runs them.
+    static func vocabProgram() throws -> String {
+        let path = URL(fileURLWithPath: thisProgram).deletingLastPathComponent().appendingPathComponent("vocab").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw BenchError.message("no vocab binary beside vocab-bench (\(path)): build both, as scripts/bench.sh does")
+        }
+        return path
+    }
+
     static var thisProgram: String {
         CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
             : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]

@@ -11,6 +11,7 @@ struct DesktopBenchmark {
 
     func run() throws {
         let me = ChildProcess.thisProgram
+        let vocab = try ChildProcess.vocabProgram()
         let desktop = (me as NSString).deletingLastPathComponent + "/vocab-desktop"
         guard FileManager.default.isExecutableFile(atPath: desktop) else {
             throw BenchError.message("\(desktop) is missing: swift build -c release --static-swift-stdlib --product vocab-desktop")
@@ -27,9 +28,9 @@ struct DesktopBenchmark {
         // No automatic backups (in the terminal app nor the window): they would run beside the measurements.
         try FileManager.default.createDirectory(atPath: work + "/config/vocab", withIntermediateDirectories: true)
         try #"{"backups": {"automatic": false}}"#.write(toFile: work + "/config/vocab/config.json", atomically: true, encoding: .utf8)
-        _ = try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Big"], environment: ["VOCAB_HOME": big, "XDG_CONFIG_HOME": work + "/config"])
-        _ = try ChildProcess.measure(me, ["vocab", "maintain"], environment: ["VOCAB_HOME": big, "XDG_CONFIG_HOME": work + "/config"])
-        _ = try ChildProcess.measure(me, ["vocab", "book", "add", "Empty"], environment: ["VOCAB_HOME": empty, "XDG_CONFIG_HOME": work + "/config"])
+        _ = try ChildProcess.measure(vocab, ["import", csv, "--book", "Big"], environment: ["VOCAB_HOME": big, "XDG_CONFIG_HOME": work + "/config"])
+        _ = try ChildProcess.measure(vocab, ["maintain"], environment: ["VOCAB_HOME": big, "XDG_CONFIG_HOME": work + "/config"])
+        _ = try ChildProcess.measure(vocab, ["book", "add", "Empty"], environment: ["VOCAB_HOME": empty, "XDG_CONFIG_HOME": work + "/config"])
 
         func probe(_ home: String, importing file: String? = nil) throws -> [String: Int] {
             let output = work + "/probe.txt"

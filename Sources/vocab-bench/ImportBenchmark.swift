@@ -15,7 +15,7 @@ struct ImportBenchmark {
         defer {
             if options.keep { print("kept: \(work)") } else { try? FileManager.default.removeItem(atPath: work) }
         }
-        let me = ChildProcess.thisProgram
+        let vocab = try ChildProcess.vocabProgram()
 
         // No automatic backups: a detached backup after each import would run beside the next measurement.
         let config = work + "/config"
@@ -35,11 +35,11 @@ struct ImportBenchmark {
         for run in 0..<options.runs {
             let home = work + "/home-\(run)"
             let environment = ["VOCAB_HOME": home, "XDG_CONFIG_HOME": config]
-            ours.append(try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Bench"], environment: environment).seconds)
+            ours.append(try ChildProcess.measure(vocab, ["import", csv, "--book", "Bench"], environment: environment).seconds)
             BenchChecks.requireCounts(of: home + "/vocab.sqlite", words: options.rows, "CSV import")
             // The import left its words' search indexing to a detached `vocab maintain`: run it
             // in the foreground too, which returns when every word is indexed.
-            ourIndexing.append(try ChildProcess.measure(me, ["vocab", "maintain"], environment: environment).seconds)
+            ourIndexing.append(try ChildProcess.measure(vocab, ["maintain"], environment: environment).seconds)
             let same = work + "/same-\(run).sqlite", sameScript = work + "/same-\(run).sql"
             try FileManager.default.copyItem(atPath: emptyStore, toPath: same)
             try ReferenceSQL.sameTableScript(csv: csv).write(toFile: sameScript, atomically: true, encoding: .utf8)
@@ -64,7 +64,7 @@ struct ImportBenchmark {
         let big = work + "/million.csv"
         try DataSet.writeCSV(rows: options.memoryRows, to: big, seed: 7)
         // No background indexing of the million words afterwards: the store is deleted at once.
-        let memory = try ChildProcess.measure(me, ["vocab", "import", big, "--book", "Bench"],
+        let memory = try ChildProcess.measure(vocab, ["import", big, "--book", "Bench"],
                                               environment: ["VOCAB_HOME": work + "/home-big", "XDG_CONFIG_HOME": config, "VOCAB_BACKGROUND": "off"])
         BenchChecks.requireCounts(of: work + "/home-big/vocab.sqlite", words: options.memoryRows, "peak-memory import")
         try ReferenceSQL.bareTableScript(csv: big, pageSize: pageSize).write(toFile: work + "/ref-big.sql", atomically: true, encoding: .utf8)

@@ -78,7 +78,7 @@ struct OptimizeBenchmark {
         let environment = ["VOCAB_HOME": home, "XDG_CONFIG_HOME": work + "/config", "VOCAB_BACKGROUND": "off"]
         var best = Measurement(seconds: .infinity, maxResidentBytes: 0)
         for _ in 0..<min(options.runs, 3) {
-            let run = try ChildProcess.measure(ChildProcess.thisProgram, ["vocab", "optimize", "--dry-run"], environment: environment)
+            let run = try ChildProcess.measure(try ChildProcess.vocabProgram(), ["optimize", "--dry-run"], environment: environment)
             if run.seconds < best.seconds { best = run }
         }
         var line = String(format: "optimize: vocab optimize of %d reviews (%d predicted, %d words): %.2f s, %.1f MiB (target < 10 s)",

@@ -19,7 +19,7 @@ struct ScaleBenchmark {
         guard let sqlite3 = ChildProcess.which("sqlite3") else {
             throw BenchError.message("the reference needs the sqlite3 program: apt-get install sqlite3")
         }
-        let me = ChildProcess.thisProgram
+        let vocab = try ChildProcess.vocabProgram()
         let work = NSTemporaryDirectory() + "vocab-bench-scale-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: work + "/config/vocab", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -30,8 +30,8 @@ struct ScaleBenchmark {
             let home = work + "/home-\(size)", csv = work + "/words-\(size).csv"
             let environment = ["VOCAB_HOME": home, "XDG_CONFIG_HOME": work + "/config"]
             try DataSet.writeCSV(rows: size, to: csv, seed: 11)
-            _ = try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Bench"], environment: environment)
-            _ = try ChildProcess.measure(me, ["vocab", "maintain"], environment: environment)
+            _ = try ChildProcess.measure(vocab, ["import", csv, "--book", "Bench"], environment: environment)
+            _ = try ChildProcess.measure(vocab, ["maintain"], environment: environment)
             let file = home + "/vocab.sqlite"
             BenchChecks.requireCounts(of: file, words: size, "scale")
             // Every word scheduled, none due yet: the due count has a full index to look at.
@@ -45,7 +45,7 @@ struct ScaleBenchmark {
             let book = try output(sqlite3, [file, "SELECT key FROM books"]).trimmingCharacters(in: .whitespacesAndNewlines)
             func best(_ arguments: [String], exitCodes: Set<Int32> = [0]) throws -> Measurement {
                 try (0..<options.runs).map { _ in
-                    try ChildProcess.measure(me, ["vocab"] + arguments, environment: environment, exitCodes: exitCodes)
+                    try ChildProcess.measure(vocab, arguments, environment: environment, exitCodes: exitCodes)
                 }.min { $0.seconds < $1.seconds } ?? Measurement(seconds: 0, maxResidentBytes: 0)
             }
             func reference(_ query: String, mode: String = "list") throws -> Measurement {

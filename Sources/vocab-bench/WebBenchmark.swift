@@ -22,7 +22,7 @@ struct WebBenchmark {
         init(executable: String, home: String, config: String) throws {
             self.home = home
             process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["vocab", "serve", "--listen", "127.0.0.1:0"]
+            process.arguments = ["serve", "--listen", "127.0.0.1:0"]
             process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": home, "XDG_CONFIG_HOME": config]) { $1 }
             let pipe = Pipe()
             process.standardOutput = pipe
@@ -76,7 +76,7 @@ struct WebBenchmark {
             BenchChecks.referenceMissing("web", "wrk is not installed (apt-get install wrk)", skipWith: "--skip-web")
             return
         }
-        let me = ChildProcess.thisProgram
+        let vocab = try ChildProcess.vocabProgram()
         let work = NSTemporaryDirectory() + "vocab-bench-web-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: work + "/config/vocab", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -84,10 +84,10 @@ struct WebBenchmark {
         let csv = work + "/words.csv"
         try DataSet.writeCSV(rows: options.rows, to: csv)
         let big = work + "/big", empty = work + "/empty"
-        _ = try ChildProcess.measure(me, ["vocab", "import", csv, "--book", "Big"], environment: ["VOCAB_HOME": big, "XDG_CONFIG_HOME": work + "/config"])
-        _ = try ChildProcess.measure(me, ["vocab", "book", "add", "Empty"], environment: ["VOCAB_HOME": empty, "XDG_CONFIG_HOME": work + "/config"])
+        _ = try ChildProcess.measure(vocab, ["import", csv, "--book", "Big"], environment: ["VOCAB_HOME": big, "XDG_CONFIG_HOME": work + "/config"])
+        _ = try ChildProcess.measure(vocab, ["book", "add", "Empty"], environment: ["VOCAB_HOME": empty, "XDG_CONFIG_HOME": work + "/config"])
 
-        let server = try Server(executable: me, home: big, config: work + "/config")
+        let server = try Server(executable: vocab, home: big, config: work + "/config")
         defer { server.stop() }
         try firstLoad(server, work: work)
         let cookie = try server.pair()
@@ -99,7 +99,7 @@ struct WebBenchmark {
                      options.rows, card.requests, card.p99, file.requests, file.p99, ratio))
         _ = BenchChecks.require(card.errors == 0, "web: \(card.errors) next-card requests failed under load")
         let memory = server.peakMiB
-        let idle = try Server(executable: me, home: empty, config: work + "/config")
+        let idle = try Server(executable: vocab, home: empty, config: work + "/config")
         let idleCookie = try idle.pair()
         _ = try load(wrk, idle.url + "api/study", cookie: idleCookie, work: work)
         let emptyMemory = idle.peakMiB

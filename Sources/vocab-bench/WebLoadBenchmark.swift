@@ -72,7 +72,7 @@ struct WebLoadBenchmark {
             _ = try SyncEngine(store: desktop, connection: try PostgresConnection(direct, password: "pw-\(run)")).run()
         }
 
-        let server = try CloudServer(executable: ChildProcess.thisProgram, home: work + "/server", cloud: cloud)
+        let server = try CloudServer(executable: try ChildProcess.vocabProgram(), home: work + "/server", cloud: cloud)
         defer { server.stop() }
         let learnersOf = names.enumerated().map { LoadLearner(index: $0.offset, name: $0.element, password: "pw-\(run)", port: server.port) }
 
@@ -179,7 +179,7 @@ struct WebLoadBenchmark {
 
         init(executable: String, home: String, cloud: String) throws {
             process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["vocab", "serve", "--listen", "127.0.0.1:0", "--cloud", cloud]
+            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--cloud", cloud]
             process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config",
                                                                                 "PGPASSWORD": ""]) { $1 }
             let pipe = Pipe()

@@ -24,7 +24,7 @@ struct WordNetListBenchmark {
         try #"{"backups": {"automatic": false}}"#.write(toFile: work + "/config/vocab/config.json", atomically: true, encoding: .utf8)
         let csv = work + "/wordnet.csv"
         let rows = try Self.writeCSV(to: csv)
-        let me = ChildProcess.thisProgram
+        let vocab = try ChildProcess.vocabProgram()
         let empty = try BenchStore.emptyStoreFile(home: work + "/empty-home", config: work + "/config")
         let pageSize = BenchStore.pageSize(of: empty)
 
@@ -32,7 +32,7 @@ struct WordNetListBenchmark {
         for run in 0..<options.runs {
             let home = work + "/home-\(run)"
             let environment = ["VOCAB_HOME": home, "XDG_CONFIG_HOME": work + "/config", "VOCAB_BACKGROUND": "off"]
-            ours.append(try ChildProcess.measure(me, ["vocab", "import", csv], environment: environment).seconds)
+            ours.append(try ChildProcess.measure(vocab, ["import", csv], environment: environment).seconds)
             BenchChecks.requireCounts(of: home + "/vocab.sqlite", words: rows, "WordNet list import")
             let sameStore = work + "/same-\(run).sqlite", script = work + "/same-\(run).sql"
             try FileManager.default.copyItem(atPath: empty, toPath: sameStore)

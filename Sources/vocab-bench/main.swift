@@ -1,5 +1,4 @@
 import Foundation
-import VocabCLI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,14 +9,10 @@ import Glibc
 //   vocab-bench cloud-load [--users N] [--devices N] [--seconds N]   (many users syncing at once)
 //   vocab-bench web-load [--learners N] [--seconds N]   (many learners on one vocab serve --cloud)
 //
-// `vocab-bench vocab ARGS...` runs the vocab command line in this process; the benchmark uses
-// it to run `vocab import` as a child whose time and peak memory are its own.
+// The `vocab` commands it times are those of the `vocab` binary beside it (built with it), run
+// as children whose time and peak memory are their own.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "vocab" {
-    exit(VocabApp.main(arguments: Array(arguments.dropFirst()), invocation: ["vocab-bench", "vocab"]))
-}
-
 if arguments.first == "cloud-load" || arguments.first == "web-load" {
     do {
         if arguments.first == "web-load" {
