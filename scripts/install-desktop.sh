@@ -12,19 +12,14 @@ while [ $# -gt 0 ]; do
         *) echo "install-desktop.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
-# The Swift runtime and Foundation linked in: the binaries run on a machine without Swift, and
-# each `vocab` command starts in about half the time (a command is a process of its own).
+# The Swift runtime linked in: the binaries run on a machine without Swift, and each `vocab`
+# command starts in about half the time (a command is a process of its own). The translations
+# are inside the binaries.
 swift build -c release --static-swift-stdlib --disable-local-rpath --product vocab
 swift build -c release --static-swift-stdlib --disable-local-rpath --product vocab-desktop
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 install -d "$prefix/bin" "$prefix/share/applications" "$prefix/share/icons/hicolor/scalable/apps"
 install -m 755 "$bin/vocab" "$bin/vocab-desktop" "$prefix/bin/"
-for catalogue in "$bin"/Vocab_VocabCatalog.resources/*.mo; do
-    [ -e "$catalogue" ] || continue
-    language=$(basename "$catalogue" .mo)
-    install -d "$prefix/share/locale/$language/LC_MESSAGES"
-    install -m 644 "$catalogue" "$prefix/share/locale/$language/LC_MESSAGES/vocab.mo"
-done
 install -m 644 data/org.vocab.Desktop.desktop "$prefix/share/applications/"
 install -m 644 data/org.vocab.Desktop.svg "$prefix/share/icons/hicolor/scalable/apps/"
 command -v update-desktop-database >/dev/null && update-desktop-database -q "$prefix/share/applications" || true

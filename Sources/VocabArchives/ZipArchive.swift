@@ -55,7 +55,7 @@ public final class ZipArchive {
             throw ArchiveError.notAZip(path: path, reason: String(cString: vocab_zip_error_strerror(&info)), kind: kind)
         }
         handle = opened
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        let size = FilePath.byteSize(of: path) ?? 0
         unpackLimit = min(max(minimumLimit, size.multipliedReportingOverflow(by: limitFactor).partialValue), 8 << 30)
     }
 

@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// The strings every front end but the terminal shows, in the user's language: one gettext
-/// catalogue per language (`Translations/*.po`, compiled by `msgfmt` at build time into this
-/// module's resources), shared by the window and the web app. English source text is the key;
+/// catalogue per language (`Translations/*.po`, compiled by `msgfmt` at build time and built
+/// into the binary), shared by the window and the web app. English source text is the key;
 /// a string missing from the catalogue shows in English.
 public struct Catalog: Sendable {
     /// English text → translation.
@@ -20,17 +20,20 @@ public struct Catalog: Sendable {
 
     /// The catalogue for `language` from the first place that has one:
     /// `$VOCAB_LOCALEDIR/<lang>/LC_MESSAGES/vocab.mo`, `<prefix>/share/locale/…` beside the
-    /// installed binary, or the build's resources beside a binary built from source. English
-    /// (or a language without a catalogue): empty.
+    /// binary (a newer catalogue dropped in), or the one built into the binary. English (or a
+    /// language without a catalogue): empty.
     public static func load(language: String?, environment: [String: String], executable: String) -> Catalog {
         guard let language, language != "en", language.allSatisfy(\.isLetter), language.count <= 8 else { return Catalog() }
         let binFolder = parentFolder(of: executable)
         let installed = [environment["VOCAB_LOCALEDIR"], parentFolder(of: binFolder) + "/share/locale"]
             .compactMap { $0 }.filter { !$0.isEmpty }.map { "\($0)/\(language)/LC_MESSAGES/vocab.mo" }
-        for path in installed + ["\(binFolder)/Vocab_VocabCatalog.resources/\(language).mo"] {
+        for path in installed {
             if let data = FileManager.default.contents(atPath: path), let parsed = MOFile.parse([UInt8](data)) {
                 return Catalog(entries: parsed, language: language)
             }
+        }
+        if let text = embedded[language], let data = Data(base64Encoded: text), let parsed = MOFile.parse([UInt8](data)) {
+            return Catalog(entries: parsed, language: language)
         }
         return Catalog()
     }
@@ -42,12 +45,8 @@ public struct Catalog: Sendable {
         return code.isEmpty || value == "C" || value == "POSIX" ? nil : String(code).lowercased()
     }
 
-    /// The languages there are catalogues for (besides English), from the build's resources.
-    public static func languages(executable: String) -> [String] {
-        let folder = parentFolder(of: executable) + "/Vocab_VocabCatalog.resources"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []  // none built: English only
-        return names.filter { $0.hasSuffix(".mo") }.map { String($0.dropLast(3)) }.sorted()
-    }
+    /// The languages there are catalogues for (besides English): those built in.
+    public static var languages: [String] { embedded.keys.sorted() }
 
     /// The folder holding `path` ("" for a bare name, "/" for an entry of the root).
     private static func parentFolder(of path: String) -> String {

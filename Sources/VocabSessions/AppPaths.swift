@@ -58,15 +58,14 @@ public struct AppPaths: Sendable {
         StoreBackups.folder(forStoreAt: try dataFolder() + "/" + Store.fileName)
     }
 
-    /// When the learner's study day starts: config.json's `"dayStartHour"` (0-23, default 4) in
-    /// the time zone of `TZ`, else the system's.
+    /// When the learner's study day starts: config.json's `"dayStartHour"` (0-23, default 4),
+    /// in this process's local time (`TZ`, else the system's zone).
     public func studyDay() throws -> StudyDay {
-        let zone = environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) } ?? .current
-        guard let value = try config()["dayStartHour"] else { return StudyDay(timeZone: zone) }
+        guard let value = try config()["dayStartHour"] else { return StudyDay() }
         guard let whole = value.int64Value, (0...23).contains(whole), case let hour = Int(whole) else {
             throw PathError.invalidSetting(name: "dayStartHour", expected: "a whole hour from 0 to 23")
         }
-        return StudyDay(timeZone: zone, startHour: hour)
+        return StudyDay(startHour: hour)
     }
 
     /// The dictionaries, with the config's web dictionary template.

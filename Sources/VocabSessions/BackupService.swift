@@ -76,7 +76,7 @@ public enum BackupService {
         }
         if reference.contains("/") || reference.hasSuffix(".sqlite") || reference.hasSuffix(".sqlite.gz") {
             guard FileManager.default.fileExists(atPath: reference) else { throw BackupError.noSuchBackup(reference) }
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: reference))?[.size] as? Int ?? 0
+            let bytes = FilePath.byteSize(of: reference) ?? 0
             return backups.first { $0.path == reference }
                 ?? BackupInfo(path: reference, takenAt: Timestamp(milliseconds: 0), reason: "file", bytes: bytes)
         }

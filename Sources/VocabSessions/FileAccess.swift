@@ -30,7 +30,7 @@ public enum FileAccess {
 
     /// The size of the file at `path` in bytes, if it can be read.
     public static func size(of path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+        FilePath.byteSize(of: path)
     }
 
     /// Writes `bytes` to `path`, replacing it atomically.

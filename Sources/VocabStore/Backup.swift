@@ -103,7 +103,7 @@ public enum StoreBackups {
         for name in names where !name.hasPrefix(".") {
             guard let (time, reason) = parse(fileName: name) else { foreign.append(name); continue }
             let path = folder + "/" + name
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+            let bytes = FilePath.byteSize(of: path) ?? 0
             backups.append(BackupInfo(path: path, takenAt: time, reason: reason, bytes: bytes))
         }
         return (backups.sorted { $0.takenAt > $1.takenAt }, foreign.sorted())
@@ -228,7 +228,7 @@ extension StoreBackups {
         guard rename(partial, target) == 0 else {
             throw BackupError.cannotWrite(folder: folder, reason: String(cString: strerror(errno)))
         }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: target))?[.size] as? Int ?? 0
+        let bytes = FilePath.byteSize(of: target) ?? 0
         return (BackupInfo(path: target, takenAt: time, reason: reason, bytes: bytes), found)
     }
 }

@@ -47,7 +47,7 @@ enum BackupCompression {
     }
 
     private static func size(_ path: String) -> Int {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+        FilePath.byteSize(of: path) ?? 0
     }
 
     /// Runs a program to completion, its standard output into `output`; true when it succeeded.

@@ -49,7 +49,7 @@ enum ServeCommand {
         let say: @Sendable (String) -> Void = { line in Console.writeNow(line + "\n") }
         let showQR = context.console.stdoutIsTerminal
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let catalogs = Catalog.languages(executable: executable)
+        let catalogs = Catalog.languages
             .map { Catalog.load(language: $0, environment: context.environment, executable: executable) }
         let speech = try? Speech(environment: context.environment)  // not installed: words are not spoken, nothing else changes
         let dictionaries = try context.paths.dictionaries(), studyDay = try context.paths.studyDay()
