@@ -59,4 +59,15 @@ final class LayeringTests: XCTestCase {
         XCTAssertGreaterThan(read, 100, "the sources were found")
         XCTAssertEqual(offenders, [], "files of the vocab binary that import all of Foundation")
     }
+
+    /// And the binary the tests run loads none of it either (a module importing Foundation, as
+    /// SwiftPM's accessor of a resource bundle does, would load it and hide what differs).
+    func testTheVocabBinaryLoadsNeitherFoundationNorICU() throws {
+        let runner = try VocabRunner()
+        let listed = try runner.run([], environment: ["LD_TRACE_LOADED_OBJECTS": "1"])  // the loader lists, runs nothing
+        XCTAssertTrue(listed.stdout.contains("libc.so"), listed.stdout + listed.stderr)
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so", "libCoreFoundation"] {
+            XCTAssertFalse(listed.stdout.contains(library), "\(library) in \(listed.stdout)")
+        }
+    }
 }
