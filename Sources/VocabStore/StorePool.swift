@@ -181,7 +181,7 @@ final class OutsideChangeWatcher: @unchecked Sendable {
             }
         }
         let stopped = self.stopped
-        Threads.start {
+        let started = Threads.start {
             if descriptor < 0 {
                 while !stopped.raised.load(ordering: .relaxed) {
                     usleep(500_000)
@@ -211,6 +211,10 @@ final class OutsideChangeWatcher: @unchecked Sendable {
                 }
             }
             close(descriptor)
+        }
+        guard started else {  // no thread to be had: the pool hears only its own writes
+            if descriptor >= 0 { close(descriptor) }
+            return nil
         }
     }
 

@@ -39,7 +39,7 @@ extension WebApp {
             throw error
         }
         let pool = self.pool, now = clock.now(), policy = backups
-        Threads.start {
+        let started = Threads.start {
             defer { unlink(path) }
             let state: WebImports.State
             do {
@@ -65,6 +65,10 @@ extension WebApp {
                 }
             }
             job.state.withLock { $0 = state }
+        }
+        if !started {
+            unlink(path)
+            job.state.withLock { $0 = .failed(status: 503, message: "The server is too busy to import now: try again in a moment.") }
         }
         return ["id": job.id.lowercaseText]
     }
