@@ -47,7 +47,7 @@ public enum AnkiImport {
         var decorated: [String] = []
         // Anki's log is read (and sorted by note) on a thread of its own from the start, beside
         // the words; it goes in inside the importer's transaction, under its import cache.
-        let logs = BackgroundBatches<NoteLogBatch>(name: "vocab-anki-reviews") { [file = collection.database.path] hand in
+        let logs = BackgroundBatches<NoteLogBatch> { [file = collection.database.path] hand in
             try NoteLogBatch.read(collectionAt: file, of: path, batchSize: 2_000, hand: hand)
         }
         defer { logs.finish() }

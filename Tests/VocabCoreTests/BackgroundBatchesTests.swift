@@ -5,7 +5,7 @@ final class BackgroundBatchesTests: XCTestCase {
     private struct Broken: Error {}
 
     func testBatchesComeInOrderAndTheProducersErrorAfterThoseBeforeIt() throws {
-        let batches = BackgroundBatches<Int>(name: "test-batches", ahead: 2) { hand in
+        let batches = BackgroundBatches<Int>(ahead: 2) { hand in
             for number in 1...10 { _ = hand(number) }
             throw Broken()
         }
@@ -20,7 +20,7 @@ final class BackgroundBatchesTests: XCTestCase {
 
     func testFinishingEarlyStopsTheProducerWhileItWaits() throws {
         let handed = LockedCounter()
-        let batches = BackgroundBatches<Int>(name: "test-batches", ahead: 1) { hand in
+        let batches = BackgroundBatches<Int>(ahead: 1) { hand in
             for number in 1... {
                 guard hand(number) else { return }
                 handed.add()

@@ -24,8 +24,8 @@ public final class BackgroundBatches<Batch>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var finished = false  // the caller's only
 
-    /// Starts `produce` on a thread named `name` at once.
-    public init(name: String, ahead: Int = 4, produce: @escaping (Hand) throws -> Void) {
+    /// Starts `produce` on a thread of its own at once (here, when no thread can be had).
+    public init(ahead: Int = 4, produce: @escaping (Hand) throws -> Void) {
         self.ahead = max(1, ahead)
         self.produce = produce
         let started = Threads.start { [self] in

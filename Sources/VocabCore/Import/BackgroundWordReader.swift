@@ -27,7 +27,7 @@ public final class BackgroundWordReader: @unchecked Sendable {
     public init(_ reader: WordFileReader, defaultBook: String?, defaultBookId: UUID? = nil) {
         let source = ReaderBox(reader)
         self.source = source
-        batches = BackgroundBatches(name: "vocab-import-reader", ahead: 8) { hand in
+        batches = BackgroundBatches(ahead: 8) { hand in
             Self.produce(from: source, defaultBook: defaultBook, defaultBookId: defaultBookId, hand: hand)
         }
     }
