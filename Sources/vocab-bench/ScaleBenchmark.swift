@@ -43,42 +43,39 @@ struct ScaleBenchmark {
             let hit = middle.trimmingCharacters(in: .whitespacesAndNewlines)
             let query = String(hit.dropFirst().prefix(5))
             let book = try output(sqlite3, [file, "SELECT key FROM books"]).trimmingCharacters(in: .whitespacesAndNewlines)
-            func best(_ arguments: [String], exitCodes: Set<Int32> = [0]) throws -> Measurement {
-                try (0..<options.runs).map { _ in
-                    try ChildProcess.measure(vocab, arguments, environment: environment, exitCodes: exitCodes)
-                }.min { $0.seconds < $1.seconds } ?? Measurement(seconds: 0, maxResidentBytes: 0)
-            }
-            func reference(_ query: String, mode: String = "list") throws -> Measurement {
+            /// `vocab ARGUMENTS` beside `sqlite3` running `query`, their runs taken in turns (a
+            /// burst of load on the machine then slows both, not the one that ran through it).
+            func row(_ name: String, _ arguments: [String], exitCodes: Set<Int32> = [0], query: String,
+                     mode: String = "list") throws -> Row {
                 let script = work + "/query.sql"
                 try ".timeout 10000\n.mode \(mode)\n\(query)\n".write(toFile: script, atomically: true, encoding: .utf8)
-                return try (0..<options.runs).map { _ in
-                    try ChildProcess.measure(sqlite3, ["-readonly", file], stdinPath: script)
-                }.min { $0.seconds < $1.seconds } ?? Measurement(seconds: 0, maxResidentBytes: 0)
+                var ours: [Measurement] = [], references: [Measurement] = []
+                for _ in 0..<options.runs {
+                    ours.append(try ChildProcess.measure(vocab, arguments, environment: environment, exitCodes: exitCodes))
+                    references.append(try ChildProcess.measure(sqlite3, ["-readonly", file], stdinPath: script))
+                }
+                let none = Measurement(seconds: 0, maxResidentBytes: 0)
+                return Row(name: name, ours: ours.min { $0.seconds < $1.seconds } ?? none,
+                           reference: references.min { $0.seconds < $1.seconds } ?? none)
             }
             let phrase = "'\"" + query.replacingOccurrences(of: "'", with: "''") + "\"'"
             let everyField = "w.word, w.definition, w.detail, w.pronunciation, w.synonym, w.antonym, w.date, w.memorized"
             var rows: [Row] = []
-            rows.append(Row(name: "search \"\(query)\" --limit 20", ours: try best(["word", "search", query, "--limit", "20"]),
-                            reference: try reference("""
-                                SELECT \(everyField) FROM words_search s JOIN words w ON w.rowid = s.rowid
-                                WHERE words_search MATCH \(phrase) LIMIT 20;
-                                """)))
-            rows.append(Row(name: "word show (a miss)", ours: try best(["word", "show", "NO-SUCH-WORD"], exitCodes: [1]),
-                            reference: try reference("SELECT * FROM words WHERE word_key = 'no-such-word';")))
-            rows.append(Row(name: "word show (a hit)", ours: try best(["word", "show", hit]),
-                            reference: try reference("SELECT * FROM words WHERE word = '\(hit)';")))
-            rows.append(Row(name: "due (none due)", ours: try best(["due"]),
-                            reference: try reference("SELECT count(*) FROM schedules WHERE due <= 1800000000000;")))
-            rows.append(Row(name: "book list", ours: try best(["book", "list"]),
-                            reference: try reference("""
-                                SELECT b.name, count(w.id), coalesce(sum(w.memorized), 0) FROM books b
-                                LEFT JOIN words w ON w.book = b.key GROUP BY b.key ORDER BY b.name;
-                                """)))
+            rows.append(try row("search \"\(query)\" --limit 20", ["word", "search", query, "--limit", "20"], query: """
+                SELECT \(everyField) FROM words_search s JOIN words w ON w.rowid = s.rowid
+                WHERE words_search MATCH \(phrase) LIMIT 20;
+                """))
+            rows.append(try row("word show (a miss)", ["word", "show", "NO-SUCH-WORD"], exitCodes: [1],
+                                query: "SELECT * FROM words WHERE word_key = 'no-such-word';"))
+            rows.append(try row("word show (a hit)", ["word", "show", hit], query: "SELECT * FROM words WHERE word = '\(hit)';"))
+            rows.append(try row("due (none due)", ["due"], query: "SELECT count(*) FROM schedules WHERE due <= 1800000000000;"))
+            rows.append(try row("book list", ["book", "list"], query: """
+                SELECT b.name, count(w.id), coalesce(sum(w.memorized), 0) FROM books b
+                LEFT JOIN words w ON w.book = b.key GROUP BY b.key ORDER BY b.name;
+                """))
             let list = "SELECT \(everyField) FROM words w WHERE w.book = \(book) ORDER BY w.date, w.word, w.id;"
-            rows.append(Row(name: "word list --book (all)", ours: try best(["word", "list", "--book", "Bench"]),
-                            reference: try reference(list)))
-            rows.append(Row(name: "word list --book --json", ours: try best(["word", "list", "--book", "Bench", "--json"]),
-                            reference: try reference(list, mode: "json")))
+            rows.append(try row("word list --book (all)", ["word", "list", "--book", "Bench"], query: list))
+            rows.append(try row("word list --book --json", ["word", "list", "--book", "Bench", "--json"], query: list, mode: "json"))
             tables.append((size, rows))
         }
         for (size, rows) in tables {
