@@ -51,7 +51,7 @@ public struct DictClient: Sendable {
 
     /// The definitions of `word` in every database (`DEFINE * word`); empty when none matches.
     public func define(_ word: String, database: String = "*") throws -> [Definition] {
-        let query = word.trimmingWhiteSpace()
+        let query = TextRules.trimmingWhiteSpace(word)
         guard !query.isEmpty else { throw DictionaryError.emptyWord }
         let connection = try Connection(host: host, port: port, timeout: timeout)
         defer { connection.close() }

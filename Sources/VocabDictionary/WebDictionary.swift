@@ -17,7 +17,7 @@ public struct WebDictionary: Sendable {
     /// The URL for `word`: every byte outside RFC 3986's unreserved set is percent-encoded
     /// (UTF-8), so spaces, Korean and `&` or `#` in a word stay part of the query.
     public func url(for word: String) -> String {
-        let trimmed = word.trimmingWhiteSpace()
+        let trimmed = TextRules.trimmingWhiteSpace(word)
         return template.replacingText("{word}", with: WebDictionary.percentEncode(trimmed))
     }
 

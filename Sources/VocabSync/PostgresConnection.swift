@@ -296,7 +296,7 @@ public final class PostgresConnection {
 
     private static func firstLine(_ message: UnsafePointer<CChar>?) -> String {
         guard let message else { return "unknown error" }
-        let text = String(cString: message).trimmingWhiteSpace()
+        let text = TextRules.trimmingWhiteSpace(String(cString: message))
         return text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "unknown error"
     }
 }

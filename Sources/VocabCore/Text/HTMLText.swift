@@ -88,8 +88,8 @@ public enum HTMLText {
         text(rest)
     }
 
-    /// Whether `text` contains `marker`, looking for its first byte before asking Foundation
-    /// (most fields hold neither markup nor markers, and Foundation's search is slow).
+    /// Whether `text` contains `marker`, looking for its first byte before searching for it
+    /// (most fields hold neither markup nor markers).
     private static func mayHold(_ text: String, _ marker: String) -> Bool {
         guard let first = marker.utf8.first, text.utf8.contains(first) else { return false }
         return text.contains(marker)

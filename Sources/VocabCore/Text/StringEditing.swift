@@ -10,11 +10,6 @@ extension StringProtocol {
     public func trimmingSpaces() -> String {
         trimming { $0.isWhitespace && !$0.isNewline }
     }
-
-    /// Without leading and trailing white space, line breaks included.
-    public func trimmingWhiteSpace() -> String {
-        trimming(while: \.isWhitespace)
-    }
 }
 
 extension String {

@@ -62,7 +62,7 @@ public final class WordNetDatabase {
     /// WordNet's tagged texts, across parts of speech (brave: the adjective before the noun
     /// nobody met); ties keep WordNet's own order (noun, verb, adjective, adverb; sense number).
     public func lookUp(_ word: String) throws -> DictionaryEntry {
-        let query = word.trimmingWhiteSpace()
+        let query = TextRules.trimmingWhiteSpace(word)
         guard !query.isEmpty else { throw DictionaryError.emptyWord }
         let key = query.lowercased().replacingText(" ", with: "_")
         var senses: [Sense] = []
