@@ -71,18 +71,8 @@ public final class AtomicFileWriter {
     }
 
     private func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { bytes -> Int in
-                guard let base = bytes.baseAddress else { return 0 }
-                return Glibc.write(descriptor, base + offset, bytes.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
-            }
-            offset += written
-        }
+        let error = buffer.withUnsafeBytes { writeAll(descriptor, $0) }
+        if error != 0 { throw FileError.cannotWrite(path: path, reason: String(cString: strerror(error))) }
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -51,18 +51,18 @@ final class Console {
     func error(_ text: String) {
         flush()
         let line = Array((text + "\n").utf8)
-        line.withUnsafeBytes { Self.writeAll(STDERR_FILENO, $0) }
+        _ = line.withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
     }
 
     /// Redraws one status line on standard error (a terminal): carriage return, text, clear.
     func errorInPlace(_ text: String) {
         let line = Array(("\r" + text + "\u{1B}[K").utf8)
-        line.withUnsafeBytes { Self.writeAll(STDERR_FILENO, $0) }
+        _ = line.withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
     }
 
     func flush() {
         guard !outputBuffer.isEmpty else { return }
-        outputBuffer.withUnsafeBytes { Self.writeAll(STDOUT_FILENO, $0) }
+        _ = outputBuffer.withUnsafeBytes { writeAll(STDOUT_FILENO, $0) }
         outputBuffer.removeAll(keepingCapacity: true)
     }
 
@@ -88,20 +88,6 @@ final class Console {
     /// Writes `text` to standard output at once, unbuffered (lines a waiting script reads).
     static func writeNow(_ text: String) {
         var copy = text
-        copy.withUTF8 { Self.writeAll(1, UnsafeRawBufferPointer($0)) }
-    }
-
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
-        guard var base = bytes.baseAddress else { return }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = Glibc.write(descriptor, base, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            remaining -= written
-            base += written
-        }
+        _ = copy.withUTF8 { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
     }
 }

@@ -22,28 +22,15 @@ public final class OutputFile {
 
     /// Writes all of `bytes` after what was written before.
     public func write<Bytes: Collection>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
-        let written: Int32? = bytes.withContiguousStorageIfAvailable { writeAll($0) } ?? Array(bytes).withUnsafeBufferPointer { writeAll($0) }
-        if let error = written, error != 0 { throw Failure(path: path, reason: String(cString: strerror(error))) }
+        guard descriptor >= 0 else { throw Failure(path: path, reason: String(cString: strerror(EBADF))) }
+        let error = bytes.withContiguousStorageIfAvailable { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+            ?? Array(bytes).withUnsafeBytes { writeAll(descriptor, $0) }
+        if error != 0 { throw Failure(path: path, reason: String(cString: strerror(error))) }
     }
 
     /// Closes the file (also done when it goes away).
     public func close() {
         if descriptor >= 0 { _ = Glibc.close(descriptor) }
         descriptor = -1
-    }
-
-    /// 0, or the errno of the write that failed.
-    private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-        guard descriptor >= 0 else { return EBADF }
-        var offset = 0
-        while offset < bytes.count {
-            let count = Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += count
-        }
-        return 0
     }
 }
