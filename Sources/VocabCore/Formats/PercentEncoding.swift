@@ -16,12 +16,24 @@ public enum PercentEncoding {
 
     /// `text` as UTF-8 with every byte but ASCII letters and digits written `%XX`.
     public static func encodeAllButAlphanumerics(_ text: String) -> String {
+        encode(text, alsoKeeping: { _ in false })
+    }
+
+    /// `text` as UTF-8 with every byte outside RFC 3986's unreserved set (letters, digits,
+    /// `-`, `.`, `_`, `~`) written `%XX`.
+    public static func encodeAllButUnreserved(_ text: String) -> String {
+        encode(text, alsoKeeping: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "~") })
+    }
+
+    /// `text` as UTF-8, ASCII letters and digits and the bytes `alsoKept` accepts as they are,
+    /// every other byte written `%XX` (upper-case hex).
+    private static func encode(_ text: String, alsoKeeping alsoKept: (UInt8) -> Bool) -> String {
         var out = ""
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let alphanumeric = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            if alphanumeric || alsoKept(byte) {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
+            } else {
                 let hex = String(byte, radix: 16, uppercase: true)
                 out += "%" + (hex.count == 1 ? "0" + hex : hex)
             }
