@@ -63,7 +63,7 @@ let package = Package(
         .systemLibrary(name: "CMHD", path: "Sources/CMHD", providers: [.apt(["libmicrohttpd-dev"])]),
         // The strings the window and the web app show, in English and Korean: one gettext catalogue
         // (Translations/*.po, compiled by msgfmt at build time into the module's resources).
-        .target(name: "VocabCatalog", swiftSettings: withoutFoundation, plugins: ["CompileTranslations"]),
+        .target(name: "VocabCatalog", dependencies: ["VocabCore"], swiftSettings: withoutFoundation, plugins: ["CompileTranslations"]),
         // The words of the window and the web app for the layers' values and errors, through the catalogue.
         .target(name: "VocabWording", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabSync", "VocabCatalog"], swiftSettings: withoutFoundation),
         // The web app: an HTTP server over the sessions, a JSON API and the pages (served by `vocab serve`).

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VocabCore
 
 /// The strings every front end but the terminal shows, in the user's language: one gettext
 /// catalogue per language (`Translations/*.po`, compiled by `msgfmt` at build time and built
@@ -24,8 +25,8 @@ public struct Catalog: Sendable {
     /// language without a catalogue): empty.
     public static func load(language: String?, environment: [String: String], executable: String) -> Catalog {
         guard let language, language != "en", language.allSatisfy(\.isLetter), language.count <= 8 else { return Catalog() }
-        let binFolder = parentFolder(of: executable)
-        let installed = [environment["VOCAB_LOCALEDIR"], parentFolder(of: binFolder) + "/share/locale"]
+        let binFolder = FilePath.parentFolder(of: executable)
+        let installed = [environment["VOCAB_LOCALEDIR"], FilePath.parentFolder(of: binFolder) + "/share/locale"]
             .compactMap { $0 }.filter { !$0.isEmpty }.map { "\($0)/\(language)/LC_MESSAGES/vocab.mo" }
         for path in installed {
             if let data = FileManager.default.contents(atPath: path), let parsed = MOFile.parse([UInt8](data)) {
@@ -47,14 +48,6 @@ public struct Catalog: Sendable {
 
     /// The languages there are catalogues for (besides English): those built in.
     public static var languages: [String] { embedded.keys.sorted() }
-
-    /// The folder holding `path` ("" for a bare name, "/" for an entry of the root).
-    private static func parentFolder(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
-        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
-    }
 }
 
 /// Reads gettext's binary catalogue format (what `msgfmt` writes).
