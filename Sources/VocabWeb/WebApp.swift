@@ -226,22 +226,11 @@ public final class WebApp: Sendable {
                      body: Array(jsonValue(value).compact.utf8))
     }
 
-    /// An answer built here (strings, numbers, true/false, NSNull, lists and objects of them) as
-    /// JSON: written by VocabCore's own writer — Foundation's JSONSerialization, bridging every
-    /// dictionary to an NSDictionary, took more than half of a request's time.
+    /// An answer built here (strings, numbers, true/false, `JSONValue.null`, lists and objects of
+    /// them) as JSON, written by VocabCore's own writer: Foundation's JSONSerialization, bridging
+    /// every dictionary to an NSDictionary, took more than half of a request's time.
     static func jsonValue(_ value: Any) -> JSONValue {
-        switch value {
-        case let json as JSONValue: return json
-        case let text as String: return .string(text)
-        case let flag as Bool: return .bool(flag)
-        case let number as Int: return .int(Int64(number))
-        case let number as Int64: return .int(number)
-        case let number as Double: return .double(number)
-        case let object as [String: Any]: return .object(object.map { ($0.key, jsonValue($0.value)) })
-        case let object as [String: String]: return .object(object.map { ($0.key, .string($0.value)) })
-        case let list as [Any]: return .array(list.map(jsonValue))
-        default: return .null
-        }
+        JSONValue(any: value, sortingKeys: false)
     }
 
     func json(_ value: Any, status: Int = 200) -> HTTPResponse { Self.json(value, status: status) }

@@ -249,9 +249,10 @@ extension JSONValue {
 
 extension JSONValue {
     /// A tree of Swift values as JSON: strings, true/false, integers, doubles, `JSONValue`s and
-    /// arrays and `[String: …]` objects of them (keys sorted, so output is stable); anything
-    /// else, `nil` included, is null.
-    public init(any value: Any?) {
+    /// arrays and `[String: …]` objects of them; anything else, `nil` included, is null. Object
+    /// keys are sorted (output that stays the same) unless `sortingKeys` is false (an answer
+    /// read by a program, made by the thousand: the web API's).
+    public init(any value: Any?, sortingKeys: Bool = true) {
         switch value {
         case let json as JSONValue: self = json
         case let text as String: self = .string(text)
@@ -260,8 +261,9 @@ extension JSONValue {
         case let number as Int64: self = .int(number)
         case let number as Double: self = .double(number)
         case let object as [String: Any]:
-            self = .object(object.keys.sorted().map { ($0, JSONValue(any: object[$0])) })
-        case let list as [Any]: self = .array(list.map { JSONValue(any: $0) })
+            let members = object.map { ($0.key, JSONValue(any: $0.value, sortingKeys: sortingKeys)) }
+            self = .object(sortingKeys ? members.sorted { $0.0 < $1.0 } : members)
+        case let list as [Any]: self = .array(list.map { JSONValue(any: $0, sortingKeys: sortingKeys) })
         default: self = .null
         }
     }
