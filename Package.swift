@@ -39,21 +39,23 @@ let package = Package(
         // Debian's libzstd, for the collections current Anki packages hold: loaded when one is
         // read (see its shim), not linked, so no pkg-config.
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", providers: [.apt(["libzstd-dev"])]),
+        // The few POSIX pieces the layers above share: threads, child processes, writing files.
+        .target(name: "VocabSystem", swiftSettings: withoutFoundation),
         // Models, validation, errors and text rules: pure Swift, no C, no I/O.
-        .target(name: "VocabCore", swiftSettings: withoutFoundation),
+        .target(name: "VocabCore", dependencies: ["VocabSystem"], swiftSettings: withoutFoundation),
         // The SQLite store: schema, migrations, queries, change observation.
-        .target(name: "VocabStore", dependencies: ["VocabCore", "CSQLite"], swiftSettings: withoutFoundation),
+        .target(name: "VocabStore", dependencies: ["VocabCore", "CSQLite", "VocabSystem"], swiftSettings: withoutFoundation),
         // Zip-based files: Excel workbooks (.xlsx) read as rows, streamed and bounded.
-        .target(name: "VocabArchives", dependencies: ["VocabCore", "CZip", "CXML2"], swiftSettings: withoutFoundation),
+        .target(name: "VocabArchives", dependencies: ["VocabCore", "CZip", "CXML2", "VocabSystem"], swiftSettings: withoutFoundation),
         // Anki packages (.apkg, .colpkg): read in both layouts, written in the legacy one.
-        .target(name: "VocabAnki", dependencies: ["VocabCore", "VocabStore", "VocabArchives", "CZstd"], swiftSettings: withoutFoundation),
+        .target(name: "VocabAnki", dependencies: ["VocabCore", "VocabStore", "VocabArchives", "CZstd", "VocabSystem"], swiftSettings: withoutFoundation),
         // The cloud: PostgreSQL connection, server schema, account status (sync to come).
         .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CLibPQ"], swiftSettings: withoutFoundation),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
-        .target(name: "VocabDictionary", dependencies: ["VocabCore"], swiftSettings: withoutFoundation),
+        .target(name: "VocabDictionary", dependencies: ["VocabCore", "VocabSystem"], swiftSettings: withoutFoundation),
         // The workflows every front end shares: game, study, word form, sync, transfer, paths.
         // No terminal and no widget code; the time comes from a clock passed in.
-        .target(name: "VocabSessions", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives", "VocabAnki"], swiftSettings: withoutFoundation),
+        .target(name: "VocabSessions", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives", "VocabAnki"], swiftSettings: withoutFoundation),
         // Commands, prompts and output of the terminal application.
         // Debian's libqrencode, for the QR code `vocab serve` prints for a phone to scan: loaded
         // when one is drawn (see its shim), not linked.
@@ -67,8 +69,8 @@ let package = Package(
         // The words of the window and the web app for the layers' values and errors, through the catalogue.
         .target(name: "VocabWording", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabSync", "VocabCatalog"], swiftSettings: withoutFoundation),
         // The web app: an HTTP server over the sessions, a JSON API and the pages (served by `vocab serve`).
-        .target(name: "VocabWeb", dependencies: ["VocabCore", "VocabStore", "VocabSync", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], swiftSettings: withoutFoundation, plugins: ["EmbedWebPages"]),
-        .target(name: "VocabCLI", dependencies: ["VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb",
+        .target(name: "VocabWeb", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabSync", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], swiftSettings: withoutFoundation, plugins: ["EmbedWebPages"]),
+        .target(name: "VocabCLI", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb",
                                                  "VocabCatalog", "CQREncode"], swiftSettings: withoutFoundation),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the
@@ -96,6 +98,7 @@ let package = Package(
         // The services the suite starts, found or missed the same way by every test target.
         .target(name: "TestServices", path: "Tests/TestServices"),
         .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"], exclude: ["Data"]),
+        .testTarget(name: "VocabSystemTests", dependencies: ["VocabSystem"]),
         .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCore", "TestServices"]),
         .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore", "TestServices"]),
         .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabDictionary"]),

@@ -2,6 +2,7 @@ import FoundationEssentials
 import VocabArchives
 import VocabCore
 import VocabStore
+import VocabSystem
 
 /// An `.apkg` or `.colpkg` opened for reading: its newest collection unpacked into a private
 /// temporary folder (removed when this is dropped) and opened read-only, and its media list.

@@ -1,6 +1,7 @@
 import CZip
 import FoundationEssentials
 import VocabCore
+import VocabSystem
 
 /// Why a zip-based file (an `.xlsx` workbook, an Anki package) cannot be read; nothing is imported.
 public enum ArchiveError: UserFacingError, Equatable {
@@ -55,7 +56,7 @@ public final class ZipArchive {
             throw ArchiveError.notAZip(path: path, reason: String(cString: vocab_zip_error_strerror(&info)), kind: kind)
         }
         handle = opened
-        let size = FilePath.byteSize(of: path) ?? 0
+        let size = FileStatus.byteSize(of: path) ?? 0
         unpackLimit = min(max(minimumLimit, size.multipliedReportingOverflow(by: limitFactor).partialValue), 8 << 30)
     }
 

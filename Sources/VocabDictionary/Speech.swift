@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabCore
+import VocabSystem
 
 /// Pronunciation and speech through espeak-ng, when it is installed.
 public struct Speech: Sendable {

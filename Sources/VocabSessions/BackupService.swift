@@ -1,6 +1,7 @@
 import FoundationEssentials
 import VocabCore
 import VocabStore
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -76,7 +77,7 @@ public enum BackupService {
         }
         if reference.contains("/") || reference.hasSuffix(".sqlite") || reference.hasSuffix(".sqlite.gz") {
             guard FileManager.default.fileExists(atPath: reference) else { throw BackupError.noSuchBackup(reference) }
-            let bytes = FilePath.byteSize(of: reference) ?? 0
+            let bytes = FileStatus.byteSize(of: reference) ?? 0
             return backups.first { $0.path == reference }
                 ?? BackupInfo(path: reference, takenAt: Timestamp(milliseconds: 0), reason: "file", bytes: bytes)
         }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import VocabCore
 import VocabDictionary
+import VocabSystem
 
 /// The dictionaries a session can ask: WordNet offline (with IPA from espeak-ng), the web
 /// dictionary page for a word, and speech. Built from the environment and the user's config.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabCore
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +31,7 @@ public enum FileAccess {
 
     /// The size of the file at `path` in bytes, if it can be read.
     public static func size(of path: String) -> Int? {
-        FilePath.byteSize(of: path)
+        FileStatus.byteSize(of: path)
     }
 
     /// Writes `bytes` to `path`, replacing it atomically.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif

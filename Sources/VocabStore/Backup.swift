@@ -1,6 +1,7 @@
 import CSQLite
 import FoundationEssentials
 import VocabCore
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -103,7 +104,7 @@ public enum StoreBackups {
         for name in names where !name.hasPrefix(".") {
             guard let (time, reason) = parse(fileName: name) else { foreign.append(name); continue }
             let path = folder + "/" + name
-            let bytes = FilePath.byteSize(of: path) ?? 0
+            let bytes = FileStatus.byteSize(of: path) ?? 0
             backups.append(BackupInfo(path: path, takenAt: time, reason: reason, bytes: bytes))
         }
         return (backups.sorted { $0.takenAt > $1.takenAt }, foreign.sorted())
@@ -228,7 +229,7 @@ extension StoreBackups {
         guard rename(partial, target) == 0 else {
             throw BackupError.cannotWrite(folder: folder, reason: String(cString: strerror(errno)))
         }
-        let bytes = FilePath.byteSize(of: target) ?? 0
+        let bytes = FileStatus.byteSize(of: target) ?? 0
         return (BackupInfo(path: target, takenAt: time, reason: reason, bytes: bytes), found)
     }
 }

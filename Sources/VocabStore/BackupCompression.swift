@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabCore
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,7 +48,7 @@ enum BackupCompression {
     }
 
     private static func size(_ path: String) -> Int {
-        FilePath.byteSize(of: path) ?? 0
+        FileStatus.byteSize(of: path) ?? 0
     }
 
     /// Runs a program to completion, its standard output into `output`; true when it succeeded.

@@ -1,7 +1,8 @@
 import Dispatch
 import FoundationEssentials
-import VocabCore
 import Synchronization
+import VocabCore
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif

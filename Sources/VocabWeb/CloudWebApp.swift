@@ -5,6 +5,7 @@ import VocabCatalog
 import VocabCore
 import VocabStore
 import VocabSync
+import VocabSystem
 
 /// Many learners on one server, signed in with their cloud accounts. A learner signs in with
 /// the account's password, which PostgreSQL checks once; the browser becomes a device of the

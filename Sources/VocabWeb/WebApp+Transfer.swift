@@ -1,8 +1,9 @@
-import Synchronization
 import FoundationEssentials
+import Synchronization
 import VocabCore
 import VocabSessions
 import VocabStore
+import VocabSystem
 import VocabWording
 #if canImport(Glibc)
 import Glibc

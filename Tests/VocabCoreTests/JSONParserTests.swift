@@ -49,7 +49,7 @@ final class JSONParserTests: XCTestCase {
     }
 }
 
-/// The small pieces that replaced Foundation's: percent escapes, printf, child processes.
+/// The small pieces that replaced Foundation's: percent escapes, printf.
 final class SystemPiecesTests: XCTestCase {
     func testPercentEscapes() {
         XCTAssertEqual(PercentEncoding.decode("a%20b%ED%95%9C"), "a b한")
@@ -63,22 +63,5 @@ final class SystemPiecesTests: XCTestCase {
         XCTAssertEqual(CFormat.string("%3d. %08d", 7, 42), "  7. 00000042")
         let long = CFormat.string("%0300d", 1)
         XCTAssertEqual(long.count, 300)
-    }
-
-    func testAChildProcessRunsWithItsOutputsKeptOrFiled() throws {
-        let echo = try Subprocess("/bin/sh", ["-c", "printf out; printf err >&2; exit 3"]).run(output: .capture, errors: .capture)
-        XCTAssertEqual(String(decoding: echo.output, as: UTF8.self), "out")
-        XCTAssertEqual(String(decoding: echo.errors, as: UTF8.self), "err")
-        XCTAssertEqual(echo.exitStatus, 3)
-        XCTAssertFalse(echo.succeeded)
-        let file = NSTemporaryDirectory() + "/subprocess-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        // Far more than a pipe holds, on both outputs: nothing waits forever.
-        let big = try Subprocess("/bin/sh", ["-c", "head -c 300000 /dev/zero; head -c 300000 /dev/zero >&2"]).run(output: .capture, errors: .capture)
-        XCTAssertEqual(big.output.count, 300_000)
-        XCTAssertEqual(big.errors.count, 300_000)
-        XCTAssertTrue(try Subprocess("/bin/sh", ["-c", "printf filed"]).run(output: .file(file)).succeeded)
-        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "filed")
-        XCTAssertThrowsError(try Subprocess("/no/such/program", []).run())
     }
 }

@@ -1,5 +1,6 @@
-import VocabCore
 import FoundationEssentials
+import VocabCore
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Path arithmetic on plain strings.
 ///
 /// Foundation's `NSString.deletingLastPathComponent` traps on one-character names in
@@ -39,11 +37,5 @@ public enum FilePath {
     /// `path` with `name` added as its last part (one slash between them).
     public static func joining(_ path: String, _ name: String) -> String {
         path.isEmpty ? name : path.hasSuffix("/") ? path + name : path + "/" + name
-    }
-
-    /// The size in bytes of the file at `path` (following a symbolic link); nil when there is none.
-    public static func byteSize(of path: String) -> Int? {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : nil
     }
 }

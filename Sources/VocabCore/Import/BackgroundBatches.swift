@@ -1,4 +1,5 @@
 import Dispatch
+import VocabSystem
 
 /// Runs a producer on a second thread, a few batches ahead of the caller, so that preparing
 /// the next batch overlaps with using this one. Batches come out in the order handed over;
