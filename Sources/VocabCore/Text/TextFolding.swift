@@ -30,6 +30,8 @@ enum TextFolding {
             case 0x1F80...0x1FFC where String(scalar)._nfd.contains(where: { $0.value == 0x345 }):
                 // Greek with iota subscript: the subscript is an accent here, not a letter ι.
                 for part in String(scalar)._nfd where part.value != 0x345 { appendFolded(part, to: &out) }
+            case _ where !scalar.properties.changesWhenCaseMapped:
+                out.append(scalar)  // Hangul, CJK, kana…: no case to fold
             default:
                 appendFolded(scalar, to: &out)
             }
@@ -62,7 +64,8 @@ enum TextFolding {
                 continue
             }
             justAfterBase = true
-            if scalar.value >= 0xC0 {
+            // Hangul syllables and CJK ideographs decompose into no Latin, Greek or Cyrillic base.
+            if scalar.value >= 0xC0, !(0x4E00...0x9FFF).contains(scalar.value), !(0xAC00...0xD7A3).contains(scalar.value) {
                 let parts = Array(String(scalar)._nfd)
                 if parts != [scalar], let first = parts.first, first.value < accentedBaseLimit {
                     out.append(first)
