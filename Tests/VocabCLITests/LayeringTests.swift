@@ -9,54 +9,49 @@ final class LayeringTests: XCTestCase {
                                    "cloud", "login", "logout", "account", "sync", "backup", "maintain", "optimize",
                                    "starter", "stats", "help", "serve"]
 
-    func testNoTypeOutsideTheTerminalBuildsASentenceThatNamesAVocabCommand() throws {
+    /// Every Swift file of `Sources`, as "module/path" and its text, but those of `excluded` modules.
+    private func sourceFiles(excludingModules excluded: Set<String>) throws -> [(name: String, text: String)] {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
-        let terminalOnly: Set<String> = ["VocabCLI", "vocab", "vocab-bench"]
-        let pattern = try NSRegularExpression(pattern: "`vocab\\b|\\bvocab (" + Self.commands.joined(separator: "|") + ")\\b")
-        var offenders: [String] = []
-        var read = 0
-        let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !terminalOnly.contains($0) }
+        var found: [(name: String, text: String)] = []
+        let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !excluded.contains($0) }
         for module in modules {
             guard let files = FileManager.default.enumerator(atPath: sources.appendingPathComponent(module).path) else { continue }
             for case let file as String in files where file.hasSuffix(".swift") {
                 let path = sources.appendingPathComponent(module).appendingPathComponent(file).path
-                read += 1
-                for (number, line) in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                    let code = line.trimmingCharacters(in: .whitespaces)
-                    guard !code.hasPrefix("//"), code.contains("\"") || !code.isEmpty else { continue }
-                    let text = String(line)
-                    if pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
-                        offenders.append("\(module)/\(file):\(number + 1): \(code)")
-                    }
+                found.append(("\(module)/\(file)", try String(contentsOfFile: path, encoding: .utf8)))
+            }
+        }
+        return found
+    }
+
+    func testNoTypeOutsideTheTerminalBuildsASentenceThatNamesAVocabCommand() throws {
+        let pattern = try NSRegularExpression(pattern: "`vocab\\b|\\bvocab (" + Self.commands.joined(separator: "|") + ")\\b")
+        var offenders: [String] = []
+        let files = try sourceFiles(excludingModules: ["VocabCLI", "vocab", "vocab-bench"])
+        for file in files {
+            for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//"), code.contains("\"") || !code.isEmpty else { continue }
+                let text = String(line)
+                if pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
+                    offenders.append("\(file.name):\(number + 1): \(code)")
                 }
             }
         }
-        XCTAssertGreaterThan(read, 100, "the sources were found")
+        XCTAssertGreaterThan(files.count, 100, "the sources were found")
         XCTAssertEqual(offenders, [], "sentences outside the terminal that name a vocab command")
     }
 
     /// The `vocab` binary's modules import FoundationEssentials, never all of Foundation (with it
     /// come ICU and CoreFoundation, and every command starts twice as slowly: DESIGN.md §2).
     func testTheCommandLinesModulesDoNotImportAllOfFoundation() throws {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources")
-        let withFoundation: Set<String> = ["VocabDesktop", "vocab-desktop", "vocab-bench"]
-        var offenders: [String] = []
-        var read = 0
-        let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !withFoundation.contains($0) }
-        for module in modules {
-            guard let files = FileManager.default.enumerator(atPath: sources.appendingPathComponent(module).path) else { continue }
-            for case let file as String in files where file.hasSuffix(".swift") {
-                read += 1
-                let text = try String(contentsOfFile: sources.appendingPathComponent(module).appendingPathComponent(file).path, encoding: .utf8)
-                let imports = text.split(separator: "\n").filter { $0.hasPrefix("import Foundation") || $0.contains(" import Foundation") }
-                if imports.contains(where: { $0.hasSuffix("Foundation") || $0.contains("Foundation.") || $0.hasSuffix("Foundation ") }) {
-                    offenders.append("\(module)/\(file)")
-                }
-            }
-        }
-        XCTAssertGreaterThan(read, 100, "the sources were found")
+        let files = try sourceFiles(excludingModules: ["VocabDesktop", "vocab-desktop", "vocab-bench"])
+        let offenders = files.filter { file in
+            let imports = file.text.split(separator: "\n").filter { $0.hasPrefix("import Foundation") || $0.contains(" import Foundation") }
+            return imports.contains { $0.hasSuffix("Foundation") || $0.contains("Foundation.") || $0.hasSuffix("Foundation ") }
+        }.map(\.name)
+        XCTAssertGreaterThan(files.count, 100, "the sources were found")
         XCTAssertEqual(offenders, [], "files of the vocab binary that import all of Foundation")
     }
 
