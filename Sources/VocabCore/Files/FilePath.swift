@@ -5,8 +5,7 @@
 public enum FilePath {
     /// The folder holding `path`: "" for a bare name, "/" for an entry of the root (and the root).
     public static func parentFolder(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let trimmed = withoutTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }
         let parent = trimmed[..<slash]
         return parent.isEmpty ? "/" : String(parent)
@@ -20,8 +19,7 @@ public enum FilePath {
 
     /// The last part of `path` ("b.csv" for "/a/b.csv", "a" for "/a/"; "/" for the root).
     public static func lastComponent(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let trimmed = withoutTrailingSlashes(path)
         guard trimmed != "/", let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
         return String(trimmed[trimmed.index(after: slash)...])
     }
@@ -37,5 +35,12 @@ public enum FilePath {
     /// `path` with `name` added as its last part (one slash between them).
     public static func joining(_ path: String, _ name: String) -> String {
         path.isEmpty ? name : path.hasSuffix("/") ? path + name : path + "/" + name
+    }
+
+    /// `path` without the slashes it ends in, but a lone "/" (the root) kept.
+    private static func withoutTrailingSlashes(_ path: String) -> Substring {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return trimmed
     }
 }
