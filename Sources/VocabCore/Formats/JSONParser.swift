@@ -12,21 +12,24 @@ public struct JSONParser {
     public static let maximumDepth = 256
 
     /// Parses `bytes` as one JSON value, white space around it allowed.
+    /// Bytes held in one piece (an array, `Data`, a string's UTF-8) are read where they are.
     public static func parse<Bytes: Collection>(_ bytes: Bytes) throws -> JSONValue where Bytes.Element == UInt8 {
-        let buffer = Array(bytes)
-        return try buffer.withUnsafeBufferPointer { pointer in
-            var parser = JSONParser(bytes: pointer)
-            parser.skipSpace()
-            let value = try parser.value(depth: 0)
-            parser.skipSpace()
-            guard parser.index == pointer.count else { throw parser.failure("text after the value") }
-            return value
-        }
+        if let value = try bytes.withContiguousStorageIfAvailable(parse(buffer:)) { return value }
+        return try Array(bytes).withUnsafeBufferPointer(parse(buffer:))
     }
 
     /// Parses `text` as one JSON value.
     public static func parse(_ text: String) throws -> JSONValue {
-        try parse(Array(text.utf8))
+        try parse(text.utf8)
+    }
+
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
+        parser.skipSpace()
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == buffer.count else { throw parser.failure("text after the value") }
+        return value
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
