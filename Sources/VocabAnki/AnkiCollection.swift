@@ -62,14 +62,14 @@ struct AnkiCollection {
             return parsed
         }
         for (key, model) in try object(row.0, "note types") {
-            guard let id = Int64(key), model.objectValue != nil else { continue }
+            guard let id = Int64(key), case .object = model else { continue }
             let fields = (model["flds"]?.arrayValue ?? [])
                 .sorted { ($0["ord"]?.int64Value ?? 0) < ($1["ord"]?.int64Value ?? 0) }
                 .map { $0["name"]?.stringValue ?? "" }
             noteTypes[id] = AnkiNoteType(name: model["name"]?.stringValue ?? "", fields: fields, isCloze: model["type"]?.int64Value == 1)
         }
         for (key, deck) in try object(row.1, "decks") {
-            guard let id = Int64(key), deck.objectValue != nil else { continue }
+            guard let id = Int64(key), case .object = deck else { continue }
             decks[id] = AnkiDeck(name: deck["name"]?.stringValue ?? "", description: deck["desc"]?.stringValue ?? "")
         }
     }

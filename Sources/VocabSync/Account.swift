@@ -42,7 +42,7 @@ public struct CloudLogin: Sendable, Equatable {
             let reason = isFolder ? "it is a folder" : access(path, R_OK) == 0 ? "an error reading it" : String(cString: strerror(errno))
             throw CloudError.unreadableLogin(path: path, reason: reason)
         }
-        guard let object = try? JSONParser.parse(data), object.objectValue != nil,
+        guard let object = try? JSONParser.parse(data), case .object = object,
               let host = object["host"]?.stringValue, let port = object["port"]?.int64Value.flatMap({ Int(exactly: $0) }),
               let database = object["database"]?.stringValue, let user = object["user"]?.stringValue else {
             throw CloudError.invalidURL("the saved login in \(path)")
