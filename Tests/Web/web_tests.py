@@ -85,6 +85,21 @@ def text_in(driver, element_id, text, timeout=10):
     wait(driver, ready.text_to_be_present_in_element((By.ID, element_id), text), timeout)
 
 
+def tap_when_still(driver, element_id):
+    """Taps the element once it stops moving: a tap during the page's smooth scroll lands elsewhere."""
+    element = visible(driver, element_id)
+    last = [None]
+    def still(_):
+        where = element.rect
+        settled = where == last[0]
+        last[0] = where
+        if not settled:
+            time.sleep(0.05)
+        return settled
+    wait(driver, still)
+    element.click()
+
+
 def shoot(driver, name):
     if SHOTS:
         time.sleep(0.3)
@@ -376,7 +391,8 @@ def test_a_scanned_code_pairs_and_a_word_is_edited_and_heard(server, driver):
                                   re.search(r'"id"\s*:\s*"([0-9a-f-]+)"', server.vocab("word", "show", "brave", "--json")).group(1))
     assert sound == "audio/wav 200", sound
     driver.find_element(By.ID, "word-detail").send_keys("A brave rescue.")
-    driver.find_element(By.ID, "word-memorized").click()
+    tap_when_still(driver, "word-memorized")
+    wait(driver, lambda d: d.find_element(By.ID, "word-memorized").is_selected())
     shoot(driver, "edit")
     driver.find_element(By.ID, "done").click()
     wait(driver, lambda d: "A brave rescue." in server.vocab("word", "show", "brave"))

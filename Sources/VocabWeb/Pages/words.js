@@ -112,7 +112,7 @@ function edit(word) {
   $("word-memorized").checked = word.memorized;
   $("word-form-title").textContent = t("Edit “%@”", word.word);
   for (const id of ["word-memorized-row", "hear", "word-delete"]) $(id).hidden = false;
-  $("word-form").scrollIntoView({ behavior: "smooth" });
+  $("word-form").scrollIntoView({ behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
 }
 
 /** An edit sent now, or kept on the phone when the server cannot be reached. */
