@@ -213,6 +213,12 @@ public enum CloudSchema {
         -- read all of the learner's records through records_by_owner_seq for each record it
         -- looked up — a first sync of 10,000 words beside a million others' records took 10 s
         -- instead of 0.4 s. Planned for any owner, it takes the primary key.
+        -- The most bytes one record of a kind may hold (its body as text).
+        CREATE OR REPLACE FUNCTION vocab.most_bytes(kind text) RETURNS integer
+        LANGUAGE sql IMMUTABLE AS $fn$
+            SELECT CASE kind WHEN 'book' THEN 2097152 WHEN 'word' THEN 524288 WHEN 'settings' THEN 65536 ELSE 4096 END
+        $fn$;
+        REVOKE ALL ON FUNCTION vocab.most_bytes(text) FROM PUBLIC;
         CREATE OR REPLACE FUNCTION vocab.push(expected bigint, batch_text text, fresh boolean) RETURNS bigint
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $fn$
         DECLARE
@@ -233,23 +239,6 @@ public enum CloudSchema {
                     USING ERRCODE = '54000';
             END IF;
             batch := batch_text::jsonb;
-            -- Each body's size, measured once: what a record may hold, and (for a push into an
-            -- empty account) what the batch adds.
-            SELECT count(*) FILTER (WHERE x.k = 'book' AND NOT x.d) AS books,
-                   count(*) FILTER (WHERE x.k = 'word' AND NOT x.d) AS words,
-                   count(*) FILTER (WHERE x.k = 'review' AND NOT x.d) AS reviews,
-                   coalesce(sum(s.size), 0) AS bytes,
-                   (array_agg(x.k) FILTER (WHERE s.size > s.most))[1] AS big_kind,
-                   (array_agg(s.size) FILTER (WHERE s.size > s.most))[1] AS big_size
-            INTO batch_live
-            FROM jsonb_to_recordset(batch) AS x(k text, d boolean, b jsonb)
-            CROSS JOIN LATERAL (SELECT octet_length(x.b::text) AS size,
-                                       CASE x.k WHEN 'book' THEN 2097152 WHEN 'word' THEN 524288
-                                                WHEN 'settings' THEN 65536 ELSE 4096 END AS most) s;
-            IF batch_live.big_kind IS NOT NULL THEN
-                RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', batch_live.big_kind, batch_live.big_size, batch_live.big_kind
-                    USING ERRCODE = '54000';
-            END IF;
             PERFORM vocab.open_account(me);
             SELECT a.max_records, a.max_bytes, a.next_seq INTO cap, byte_cap, latest FROM vocab.accounts a WHERE a.owner = me FOR UPDATE;
             IF latest <> expected THEN
@@ -259,14 +248,30 @@ public enum CloudSchema {
                 -- Into an account the caller says is empty: a plain INSERT, which fails (and
                 -- changes nothing) should any record be there already. When it succeeds every
                 -- record is new, so the counters and bytes come from the batch alone: no lookup
-                -- of each record before and after.
-                INSERT INTO vocab.records (owner, kind, id, seq, deleted, body)
-                SELECT me, e.v->>'k', (e.v->>'i')::uuid, latest + e.n, (e.v->>'d')::boolean, e.v->'b'
-                FROM jsonb_array_elements(batch) WITH ORDINALITY AS e(v, n);
+                -- of each record before and after. The records are measured as they go in (one
+                -- pass over the batch); one too large undoes the whole push below.
+                WITH stored AS (
+                    INSERT INTO vocab.records (owner, kind, id, seq, deleted, body)
+                    SELECT me, e.v->>'k', (e.v->>'i')::uuid, latest + e.n, (e.v->>'d')::boolean, e.v->'b'
+                    FROM jsonb_array_elements(batch) WITH ORDINALITY AS e(v, n)
+                    RETURNING kind AS k, deleted AS d, octet_length(body::text) AS size)
+                SELECT count(*) FILTER (WHERE x.k = 'book' AND NOT x.d) AS books,
+                       count(*) FILTER (WHERE x.k = 'word' AND NOT x.d) AS words,
+                       count(*) FILTER (WHERE x.k = 'review' AND NOT x.d) AS reviews,
+                       coalesce(sum(x.size), 0) AS bytes,
+                       (array_agg(x.k) FILTER (WHERE x.size > vocab.most_bytes(x.k)))[1] AS big_kind,
+                       (array_agg(x.size) FILTER (WHERE x.size > vocab.most_bytes(x.k)))[1] AS big_size
+                INTO batch_live FROM stored x;
                 SELECT 0::bigint AS books, 0::bigint AS words, 0::bigint AS reviews, 0::bigint AS existing, 0::bigint AS bytes
                 INTO before_live;
                 after_live := batch_live;
             ELSE
+                -- Each body's size: what a record may hold.
+                SELECT (array_agg(x.k) FILTER (WHERE s.size > vocab.most_bytes(x.k)))[1] AS big_kind,
+                       (array_agg(s.size) FILTER (WHERE s.size > vocab.most_bytes(x.k)))[1] AS big_size
+                INTO batch_live
+                FROM jsonb_to_recordset(batch) AS x(k text, b jsonb)
+                CROSS JOIN LATERAL (SELECT octet_length(x.b::text) AS size) s;
                 -- The batch's records as they were: the live counters and the bytes kept in
                 -- step. Each is looked up by its key.
                 SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
@@ -293,6 +298,10 @@ public enum CloudSchema {
                 FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
                 CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
                                     WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
+            END IF;
+            IF batch_live.big_kind IS NOT NULL THEN
+                RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', batch_live.big_kind, batch_live.big_size, batch_live.big_kind
+                    USING ERRCODE = '54000';
             END IF;
             added := jsonb_array_length(batch) - before_live.existing;
             UPDATE vocab.accounts a SET

@@ -151,54 +151,75 @@ public final class SyncEngine {
     }
 
     /// Pushes the outbox; false when the server changed since the pull (pull again first).
+    ///
+    /// Batches go one after another with no wait between them: while the server stores one,
+    /// this device clears the one before from its outbox and reads and writes out the next.
+    /// A batch the server stored is cleared here one batch later, always in order, so an
+    /// interruption in between leaves it in the outbox, to go again (an upsert changes nothing).
     private func push(token: inout Int64, report: inout SyncReport) throws -> Bool {
         var entries = try store.outbox(limit: batchSize)
         guard !entries.isEmpty else { return true }
         // Into an account that had no rows at all nothing can conflict: a plain INSERT (a third
         // cheaper than the upsert). Should one still conflict, the batch is redone as an upsert.
         var intoEmptyAccount = try token == 0 && latestSeq() == 0
+        var batch = SyncEngine.fittedBatch(&entries)
+        var stored: (entries: [OutboxEntry], token: Int64)?
+        func clearStored() throws {
+            guard let done = stored else { return }
+            try store.clearOutbox(done.entries, token: done.token)
+            stored = nil
+            report.pushed += done.entries.count
+            progress(.pushed(report.pushed))
+        }
         while !entries.isEmpty {
-            if isCancelled() { throw CloudError.cancelled }
-            // A batch the server takes: at most `maxBatchBytes` of JSON (book covers are large).
-            var batch = SyncEngine.batchJSON(entries)
-            while entries.count > 1, batch.utf8.count > SyncEngine.maxBatchBytes {
-                entries = Array(entries.prefix(entries.count / 2))
-                batch = SyncEngine.batchJSON(entries)
+            if isCancelled() {
+                try clearStored()
+                throw CloudError.cancelled
             }
-            let pushed: (token: Int64, next: [OutboxEntry])?
             do {
-                pushed = try pushBatch(entries, json: batch, token: token, plainInsert: intoEmptyAccount)
+                try connection.send("SELECT vocab.push($1::bigint, $2::text, $3::boolean)::text",
+                                    [String(token), batch, intoEmptyAccount ? "true" : "false"])
+            } catch {
+                try? clearStored()  // the batch before is on the server: not sent again
+                throw error
+            }
+            var next: [OutboxEntry]
+            let nextBatch: String
+            do {
+                try clearStored()
+                next = try store.outbox(after: entries.last, limit: batchSize)
+                nextBatch = SyncEngine.fittedBatch(&next)
+            } catch {
+                _ = try? connection.awaitResult()
+                throw error
+            }
+            let rows: [[String?]]
+            do {
+                rows = try connection.awaitResult()
             } catch CloudError.serverError where intoEmptyAccount {
                 intoEmptyAccount = false
                 continue
             }
-            guard let pushed else { return false }
-            try store.clearOutbox(entries, token: pushed.token)
-            token = pushed.token
-            report.pushed += entries.count
-            progress(.pushed(report.pushed))
-            entries = pushed.next
+            guard let text = rows.first?.first ?? nil else { return false }
+            guard let newToken = Int64(text) else { throw CloudError.serverError("vocab.push returned \(text)") }
+            stored = (entries, newToken)
+            token = newToken
+            entries = next
+            batch = nextBatch
         }
+        try clearStored()
         return true
     }
 
-    /// Pushes one batch with one call of the server's `vocab.push` (one transaction there,
-    /// under the user's own account lock), reading the next batch from the store while the
-    /// server stores this one; nil when the server changed since the pull.
-    private func pushBatch(_ entries: [OutboxEntry], json: String, token: Int64, plainInsert: Bool) throws -> (token: Int64, next: [OutboxEntry])? {
-        try connection.send("SELECT vocab.push($1::bigint, $2::text, $3::boolean)::text",
-                            [String(token), json, plainInsert ? "true" : "false"])
-        let next: [OutboxEntry]
-        do {
-            next = try store.outbox(after: entries.last, limit: batchSize)
-        } catch {
-            _ = try? connection.awaitResult()
-            throw error
+    /// The JSON of as many of `entries` as one push may carry (`maxBatchBytes`; book covers are
+    /// large): halves `entries` until the batch fits.
+    static func fittedBatch(_ entries: inout [OutboxEntry]) -> String {
+        var batch = batchJSON(entries)
+        while entries.count > 1, batch.utf8.count > maxBatchBytes {
+            entries = Array(entries.prefix(entries.count / 2))
+            batch = batchJSON(entries)
         }
-        let rows = try connection.awaitResult()
-        guard let text = rows.first?.first ?? nil else { return nil }
-        guard let newToken = Int64(text) else { throw CloudError.serverError("vocab.push returned \(text)") }
-        return (newToken, next)
+        return batch
     }
 
     private func latestSeq() throws -> Int64 {

@@ -134,15 +134,20 @@ final class HostileLearnerTests: CloudEndToEndTestCase {
     // 4 and 5. Storage has no real bound; one push can take gigabytes.
     func testBytesAreCappedABodyIsBoundedByItsKindAndAGiantBatchIsRefusedBeforeItIsParsed() throws {
         XCTAssertEqual(try vocab.run(["cloud", "limit", userName(bob), "60", "--bytes", "1MiB", "--admin", adminURL], environment: admin).status, 0)
-        func push(_ records: Int, bodyBytes: Int, kind: String = "word") throws -> String {
+        func push(_ records: Int, bodyBytes: Int, kind: String = "word", fresh: Bool = false) throws -> String {
             let filler = String(repeating: "x", count: bodyBytes)
             let batch = (0..<records).map { _ in #"{"k":"\#(kind)","i":"\#(UUID().uuidString)","d":false,"b":{"word":"\#(filler)"}}"# }.joined(separator: ",")
             let file = vocab.file("batch-\(UUID().uuidString).json")
             try Data(("[" + batch + "]").utf8).write(to: URL(fileURLWithPath: file))
-            return try bobRuns("\\set batch `cat \(file)`\nSELECT vocab.push((SELECT coalesce((SELECT latest FROM vocab.counts()), 0)), :'batch', false);")
+            return try bobRuns("\\set batch `cat \(file)`\nSELECT vocab.push((SELECT coalesce((SELECT latest FROM vocab.counts()), 0)), :'batch', \(fresh));")
         }
         XCTAssertTrue(try push(1, bodyBytes: 600_000).contains("larger than a word may be"), "a word of 600 KB")
         XCTAssertTrue(try push(4, bodyBytes: 400_000).contains("may hold 1048576 bytes"), "1.6 MB under a 1 MiB cap")
+        // The same through the plain insert a push into an empty account takes: measured as it goes in, and undone.
+        XCTAssertTrue(try push(2, bodyBytes: 600_000, fresh: true).contains("larger than a word may be"), "a word of 600 KB, inserted")
+        XCTAssertTrue(try push(4, bodyBytes: 400_000, fresh: true).contains("may hold 1048576 bytes"), "1.6 MB under a 1 MiB cap, inserted")
+        XCTAssertEqual(try bobRuns("SELECT words FROM vocab.counts()").split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.first, 0,
+                       "nothing refused was kept")
         let small = try push(1, bodyBytes: 1_000)
         XCTAssertFalse(small.contains("ERROR"), "a small one goes in: \(small)")
         let giant = try push(40, bodyBytes: 500_000)
