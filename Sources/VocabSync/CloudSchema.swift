@@ -198,6 +198,13 @@ public enum CloudSchema {
         DROP POLICY IF EXISTS own_account ON vocab.accounts;
         CREATE POLICY own_account ON vocab.accounts USING (owner = vocab.me());
 
+        -- The most bytes one record of a kind may hold (its body as text).
+        CREATE OR REPLACE FUNCTION vocab.most_bytes(kind text) RETURNS integer
+        LANGUAGE sql IMMUTABLE AS $fn$
+            SELECT CASE kind WHEN 'book' THEN 2097152 WHEN 'word' THEN 524288 WHEN 'settings' THEN 65536 ELSE 4096 END
+        $fn$;
+        REVOKE ALL ON FUNCTION vocab.most_bytes(text) FROM PUBLIC;
+
         -- Stores a batch of the caller's records (a JSON array of {"k","i","d","b"}, sent as text
         -- and measured before it is parsed: at most 16 MiB; a body at most 2 MiB for a book —
         -- its cover —, 512 KiB for a word, 64 KiB for settings, 4 KiB for a review) if the
@@ -213,12 +220,6 @@ public enum CloudSchema {
         -- read all of the learner's records through records_by_owner_seq for each record it
         -- looked up — a first sync of 10,000 words beside a million others' records took 10 s
         -- instead of 0.4 s. Planned for any owner, it takes the primary key.
-        -- The most bytes one record of a kind may hold (its body as text).
-        CREATE OR REPLACE FUNCTION vocab.most_bytes(kind text) RETURNS integer
-        LANGUAGE sql IMMUTABLE AS $fn$
-            SELECT CASE kind WHEN 'book' THEN 2097152 WHEN 'word' THEN 524288 WHEN 'settings' THEN 65536 ELSE 4096 END
-        $fn$;
-        REVOKE ALL ON FUNCTION vocab.most_bytes(text) FROM PUBLIC;
         CREATE OR REPLACE FUNCTION vocab.push(expected bigint, batch_text text, fresh boolean) RETURNS bigint
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $fn$
         DECLARE

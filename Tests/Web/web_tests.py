@@ -88,14 +88,11 @@ def text_in(driver, element_id, text, timeout=10):
 def tap_when_still(driver, element_id):
     """Taps the element once it stops moving: a tap during the page's smooth scroll lands elsewhere."""
     element = visible(driver, element_id)
-    last = [None]
+    last = None
     def still(_):
-        where = element.rect
-        settled = where == last[0]
-        last[0] = where
-        if not settled:
-            time.sleep(0.05)
-        return settled
+        nonlocal last
+        where, last = last, element.rect
+        return where == last
     wait(driver, still)
     element.click()
 
