@@ -26,8 +26,42 @@ final class HostileLearnerTests: CloudEndToEndTestCase {
         super.tearDown()
     }
 
+    /// Sessions the guard must never end, open while it sweeps: an administrator's long query,
+    /// alice's own session between statements, and a long query of a role that is not Vocab's.
+    private var innocents: [(who: String, session: PsqlSession)] = []
+
+    private func openInnocents() throws {
+        let bystander = "bystander_\(UInt32.random(in: 0...UInt32.max))"
+        try adminPsql("CREATE ROLE \(bystander) LOGIN PASSWORD 'pw'")
+        var bystanderURL = adminURL
+        if let at = bystanderURL.range(of: "://"), let userEnd = bystanderURL[at.upperBound...].firstIndex(where: { $0 == "@" || $0 == ":" }) {
+            bystanderURL.replaceSubrange(at.upperBound..<userEnd, with: bystander)
+        }
+        let administrator = try PsqlSession(url: adminURL, password: adminPassword)
+        administrator.send("SET statement_timeout = 0; SELECT pg_sleep(600);")
+        let aliceOwn = try PsqlSession(url: alice, password: "pw")
+        let other = try PsqlSession(url: bystanderURL, password: "pw")
+        other.send("SET statement_timeout = 0; SELECT pg_sleep(600);")
+        innocents = [("the administrator's long query", administrator), ("alice's own session", aliceOwn),
+                     ("a non-Vocab role's long query", other)]
+        sessions += innocents.map(\.session)
+        XCTAssertTrue(wait(10) { innocents.allSatisfy { $0.session.backendPid != nil } }, "the innocent sessions started")
+    }
+
+    /// Every innocent session is still there, and alice's still answers.
+    private func assertInnocentsSurvived(file: StaticString = #filePath, line: UInt = #line) throws {
+        for (who, session) in innocents {
+            XCTAssertFalse(try ended(session), "the guard ended \(who): \(session.output)", file: file, line: line)
+        }
+        if let aliceOwn = innocents.first(where: { $0.who == "alice's own session" })?.session {
+            aliceOwn.send("\\echo still-here")
+            XCTAssertTrue(wait(5) { aliceOwn.output.contains("still-here") }, "alice's session answers", file: file, line: line)
+        }
+    }
+
     /// The guard with bounds short enough for a test: idle in a transaction 2 s, a statement 4 s, a transaction 6 s.
     private func startGuard() throws {
+        try openInnocents()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: VocabRunner.binary)
         process.arguments = ["cloud", "guard", "--admin", adminURL, "--idle", "2", "--statement", "4", "--transaction", "6"]
@@ -90,6 +124,12 @@ final class HostileLearnerTests: CloudEndToEndTestCase {
         XCTAssertTrue(wait(12) { long.ended }, "the guard ended his endless statement")
         XCTAssertTrue(long.output.contains("terminat"), long.output)
         try aliceSyncsWithin(5, "fig")
+        try assertInnocentsSurvived()
+        // One round by hand, beside the running guard: it ends nothing innocent and exits 0.
+        let once = try vocab.run(["cloud", "guard", "--once", "--admin", adminURL, "--statement", "4"], environment: admin)
+        XCTAssertEqual(once.status, 0, once.stderr)
+        XCTAssertFalse(once.stdout.contains("Ended"), once.stdout)
+        try assertInnocentsSurvived()
     }
 
     // 2. Bob stops schema upgrades and, through them, everyone's sync.
@@ -116,6 +156,7 @@ final class HostileLearnerTests: CloudEndToEndTestCase {
         XCTAssertEqual(try vocab.run(["cloud", "init", "--admin", adminURL], environment: admin).status, 0)
         XCTAssertEqual(try vocab.run(["cloud", "limit", userName(bob), "1000", "--admin", adminURL], environment: admin).status, 0)
         try aliceSyncsWithin(5, "kiwi")
+        try assertInnocentsSurvived()
     }
 
     // 3. Bob takes every connection.
@@ -126,8 +167,13 @@ final class HostileLearnerTests: CloudEndToEndTestCase {
             session.send("SELECT 1;")
             open.append(session)
         }
-        XCTAssertTrue(wait(10) { open.filter { $0.output.contains("too many connections") || $0.ended }.count >= 4 },
-                      "past his limit, bob's connections are refused: \(open.map(\.output))")
+        // His limit is 8: eight sessions answer, and the rest are refused for his role.
+        XCTAssertTrue(wait(10) { open.filter { $0.backendPid != nil || $0.ended }.count == open.count },
+                      "every attempt answered or was refused: \(open.map(\.output))")
+        XCTAssertEqual(open.filter { $0.backendPid != nil }.count, 8, "\(open.map(\.output))")
+        let refused = open.filter { $0.backendPid == nil }
+        XCTAssertEqual(refused.count, 4)
+        XCTAssertTrue(refused.allSatisfy { $0.output.contains("too many connections for role") }, "\(refused.map(\.output))")
         try aliceSyncsWithin(5, "fig")
     }
 
@@ -164,8 +210,11 @@ final class HostileLearnerTests: CloudEndToEndTestCase {
         XCTAssertTrue(try bobRuns("SELECT pg_current_xact_id()").contains("permission denied"))
         let snapshot = try psqlAsBob()
         snapshot.send("SET idle_in_transaction_session_timeout = 0; BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT * FROM vocab.meta;")
+        XCTAssertTrue(wait(10) { snapshot.output.contains("(1 row)") || snapshot.output.contains("rows)") },
+                      "the snapshot was held (its first read answered) before the guard ended it: \(snapshot.output)")
         XCTAssertTrue(try wait(12) { try ended(snapshot) }, "a held snapshot is ended")
         try aliceSyncsWithin(5, "fig")
+        try assertInnocentsSurvived()
     }
 
     // 7. Bob learns alice's record count and when she syncs.

@@ -104,21 +104,31 @@ enum CloudCommands {
         guardian.idleInTransactionSeconds = try seconds("idle", 10)
         guardian.statementSeconds = try seconds("statement", 30)
         guardian.transactionSeconds = try seconds("transaction", 60)
-        var connection = try adminConnection(arguments)
-        if !arguments.flag("once") {
+        let once = arguments.flag("once")
+        var connection: PostgresConnection? = try adminConnection(arguments)
+        if !once {
             context.console.print("Guarding: idle in a transaction \(guardian.idleInTransactionSeconds) s, one statement \(guardian.statementSeconds) s, one transaction \(guardian.transactionSeconds) s (Ctrl-C stops).")
         }
+        var lastFailure: String?
         repeat {
             do {
-                for ended in try guardian.sweep(on: connection) {
+                // A lost connection (a restart, "out of shared memory", an administrator ending it)
+                // is made again at the next round; a running guard only reports it, once.
+                let current = try connection ?? adminConnection(arguments)
+                connection = current
+                for ended in try guardian.sweep(on: current) {
                     context.console.print("Ended \(ended.user)'s session \(ended.pid): \(ended.reason.rawValue) for \(ended.seconds) s.")
                 }
-            } catch CloudError.unreachable where !arguments.flag("once") {
-                sleep(1)  // the server restarts: connect again and go on
-                connection = (try? adminConnection(arguments)) ?? connection
+                if lastFailure != nil { context.console.error("vocab: the guard is connected again.") }
+                lastFailure = nil
+            } catch where !once {
+                connection = nil
+                let failure = (error as? any UserFacingError).map { TerminalWording.message(for: $0) } ?? "\(error)"
+                if failure != lastFailure { context.console.error("vocab: \(failure) The guard tries again every second.") }
+                lastFailure = failure
             }
-            if !arguments.flag("once") { sleep(1) }
-        } while !arguments.flag("once")
+            if !once { sleep(1) }
+        } while !once
     }
 
     static let login = Command(spec: CommandSpec(
