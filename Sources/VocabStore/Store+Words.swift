@@ -103,8 +103,10 @@ extension Store {
 
     private func wordsWithText(_ text: String, inBook bookId: UUID?, exact: Bool) throws -> [Word] {
         // Both are index look-ups: the text (unique per book), or its case- and accent-free key.
+        // The book is a filter on the few rows the text finds (`+` keeps SQLite from walking the
+        // whole book by its index instead: a miss in a big named book then read every word of it).
         let comparison = exact ? "w.word = ?1" : "w.word_key = ?1"
-        let bookClause = bookId == nil ? "" : " AND w.book = \(Columns.bookKey("?2"))"
+        let bookClause = bookId == nil ? "" : " AND +w.book = \(Columns.bookKey("?2"))"
         var arguments: [SQLValue] = [.text(exact ? text : TextRules.lookupKey(text))]
         if let bookId { arguments.append(.text(bookId.storageText)) }
         return try guarded {

@@ -39,11 +39,33 @@ enum BenchChecks {
         }
     }
 
+    private static let missedTargets = Mutex<[String]>([])
+
+    /// Records a printed target (`value` at most `limit`) as missed when it is; the run's
+    /// summary names every missed target (the run still measures everything else).
+    static func target(_ what: @autoclosure () -> String, _ value: Double, atMost limit: Double) {
+        guard !(value <= limit) else { return }
+        let text = what() + " (target <= \(limit))"
+        missedTargets.withLock { $0.append(text) }
+    }
+
+    /// Prints the summary of targets: each missed one, or that every checked one was met.
+    static func printTargetSummary() {
+        let missed = missedTargets.withLock { $0 }
+        if missed.isEmpty {
+            print("vocab-bench: every checked target met")
+        } else {
+            print("vocab-bench: \(missed.count) target(s) missed:")
+            for what in missed { print("  - \(what)") }
+        }
+    }
+
     /// Every failed check so far, in order.
     static var failed: [String] { failures.withLock { $0 } }
 
     /// Exits 1 naming the failed checks, if any.
     static func exitIfAnyFailed() {
+        printTargetSummary()
         let failed = self.failed
         guard !failed.isEmpty else { return }
         FileHandle.standardError.write(Data("vocab-bench: \(failed.count) check(s) failed:\n".utf8))

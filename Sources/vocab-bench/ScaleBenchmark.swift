@@ -68,6 +68,11 @@ struct ScaleBenchmark {
             rows.append(try row("word show (a miss)", ["word", "show", "NO-SUCH-WORD"], exitCodes: [1],
                                 query: "SELECT * FROM words WHERE word_key = 'no-such-word';"))
             rows.append(try row("word show (a hit)", ["word", "show", hit], query: "SELECT * FROM words WHERE word = '\(hit)';"))
+            // The same in a named book: the book is only a filter on the rows the text finds.
+            rows.append(try row("word show --book (a miss)", ["word", "show", "NO-SUCH-WORD", "--book", "Bench"], exitCodes: [1],
+                                query: "SELECT * FROM words WHERE word_key = 'no-such-word' AND book = \(book);"))
+            rows.append(try row("word show --book (a hit)", ["word", "show", hit, "--book", "Bench"],
+                                query: "SELECT * FROM words WHERE word = '\(hit)' AND book = \(book);"))
             rows.append(try row("due (none due)", ["due"], query: "SELECT count(*) FROM schedules WHERE due <= 1800000000000;"))
             rows.append(try row("book list", ["book", "list"], query: """
                 SELECT b.name, count(w.id), coalesce(sum(w.memorized), 0) FROM books b
@@ -85,6 +90,15 @@ struct ScaleBenchmark {
                              row.name as NSString, row.ours.seconds * 1000, Double(row.ours.maxResidentBytes) / 1_048_576,
                              row.reference.seconds * 1000, Double(row.reference.maxResidentBytes) / 1_048_576,
                              row.ours.seconds / max(row.reference.seconds, 1e-9)))
+            }
+        }
+        for (size, rows) in tables {
+            // A miss costs what a hit costs (issue 38: at most 1.2x), with and without a book.
+            for (miss, hit) in [("word show (a miss)", "word show (a hit)"), ("word show --book (a miss)", "word show --book (a hit)")] {
+                guard let missRow = rows.first(where: { $0.name == miss }), let hitRow = rows.first(where: { $0.name == hit }) else { continue }
+                let ratio = missRow.ours.seconds / max(hitRow.ours.seconds, 1e-9)
+                print(String(format: "  %@ at %d words: %.2fx the hit (target <= 1.2x)", miss as NSString, size, ratio))
+                BenchChecks.target("\(miss) at \(size) words: \(String(format: "%.2f", ratio))x the hit", ratio, atMost: 1.2)
             }
         }
         if let small = tables.first, let large = tables.last, small.0 != large.0 {

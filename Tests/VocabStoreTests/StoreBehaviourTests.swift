@@ -1,4 +1,5 @@
 import XCTest
+import CSQLite
 import VocabCore
 @testable import VocabStore
 
@@ -252,6 +253,45 @@ final class FileStoreBehaviourTests: StoreBehaviourTests {
         }
         let reopened = try makeStore()
         XCTAssertEqual(try reopened.word("kept", inBook: nil).word, "kept")
+    }
+
+    /// A word that is not in a named book is found missing from the index of texts, as a word
+    /// that is there is found: it reads as few pages, however big the book (it once read all).
+    func testAMissInANamedBookReadsNoMorePagesThanAHit() throws {
+        do {
+            let store = try makeStore()
+            let text = "word,definition\n" + (0..<20_000).map { "w\($0)x,meaning \($0)" }.joined(separator: "\n") + "\n"
+            var reader = try WordFileReader(ArrayByteStream(text), format: .csv)
+            _ = try WordImporter(defaultBook: "Big", skipInvalid: false, now: t0).run(&reader, into: store)
+            try store.addWord(WordDraft(word: "elsewhere"), toBook: try store.addBook(BookDraft(name: "Small"), now: t0).id, now: t0)
+        }
+        // Pages SQLite had to read from the file (a fresh connection: its cache is empty).
+        func pagesRead(_ body: (Store) throws -> Void) throws -> Int32 {
+            let store = try makeStore()
+            let big = try store.book("Big").id
+            _ = try store.word("w1x", inBook: big)  // the schema and the top of each index, paid once
+            var current: Int32 = 0, highest: Int32 = 0
+            sqlite3_db_status(store.database.handle, SQLITE_DBSTATUS_CACHE_MISS, &current, &highest, 1)
+            try body(store)
+            sqlite3_db_status(store.database.handle, SQLITE_DBSTATUS_CACHE_MISS, &current, &highest, 0)
+            return current
+        }
+        let hit = try pagesRead { store in
+            XCTAssertEqual(try store.word("w15000x", inBook: store.book("Big").id).word, "w15000x")
+        }
+        let caseless = try pagesRead { store in
+            XCTAssertEqual(try store.word("W15000X", inBook: store.book("Big").id).word, "w15000x")
+        }
+        XCTAssertLessThanOrEqual(caseless, hit + 2, "a hit ignoring case read \(caseless) pages, an exact one \(hit)")
+        let misses = try ["zzzznotaword", "elsewhere", "ELSEWHERE"].map { text in
+            try pagesRead { store in
+                XCTAssertThrowsError(try store.word(text, inBook: store.book("Big").id)) { error in
+                    XCTAssertEqual(error as? VocabError, .wordNotFound(text, book: "Big"))
+                }
+            }
+        }
+        XCTAssertGreaterThan(hit, 0, "the hit was read from the file")
+        for pages in misses { XCTAssertLessThanOrEqual(pages, hit + 2, "a miss read \(pages) pages, a hit \(hit)") }
     }
 }
 
