@@ -90,6 +90,7 @@ struct CloudLoadBenchmark {
                      sorted.count, elapsedSeconds, Double(sorted.count) / elapsedSeconds, percentile(0.5) * 1000,
                      percentile(0.99) * 1000, errors.values.reduce(0, +)))
         for (message, count) in errors.sorted(by: { $0.value > $1.value }).prefix(5) { print("    \(count)× \(message)") }
+        BenchChecks.require(errors.isEmpty, "cloud-load: \(errors.values.reduce(0, +)) errors (target 0)")
 
         // Quiet: every device syncs twice in turn, then each must equal the server.
         var problems: [String] = []

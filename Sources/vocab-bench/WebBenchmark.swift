@@ -97,7 +97,9 @@ struct WebBenchmark {
         print(String(format: "web next card under load (wrk 2 threads, 50 connections, 10 s), %d-word store: %.0f requests/s, p99 %.1f ms; "
                      + "the static sw.js (1.3 KiB) %.0f requests/s, p99 %.1f ms; ratio %.2fx (target >= 0.3x, p99 < 20 ms)",
                      options.rows, card.requests, card.p99, file.requests, file.p99, ratio))
-        _ = BenchChecks.require(card.errors == 0, "web: \(card.errors) next-card requests failed under load")
+        _ = BenchChecks.require(card.errors == 0, "web: \(card.errors) next-card requests failed under load (answers or socket errors)")
+        _ = BenchChecks.require(file.errors == 0, "web: \(file.errors) requests of the static file failed under load (answers or socket errors)")
+        BenchChecks.target("web next card: \(String(format: "%.2f", ratio))x the static file", -ratio, atMost: -0.3)
         let memory = server.peakMiB
         let idle = try Server(executable: vocab, home: empty, config: work + "/config")
         let idleCookie = try idle.pair()
@@ -148,8 +150,14 @@ struct WebBenchmark {
         else if p99Text.hasSuffix("ms") { p99 = Double(p99Text.dropLast(2)) ?? 0 }
         else if p99Text.hasSuffix("s") { p99 = (Double(p99Text.dropLast(1)) ?? 0) * 1000 }
         else { p99 = 0 }
-        let errors = text.split(separator: "\n").first { $0.contains("Non-2xx or 3xx responses:") }
+        // Failed answers, and wrk's socket errors ("Socket errors: connect 0, read 0, write 0, timeout 0").
+        let lines = text.split(separator: "\n")
+        var errors = lines.first { $0.contains("Non-2xx or 3xx responses:") }
             .flatMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") } ?? 0
+        if let socket = lines.first(where: { $0.contains("Socket errors:") }) {
+            errors += socket.split(separator: ":").dropFirst().joined(separator: ":").split(separator: ",")
+                .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
+        }
         guard requests > 0 else { throw BenchError.message("wrk printed: \(text)") }
         return (requests, p99, errors)
     }
