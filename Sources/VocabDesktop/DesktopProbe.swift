@@ -9,7 +9,11 @@ import Foundation
 /// the way the window does (on its worker) while drawing every frame, and prints `import-ms`,
 /// `longest-frame-gap-ms` (the longest time between two painted frames while the import ran)
 /// `late-frames` (gaps over 25 ms: a frame missed at 60 Hz) and `longest-stall-ms` (the longest
-/// time the main thread was busy, painting included: a 2 ms timer's lateness).
+/// time the main thread was busy, painting included: a 2 ms timer's lateness). With
+/// VOCAB_DESKTOP_PROBE_OUTSIDE=PROGRAM it instead runs `PROGRAM word add` (another process on
+/// the same store) 50 times, one after the other, and prints how many of those words the open
+/// list showed within 5 s (`outside-seen`), and the median and worst time from the command's
+/// start to the painted frame that shows it (`outside-median-ms`, `outside-worst-ms`).
 @MainActor
 enum DesktopProbe {
     static let start = ContinuousClock.now
@@ -22,6 +26,9 @@ enum DesktopProbe {
                 afterNextPaint(window) {
                     report("list-open-ms", milliseconds(since: asked))
                     report("peak-rss-kib", peakResidentKiB())
+                    if let program = ProcessInfo.processInfo.environment["VOCAB_DESKTOP_PROBE_OUTSIDE"] {
+                        return addFromOutside(program, times: 50, window: window, shelf: shelf)
+                    }
                     guard let file = ProcessInfo.processInfo.environment["VOCAB_DESKTOP_PROBE_IMPORT"] else { exit(0) }
                     every(milliseconds: 500) {
                         importWhileDrawing(file, window: window, model: model)
@@ -67,6 +74,46 @@ enum DesktopProbe {
             report("longest-stall-ms", Int(stall.components.seconds * 1000 + stall.components.attoseconds / 1_000_000_000_000_000))
             exit(0)
         }
+    }
+
+    /// Adds `times` words to the open book through `program` (another process), one at a time,
+    /// each once the list showed the one before (or 5 s passed); reports what it saw, then quits.
+    private static func addFromOutside(_ program: String, times: Int, window: Widget, shelf: ShelfScreen) {
+        guard let list = shelf.wordList, let book = shelf.openBook?.name else { exit(4) }
+        var delays: [Int] = [], round = 0
+        func next() {
+            guard round < times else {
+                let sorted = delays.sorted()
+                report("outside-seen", delays.count)
+                report("outside-median-ms", sorted.isEmpty ? 0 : sorted[sorted.count / 2])
+                report("outside-worst-ms", sorted.last ?? 0)
+                exit(0)
+            }
+            round += 1
+            let expected = list.shownCount + 1, started = ContinuousClock.now, thisRound = round
+            var finished = false
+            func end(seen: Bool) {
+                guard !finished else { return }
+                finished = true
+                list.onApplied = nil
+                if seen { delays.append(milliseconds(since: started)) }
+                next()
+            }
+            list.onApplied = {
+                guard list.shownCount >= expected else { return }
+                afterNextPaint(window) { end(seen: true) }
+            }
+            every(milliseconds: 5_000) {
+                if round == thisRound { end(seen: false) }
+                return false
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = ["word", "add", "outside-\(round)", "--book", book, "--definition", "added by another process"]
+            process.standardOutput = FileHandle.nullDevice
+            do { try process.run() } catch { FileHandle.standardError.write(Data("probe: \(error)\n".utf8)); exit(5) }
+        }
+        next()
     }
 
     private static func afterNextPaint(_ widget: Widget, _ then: @escaping @MainActor () -> Void) {

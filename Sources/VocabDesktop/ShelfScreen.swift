@@ -14,7 +14,7 @@ final class ShelfScreen {
     private let cards: Widget
     private let empty: Widget
     private let pages: Widget
-    private var wordList: WordListScreen?
+    private(set) var wordList: WordListScreen?
     private var editor: BookEditor?
     /// The book whose words are shown, if any.
     private(set) var openBook: Book?

@@ -24,6 +24,8 @@ final class WordListScreen {
     private let empty: Widget
     private var book: BookSummary?
     private var keys: [Int64] = []
+    /// How many words the list shows.
+    var shownCount: Int { keys.count }
     private var rowKeys: [UnsafeMutableRawPointer: Int64] = [:]
     /// The list items on screen now (bound), to redraw in place when only their words changed.
     private var boundItems: Set<UnsafeMutableRawPointer> = []
