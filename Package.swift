@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "VocabSystemTests", dependencies: ["VocabSystem"]),
         .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCore", "TestServices"]),
         .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore", "TestServices"]),
-        .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabDictionary"]),
+        .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabDictionary", "VocabSystem"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives"]),
         .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),

@@ -35,12 +35,9 @@ public enum VocabApp {
     /// words wait to be indexed for search or a backup is due.
     /// `VOCAB_BACKGROUND=off` turns it off (benchmarks and scripts that delete the store at once).
     private static func startBackgroundUpkeepIfDue(_ context: AppContext, invocation: [String]) {
-        guard context.storeChanged, let path = context.openedStorePath, context.environment["VOCAB_BACKGROUND"] != "off" else { return }
-        let policy = context.paths.backupPolicy()
-        let backupDue = policy.automatic && BackupService.isDue(storePath: path, policy: policy, now: .now())
+        guard context.storeChanged, context.openedStorePath != nil, context.environment["VOCAB_BACKGROUND"] != "off" else { return }
         // Only whether to start the upkeep: a store that cannot say starts none (the command's own work is done).
-        let indexingWaits = ((try? context.store().searchBacklog()) ?? 0) > 0
-        guard backupDue || indexingWaits else { return }
+        guard let store = try? context.store(), Upkeep(policy: context.paths.backupPolicy()).isDue(store, now: .now()) else { return }
         BackupCommands.startDetached(invocation + ["maintain", "--auto"], environment: context.environment)
     }
 

@@ -20,6 +20,8 @@ final class AppModel {
     let studyDay: StudyDay
     private var listeners: [@MainActor (StoreChange) -> Void] = []
     private var observation: ObservationToken?
+    /// Search indexing and the automatic backup after changes, as every front end runs them.
+    private var upkeep: StoreUpkeep?
     /// Shows a short message at the bottom of the window.
     var toast: (String) -> Void = { _ in }
     /// What went wrong while opening that the window can work without (an unreadable
@@ -60,6 +62,11 @@ final class AppModel {
         observation = pool.observe { [weak self] change in
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.tell(change) } }
         }
+        let upkeep = StoreUpkeep(pool: pool, policy: paths.backupPolicy(), clock: clock, failed: { [weak self] error in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.toast(AppModel.message(error)) } }
+        })
+        upkeep.start()
+        self.upkeep = upkeep
     }
 
     /// The store file.

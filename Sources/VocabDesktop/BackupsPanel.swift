@@ -4,8 +4,8 @@ import VocabCore
 import VocabStore
 import VocabSessions
 
-/// Backups in the window: taken by themselves on the worker after changes (when one is due),
-/// and a sheet that lists them (the newest first, with their counts), takes one now, and
+/// Backups in the window (the automatic ones are the model's `StoreUpkeep`'s, as in every
+/// front end): a sheet that lists them (the newest first, with their counts), takes one now, and
 /// restores one after a confirmation.
 @MainActor
 final class BackupsPanel {
@@ -13,7 +13,6 @@ final class BackupsPanel {
     private let model: AppModel
     private let window: Widget
     private let policy: BackupPolicy
-    private var running = false
     private var sheet: DialogWindow?
 
     init(model: AppModel, window: Widget) {
@@ -22,24 +21,6 @@ final class BackupsPanel {
         policy = model.paths.backupPolicy()
         button = UI.iconButton("document-revert-symbolic", name: tr("Backups")) { }
         on(button, "clicked") { [weak self] in self?.show() }
-        model.onChange { [weak self] change in
-            if !change.isEmpty { self?.backUpIfDue() }
-        }
-    }
-
-    /// After a change: a backup on the worker when the newest is older than the interval.
-    private func backUpIfDue() {
-        guard !running, policy.automatic, BackupService.isDue(storePath: model.storePath, policy: policy, now: model.clock.now()) else { return }
-        running = true
-        let policy = policy, now = model.clock.now()
-        model.background({ store in
-            let backup = try BackupService.take(store, reason: "auto", policy: policy, now: now).backup
-            BackupService.compressOlder(of: store)
-            return backup
-        }) { [weak self] result in
-            self?.running = false
-            if case .failure(let error) = result { self?.model.toast(AppModel.message(error)) }
-        }
     }
 
     private func show() {

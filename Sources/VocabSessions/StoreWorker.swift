@@ -6,12 +6,12 @@ import VocabStore
 /// Runs store work off the main thread through a `StorePool`: writes (any size: a sync, a
 /// 100,000-word import, a form's save) one at a time, in order, on the pool's writer; reads on
 /// the pool's readers, at once, beside the writes. Each result comes back on the main queue,
-/// so a window never waits for the store.
+/// so a window never waits for the store. (Search indexing and backups after its writes are
+/// `StoreUpkeep`'s.)
 public final class StoreWorker: Sendable {
     private let writes = DispatchQueue(label: "vocab.store-worker")
     private let reads = DispatchQueue(label: "vocab.store-reader", attributes: .concurrent)
     private let pool: StorePool
-    private let catchUpQueued = Mutex(false)
 
     public init(pool: StorePool) {
         self.pool = pool
@@ -23,7 +23,6 @@ public final class StoreWorker: Sendable {
         writes.async {
             let result = Result { try self.pool.write(body).value }
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
-            self.queueSearchCatchUp()
         }
     }
 
@@ -34,22 +33,6 @@ public final class StoreWorker: Sendable {
         reads.async {
             let result = Result { try self.pool.read(body) }
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
-        }
-    }
-
-    /// After a job that left words waiting to be indexed for search (an import, a sync), indexes
-    /// them a chunk per turn of the queue, so jobs asked for meanwhile (a search as you type)
-    /// wait for one chunk at most.
-    private func queueSearchCatchUp() {
-        // Search indexing is catch-up work: words not indexed now stay in the backlog for the next
-        // turn (or `vocab maintain`); nothing of the user's is lost when it fails.
-        guard ((try? pool.read { try $0.searchBacklog() }) ?? 0) > 0,
-              catchUpQueued.withLock({ queued in defer { queued = true }; return !queued }) else { return }
-        writes.async {
-            self.catchUpQueued.withLock { $0 = false }
-            var chunks = 0
-            _ = try? self.pool.write { try $0.indexDeferredWords(isCancelled: { defer { chunks += 1 }; return chunks > 0 }) }
-            self.queueSearchCatchUp()
         }
     }
 

@@ -4,6 +4,11 @@ import VocabCore
 extension Store {
     // MARK: Reading books
 
+    /// Whether the store holds any book (an empty store has nothing to back up).
+    public func hasBooks() throws -> Bool {
+        try guarded { try database.integer("SELECT EXISTS (SELECT 1 FROM books)") == 1 }
+    }
+
     /// Every book with its word counts, ordered by name (ignoring case and accents).
     public func bookSummaries() throws -> [BookSummary] {
         try guarded {

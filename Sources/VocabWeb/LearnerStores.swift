@@ -4,6 +4,7 @@ import Synchronization
 import VocabCore
 import VocabStore
 import VocabSync
+import VocabSessions
 
 /// A learner's store on a server of many: one more device of the learner's, synced with the
 /// cloud, and the web app over it.
@@ -14,6 +15,9 @@ final class Learner: Sendable {
     let folder: String
     let pool: StorePool
     let app: WebApp
+    /// Search indexing after pulls and the learner's own changes (no backups: the cache is a
+    /// copy of the cloud, whose backups are the operator's).
+    let upkeep: StoreUpkeep
     /// One sync at a time for a learner, whichever of their devices asks.
     let syncLock = Mutex(())
     /// When a request last used it (ContinuousClock nanoseconds since the server started).
@@ -27,6 +31,7 @@ final class Learner: Sendable {
         self.folder = folder
         self.pool = pool
         self.app = app
+        upkeep = StoreUpkeep(pool: pool, policy: BackupPolicy(automatic: false))
     }
 }
 
@@ -66,6 +71,7 @@ final class LearnerStores: Sendable {
         account.user = owner
         let made = Learner(owner: owner, account: account, folder: place, pool: pool, app: try makeApp(pool))
         made.app.watchStore()
+        made.upkeep.start()
         let learner = open.withLock { open in
             let chosen = open[owner] ?? made  // another request may have opened it meanwhile
             open[owner] = chosen

@@ -31,7 +31,7 @@ enum BackupCommands {
         let auto = arguments.flag("auto")
         let store = try context.store()
         if auto {
-            try takeAutomaticBackupIfDue(store, policy: policy, now: time)
+            _ = try Upkeep(policy: policy).run(on: store, now: time, wait: false, indexing: false)
             return
         }
         let (backup, counts, removed) = try BackupService.take(store, reason: "manual", policy: policy, now: time)
@@ -97,18 +97,6 @@ enum BackupCommands {
         if let aside { context.console.print("The damaged store was moved aside to \(aside).") }
     }
 
-    /// The automatic backup, when one is due and no other process is taking one: taken,
-    /// checked, and the older ones compressed. Returns it, or nil when none was taken.
-    @discardableResult
-    static func takeAutomaticBackupIfDue(_ store: Store, policy: BackupPolicy, now: Timestamp) throws -> BackupInfo? {
-        guard BackupService.isDue(storePath: store.path, policy: policy, now: now),
-              let lock = UpkeepLock.backups(folder: store.backupFolder) else { return nil }
-        defer { lock.release() }
-        let (backup, _, _) = try BackupService.take(store, reason: "auto", policy: policy, now: now)
-        BackupService.compressOlder(of: store)
-        return backup
-    }
-
     /// Starts `words` (e.g. `vocab maintain --auto`) as a detached process (its own session,
     /// no terminal), so the command that wrote does not wait for the backup or the indexing.
     static func startDetached(_ words: [String], environment: [String: String]) {
@@ -127,31 +115,5 @@ enum BackupCommands {
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         _ = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp)
-    }
-}
-
-/// One process at a time at a piece of background upkeep: an exclusive `flock` on a private
-/// lock file, released on exit. `wait`: block until the holder is done, else give up at once.
-final class UpkeepLock {
-    private let descriptor: Int32
-
-    init?(path: String, wait: Bool = false) {
-        descriptor = open(path, O_WRONLY | O_CREAT, 0o600)
-        guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) == 0 else {
-            close(descriptor)
-            return nil
-        }
-    }
-
-    /// The lock of automatic backups: `.lock` in the backups folder.
-    static func backups(folder: String) -> UpkeepLock? {
-        mkdir(folder, 0o700)
-        return UpkeepLock(path: folder + "/.lock")
-    }
-
-    func release() {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
     }
 }

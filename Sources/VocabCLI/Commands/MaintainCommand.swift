@@ -18,27 +18,14 @@ enum MaintainCommand {
     )) { arguments, context in
         let store = try context.store()
         let auto = arguments.flag("auto")
-        // One indexer at a time: the automatic one gives way, one asked for waits its turn
-        // (and then finds what the other left).
-        let indexLock = try store.searchBacklog() > 0
-            ? UpkeepLock(path: FilePath.parentFolder(of: store.path) + "/.indexing.lock", wait: !auto) : nil
-        defer { indexLock?.release() }
-        let waiting = indexLock == nil ? 0 : try store.searchBacklog()
-        if waiting > 0 {
-            let progress = auto ? nil : ProgressLine("Indexing for search…", unit: "words", console: context.console)
-            var indexed: Int64 = 0
-            try store.indexDeferredWords(progress: { passed in
-                indexed = passed
-                progress?.update(Int(passed))
-            })
-            progress?.finish()
-            if !auto { context.console.print("Indexed \(plural(Int(indexed), "word")) for search.") }
-        } else if !auto {
-            context.console.print("No words wait to be indexed.")
-        }
-        let policy = context.paths.backupPolicy()
-        if policy.automatic, let backup = try BackupCommands.takeAutomaticBackupIfDue(store, policy: policy, now: .now()), !auto {
-            context.console.print("Backed up to \(backup.path) (one was due).")
-        }
+        // One upkeep at a time, whichever front end runs it: the automatic one gives way, one
+        // asked for waits its turn (and then finds what the other left).
+        let progress = auto ? nil : ProgressLine("Indexing for search…", unit: "words", console: context.console)
+        let report = try Upkeep(policy: context.paths.backupPolicy()).run(on: store, now: .now(), wait: !auto,
+                                                                         progress: { progress?.update(Int($0)) })
+        progress?.finish()
+        guard !auto else { return }
+        context.console.print(report.indexed > 0 ? "Indexed \(plural(Int(report.indexed), "word")) for search." : "No words wait to be indexed.")
+        if let backup = report.backup { context.console.print("Backed up to \(backup.path) (one was due).") }
     }
 }

@@ -88,6 +88,12 @@ enum ServeCommand {
         }
         let app = try makeApp(pool, pairing)
         app.watchStore()
+        // The learner who only studies on the phone is backed up and indexed like one at the terminal.
+        let upkeep = StoreUpkeep(pool: pool, policy: context.paths.backupPolicy(), failed: { error in
+            Console.writeError("vocab serve: the upkeep failed: \((error as? any UserFacingError).map { TerminalWording.message(for: $0) } ?? "\(error)")\n")
+        })
+        upkeep.start()
+        defer { withExtendedLifetime(upkeep) {} }
         let server = try listen(options, identity) { request in app.handle(request) }
         let url = options.address(of: server)
         address.withLock { $0 = url }

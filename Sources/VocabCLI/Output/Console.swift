@@ -91,4 +91,10 @@ final class Console {
         var copy = text
         _ = copy.withUTF8 { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
     }
+
+    /// Writes `text` to standard error at once (a server's report from a thread of its own).
+    static func writeError(_ text: String) {
+        var copy = text
+        _ = copy.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+    }
 }
