@@ -24,7 +24,9 @@ wait_until_listening() {
 
 stop_services() {
     if [ -f "$work/dictd.pid" ]; then kill "$(cat "$work/dictd.pid")" 2>/dev/null || true; fi
-    if [ -f "$work/pgbouncer.pid" ]; then kill "$(cat "$work/pgbouncer.pid")" 2>/dev/null || true; fi
+    for pid in "$work/pgbouncer.pid" "$work/pgbouncer-plain.pid"; do
+        if [ -f "$pid" ]; then kill "$(cat "$pid")" 2>/dev/null || true; fi
+    done
     if [ -f "$work/pg/postmaster.pid" ]; then as_pg "'$pg_bin/pg_ctl' -D '$work/pg' -m immediate stop" >/dev/null 2>&1 || true; fi
     rm -rf "$work"
 }
@@ -59,29 +61,51 @@ start_postgres() {
 }
 
 # Exports VOCAB_TEST_PGBOUNCER (host:port) when a PgBouncer in transaction pooling mode could be
-# started in front of the PostgreSQL above: users log in through it with their own passwords
-# (SCRAM, looked up with auth_query as the administrator).
+# started in front of the PostgreSQL above, configured as the README shows: users and device
+# roles log in through it with their own passwords (SCRAM), looked up with auth_query by a
+# lookup user through docs/pgbouncer-lookup.sql's SECURITY DEFINER function, not the superuser.
 start_pgbouncer() {
     [ -n "${VOCAB_TEST_PG_ADMIN:-}" ] && command -v pgbouncer >/dev/null 2>&1 || return 0
     local pg_port=${VOCAB_TEST_PG_ADMIN##*:}; pg_port=${pg_port%%/*}
-    printf '"postgres" "%s"\n' "$VOCAB_TEST_PG_PASSWORD" > "$work/pgbouncer-users.txt"
+    local lookup_password="lookup-$RANDOM$RANDOM"
+    PGPASSWORD="$VOCAB_TEST_PG_PASSWORD" psql -X -q -v ON_ERROR_STOP=1 "$VOCAB_TEST_PG_ADMIN" -f docs/pgbouncer-lookup.sql \
+        -c "ALTER ROLE vocab_pgbouncer PASSWORD '$lookup_password'" >/dev/null || return 0
+    printf '"vocab_pgbouncer" "%s"\n' "$lookup_password" > "$work/pgbouncer-users.txt"
     chmod 600 "$work/pgbouncer-users.txt"
     [ "$(id -u)" = 0 ] && chown postgres "$work/pgbouncer-users.txt"
+    if pgbouncer_on "$pg_port" pgbouncer 26432 "auth_user = vocab_pgbouncer
+auth_query = SELECT uname, phash FROM pgbouncer.user_lookup(\$1)"; then
+        export VOCAB_TEST_PGBOUNCER="127.0.0.1:$pgbouncer_port"
+    fi
+    # A second one with only an auth_file (PgBouncer's plainest set-up, which cannot know a new
+    # device's role): the tests write its users file and reload it (SIGHUP to its pid).
+    : > "$work/pgbouncer-plain-users.txt"
+    chmod 600 "$work/pgbouncer-plain-users.txt"
+    [ "$(id -u)" = 0 ] && chown postgres "$work/pgbouncer-plain-users.txt"
+    if pgbouncer_on "$pg_port" pgbouncer-plain 26473 ""; then
+        export VOCAB_TEST_PGBOUNCER_PLAIN="127.0.0.1:$pgbouncer_port" VOCAB_TEST_PGBOUNCER_PLAIN_USERS="$work/pgbouncer-plain-users.txt"
+        export VOCAB_TEST_PGBOUNCER_PLAIN_PID="$work/pgbouncer-plain.pid"
+    fi
+}
+
+# Starts a PgBouncer in transaction pooling mode named $2 ($work/$2.ini, its users in
+# $work/$2-users.txt) in front of PostgreSQL's port $1, on the first free port from $3, with
+# the lines $4 added; sets pgbouncer_port.
+pgbouncer_on() {
     local port
-    for port in $(seq 26432 26472); do
+    for port in $(seq "$3" $(($3 + 40))); do
         # A port someone else listens on would look like ours once we "started".
         listening "$port" && continue
-        cat > "$work/pgbouncer.ini" <<CONF
+        cat > "$work/$2.ini" <<CONF
 [databases]
-* = host=127.0.0.1 port=$pg_port
+* = host=127.0.0.1 port=$1
 [pgbouncer]
 listen_addr = 127.0.0.1
 listen_port = $port
 unix_socket_dir =
 auth_type = scram-sha-256
-auth_file = $work/pgbouncer-users.txt
-auth_user = postgres
-auth_query = SELECT usename, passwd FROM pg_shadow WHERE usename = \$1
+auth_file = $work/$2-users.txt
+$4
 pool_mode = transaction
 max_client_conn = 1000
 default_pool_size = 20
@@ -89,15 +113,16 @@ default_pool_size = 20
 ; server's connections, idle ones of other pools closed to make room, and idle ones closed soon.
 max_db_connections = 300
 server_idle_timeout = 20
-pidfile = $work/pgbouncer.pid
-logfile = $work/pgbouncer.log
+pidfile = $work/$2.pid
+logfile = $work/$2.log
 CONF
-        as_pg "pgbouncer -d '$work/pgbouncer.ini'" >/dev/null 2>&1 || continue
+        as_pg "pgbouncer -d '$work/$2.ini'" >/dev/null 2>&1 || continue
         if wait_until_listening "$port"; then
-            export VOCAB_TEST_PGBOUNCER="127.0.0.1:$port"
+            pgbouncer_port=$port
             return 0
         fi
     done
+    return 1
 }
 
 # Exports VOCAB_TEST_DICT_SERVER (127.0.0.1:PORT) when dictd with WordNet could be started.

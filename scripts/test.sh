@@ -27,7 +27,7 @@ missing() {
 start_postgres
 [ -n "${VOCAB_TEST_PG_ADMIN:-}" ] || missing "no PostgreSQL could be started" "apt-get install postgresql"
 start_pgbouncer
-[ -n "${VOCAB_TEST_PGBOUNCER:-}" ] || missing "no PgBouncer could be started" "apt-get install pgbouncer"
+[ -n "${VOCAB_TEST_PGBOUNCER:-}" ] && [ -n "${VOCAB_TEST_PGBOUNCER_PLAIN:-}" ] || missing "no PgBouncer could be started" "apt-get install pgbouncer"
 start_dictd
 [ -n "${VOCAB_TEST_DICT_SERVER:-}" ] || missing "no dictd could be started" "apt-get install dictd dict-wn"
 

@@ -64,7 +64,15 @@ public struct SyncService: Sendable {
         if let refusal = status.refusal { throw refusal }
         guard let connection = checked else { throw CloudError.notLoggedIn }
         let previous = try? login()
-        try saveDevice(try CloudDevices.add(label: label, on: connection))
+        let device = try CloudDevices.add(label: label, on: connection)
+        do {
+            try saveDevice(device)
+        } catch CloudError.deviceSignedOut {
+            // Refused the moment it was made, its role known to PostgreSQL: a pooler in between
+            // that does not look roles up. The device is taken back; nothing is saved.
+            _ = try? CloudDevices.signOut(device.address.user, on: connection)
+            throw CloudError.newDeviceUnknownToPooler(server: address.server)
+        }
         if let previous, previous.isDevice {
             _ = signOutOnServer(previous, everywhere: false)  // the device it replaces; best effort
         }

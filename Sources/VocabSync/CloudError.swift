@@ -31,6 +31,9 @@ public enum CloudError: UserFacingError, Equatable {
     case blocked(by: [BlockingSession])
     /// This device was signed out of its account (from another device, or by an administrator).
     case deviceSignedOut(server: String)
+    /// A device just made was refused at once: the server's connection pooler (PgBouncer with
+    /// only an `auth_file`) does not know the device's new role.
+    case newDeviceUnknownToPooler(server: String)
     /// PostgreSQL's client library (libpq) is not installed.
     case libpqMissing
 
@@ -81,6 +84,8 @@ public enum CloudError: UserFacingError, Equatable {
                 + (sessions.isEmpty ? "Try again." : "End them with SELECT pg_terminate_backend(pid) (pid \(pids)) as an administrator, then try again.")
         case .libpqMissing:
             return "The cloud needs PostgreSQL's client library, libpq, which is not installed (Debian: libpq5). Nothing was changed."
+        case .newDeviceUnknownToPooler(let server):
+            return "The cloud server \(server) refused the device it had just added: a connection pooler in front of PostgreSQL (PgBouncer) does not know the device's new role. Its administrator must let the pooler look roles up (auth_query through a lookup user). Nothing was changed."
         case .deviceSignedOut(let server):
             return "This device was signed out of its account on \(server) (from another device or by the administrator). Nothing was changed; sign in again with the account's password."
         case .unreadableLogin(let path, let reason):

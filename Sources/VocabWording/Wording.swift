@@ -139,6 +139,8 @@ public struct Wording: Sendable {
         case .notLoggedIn: return tr("Not logged in: log in to your cloud account first. Nothing was changed.")
         case .unreachable(let server, let detail): return tr("Cannot reach the cloud server %@ (%@). Nothing was changed.", server, detail)
         case .accessDenied(let server, let detail): return tr("The cloud server %@ refused access (%@). Check the user and password.", server, detail)
+        case .newDeviceUnknownToPooler(let server):
+            return tr("The cloud server %@ refused the device it had just added: a connection pooler in front of PostgreSQL (PgBouncer) does not know the device's new role. Its administrator must let the pooler look roles up (auth_query through a lookup user). Nothing was changed.", server)
         case .deviceSignedOut(let server):
             return tr("This device was signed out of its account on %@ (from another device or by the administrator). Nothing was changed; sign in again with the account's password.", server)
         case .timedOut(let server, let seconds):

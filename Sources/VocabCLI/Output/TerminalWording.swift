@@ -97,6 +97,10 @@ extension TerminalWording {
         case .notLoggedIn:
             return "Not logged in: run `vocab login postgresql://USER@HOST/DB` first. Nothing was changed."
         case .accessDenied: return clause(error) + " with `vocab login`."
+        case .newDeviceUnknownToPooler(let server):
+            return "The cloud server \(server) refused the device it had just added: a connection pooler in front of PostgreSQL (PgBouncer) "
+                + "does not know the device's new role. Its administrator must let PgBouncer look Vocab's roles up with auth_query "
+                + "through a lookup user (the README's PgBouncer section, docs/pgbouncer-lookup.sql). Nothing was changed."
         case .deviceSignedOut(let server):
             return "This device was signed out of its account on \(server) (from another device or by the administrator). Nothing was changed. Sign in again: `vocab login postgresql://USER@HOST/DB`."
         case .schemaMissing(let server):
