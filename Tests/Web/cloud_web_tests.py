@@ -181,6 +181,12 @@ def test_two_learners_on_their_phones_find_their_words_on_their_desktops(cloud, 
         words = server.request("GET", f"/api/books/{book_id}/words", cookie=alice_cookie)[2]["words"]
         word_id = next(word["id"] for word in words if word["word"] == "keen")
         assert server.request("GET", "/api/books", cookie=bob_cookie)[2] == []
+        before_words = server.request("GET", f"/api/books/{book_id}/words", cookie=alice_cookie)[2]
+        before_books = server.request("GET", "/api/books", cookie=alice_cookie)[2]
+        before_reviews = json.loads(desktop.vocab("stats", "--json"))["reviews"]
+        # Each attempt, a well-formed request that would work with alice's cookie, is answered
+        # "not found" (an id that does not exist for bob) — never a refusal of its form, which
+        # would prove nothing — and carries none of alice's data.
         for method, path, body in (("GET", f"/api/books/{book_id}/words", None), ("GET", f"/api/books/{book_id}/export", None),
                                    ("PUT", f"/api/books/{book_id}", {"name": "Mine"}), ("DELETE", f"/api/books/{book_id}", None),
                                    ("PUT", f"/api/words/{word_id}", {"definition": "taken"}), ("DELETE", f"/api/words/{word_id}", None),
@@ -188,10 +194,16 @@ def test_two_learners_on_their_phones_find_their_words_on_their_desktops(cloud, 
                                    ("POST", "/api/study/grade", {"wordId": word_id, "rating": "good"}),
                                    ("POST", "/api/words", {"bookId": book_id, "word": "stolen"})):
             status, _, answer = server.request(method, path, body, cookie=bob_cookie)
-            gone = status in (404, 422) or (method == "DELETE" and answer == {"deleted": False})  # bob has no such word
-            assert gone, (method, path, status, answer)
+            assert status == 404, (method, path, status, answer)
+            assert "keen" not in json.dumps(answer) and "Phone" not in json.dumps(answer), (method, path, answer)
+        # And every one of the nine changed nothing of alice's, read again as alice.
+        assert server.request("GET", "/api/books", cookie=alice_cookie)[2] == before_books
+        assert server.request("GET", f"/api/books/{book_id}/words", cookie=alice_cookie)[2] == before_words
+        assert server.request("GET", f"/api/words/{word_id}/sound", cookie=alice_cookie)[0] == 200
         desktop.vocab("sync")
         assert "taken" not in desktop.vocab("word", "show", "keen") and "stolen" not in desktop.vocab("word", "list", "--book", "Phone")
+        assert json.loads(desktop.vocab("stats", "--json"))["reviews"] == before_reviews, "bob's grade did not count"
+        assert "Phone" in desktop.vocab("book", "list")
 
         # The account's devices, on the phone: this one, the desktop and the one signed in over HTTP.
         driver.find_element(By.XPATH, "//nav//button[@data-page='account']").click()
