@@ -11,8 +11,11 @@ END $$;
 CREATE SCHEMA IF NOT EXISTS pgbouncer;
 REVOKE ALL ON SCHEMA pgbouncer FROM PUBLIC;
 GRANT USAGE ON SCHEMA pgbouncer TO vocab_pgbouncer;
-CREATE OR REPLACE FUNCTION pgbouncer.user_lookup(i_username text, OUT uname text, OUT phash text)
-RETURNS record LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog AS $$
+-- No row for a name it does not answer for (a function returning one record would give a row
+-- of nulls instead).
+DROP FUNCTION IF EXISTS pgbouncer.user_lookup(text);
+CREATE FUNCTION pgbouncer.user_lookup(i_username text)
+RETURNS TABLE (uname text, phash text) LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog AS $$
     SELECT usename::text, passwd FROM pg_catalog.pg_shadow
     WHERE usename = i_username AND usename <> 'vocab_user'
       AND pg_catalog.pg_has_role(usesysid, 'vocab_user', 'MEMBER') AND NOT usesuper

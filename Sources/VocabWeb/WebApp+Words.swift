@@ -51,6 +51,8 @@ extension WebApp {
             guard let word else { return json(["deleted": deleted]) }
             return json(Self.word(word, due: nil), status: isNew ? 201 : 200)
         } catch let error as WordFormError {
+            // A book that is not there (or not this learner's) is not found, as everywhere.
+            if case .bookNotFound = error.underlying { throw WebProblem(status: 404, message: error.message, cause: error) }
             throw WebProblem(status: 422, message: error.message, field: error.field?.rawValue, cause: error)
         }
     }

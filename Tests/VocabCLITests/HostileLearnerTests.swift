@@ -21,6 +21,11 @@ final class HostileLearnerTests: CloudEndToEndTestCase {
     }
 
     override func tearDown() {
+        // A backend in pg_sleep does not notice its client leave: the innocents' are ended here.
+        let pids = innocents.compactMap { $0.session.backendPid }.map(String.init).joined(separator: ",")
+        if !pids.isEmpty {
+            _ = try? PsqlSession.once(url: adminURL, password: adminPassword, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid IN (\(pids))")
+        }
         sessions.forEach { $0.end() }
         if let guardProcess, guardProcess.isRunning { guardProcess.terminate(); guardProcess.waitUntilExit() }
         super.tearDown()
@@ -38,10 +43,10 @@ final class HostileLearnerTests: CloudEndToEndTestCase {
             bystanderURL.replaceSubrange(at.upperBound..<userEnd, with: bystander)
         }
         let administrator = try PsqlSession(url: adminURL, password: adminPassword)
-        administrator.send("SET statement_timeout = 0; SELECT pg_sleep(600);")
+        administrator.send("SET statement_timeout = 0; SELECT pg_sleep(120);")
         let aliceOwn = try PsqlSession(url: alice, password: "pw")
         let other = try PsqlSession(url: bystanderURL, password: "pw")
-        other.send("SET statement_timeout = 0; SELECT pg_sleep(600);")
+        other.send("SET statement_timeout = 0; SELECT pg_sleep(120);")
         innocents = [("the administrator's long query", administrator), ("alice's own session", aliceOwn),
                      ("a non-Vocab role's long query", other)]
         sessions += innocents.map(\.session)

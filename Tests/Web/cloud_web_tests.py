@@ -194,7 +194,9 @@ def test_two_learners_on_their_phones_find_their_words_on_their_desktops(cloud, 
                                    ("POST", "/api/study/grade", {"wordId": word_id, "rating": "good"}),
                                    ("POST", "/api/words", {"bookId": book_id, "word": "stolen"})):
             status, _, answer = server.request(method, path, body, cookie=bob_cookie)
-            assert status == 404, (method, path, status, answer)
+            # (Deleting a word that is not there is answered "not deleted": a phone's outbox may send a delete twice.)
+            assert status == 404 or (method, path, status, answer) == ("DELETE", f"/api/words/{word_id}", 200, {"deleted": False}), \
+                (method, path, status, answer)
             assert "keen" not in json.dumps(answer) and "Phone" not in json.dumps(answer), (method, path, answer)
         # And every one of the nine changed nothing of alice's, read again as alice.
         assert server.request("GET", "/api/books", cookie=alice_cookie)[2] == before_books
