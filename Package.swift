@@ -42,6 +42,9 @@ let package = Package(
         // Debian's libsodium, for the cloud's password verifiers (Argon2id) and SCRAM checks:
         // loaded when a password is first checked (see its shim), not linked.
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", providers: [.apt(["libsodium-dev"])]),
+        // Debian's libcurl (OpenSSL), for devices that sync with a Vocab server over HTTPS:
+        // loaded when one is first reached (see its shim), not linked.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The few POSIX pieces the layers above share: threads, child processes, writing files.
         .target(name: "VocabSystem", swiftSettings: withoutFoundation),
         // Models, validation, errors and text rules: pure Swift, no C, no I/O.
@@ -53,7 +56,7 @@ let package = Package(
         // Anki packages (.apkg, .colpkg): read in both layouts, written in the legacy one.
         .target(name: "VocabAnki", dependencies: ["VocabCore", "VocabStore", "VocabArchives", "CZstd", "VocabSystem"], swiftSettings: withoutFoundation),
         // The cloud: PostgreSQL connection, server schema, account status (sync to come).
-        .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CLibPQ", "CSodium"], swiftSettings: withoutFoundation),
+        .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CLibPQ", "CSodium", "CCurl"], swiftSettings: withoutFoundation),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
         .target(name: "VocabDictionary", dependencies: ["VocabCore", "VocabSystem"], swiftSettings: withoutFoundation),
         // The workflows every front end shares: game, study, word form, sync, transfer, paths.

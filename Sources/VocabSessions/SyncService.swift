@@ -57,7 +57,8 @@ public struct SyncService: Sendable {
     /// checks it), adds a device with a secret of its own, and saves the device's login (0600);
     /// the password is forgotten. Throws the refusal otherwise, saving nothing. `label` names the
     /// device in the account's list. Connects: call it off the main thread.
-    public func logIn(url: String, password: String?, label: String) throws -> ServerAddress {
+    public func logIn(url: String, password: String?, label: String, caFile: String? = nil) throws -> ServerAddress {
+        if ServerConnection.isServerURL(url) { return try logInToServer(url: url, password: password, label: label, caFile: caFile) }
         let address = try ServerAddress(url: url)
         let learner = CloudLogin(address: address, password: password.flatMap { $0.isEmpty ? nil : $0 })
         let (status, checked) = AccountStatus.open(learner, timeouts: timeouts)
@@ -77,6 +78,28 @@ public struct SyncService: Sendable {
             _ = signOutOnServer(previous, everywhere: false)  // the device it replaces; best effort
         }
         return address
+    }
+
+    /// `logIn` through a Vocab server (`https://USER@HOST[:PORT]`): the server checks the
+    /// password and makes the device; its login is saved (0600), the password forgotten.
+    private func logInToServer(url: String, password: String?, label: String, caFile: String?) throws -> ServerAddress {
+        let (base, user) = try Self.splitUser(url)
+        guard let password, !password.isEmpty else { throw CloudError.emptyPassword }
+        let previous = try? login()
+        let device = try ServerAccount.signIn(url: base, user: user, password: password, label: label, caFile: caFile, timeouts: timeouts)
+        try device.save(to: loginPath)
+        if let previous, previous.isDevice, previous != device {
+            _ = signOutOnServer(previous, everywhere: false)  // the device it replaces; best effort
+        }
+        return device.accountAddress
+    }
+
+    /// "https://USER@HOST…" as the server's address and the user (who must be named).
+    public static func splitUser(_ url: String) throws -> (base: String, user: String) {
+        guard let match = url.wholeMatch(of: #/(https?://)([^@/]*)@(.+)/#) else { throw CloudError.invalidServerURL(url) }
+        let user = String(match.2)
+        guard user.wholeMatch(of: #/[A-Za-z][A-Za-z0-9_]{0,62}/#) != nil else { throw CloudError.invalidRoleName(user) }
+        return (String(match.1) + String(match.3), user)
     }
 
     /// Checks a new device's login and saves it; returns the checked connection.
@@ -106,6 +129,18 @@ public struct SyncService: Sendable {
     /// Signs `login`'s device (or all of its account's) out on the server, saying why not.
     private func signOutOnServer(_ login: CloudLogin, everywhere: Bool) -> LogOutResult {
         var result = LogOutResult(signedOut: 0, serverError: nil)
+        if login.isServerLogin {
+            do {
+                result.signedOut = try ServerAccount(login, timeouts: timeouts).signOut(everywhere ? nil : login.address.user)
+            } catch CloudError.deviceSignedOut {
+                // already signed out: nothing to do
+            } catch let error as CloudError {
+                result.serverError = error
+            } catch {
+                result.serverError = .serverError("\(error)")
+            }
+            return result
+        }
         let (status, connection) = AccountStatus.open(login, timeouts: timeouts)
         if let connection {
             do {
@@ -123,12 +158,18 @@ public struct SyncService: Sendable {
 
     /// The account's devices (connects).
     public func devices() throws -> [CloudDevice] {
-        try CloudDevices.list(on: try connect().connection)
+        switch try connect().door {
+        case .database(let connection): return try CloudDevices.list(on: connection)
+        case .server(let account): return try account.devices()
+        }
     }
 
     /// Signs out one of the account's devices by its id (connects); false when none has it.
     public func signOut(device id: String) throws -> Bool {
-        try CloudDevices.signOut(id, on: try connect().connection) > 0
+        switch try connect().door {
+        case .database(let connection): return try CloudDevices.signOut(id, on: connection) > 0
+        case .server(let account): return try account.signOut(id) > 0
+        }
     }
 
     /// The account gate: connects with the saved login and checks the account, or throws the
@@ -137,14 +178,20 @@ public struct SyncService: Sendable {
     /// of its own, so the password leaves the disk at the next sync.
     public func connect() throws -> CloudSession {
         let login = try login()
+        if let login, login.isServerLogin {
+            let (status, account) = ServerAccount.status(of: login, timeouts: timeouts)
+            if let refusal = status.refusal { throw refusal }
+            guard let account else { throw CloudError.notLoggedIn }
+            return CloudSession(login: login, door: .server(account))
+        }
         let (status, checked) = AccountStatus.open(login, timeouts: timeouts)
         if let refusal = status.refusal { throw refusal }
         guard let login, let connection = checked else { throw CloudError.notLoggedIn }
         if !login.isDevice {
             let device = try CloudDevices.add(label: CloudDevices.label(for: "Vocab"), on: connection)
-            return CloudSession(login: device, connection: try saveDevice(device))
+            return CloudSession(login: device, door: .database(try saveDevice(device)))
         }
-        return CloudSession(login: login, connection: connection)
+        return CloudSession(login: login, door: .database(connection))
     }
 
     /// Runs one two-way sync of `store` over a connection from `connect()`. Throws a
@@ -154,7 +201,15 @@ public struct SyncService: Sendable {
     public func run(_ session: CloudSession, store: Store, copyIntoAnotherAccount: Bool = false,
                     progress: @escaping (SyncProgress) -> Void = { _ in },
                     isCancelled: @escaping () -> Bool = { false }) throws -> SyncOutcome {
-        let engine = SyncEngine(store: store, connection: session.connection, account: session.login.accountAddress, progress: progress)
+        let engine: SyncEngine
+        switch session.door {
+        case .database(let connection):
+            engine = SyncEngine(store: store, connection: connection, account: session.login.accountAddress, progress: progress)
+        case .server(let account):
+            let learner = session.login.accountAddress
+            engine = SyncEngine(store: store, channel: ServerSyncChannel(account: account), account: learner.url, learner: learner.user,
+                                progress: progress)
+        }
         engine.isCancelled = isCancelled
         engine.copyIntoAnotherAccount = copyIntoAnotherAccount
         do {
@@ -186,5 +241,12 @@ public struct LogOutResult: Sendable {
 /// A checked connection to the account, from `SyncService.connect()`.
 public struct CloudSession {
     public let login: CloudLogin
-    let connection: PostgresConnection
+    let door: Door
+
+    /// How the device reaches its account: a Vocab server (HTTPS), or PostgreSQL itself (a
+    /// login made before the Vocab server was the door).
+    enum Door {
+        case database(PostgresConnection)
+        case server(ServerAccount)
+    }
 }

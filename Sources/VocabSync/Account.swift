@@ -16,12 +16,18 @@ public struct CloudLogin: Sendable, Equatable {
     public var password: String?
     /// The learner this device signs in for; nil in a login of the learner's own role.
     public var account: String?
+    /// Certificates to trust for the Vocab server instead of the system's (one of its own).
+    public var caFile: String?
 
-    public init(address: ServerAddress, password: String?, account: String? = nil) {
+    public init(address: ServerAddress, password: String?, account: String? = nil, caFile: String? = nil) {
         self.address = address
         self.password = password
         self.account = account
+        self.caFile = caFile
     }
+
+    /// Whether the device reaches its account through a Vocab server (HTTPS), not PostgreSQL.
+    public var isServerLogin: Bool { address.web != nil }
 
     /// Whether this is a device's login (its own role and secret), not the learner's password.
     public var isDevice: Bool { account != nil }
@@ -42,8 +48,15 @@ public struct CloudLogin: Sendable, Equatable {
             let reason = isFolder ? "it is a folder" : access(path, R_OK) == 0 ? "an error reading it" : String(cString: strerror(errno))
             throw CloudError.unreadableLogin(path: path, reason: reason)
         }
-        guard let object = try? JSONParser.parse(data), case .object = object,
-              let host = object["host"]?.stringValue, let port = object["port"]?.int64Value.flatMap({ Int(exactly: $0) }),
+        guard let object = try? JSONParser.parse(data), case .object = object else { throw CloudError.invalidURL("the saved login in \(path)") }
+        if let web = object["server"]?.stringValue {
+            guard let device = object["user"]?.stringValue, let account = object["account"]?.stringValue else {
+                throw CloudError.invalidURL("the saved login in \(path)")
+            }
+            return CloudLogin(address: ServerAddress(web: web, user: device), password: object["password"]?.stringValue,
+                              account: account, caFile: object["caFile"]?.stringValue)
+        }
+        guard let host = object["host"]?.stringValue, let port = object["port"]?.int64Value.flatMap({ Int(exactly: $0) }),
               let database = object["database"]?.stringValue, let user = object["user"]?.stringValue else {
             throw CloudError.invalidURL("the saved login in \(path)")
         }
@@ -54,8 +67,10 @@ public struct CloudLogin: Sendable, Equatable {
     /// Writes the login to `path`, readable and writable by the user only (0600 from creation).
     public func save(to path: String) throws {
         var object: [String: Any] = ["host": address.host, "port": address.port, "database": address.database, "user": address.user]
+        if let web = address.web { object = ["server": web, "user": address.user] }
         if let password { object["password"] = password }
         if let account { object["account"] = account }
+        if let caFile { object["caFile"] = caFile }
         let data = Array(JSONValue(any: object).compact.utf8)
         try FileManager.default.createDirectory(atPath: FilePath.folder(of: path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         do {
@@ -82,6 +97,7 @@ public enum AccountStatus: Equatable, Sendable {
     /// is available (so that a cloud command connects once).
     public static func open(_ login: CloudLogin?, timeouts: CloudTimeouts = CloudTimeouts()) -> (status: AccountStatus, connection: PostgresConnection?) {
         guard let login else { return (.notLoggedIn, nil) }
+        if login.isServerLogin { return (ServerAccount.status(of: login, timeouts: timeouts).status, nil) }
         do {
             let connection = try PostgresConnection(login.address, password: login.password, timeouts: timeouts)
             let server = login.address.server

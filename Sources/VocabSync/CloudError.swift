@@ -36,10 +36,18 @@ public enum CloudError: UserFacingError, Equatable {
     case newDeviceUnknownToPooler(server: String)
     /// PostgreSQL's client library (libpq) is not installed.
     case libpqMissing
+    /// libcurl, for a Vocab server's address, is not installed.
+    case libcurlMissing
+    /// Not a Vocab server's address (https://HOST[:PORT]).
+    case invalidServerURL(String)
+    /// http:// to another machine: the device's secret would cross the network in the clear.
+    case plainHTTPBeyondThisMachine(String)
+    /// The Vocab server answered something this Vocab does not understand (another version?).
+    case unexpectedAnswer(server: String, detail: String)
 
     public var category: ErrorCategory {
         switch self {
-        case .invalidURL, .invalidRoleName, .emptyPassword, .unreadableLogin: return .userInput
+        case .invalidURL, .invalidRoleName, .emptyPassword, .unreadableLogin, .invalidServerURL, .plainHTTPBeyondThisMachine: return .userInput
         case .countsDisagree: return .conflictOrCorruption
         default: return .cloudUnavailable
         }
@@ -82,6 +90,14 @@ public enum CloudError: UserFacingError, Equatable {
             let pids = sessions.map { String($0.pid) }.joined(separator: ", ")
             return "Nothing was changed: the tables were held by \(held). "
                 + (sessions.isEmpty ? "Try again." : "End them with SELECT pg_terminate_backend(pid) (pid \(pids)) as an administrator, then try again.")
+        case .libcurlMissing:
+            return "A Vocab server is reached through libcurl, which is not installed (Debian: libcurl4). Nothing was changed."
+        case .invalidServerURL(let text):
+            return "\"\(text)\" is not a Vocab server's address (https://HOST[:PORT]); put no user or password in it."
+        case .plainHTTPBeyondThisMachine(let text):
+            return "\(text) would send this device's secret over the network unencrypted: use https:// (plain http:// only to this machine)."
+        case .unexpectedAnswer(let server, let detail):
+            return "The Vocab server \(server) answered something this Vocab does not understand (\(detail)): is it the same version? Nothing was changed."
         case .libpqMissing:
             return "The cloud needs PostgreSQL's client library, libpq, which is not installed (Debian: libpq5). Nothing was changed."
         case .newDeviceUnknownToPooler(let server):

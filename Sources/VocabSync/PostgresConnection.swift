@@ -9,6 +9,9 @@ public struct ServerAddress: Sendable, Equatable {
     public var port: Int
     public var database: String
     public var user: String
+    /// A Vocab server's address ("https://host[:port]") when the account is reached through
+    /// one (then `database` is empty); nil for PostgreSQL itself.
+    public var web: String?
 
     /// Parses `postgresql://USER@HOST[:PORT]/DATABASE` (or `postgres://`). A password in the URL
     /// is refused, so that it never lands in shell history or process lists.
@@ -32,8 +35,25 @@ public struct ServerAddress: Sendable, Equatable {
         self.user = user
     }
 
-    /// The URL form, without any password.
-    public var url: String { "postgresql://\(user)@\(host):\(port)/\(database)" }
+    /// The URL form, without any password (a Vocab server's: its address and the user).
+    public var url: String {
+        if let web { return web + "/" + user }
+        return "postgresql://\(user)@\(host):\(port)/\(database)"
+    }
+
+    /// The address of `user` on the Vocab server `web` ("https://host[:port]").
+    public init(web: String, user: String) {
+        let authority = web.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? web
+        let bracketed = authority.hasPrefix("[")
+        let hostEnd = bracketed ? authority.firstIndex(of: "]").map { authority.index(after: $0) } ?? authority.endIndex
+            : authority.firstIndex(of: ":") ?? authority.endIndex
+        host = String(authority[..<hostEnd])
+        let portText = authority[hostEnd...].dropFirst()
+        port = Int(portText) ?? (web.lowercased().hasPrefix("https://") ? 443 : 80)
+        database = ""
+        self.user = user
+        self.web = web
+    }
 
     /// Host and port, for messages.
     public var server: String { "\(host):\(port)" }

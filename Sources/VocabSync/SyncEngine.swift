@@ -22,7 +22,8 @@ public enum SyncProgress: Sendable {
     case pushed(Int)
 }
 
-/// Two-way incremental sync between the local store and the PostgreSQL cloud.
+/// Two-way incremental sync between the local store and the cloud, through a `SyncChannel`
+/// (a Vocab server over HTTPS, or — on the server itself — the cloud's PostgreSQL functions).
 ///
 /// Pull first, page by page (each page applied in one local transaction with its token), then
 /// push the outbox in batches. A push (the server's `vocab.push`) runs under the user's own
@@ -33,7 +34,7 @@ public enum SyncProgress: Sendable {
 /// the next sync loses nothing and duplicates nothing (pushes are idempotent upserts).
 public final class SyncEngine {
     private let store: Store
-    private let connection: PostgresConnection
+    private let channel: SyncChannel
     private let pageSize: Int
     /// The largest batch the server's `vocab.push` takes (16 MiB), with room to spare.
     static let maxBatchBytes = 12 << 20
@@ -45,26 +46,38 @@ public final class SyncEngine {
     /// Set only at the user's explicit, named request: sync a store bound to another account
     /// into this one (copying everything local into it) and bind it to this one.
     public var copyIntoAnotherAccount = false
-    /// The learner's account (what the store is bound to); a device connects as its own role.
-    private let account: ServerAddress
+    /// The learner's account, as the store is bound to it (its URL).
+    private let account: String
+    /// The learner's name, for messages.
+    private let learner: String
 
-    /// `account`: the learner the connection acts for, when it is a device's (default: the
-    /// connection's own role).
-    public init(store: Store, connection: PostgresConnection, account: ServerAddress? = nil, pageSize: Int = 2000,
+    /// A sync through `channel` for the account whose URL is `account` (what the store is
+    /// bound to) and whose learner is `learner`.
+    public init(store: Store, channel: SyncChannel, account: String, learner: String, pageSize: Int = 2000,
                 batchSize: Int = 2000, progress: @escaping (SyncProgress) -> Void = { _ in }) {
         self.store = store
-        self.connection = connection
-        self.account = account ?? connection.address
+        self.channel = channel
+        self.account = account
+        self.learner = learner
         self.pageSize = pageSize
         self.batchSize = batchSize
         self.progress = progress
     }
 
+    /// A sync through the cloud's functions on `connection`. `account`: the learner the
+    /// connection acts for, when it is a device's (default: the connection's own role).
+    public convenience init(store: Store, connection: PostgresConnection, account: ServerAddress? = nil, pageSize: Int = 2000,
+                            batchSize: Int = 2000, progress: @escaping (SyncProgress) -> Void = { _ in }) {
+        let learner = account ?? connection.address
+        self.init(store: store, channel: DatabaseSyncChannel(connection: connection), account: learner.url, learner: learner.user,
+                  pageSize: pageSize, batchSize: batchSize, progress: progress)
+    }
+
     public func run() throws -> SyncReport {
         var report = SyncReport()
-        let account = self.account.url
+        let account = self.account
         if let bound = try store.boundAccount(), bound != account, !copyIntoAnotherAccount {
-            throw CloudError.boundToAnotherAccount(bound: bound, loggedIn: account, user: self.account.user)
+            throw CloudError.boundToAnotherAccount(bound: bound, loggedIn: account, user: learner)
         }
         try exchange(account: account, report: &report)
         // The closing check, as Anki's sync ends: this store and the server must count the same
@@ -89,10 +102,8 @@ public final class SyncEngine {
         throw CloudError.serverError("the server kept changing during the sync")
     }
 
-    private func serverCounts() throws -> (books: Int, words: Int, reviews: Int, latest: Int64) {
-        let row = try connection.execute("SELECT books::text, words::text, reviews::text, latest::text FROM vocab.counts()").first ?? []
-        let values = row.map { $0.flatMap { Int64($0) } ?? 0 }
-        return values.count == 4 ? (Int(values[0]), Int(values[1]), Int(values[2]), values[3]) : (0, 0, 0, 0)
+    private func serverCounts() throws -> CloudCounts {
+        try channel.counts()
     }
 
     /// Whether the closing counts agree. Compared only when the server is exactly where this
@@ -103,7 +114,7 @@ public final class SyncEngine {
         let local = try store.liveCounts()
         guard report.skipped.isEmpty, local.waiting == 0 else { return true }
         let remote = try serverCounts()
-        let token = try store.syncToken(for: account.url)
+        let token = try store.syncToken(for: account)
         if token > remote.latest { return false }  // a token the server never gave: damaged
         guard token == remote.latest else { return true }
         return local.books == remote.books && local.words == remote.words && local.reviews <= remote.reviews
@@ -120,25 +131,21 @@ public final class SyncEngine {
         var token = start
         while true {
             if isCancelled() { throw CloudError.cancelled }
-            let rows = try connection.execute("""
-                SELECT r.kind, r.id::text AS id_text, r.seq::text AS seq_text, r.deleted::text AS deleted_text,
-                    r.body::text AS body_text
-                FROM vocab.pull($1::bigint, $2::integer) r
-                """, [String(token), String(pageSize)])
+            let rows = try channel.pull(after: token, limit: pageSize)
             guard !rows.isEmpty else { return token }
             var records: [SyncRecord] = []
             var pageToken = token
             for row in rows {
-                guard row.count == 5, let kind = row[0], let idText = row[1], let seqText = row[2], let seq = Int64(seqText) else {
+                guard !row.kind.isEmpty, row.seq > 0 else {
                     report.skipped.append("a record with missing columns")
                     continue
                 }
-                pageToken = max(pageToken, seq)
-                guard let id = UUID(text: idText) else {
-                    report.skipped.append("\(kind) \(idText): malformed id")
+                pageToken = max(pageToken, row.seq)
+                guard let id = UUID(text: row.id) else {
+                    report.skipped.append("\(row.kind) \(row.id): malformed id")
                     continue
                 }
-                records.append(SyncRecord(kind: kind, id: id, deleted: row[3] == "true", body: row[4] ?? "{}", seq: seq))
+                records.append(SyncRecord(kind: row.kind, id: id, deleted: row.deleted, body: row.body, seq: row.seq))
             }
             let summary = try store.applyRemote(records, token: pageToken)
             report.pulled += records.count
@@ -177,8 +184,7 @@ public final class SyncEngine {
                 throw CloudError.cancelled
             }
             do {
-                try connection.send("SELECT vocab.push($1::bigint, $2::text, $3::boolean)::text",
-                                    [String(token), batch, intoEmptyAccount ? "true" : "false"])
+                try channel.startPush(token: token, batch: batch, intoEmptyAccount: intoEmptyAccount)
             } catch {
                 try? clearStored()  // the batch before is on the server: not sent again
                 throw error
@@ -190,18 +196,19 @@ public final class SyncEngine {
                 next = try store.outbox(after: entries.last, limit: batchSize)
                 nextBatch = SyncEngine.fittedBatch(&next)
             } catch {
-                _ = try? connection.awaitResult()
+                channel.abandonPush()
                 throw error
             }
-            let rows: [[String?]]
-            do {
-                rows = try connection.awaitResult()
-            } catch CloudError.serverError where intoEmptyAccount {
+            let newToken: Int64
+            switch try channel.finishPush() {
+            case .retryAsUpsert:
                 intoEmptyAccount = false
                 continue
+            case .accountMoved:
+                return false
+            case .stored(let latest):
+                newToken = latest
             }
-            guard let text = rows.first?.first ?? nil else { return false }
-            guard let newToken = Int64(text) else { throw CloudError.serverError("vocab.push returned \(text)") }
             stored = (entries, newToken)
             token = newToken
             entries = next
@@ -223,7 +230,7 @@ public final class SyncEngine {
     }
 
     private func latestSeq() throws -> Int64 {
-        Int64(try connection.execute("SELECT coalesce((SELECT latest FROM vocab.counts()), 0)::text").first?.first.flatMap { $0 } ?? "0") ?? 0
+        try channel.counts().latest
     }
 
     /// The batch as the JSON array `vocab.push` reads: `[{"k":kind,"i":id,"d":deleted,"b":body}, …]`

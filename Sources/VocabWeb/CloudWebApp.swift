@@ -97,6 +97,7 @@ public final class CloudWebApp: Sendable {
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         if request.path == "/catalog.json" { return WebApp.catalog(request.query["lang"] ?? "", catalogs: catalogs) }
+        if request.path.hasPrefix("/api/v1/") { return try deviceAPI(request) }
         guard request.path.hasPrefix("/api/") else { return try WebApp.page(request) }
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)
         if parts == ["signin"] { return try signIn(request) }
@@ -123,7 +124,7 @@ public final class CloudWebApp: Sendable {
     // MARK: Signing in and out
 
     /// The keys a sign-in is limited by: the account and the address it comes from.
-    private func limitKeys(_ request: HTTPRequest, user: String?) -> [String] {
+    func limitKeys(_ request: HTTPRequest, user: String?) -> [String] {
         var keys = ["address:" + clientAddress(request)]
         if let user { keys.append("account:" + user.lowercased()) }
         return keys
@@ -138,13 +139,13 @@ public final class CloudWebApp: Sendable {
     }
 
     /// A 401 that tells the page to show the account's sign-in.
-    private static func signedOut(_ message: String) -> WebProblem {
+    static func signedOut(_ message: String) -> WebProblem {
         var problem = WebProblem(status: 401, message: message)
         problem.signIn = "account"
         return problem
     }
 
-    private func tooMany(_ seconds: Int) -> WebProblem {
+    func tooMany(_ seconds: Int) -> WebProblem {
         WebProblem(status: 429, message: "Too many tries: try again in \(seconds) s.", retryAfter: seconds)
     }
 
@@ -155,6 +156,28 @@ public final class CloudWebApp: Sendable {
               let user = object["user"] as? String, let password = object["password"] as? String else {
             throw WebProblem(status: 400, message: "Send the user name and the password.")
         }
+        let (login, learner) = try addDevice(request, user: user, password: password, label: Self.label(userAgent: request.header("User-Agent")))
+        let secret = login.password ?? ""
+        let device: SignedInDevice
+        do {
+            device = try connectDevice(role: login.address.user, secret: secret)
+        } catch {
+            _ = try? CloudDevices.signOut(login.address.user, on: learner)  // no cookie will name it: not left signed in
+            throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.")
+        }
+        // The learner's store is pulled now, so the first page shows the words at once.
+        let store = try stores.learner(device.owner, server: settings.server)
+        try? freshen(store, Caller(device: device, secret: secret), pushing: false)
+        store.busy.subtract(1, ordering: .relaxed)
+        DispatchQueue.global(qos: .utility).async { [stores] in stores.evictIfOverBudget() }
+        return HTTPResponse(status: 200, headers: [("Set-Cookie", cookie(value: device.role + "." + (login.password ?? ""), maxAge: 31_536_000)),
+                                                   ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
+                            body: Array(WebApp.jsonValue(["account": device.owner]).compact.utf8))
+    }
+
+    /// Checks the learner's password (PostgreSQL checks it, limited per account and address)
+    /// and adds a device to the account; returns the device's login and the learner's connection.
+    func addDevice(_ request: HTTPRequest, user: String, password: String, label: String) throws -> (CloudLogin, PostgresConnection) {
         guard user.wholeMatch(of: #/[A-Za-z][A-Za-z0-9_]{0,62}/#) != nil, !user.hasPrefix("vd_") else {
             throw WebProblem(status: 403, message: "The user name or the password is wrong.", field: "user")
         }
@@ -172,32 +195,15 @@ public final class CloudWebApp: Sendable {
             limiter.failed(keys)
             throw WebProblem(status: 403, message: "The user name or the password is wrong.", field: "password")
         } catch {
-            throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.")
+            throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.", retryAfter: 5)
         }
         limiter.succeeded(keys)
-        let login: CloudLogin
         do {
-            login = try CloudDevices.add(label: Self.label(userAgent: request.header("User-Agent")), on: learner)
+            return (try CloudDevices.add(label: label, on: learner), learner)
         } catch let error as CloudError {
             if case .quotaExceeded(let detail) = error { throw WebProblem(status: 429, message: "The account cannot sign in more devices now (\(detail)).") }
             throw WebProblem(status: 503, message: error.message)
         }
-        let secret = login.password ?? ""
-        let device: SignedInDevice
-        do {
-            device = try connectDevice(role: login.address.user, secret: secret)
-        } catch {
-            _ = try? CloudDevices.signOut(login.address.user, on: learner)  // no cookie will name it: not left signed in
-            throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.")
-        }
-        // The learner's store is pulled now, so the first page shows the words at once.
-        let store = try stores.learner(device.owner, server: settings.server)
-        try? freshen(store, Caller(device: device, secret: secret), pushing: false)
-        store.busy.subtract(1, ordering: .relaxed)
-        DispatchQueue.global(qos: .utility).async { [stores] in stores.evictIfOverBudget() }
-        return HTTPResponse(status: 200, headers: [("Set-Cookie", cookie(value: device.role + "." + (login.password ?? ""), maxAge: 31_536_000)),
-                                                   ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
-                            body: Array(WebApp.jsonValue(["account": device.owner]).compact.utf8))
     }
 
     private func cookie(value: String, maxAge: Int) -> String {
@@ -217,10 +223,12 @@ public final class CloudWebApp: Sendable {
         return device
     }
 
-    /// The cookie's device role and secret (a role `vd_` and 32 hex digits, a secret of 64).
+    /// The device role and secret a request carries (a role `vd_` and 32 hex digits, a secret
+    /// of 64): a device's `Authorization: Bearer ROLE.SECRET`, or a browser's cookie.
     private func cookieParts(_ request: HTTPRequest) throws -> (role: String, secret: String) {
         let signedOut = Self.signedOut("Sign in with your cloud account.")
-        guard let value = WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? ""), value.utf8.count == 35 + 1 + 64 else { throw signedOut }
+        let bearer = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        guard let value = bearer ?? WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? ""), value.utf8.count == 35 + 1 + 64 else { throw signedOut }
         let role = String(value.prefix(35)), dot = value.dropFirst(35).first, secret = String(value.suffix(64))
         let hex = { (text: Substring) in text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } }
         guard role.hasPrefix("vd_"), hex(role.dropFirst(3)), dot == ".", hex(Substring(secret)) else { throw signedOut }
@@ -229,7 +237,7 @@ public final class CloudWebApp: Sendable {
 
     /// The device a request's cookie names, with the cookie's secret, when the secret is right
     /// and the device is signed in.
-    private func signedInCaller(_ request: HTTPRequest) throws -> Caller {
+    func signedInCaller(_ request: HTTPRequest) throws -> Caller {
         let (role, secret) = try cookieParts(request)
         if let known = devices.withLock({ $0[role] }) {
             guard known.accepts(secret) else {
@@ -253,11 +261,11 @@ public final class CloudWebApp: Sendable {
         }
     }
 
-    private func forget(roles: [String]) {
+    func forget(roles: [String]) {
         devices.withLock { devices in roles.forEach { devices.removeValue(forKey: $0) } }
     }
 
-    private func signOut(_ caller: Caller, _ request: HTTPRequest) throws -> HTTPResponse {
+    func signOut(_ caller: Caller, _ request: HTTPRequest) throws -> HTTPResponse {
         let device = caller.device
         let everywhere = (try? JSONParser.parse(request.body))?["everywhere"]?.boolValue ?? false
         _ = try caller.withConnection(settings) { try CloudDevices.signOut(everywhere ? nil : device.role, on: $0) }
@@ -269,14 +277,14 @@ public final class CloudWebApp: Sendable {
         return HTTPResponse(status: 204, headers: [("Set-Cookie", cookie(value: "", maxAge: 0)), ("Cache-Control", "no-store")])
     }
 
-    private func signOut(_ caller: Caller, other id: String) throws -> HTTPResponse {
+    func signOut(_ caller: Caller, other id: String) throws -> HTTPResponse {
         let count = try caller.withConnection(settings) { try CloudDevices.signOut(id, on: $0) }
         guard count > 0 else { throw WebProblem(status: 404, message: "No device of this account has that id.") }
         forget(roles: [id])
         return WebApp.json(["signedOut": count])
     }
 
-    private func listDevices(_ caller: Caller) throws -> HTTPResponse {
+    func listDevices(_ caller: Caller) throws -> HTTPResponse {
         let list = try caller.withConnection(settings) { try CloudDevices.list(on: $0) }
         return WebApp.json(list.map { item -> [String: Any] in
             ["id": item.id, "label": item.label, "created": Int(item.created), "seen": item.seen.map { Int($0) } ?? JSONValue.null, "this": item.isThis]

@@ -61,6 +61,12 @@ public struct HTTPLimits: Sendable {
     public var maximumUpload = 32 << 20
     /// Uploads being received at once (another is answered 429 before its body is read).
     public var uploadsAtOnce = 2
+    /// Requests to this path carry a device's batch of changes (a sync's push): their own bound.
+    public var batchPath = "/api/v1/sync/push"
+    /// The largest batch (what the cloud's push takes).
+    public var maximumBatch = 16 << 20
+    /// Batches being received at once (another is answered 429 before its body is read).
+    public var batchesAtOnce = 8
 
     public init() {}
 }
@@ -71,6 +77,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     /// Uploads whose bodies are being received now.
     let uploads = Atomic<Int>(0)
+    /// Batches being received now.
+    let batches = Atomic<Int>(0)
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let limits: HTTPLimits
     /// The port it listens on (the one chosen when asked for port 0).
@@ -161,10 +169,15 @@ private final class Exchange {
     var refusal: HTTPResponse?
     /// Counted among the server's uploads until the request ends.
     var upload: HTTPServer?
+    /// Counted among the server's batches until the request ends.
+    var batch: HTTPServer?
 
     init(limit: Int) { self.limit = limit }
 
-    deinit { upload?.uploads.subtract(1, ordering: .relaxed) }
+    deinit {
+        upload?.uploads.subtract(1, ordering: .relaxed)
+        batch?.batches.subtract(1, ordering: .relaxed)
+    }
 }
 
 private func refusal(_ status: Int, _ message: String) -> HTTPResponse {
@@ -178,8 +191,17 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     guard let cls, let connection, let state, let uploadSize else { return MHD_Result.NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     guard let stored = state.pointee else {
-        let isUpload = url.map { String(cString: $0).hasPrefix(server.limits.uploadPath) } ?? false
-        let exchange = Exchange(limit: isUpload ? server.limits.maximumUpload : server.limits.maximumBody)
+        let path = url.map { String(cString: $0) } ?? ""
+        let isUpload = path.hasPrefix(server.limits.uploadPath), isBatch = path == server.limits.batchPath
+        let exchange = Exchange(limit: isUpload ? server.limits.maximumUpload : isBatch ? server.limits.maximumBatch : server.limits.maximumBody)
+        if isBatch {
+            if server.batches.add(1, ordering: .relaxed).newValue > server.limits.batchesAtOnce {
+                server.batches.subtract(1, ordering: .relaxed)
+                exchange.refusal = refusal(429, "Other devices are sending changes: try again in a moment.")
+            } else {
+                exchange.batch = server
+            }
+        }
         if isUpload {
             if server.uploads.add(1, ordering: .relaxed).newValue > server.limits.uploadsAtOnce {
                 server.uploads.subtract(1, ordering: .relaxed)
@@ -215,7 +237,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     } else {
         var headers: [String: String] = [:]
         for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer",
-                     "If-None-Match", "X-Vocab-Language", "User-Agent", "X-Forwarded-For"] {
+                     "If-None-Match", "X-Vocab-Language", "User-Agent", "X-Forwarded-For", "Authorization"] {
             if let value = header(connection, name) { headers[name.lowercased()] = value }
         }
         let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",

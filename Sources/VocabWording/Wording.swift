@@ -137,6 +137,11 @@ public struct Wording: Sendable {
     private func cloud(_ error: CloudError) -> String? {
         switch error {
         case .notLoggedIn: return tr("Not logged in: log in to your cloud account first. Nothing was changed.")
+        case .invalidServerURL(let text): return tr("“%@” is not a Vocab server's address (https://HOST[:PORT]); put no user or password in it.", text)
+        case .plainHTTPBeyondThisMachine(let text):
+            return tr("%@ would send this device's secret over the network unencrypted: use https:// (plain http:// only to this machine).", text)
+        case .unexpectedAnswer(let server, let detail):
+            return tr("The Vocab server %@ answered something this Vocab does not understand (%@): is it the same version? Nothing was changed.", server, detail)
         case .unreachable(let server, let detail): return tr("Cannot reach the cloud server %@ (%@). Nothing was changed.", server, detail)
         case .accessDenied(let server, let detail): return tr("The cloud server %@ refused access (%@). Check the user and password.", server, detail)
         case .newDeviceUnknownToPooler(let server):

@@ -3,6 +3,7 @@ import Glibc
 import VocabCore
 import VocabSync
 import VocabSessions
+import VocabSystem
 
 /// `vocab cloud init|add-user`, `vocab login`, `vocab logout`, `vocab account`.
 enum CloudCommands {
@@ -133,24 +134,39 @@ enum CloudCommands {
 
     static let login = Command(spec: CommandSpec(
         name: "login", abstract: "Sign this device in to a cloud account (the password is checked once, never kept).",
-        arguments: [ArgumentSpec("URL", help: "postgresql://USER@HOST[:PORT]/DATABASE, without a password.")],
-        options: [OptionSpec("device-name", value: "NAME", help: "What to call this device in the account's list (default: terminal on HOSTNAME).")],
+        arguments: [ArgumentSpec("URL", help: "https://USER@HOST[:PORT] (a Vocab server), or postgresql://USER@HOST[:PORT]/DATABASE; no password in it.")],
+        options: [OptionSpec("device-name", value: "NAME", help: "What to call this device in the account's list (default: terminal on HOSTNAME)."),
+                  OptionSpec("ca-file", value: "FILE", help: "Trust the Vocab server's certificate in FILE (one it made itself) instead of the system's.")],
         discussion: """
-            The password is asked without echo on a terminal, read from standard input otherwise, or taken from PGPASSWORD;
-            an empty answer leaves it to libpq's passfile (~/.pgpass). The server checks it once and gives this device a
-            secret of its own, kept in a private file (0600); `vocab logout` signs the device out, `vocab devices` lists them.
-            """
+            The password is asked without echo on a terminal, read from standard input otherwise, or taken from
+            VOCAB_PASSWORD (PGPASSWORD for postgresql://; there an empty answer leaves it to libpq's ~/.pgpass). The
+            server checks it once and gives this device a secret of its own, kept in a private file (0600); `vocab logout`
+            signs the device out, `vocab devices` lists them. Plain http:// is taken only to this machine.
+            """,
+        examples: ["vocab login https://alice@vocab.example.org", "vocab login https://alice@127.0.0.1:8443 --ca-file cert.pem"]
     )) { arguments, context in
-        let address = try ServerAddress(url: arguments.positionals[0])
-        var password = context.environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        let url = arguments.positionals[0]
+        let toServer = ServerConnection.isServerURL(url)
+        let user = toServer ? try SyncService.splitUser(url).user : try ServerAddress(url: url).user
+        if toServer { _ = try ServerConnection.parse(try SyncService.splitUser(url).base) }  // a bad address before the password is asked
+        var password = context.environment[toServer ? "VOCAB_PASSWORD" : "PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         if password == nil {
             // An empty answer leaves the password to libpq's passfile (~/.pgpass).
-            password = SecretPrompt.read("Password for \(address.user): ", console: context.console).flatMap { $0.isEmpty ? nil : $0 }
+            password = SecretPrompt.read("Password for \(user): ", console: context.console).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let caFile = try arguments.value("ca-file").map { file -> String in
+            var path = file
+            if !path.hasPrefix("/"), let here = getcwd(nil, 0) {  // kept in the login: it must not depend on where sync runs
+                path = FilePath.joining(String(cString: here), file)
+                free(here)
+            }
+            guard FileStatus.byteSize(of: path) != nil else { throw UsageError.invalidValue(option: "ca-file", value: file, expected: "a certificate file (PEM)") }
+            return path
         }
         let label = arguments.value("device-name") ?? CloudDevices.label(for: "terminal")
         let service = try SyncService(paths: context.paths)
-        _ = try service.logIn(url: arguments.positionals[0], password: password, label: label)
-        context.console.print("Logged in to \(address.url) as \"\(label)\".")
+        let account = try service.logIn(url: url, password: password, label: label, caFile: caFile)
+        context.console.print("Logged in to \(account.url) as \"\(label)\".")
     }
 
     static let logout = Command(spec: CommandSpec(
@@ -208,7 +224,7 @@ enum CloudCommands {
 
     /// One line on the account, with the command that logs in when nobody is.
     private static func summary(_ status: AccountStatus) -> String {
-        status == .notLoggedIn ? "not logged in: run `vocab login postgresql://USER@HOST/DATABASE`" : status.summary
+        status == .notLoggedIn ? "not logged in: run `vocab login https://USER@HOST`" : status.summary
     }
 
     static let account = Command(spec: CommandSpec(

@@ -95,14 +95,14 @@ extension TerminalWording {
     private static func cloud(_ error: CloudError) -> String {
         switch error {
         case .notLoggedIn:
-            return "Not logged in: run `vocab login postgresql://USER@HOST/DB` first. Nothing was changed."
+            return "Not logged in: run `vocab login https://USER@HOST` first. Nothing was changed."
         case .accessDenied: return clause(error) + " with `vocab login`."
         case .newDeviceUnknownToPooler(let server):
             return "The cloud server \(server) refused the device it had just added: a connection pooler in front of PostgreSQL (PgBouncer) "
                 + "does not know the device's new role. Its administrator must let PgBouncer look Vocab's roles up with auth_query "
                 + "through a lookup user (the README's PgBouncer section, docs/pgbouncer-lookup.sql). Nothing was changed."
         case .deviceSignedOut(let server):
-            return "This device was signed out of its account on \(server) (from another device or by the administrator). Nothing was changed. Sign in again: `vocab login postgresql://USER@HOST/DB`."
+            return "This device was signed out of its account on \(server) (from another device or by the administrator). Nothing was changed. Sign in again: `vocab login https://USER@HOST`."
         case .schemaMissing(let server):
             return "The cloud server \(server) has no Vocab schema: an administrator runs `vocab cloud init --admin URL`."
         case .schemaTooOld(let server, let found, let needed):

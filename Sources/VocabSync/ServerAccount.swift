@@ -1,0 +1,213 @@
+import FoundationEssentials
+import VocabCore
+
+/// A device's account on a Vocab server, through the server's API (version 1, over HTTPS):
+/// the device's requests carry its id and secret (`Authorization: Bearer ID.SECRET`), never the
+/// learner's password, which only signing in sends, once.
+///
+///     POST   /api/v1/devices          {"user","password","label"} → 201 {"device","secret","account"}
+///     GET    /api/v1/account          → {"account","books","words","reviews","latest"}
+///     GET    /api/v1/sync/pull?after=N&limit=M → one record a line: kind TAB id TAB seq TAB deleted TAB body
+///     POST   /api/v1/sync/push?token=N&fresh=0|1  (the batch) → {"latest"} | 409 {"outcome":"moved"|"upsert"}
+///     GET    /api/v1/devices          → [{"id","label","created","seen","this"}]
+///     DELETE /api/v1/devices/ID       → {"signedOut"}
+///     POST   /api/v1/signout          {"everywhere"} → {"signedOut"}
+///
+/// Refusals are JSON `{"error": "…"}`: 401 signed out, 429/503 busy (Retry-After), 507 the
+/// account is full, 4xx a request the server will not take.
+public final class ServerAccount {
+    public let login: CloudLogin
+    let connection: ServerConnection
+
+    public init(_ login: CloudLogin, timeouts: CloudTimeouts = CloudTimeouts()) throws {
+        guard let web = login.address.web else { throw CloudError.invalidServerURL(login.address.url) }
+        self.login = login
+        connection = try ServerConnection(url: web, caFile: login.caFile, timeouts: timeouts)
+    }
+
+    /// Signs a new device in to `user`'s account on the server at `url` with the learner's
+    /// password; returns the device's login (to be saved). The password goes in the body of one
+    /// HTTPS request and is forgotten.
+    public static func signIn(url: String, user: String, password: String, label: String, caFile: String? = nil,
+                              timeouts: CloudTimeouts = CloudTimeouts()) throws -> CloudLogin {
+        let connection = try ServerConnection(url: url, caFile: caFile, timeouts: timeouts)
+        let body = JSONValue.object([("user", .string(user)), ("password", .string(password)), ("label", .string(label))]).compact
+        let answer = try connection.send("POST", "/api/v1/devices", headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+        if answer.status == 403 || answer.status == 401 {
+            throw CloudError.accessDenied(server: connection.server, detail: message(of: answer) ?? "the user name or the password is wrong")
+        }
+        let object = try checked(answer, server: connection.server)
+        guard let device = object["device"]?.stringValue, let secret = object["secret"]?.stringValue,
+              let account = object["account"]?.stringValue else {
+            throw CloudError.unexpectedAnswer(server: connection.server, detail: "no device in the sign-in's answer")
+        }
+        return CloudLogin(address: ServerAddress(web: connection.base, user: device), password: secret, account: account, caFile: caFile)
+    }
+
+    /// The account's state, as `vocab account` shows it, and the open account when available.
+    public static func status(of login: CloudLogin, timeouts: CloudTimeouts = CloudTimeouts()) -> (status: AccountStatus, account: ServerAccount?) {
+        do {
+            let account = try ServerAccount(login, timeouts: timeouts)
+            _ = try account.counts()
+            return (.available(login.accountAddress), account)
+        } catch let error as CloudError {
+            switch error {
+            case .unreachable, .timedOut: return (.cannotReachServer(error), nil)
+            default: return (.accessDenied(error), nil)
+            }
+        } catch {
+            return (.cannotReachServer(.unreachable(server: login.address.server, detail: "\(error)")), nil)
+        }
+    }
+
+    /// The account's counts and latest change.
+    public func counts() throws -> CloudCounts {
+        let object = try request("GET", "/api/v1/account")
+        func number(_ key: String) -> Int64 { object[key]?.int64Value ?? 0 }
+        return CloudCounts(books: Int(number("books")), words: Int(number("words")), reviews: Int(number("reviews")), latest: number("latest"))
+    }
+
+    /// The account's devices signed in, oldest first.
+    public func devices() throws -> [CloudDevice] {
+        guard case .array(let items) = try value("GET", "/api/v1/devices") else {
+            throw CloudError.unexpectedAnswer(server: connection.server, detail: "no list of devices")
+        }
+        return items.compactMap { item in
+            guard let id = item["id"]?.stringValue, let created = item["created"]?.int64Value else { return nil }
+            return CloudDevice(id: id, label: item["label"]?.stringValue ?? "", created: created, seen: item["seen"]?.int64Value,
+                               isThis: item["this"]?.boolValue ?? false)
+        }
+    }
+
+    /// Signs out the device `id`, or every device of the account (this one too) when nil.
+    @discardableResult
+    public func signOut(_ id: String?) throws -> Int {
+        let object: [String: JSONValue]
+        if let id {
+            guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return 0 }
+            let answer = try connection.send("DELETE", "/api/v1/devices/" + id, headers: authorization)
+            if answer.status == 404 { return 0 }
+            object = try Self.checked(answer, server: connection.server)
+        } else {
+            object = try request("POST", "/api/v1/signout", body: Array(#"{"everywhere":true}"#.utf8))
+        }
+        return Int(object["signedOut"]?.int64Value ?? 0)
+    }
+
+    // MARK: Requests
+
+    var authorization: [String: String] {
+        ["Authorization": "Bearer \(login.address.user).\(login.password ?? "")", "X-Vocab-Request": "1"]
+    }
+
+    func request(_ method: String, _ path: String, body: [UInt8]? = nil) throws -> [String: JSONValue] {
+        guard case .object(let members) = try value(method, path, body: body) else {
+            throw CloudError.unexpectedAnswer(server: connection.server, detail: "\(method) \(path) gave no JSON object")
+        }
+        return Dictionary(members, uniquingKeysWith: { first, _ in first })
+    }
+
+    func value(_ method: String, _ path: String, body: [UInt8]? = nil) throws -> JSONValue {
+        var headers = authorization
+        if body != nil { headers["Content-Type"] = "application/json" }
+        let answer = try connection.send(method, path, headers: headers, body: body)
+        try Self.refuse(answer, server: connection.server)
+        guard let parsed = try? JSONParser.parse(answer.body) else {
+            throw CloudError.unexpectedAnswer(server: connection.server, detail: "\(method) \(path) answered \(answer.status) without JSON")
+        }
+        return parsed
+    }
+
+    /// The JSON object of a successful answer; the refusal otherwise.
+    static func checked(_ answer: ServerConnection.Answer, server: String) throws -> [String: JSONValue] {
+        try refuse(answer, server: server)
+        guard let parsed = try? JSONParser.parse(answer.body), case .object(let members) = parsed else {
+            throw CloudError.unexpectedAnswer(server: server, detail: "status \(answer.status) without a JSON object")
+        }
+        return Dictionary(members, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Throws what a refusal means to the device; returns for any 2xx.
+    static func refuse(_ answer: ServerConnection.Answer, server: String) throws {
+        let text = message(of: answer)
+        switch answer.status {
+        case 200...299: return
+        case 401: throw CloudError.deviceSignedOut(server: server)
+        case 429, 503:
+            let wait = answer.headers["retry-after"].map { "; try again in \($0) s" } ?? ""
+            throw CloudError.unreachable(server: server, detail: (text ?? "busy") + wait)
+        case 507: throw CloudError.quotaExceeded(detail: text ?? "the account is full")
+        case 404 where text == nil:
+            throw CloudError.unexpectedAnswer(server: server, detail: "no Vocab server API there (404)")
+        default: throw CloudError.serverError(text ?? "status \(answer.status)")
+        }
+    }
+
+    static func message(of answer: ServerConnection.Answer) -> String? {
+        (try? JSONParser.parse(answer.body))?["error"]?.stringValue
+    }
+}
+
+/// A sync through the Vocab server's API: what every device's sync goes through.
+public final class ServerSyncChannel: SyncChannel {
+    private let account: ServerAccount
+    private var pending: (token: Int64, batch: String, fresh: Bool)?
+
+    public init(account: ServerAccount) {
+        self.account = account
+    }
+
+    public func counts() throws -> CloudCounts {
+        try account.counts()
+    }
+
+    public func pull(after token: Int64, limit: Int) throws -> [PulledRow] {
+        let answer = try account.connection.send("GET", "/api/v1/sync/pull?after=\(token)&limit=\(limit)", headers: account.authorization)
+        try ServerAccount.refuse(answer, server: account.connection.server)
+        return try Self.rows(answer.body, server: account.connection.server)
+    }
+
+    /// The lines of a pull: kind, id, seq, deleted ("t"/"f") and the body, tab-separated (a
+    /// body is compact JSON: it holds no raw tab or newline).
+    static func rows(_ bytes: [UInt8], server: String) throws -> [PulledRow] {
+        var rows: [PulledRow] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: "\t"), maxSplits: 4, omittingEmptySubsequences: false)
+            guard fields.count == 5, let seq = Int64(String(decoding: fields[2], as: UTF8.self)) else {
+                throw CloudError.unexpectedAnswer(server: server, detail: "a pulled line that is not a record")
+            }
+            rows.append(PulledRow(kind: String(decoding: fields[0], as: UTF8.self), id: String(decoding: fields[1], as: UTF8.self),
+                                  seq: seq, deleted: fields[3].first == UInt8(ascii: "t"), body: String(decoding: fields[4], as: UTF8.self)))
+        }
+        return rows
+    }
+
+    public func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws {
+        pending = (token, batch, intoEmptyAccount)
+    }
+
+    public func finishPush() throws -> PushOutcome {
+        guard let push = pending else { throw CloudError.serverError("no push was started") }
+        pending = nil
+        var headers = account.authorization
+        headers["Content-Type"] = "application/json"
+        let answer = try account.connection.send("POST", "/api/v1/sync/push?token=\(push.token)&fresh=\(push.fresh ? 1 : 0)",
+                                                 headers: headers, body: Array(push.batch.utf8))
+        if answer.status == 409 {
+            switch (try? JSONParser.parse(answer.body))?["outcome"]?.stringValue {
+            case "moved": return .accountMoved
+            case "upsert": return .retryAsUpsert
+            default: break
+            }
+        }
+        let object = try ServerAccount.checked(answer, server: account.connection.server)
+        guard let latest = object["latest"]?.int64Value else {
+            throw CloudError.unexpectedAnswer(server: account.connection.server, detail: "a push's answer without the latest change")
+        }
+        return .stored(latest: latest)
+    }
+
+    public func abandonPush() {
+        pending = nil
+    }
+}

@@ -1,0 +1,113 @@
+import FoundationEssentials
+import VocabCore
+
+/// The account's totals on the cloud, and how far its changes go.
+public struct CloudCounts: Sendable, Equatable {
+    public var books = 0, words = 0, reviews = 0
+    /// The account's latest change (its sequence number); 0 when it has none.
+    public var latest: Int64 = 0
+
+    public init(books: Int = 0, words: Int = 0, reviews: Int = 0, latest: Int64 = 0) {
+        self.books = books
+        self.words = words
+        self.reviews = reviews
+        self.latest = latest
+    }
+}
+
+/// A record as the cloud sends it, not yet checked (its id and body are the cloud's text).
+public struct PulledRow: Sendable, Equatable {
+    public var kind: String
+    public var id: String
+    public var seq: Int64
+    public var deleted: Bool
+    /// JSON object text.
+    public var body: String
+
+    public init(kind: String, id: String, seq: Int64, deleted: Bool, body: String) {
+        self.kind = kind
+        self.id = id
+        self.seq = seq
+        self.deleted = deleted
+        self.body = body
+    }
+}
+
+/// How a push ended.
+public enum PushOutcome: Sendable, Equatable {
+    /// Stored: the account's latest change is now `latest`.
+    case stored(latest: Int64)
+    /// The account changed since the token the push named: pull first.
+    case accountMoved
+    /// A plain insert into what looked like an empty account met a record: send it as an upsert.
+    case retryAsUpsert
+}
+
+/// Where a sync's records come from and go to: the cloud's functions on a PostgreSQL
+/// connection (what a Vocab server does for a device), or a Vocab server over HTTPS (what
+/// every device does). `SyncEngine` runs the same sync over either.
+public protocol SyncChannel: AnyObject {
+    /// The account's counts and latest change.
+    func counts() throws -> CloudCounts
+    /// Up to `limit` records changed after `token`, in the order of their changes.
+    func pull(after token: Int64, limit: Int) throws -> [PulledRow]
+    /// Starts storing `batch` (the JSON array `[{"k","i","d","b"}, …]`) if the account's latest
+    /// change is still `token`; may return before it is stored, so that the caller prepares the
+    /// next batch meanwhile. `finishPush` must follow before anything else.
+    func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws
+    /// Waits for the push `startPush` began.
+    func finishPush() throws -> PushOutcome
+    /// Gives up on a push begun (an error while preparing the next batch): waits for it quietly.
+    func abandonPush()
+}
+
+/// The cloud's functions on a PostgreSQL connection (`vocab.counts`, `vocab.pull`,
+/// `vocab.push`), as the connection's role. A push runs while the caller prepares the next.
+public final class DatabaseSyncChannel: SyncChannel {
+    public let connection: PostgresConnection
+    private var pushingIntoEmptyAccount = false
+
+    public init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    public func counts() throws -> CloudCounts {
+        let row = try connection.execute("SELECT books::text, words::text, reviews::text, latest::text FROM vocab.counts()").first ?? []
+        let values = row.map { $0.flatMap { Int64($0) } ?? 0 }
+        guard values.count == 4 else { return CloudCounts() }
+        return CloudCounts(books: Int(values[0]), words: Int(values[1]), reviews: Int(values[2]), latest: values[3])
+    }
+
+    public func pull(after token: Int64, limit: Int) throws -> [PulledRow] {
+        let rows = try connection.execute("""
+            SELECT r.kind, r.id::text, r.seq::text, r.deleted::text, r.body::text FROM vocab.pull($1::bigint, $2::integer) r
+            """, [String(token), String(limit)])
+        return rows.map { row in
+            guard row.count == 5 else { return PulledRow(kind: "", id: "", seq: 0, deleted: false, body: "{}") }
+            return PulledRow(kind: row[0] ?? "", id: row[1] ?? "", seq: row[2].flatMap { Int64($0) } ?? 0,
+                             deleted: row[3] == "true", body: row[4] ?? "{}")
+        }
+    }
+
+    public func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws {
+        pushingIntoEmptyAccount = intoEmptyAccount
+        try connection.send("SELECT vocab.push($1::bigint, $2::text, $3::boolean)::text",
+                            [String(token), batch, intoEmptyAccount ? "true" : "false"])
+    }
+
+    public func finishPush() throws -> PushOutcome {
+        let rows: [[String?]]
+        do {
+            rows = try connection.awaitResult()
+        } catch CloudError.serverError where pushingIntoEmptyAccount {
+            return .retryAsUpsert  // the plain insert met a record: nothing of it was kept
+        }
+        guard let text = rows.first?.first ?? nil else { return .accountMoved }
+        guard let latest = Int64(text) else { throw CloudError.serverError("vocab.push returned \(text)") }
+        return .stored(latest: latest)
+    }
+
+    public func abandonPush() {
+        _ = try? connection.awaitResult()
+    }
+}

@@ -1,0 +1,119 @@
+import FoundationEssentials
+import VocabCore
+import VocabSync
+
+/// The API devices sync through (version 1; `ServerAccount` is its client): a terminal or a
+/// window signs in once with the learner's password and then sends its device id and secret
+/// with every request (`Authorization: Bearer ID.SECRET`); the server does the rest with the
+/// cloud. What each route takes and answers is written beside `ServerAccount`.
+extension CloudWebApp {
+    /// The most records one pull answers.
+    static let maximumPull = 5_000
+
+    func deviceAPI(_ request: HTTPRequest) throws -> HTTPResponse {
+        let parts = request.path.split(separator: "/").dropFirst(2).map(String.init)
+        if request.method == "POST", parts == ["devices"] { return try signInDevice(request) }
+        // A device's requests carry its secret in a header no other site can make a browser
+        // send, and no cookie is read for them: cross-site writes are not possible here.
+        guard request.header("Authorization") != nil else { throw Self.signedOut("Sign this device in first.") }
+        let caller = try signedInCaller(request)
+        do {
+            switch (request.method, parts) {
+            case ("GET", ["account"]):
+                let counts = try caller.withConnection(settings) { try DatabaseSyncChannel(connection: $0).counts() }
+                return WebApp.json(["account": caller.device.owner, "books": counts.books, "words": counts.words,
+                                    "reviews": counts.reviews, "latest": Int(counts.latest)])
+            case ("GET", ["sync", "pull"]):
+                return try pull(request, caller)
+            case ("POST", ["sync", "push"]):
+                return try push(request, caller)
+            case ("GET", ["devices"]):
+                return try listDevices(caller)
+            case ("DELETE", let path) where path.count == 2 && path[0] == "devices":
+                return try signOut(caller, other: path[1])
+            case ("POST", ["signout"]):
+                let everywhere = (try? JSONParser.parse(request.body))?["everywhere"]?.boolValue ?? false
+                let count = try caller.withConnection(settings) { try CloudDevices.signOut(everywhere ? nil : caller.device.role, on: $0) }
+                forget(roles: [caller.device.role])
+                return WebApp.json(["signedOut": count])
+            default:
+                throw WebProblem(status: 404, message: "The device API has no \(request.method) \(request.path).")
+            }
+        } catch let error as CloudError {
+            throw problem(error, caller)
+        }
+    }
+
+    /// `POST /api/v1/devices`: the learner's password, checked once, makes a device.
+    private func signInDevice(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let object = (try? JSONParser.parse(request.body)), case .object = object,
+              let user = object["user"]?.stringValue, let password = object["password"]?.stringValue else {
+            throw WebProblem(status: 400, message: "Send the user name and the password.")
+        }
+        let label = String((object["label"]?.stringValue ?? "a device").prefix(100))
+        let (login, _) = try addDevice(request, user: user, password: password, label: label)
+        return WebApp.json(["device": login.address.user, "secret": login.password ?? "", "account": login.account ?? user], status: 201)
+    }
+
+    /// `GET /api/v1/sync/pull?after=N&limit=M`: a record a line.
+    private func pull(_ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
+        guard let after = request.query["after"].flatMap({ Int64($0) }), after >= 0 else {
+            throw WebProblem(status: 400, message: "\"after\" must be a change number, 0 or more.")
+        }
+        let limit = min(max(request.query["limit"].flatMap { Int($0) } ?? 2_000, 1), Self.maximumPull)
+        let rows = try caller.withConnection(settings) { try DatabaseSyncChannel(connection: $0).pull(after: after, limit: limit) }
+        var body: [UInt8] = []
+        body.reserveCapacity(rows.reduce(0) { $0 + $1.body.utf8.count + 64 })
+        for row in rows {
+            body += row.kind.utf8
+            body.append(9)
+            body += row.id.utf8
+            body.append(9)
+            body += String(row.seq).utf8
+            body.append(9)
+            body.append(row.deleted ? UInt8(ascii: "t") : UInt8(ascii: "f"))
+            body.append(9)
+            body += row.body.utf8
+            body.append(10)
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/tab-separated-values; charset=utf-8"), ("Cache-Control", "no-store")],
+                            body: body)
+    }
+
+    /// `POST /api/v1/sync/push?token=N&fresh=0|1`: the batch goes to the cloud's push as it is
+    /// (the cloud measures and checks it; the server bounds its size before reading it).
+    private func push(_ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
+        guard let token = request.query["token"].flatMap({ Int64($0) }), token >= 0 else {
+            throw WebProblem(status: 400, message: "\"token\" must be a change number, 0 or more.")
+        }
+        let fresh = request.query["fresh"] == "1"
+        let batch = String(decoding: request.body, as: UTF8.self)
+        let outcome = try caller.withConnection(settings) { connection -> PushOutcome in
+            let channel = DatabaseSyncChannel(connection: connection)
+            try channel.startPush(token: token, batch: batch, intoEmptyAccount: fresh)
+            return try channel.finishPush()
+        }
+        switch outcome {
+        case .stored(let latest): return WebApp.json(["latest": Int(latest)])
+        case .accountMoved: return WebApp.json(["outcome": "moved"], status: 409)
+        case .retryAsUpsert: return WebApp.json(["outcome": "upsert"], status: 409)
+        }
+    }
+
+    /// What a cloud error means to the device asking.
+    private func problem(_ error: CloudError, _ caller: Caller) -> WebProblem {
+        switch error {
+        case .accessDenied, .deviceSignedOut:
+            forget(roles: [caller.device.role])
+            return Self.signedOut("This device was signed out: sign in again with your cloud account.")
+        case .quotaExceeded(let detail):
+            return WebProblem(status: 507, message: detail)
+        case .unreachable, .timedOut, .lockNotAvailable:
+            return WebProblem(status: 503, message: "The cloud is busy or cannot be reached now: try again in a moment.", retryAfter: 2)
+        case .serverError(let detail):
+            return WebProblem(status: 400, message: detail)  // the cloud refused what was sent (a record too large, say)
+        default:
+            return WebProblem(status: 500, message: error.message)
+        }
+    }
+}
