@@ -43,7 +43,15 @@ public final class CloudWebApp: Sendable {
     let settings: Settings
     let catalogs: [String: Catalog]
     let stores: LearnerStores
-    let limiter = SignInLimiter()
+    /// Wrong passwords and secrets per address: 30 free (a school's learners share one), then
+    /// waits that double.
+    let limiter = SignInLimiter(free: 30)
+    /// Wrong passwords per account from one address: 5 free, then waits that double.
+    let accountFromAddress = SignInLimiter()
+    /// Wrong passwords per account from every address together: a slower ceiling, which holds
+    /// back only addresses that have failed themselves, so that guessing from many addresses
+    /// slows down while the owner, from an address that has not failed, always gets in.
+    let accountCeiling = SignInLimiter(free: 20, firstLock: 60, longestLock: 3_600)
     /// The devices signed in lately, by role.
     private let devices = Mutex<[String: SignedInDevice]>([:])
     static let cookieName = "vocab_device"
@@ -123,11 +131,9 @@ public final class CloudWebApp: Sendable {
 
     // MARK: Signing in and out
 
-    /// The keys a sign-in is limited by: the account and the address it comes from.
+    /// The key a request from its address is limited by.
     func limitKeys(_ request: HTTPRequest, user: String?) -> [String] {
-        var keys = ["address:" + clientAddress(request)]
-        if let user { keys.append("account:" + user.lowercased()) }
-        return keys
+        ["address:" + clientAddress(request)]
     }
 
     /// The client's address: the connection's, or behind a proxy the one the proxy saw.
@@ -181,8 +187,12 @@ public final class CloudWebApp: Sendable {
         guard user.wholeMatch(of: #/[A-Za-z][A-Za-z0-9_]{0,62}/#) != nil, !user.hasPrefix("vd_") else {
             throw WebProblem(status: 403, message: "The user name or the password is wrong.", field: "user")
         }
-        let keys = limitKeys(request, user: user)
-        let wait = limiter.wait(keys)
+        // Limited per address, per account from that address, and — only for an address that
+        // has failed with this account — by the account's ceiling across all addresses.
+        let keys = limitKeys(request, user: user), account = ["account:" + user.lowercased()]
+        let pair = ["account:" + user.lowercased() + "@" + clientAddress(request)]
+        var wait = max(limiter.wait(keys), accountFromAddress.wait(pair))
+        if wait == 0, accountFromAddress.hasFailed(pair) { wait = accountCeiling.wait(account) }
         if wait > 0 { throw tooMany(wait) }
         var address = settings.server
         address.user = user
@@ -193,11 +203,13 @@ public final class CloudWebApp: Sendable {
             learner = try PostgresConnection(address, password: password.isEmpty ? "-" : password, timeouts: settings.timeouts)
         } catch CloudError.accessDenied {
             limiter.failed(keys)
+            accountFromAddress.failed(pair)
+            accountCeiling.failed(account)
             throw WebProblem(status: 403, message: "The user name or the password is wrong.", field: "password")
         } catch {
             throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.", retryAfter: 5)
         }
-        limiter.succeeded(keys)
+        accountFromAddress.succeeded(pair)  // the address stays counted: others may guess from it
         do {
             return (try CloudDevices.add(label: label, on: learner), learner)
         } catch let error as CloudError {

@@ -57,6 +57,11 @@ final class SignInLimiter: Sendable {
         }
     }
 
+    /// Whether any of `keys` has failed (and is still remembered).
+    func hasFailed(_ keys: [String]) -> Bool {
+        records.withLock { records in keys.contains { records[$0] != nil } }
+    }
+
     /// Clears `keys` after a success.
     func succeeded(_ keys: [String]) {
         records.withLock { records in keys.forEach { records.removeValue(forKey: $0) } }

@@ -273,16 +273,25 @@ def test_the_security_list(cloud, driver):
             pass
         slow.close()
 
-        # 50 wrong passwords from one address: after 5 the account and the address wait.
-        statuses = [server.request("POST", "/api/signin", {"user": alice, "password": f"guess{n}"},
-                                   headers={"X-Forwarded-For": "10.6.6.6"}) for n in range(50)]
+        # 50 wrong passwords for alice from one address: after 5, that address waits for alice's
+        # account — even with the right password — while alice, from an address that has not
+        # failed, gets in at once.
+        def sign_in_from(address, password, user=alice):
+            return server.request("POST", "/api/signin", {"user": user, "password": password}, headers={"X-Forwarded-For": address})
+        statuses = [sign_in_from("10.6.6.6", f"guess{n}") for n in range(50)]
         assert [s[0] for s in statuses[:5]] == [403] * 5, [s[0] for s in statuses[:5]]
         assert all(s[0] == 429 for s in statuses[6:]), [s[0] for s in statuses]
         assert int(statuses[-1][1]["Retry-After"]) > 0 and "try again in" in statuses[-1][2]["error"]
-        right = server.request("POST", "/api/signin", {"user": alice, "password": alice_password}, headers={"X-Forwarded-For": "10.0.0.9"})
-        assert right[0] == 429, "the account waits, whatever the address"
+        assert sign_in_from("10.6.6.6", alice_password)[0] == 429, "the guessing address waits"
+        assert sign_in_from("10.0.0.9", alice_password)[0] == 200, "the owner, from an address that has not failed"
         assert server.request("GET", "/api/books", cookie=alice_cookie)[0] == 200, "a device signed in before goes on"
-        server.sign_in(bob, bob_password, address="10.0.0.2")  # another learner, another address
+        server.sign_in(bob, bob_password, address="10.0.0.6")  # another learner, even from the guessing address's neighbour
+        # Guessing from many addresses: each new one gets one try; past the account's ceiling a
+        # second try from any of them waits, and the owner from a clean address still gets in.
+        spread = [sign_in_from(f"10.7.0.{n}", f"spread{n}")[0] for n in range(1, 31)]
+        assert spread == [403] * 30, spread
+        assert all(sign_in_from(f"10.7.0.{n}", f"again{n}")[0] == 429 for n in range(1, 6)), "the ceiling holds back addresses that guessed"
+        assert sign_in_from("10.0.0.10", alice_password)[0] == 200, "and never the owner from a clean address"
 
         # A device signed out from the page, then everywhere.
         page_cookie = server.sign_in(carol, carol_password, address="10.0.0.3")
