@@ -68,7 +68,7 @@ start_pgbouncer() {
     [ -n "${VOCAB_TEST_PG_ADMIN:-}" ] && command -v pgbouncer >/dev/null 2>&1 || return 0
     local pg_port=${VOCAB_TEST_PG_ADMIN##*:}; pg_port=${pg_port%%/*}
     local lookup_password="lookup-$RANDOM$RANDOM"
-    PGPASSWORD="$VOCAB_TEST_PG_PASSWORD" psql -X -q -v ON_ERROR_STOP=1 "$VOCAB_TEST_PG_ADMIN" -f docs/pgbouncer-lookup.sql \
+    PGPASSWORD="$VOCAB_TEST_PG_PASSWORD" PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 "$VOCAB_TEST_PG_ADMIN" -f docs/pgbouncer-lookup.sql \
         -c "ALTER ROLE vocab_pgbouncer PASSWORD '$lookup_password'" >/dev/null || return 0
     printf '"vocab_pgbouncer" "%s"\n' "$lookup_password" > "$work/pgbouncer-users.txt"
     chmod 600 "$work/pgbouncer-users.txt"

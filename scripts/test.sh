@@ -29,6 +29,8 @@ start_postgres
 start_pgbouncer
 [ -n "${VOCAB_TEST_PGBOUNCER:-}" ] && [ -n "${VOCAB_TEST_PGBOUNCER_PLAIN:-}" ] || missing "no PgBouncer could be started" "apt-get install pgbouncer"
 start_dictd
+# HAProxy in front of two Vocab servers, as docs/haproxy.cfg sets it up (the tests start it).
+if command -v haproxy >/dev/null 2>&1; then export VOCAB_TEST_HAPROXY="$(command -v haproxy)"; else missing "no HAProxy" "apt-get install haproxy"; fi
 [ -n "${VOCAB_TEST_DICT_SERVER:-}" ] || missing "no dictd could be started" "apt-get install dictd dict-wn"
 
 # The Vocab before the store was keyed by integers (schema 10), built from its commit: the

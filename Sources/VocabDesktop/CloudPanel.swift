@@ -170,7 +170,7 @@ final class LoginDialog {
         self.service = service
         dialog = DialogWindow(parent: parent, title: tr("Log in to the cloud"))
         url = FormField(label: tr("Server"), name: tr("Server address"))
-        gtk_entry_set_placeholder_text(vocab_entry(url.entry), "postgresql://USER@HOST/DATABASE")
+        gtk_entry_set_placeholder_text(vocab_entry(url.entry), "https://USER@HOST")
         password = gtk_password_entry_new()!
         vocab_set_accessible_label(password, tr("Password"))
         message = UI.label("", style: "error", wrap: true)

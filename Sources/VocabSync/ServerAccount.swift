@@ -1,5 +1,8 @@
 import FoundationEssentials
 import VocabCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A device's account on a Vocab server, through the server's API (version 1, over HTTPS):
 /// the device's requests carry its id and secret (`Authorization: Bearer ID.SECRET`), never the
@@ -85,7 +88,7 @@ public final class ServerAccount {
         let object: [String: JSONValue]
         if let id {
             guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return 0 }
-            let answer = try connection.send("DELETE", "/api/v1/devices/" + id, headers: authorization)
+            let answer = try exchange("DELETE", "/api/v1/devices/" + id)
             if answer.status == 404 { return 0 }
             object = try Self.checked(answer, server: connection.server)
         } else {
@@ -95,6 +98,20 @@ public final class ServerAccount {
     }
 
     // MARK: Requests
+
+    /// Sends a request as this device; a 429 (the account busy with its other requests) is
+    /// tried again after the Retry-After the server gives (at most 5 s), three times at most.
+    func exchange(_ method: String, _ path: String, headers extra: [String: String] = [:], body: [UInt8]? = nil) throws -> ServerConnection.Answer {
+        var headers = authorization
+        for (name, value) in extra { headers[name] = value }
+        var answer = try connection.send(method, path, headers: headers, body: body)
+        for _ in 0..<3 where answer.status == 429 {
+            let seconds = min(max(answer.headers["retry-after"].flatMap { Int($0) } ?? 1, 1), 5)
+            sleep(UInt32(seconds))
+            answer = try connection.send(method, path, headers: headers, body: body)
+        }
+        return answer
+    }
 
     var authorization: [String: String] {
         ["Authorization": "Bearer \(login.address.user).\(login.password ?? "")", "X-Vocab-Request": "1"]
@@ -108,9 +125,7 @@ public final class ServerAccount {
     }
 
     func value(_ method: String, _ path: String, body: [UInt8]? = nil) throws -> JSONValue {
-        var headers = authorization
-        if body != nil { headers["Content-Type"] = "application/json" }
-        let answer = try connection.send(method, path, headers: headers, body: body)
+        let answer = try exchange(method, path, headers: body != nil ? ["Content-Type": "application/json"] : [:], body: body)
         try Self.refuse(answer, server: connection.server)
         guard let parsed = try? JSONParser.parse(answer.body) else {
             throw CloudError.unexpectedAnswer(server: connection.server, detail: "\(method) \(path) answered \(answer.status) without JSON")
@@ -162,7 +177,7 @@ public final class ServerSyncChannel: SyncChannel {
     }
 
     public func pull(after token: Int64, limit: Int) throws -> [PulledRow] {
-        let answer = try account.connection.send("GET", "/api/v1/sync/pull?after=\(token)&limit=\(limit)", headers: account.authorization)
+        let answer = try account.exchange("GET", "/api/v1/sync/pull?after=\(token)&limit=\(limit)")
         try ServerAccount.refuse(answer, server: account.connection.server)
         return try Self.rows(answer.body, server: account.connection.server)
     }
@@ -189,10 +204,8 @@ public final class ServerSyncChannel: SyncChannel {
     public func finishPush() throws -> PushOutcome {
         guard let push = pending else { throw CloudError.serverError("no push was started") }
         pending = nil
-        var headers = account.authorization
-        headers["Content-Type"] = "application/json"
-        let answer = try account.connection.send("POST", "/api/v1/sync/push?token=\(push.token)&fresh=\(push.fresh ? 1 : 0)",
-                                                 headers: headers, body: Array(push.batch.utf8))
+        let answer = try account.exchange("POST", "/api/v1/sync/push?token=\(push.token)&fresh=\(push.fresh ? 1 : 0)",
+                                          headers: ["Content-Type": "application/json"], body: Array(push.batch.utf8))
         if answer.status == 409 {
             switch (try? JSONParser.parse(answer.body))?["outcome"]?.stringValue {
             case "moved": return .accountMoved

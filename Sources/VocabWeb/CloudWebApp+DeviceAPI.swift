@@ -13,10 +13,16 @@ extension CloudWebApp {
     func deviceAPI(_ request: HTTPRequest) throws -> HTTPResponse {
         let parts = request.path.split(separator: "/").dropFirst(2).map(String.init)
         if request.method == "POST", parts == ["devices"] { return try signInDevice(request) }
+        // For a load balancer's check: this server answers (it keeps nothing another needs).
+        if request.method == "GET", parts == ["health"] { return WebApp.json(["ok": true]) }
         // A device's requests carry its secret in a header no other site can make a browser
         // send, and no cookie is read for them: cross-site writes are not possible here.
         guard request.header("Authorization") != nil else { throw Self.signedOut("Sign this device in first.") }
         let caller = try signedInCaller(request)
+        return try withinShare(of: caller.device.owner) { try answerDevice(request, parts, caller) }
+    }
+
+    private func answerDevice(_ request: HTTPRequest, _ parts: [String], _ caller: Caller) throws -> HTTPResponse {
         do {
             switch (request.method, parts) {
             case ("GET", ["account"]):
@@ -108,7 +114,10 @@ extension CloudWebApp {
             return Self.signedOut("This device was signed out: sign in again with your cloud account.")
         case .quotaExceeded(let detail):
             return WebProblem(status: 507, message: detail)
-        case .unreachable, .timedOut, .lockNotAvailable:
+        case .lockNotAvailable:
+            // The account's own lock, held by another of its requests: this learner waits, no one else.
+            return WebProblem(status: 429, message: "The account is busy with another request: try again in a moment.", retryAfter: 1)
+        case .unreachable, .timedOut:
             return WebProblem(status: 503, message: "The cloud is busy or cannot be reached now: try again in a moment.", retryAfter: 2)
         case .serverError(let detail):
             return WebProblem(status: 400, message: detail)  // the cloud refused what was sent (a record too large, say)

@@ -54,6 +54,11 @@ public final class CloudWebApp: Sendable {
     let accountCeiling = SignInLimiter(free: 20, firstLock: 60, longestLock: 3_600)
     /// The devices signed in lately, by role.
     private let devices = Mutex<[String: SignedInDevice]>([:])
+    /// Requests in flight per learner: past `requestsPerLearner`, a learner's next request is
+    /// answered 429 at once, so that one learner's flood queues behind himself, not in front of
+    /// everyone else (the server has a few threads for all).
+    private let inFlight = Mutex<[String: Int]>([:])
+    static let requestsPerLearner = 3
     static let cookieName = "vocab_device"
 
     /// `makeApp` builds a learner's web app over their store (dictionaries, speech, clock…).
@@ -111,6 +116,30 @@ public final class CloudWebApp: Sendable {
         if parts == ["signin"] { return try signIn(request) }
         if parts == ["pair"] { throw WebProblem(status: 404, message: "This server signs in with a cloud account, not a pairing code.") }
         let caller = try signedInCaller(request)
+        return try withinShare(of: caller.device.owner) { try answer(request, parts, caller) }
+    }
+
+    /// Runs `body` as one of the learner's requests in flight, or answers 429 when he has
+    /// `requestsPerLearner` already.
+    func withinShare<T>(of owner: String, _ body: () throws -> T) throws -> T {
+        let admitted = inFlight.withLock { counts in
+            guard counts[owner, default: 0] < Self.requestsPerLearner else { return false }
+            counts[owner, default: 0] += 1
+            return true
+        }
+        guard admitted else {
+            throw WebProblem(status: 429, message: "Too many requests of this account at once: try again in a moment.", retryAfter: 1)
+        }
+        defer {
+            inFlight.withLock { counts in
+                counts[owner, default: 1] -= 1
+                if counts[owner] == 0 { counts.removeValue(forKey: owner) }
+            }
+        }
+        return try body()
+    }
+
+    private func answer(_ request: HTTPRequest, _ parts: [String], _ caller: Caller) throws -> HTTPResponse {
         let device = caller.device
         if request.method != "GET" { try WebApp.checkWrite(request, scheme: settings.scheme) }
         switch (request.method, parts) {

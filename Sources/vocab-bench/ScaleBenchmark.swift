@@ -70,7 +70,7 @@ struct ScaleBenchmark {
             rows.append(try row("word show (a hit)", ["word", "show", hit], query: "SELECT * FROM words WHERE word = '\(hit)';"))
             // The same in a named book: the book is only a filter on the rows the text finds.
             rows.append(try row("word show --book (a miss)", ["word", "show", "NO-SUCH-WORD", "--book", "Bench"], exitCodes: [1],
-                                query: "SELECT * FROM words WHERE word_key = 'no-such-word' AND book = \(book);"))
+                                query: "SELECT * FROM words WHERE word_key = 'no-such-word' AND +book = \(book);"))
             rows.append(try row("word show --book (a hit)", ["word", "show", hit, "--book", "Bench"],
                                 query: "SELECT * FROM words WHERE word = '\(hit)' AND book = \(book);"))
             rows.append(try row("due (none due)", ["due"], query: "SELECT count(*) FROM schedules WHERE due <= 1800000000000;"))

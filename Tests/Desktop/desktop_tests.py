@@ -3,6 +3,7 @@ accessibility tree, on a real SQLite store shared with the terminal app, syncing
 real PostgreSQL the suite starts. Run by Tests/Desktop/run.sh (from scripts/test.sh)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -398,7 +399,20 @@ def test_sync_two_stores_through_the_cloud(root):
     vocab(TERMINAL, admin, "cloud", "init", "--admin", admin_url)
     user = "desk_" + str(os.getpid())
     vocab(TERMINAL, admin, "cloud", "add-user", user, "--admin", admin_url, input_text="pw\n")
-    url = admin_url.replace("postgres@", user + "@")
+    # The Vocab server in front of the cloud: the window and the terminal speak HTTP to it (on
+    # this machine; HTTPS beyond), never SQL.
+    server = subprocess.Popen([TERMINAL, "serve", "--cloud", admin_url.replace("postgres@", ""), "--listen", "127.0.0.1:0",
+                               "--cache", os.path.join(root, "server-cache")],
+                              env=dict(os.environ, VOCAB_HOME=os.path.join(root, "server"), XDG_CONFIG_HOME=os.path.join(root, "server-config"),
+                                       PGPASSWORD=""), stdout=subprocess.PIPE, text=True)
+    address = None
+    while address is None:
+        line = server.stdout.readline()
+        if not line:
+            raise AssertionError("the Vocab server did not start")
+        found = re.search(r"http://127\.0\.0\.1:\d+", line)
+        address = found.group(0) if found else None
+    url = address.replace("http://", "http://" + user + "@")
 
     window = Window(root, "sync").start()
     other = Window(root, "other")  # the terminal on a second device
@@ -438,6 +452,8 @@ def test_sync_two_stores_through_the_cloud(root):
         window.click("push button", "Close")
     finally:
         window.stop()
+        server.terminate()
+        server.wait(10)
 
 
 def test_the_window_shows_the_web_servers_address_and_pairing_code(root):

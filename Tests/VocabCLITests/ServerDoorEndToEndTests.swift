@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import TestServices
 import XCTest
 
 /// Devices that speak HTTPS to the Vocab server (`vocab serve --cloud`), never SQL: signed in
@@ -34,7 +36,7 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
 
     /// Starts a Vocab server for the suite's cloud (over HTTPS with the test certificate, or
     /// plain HTTP on loopback); returns its address.
-    private func startServer(_ name: String, tls: Bool = true) throws -> String {
+    private func startServer(_ name: String, tls: Bool = true, options: [String] = []) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: VocabRunner.binary)
         let cloud = adminURL.replacingOccurrences(of: "postgres@", with: "")
@@ -43,7 +45,7 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
             let (certificate, key) = try makeCertificate()
             arguments += ["--tls-cert", certificate, "--tls-key", key]
         }
-        process.arguments = arguments
+        process.arguments = arguments + options
         process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": vocab.file(name + "/home"),
                                                                            "XDG_CONFIG_HOME": vocab.file(name + "/config"), "PGPASSWORD": ""]) { $1 }
         let output = Pipe()
@@ -51,15 +53,22 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         process.standardError = FileHandle.nullDevice
         try process.run()
         servers.append(process)
-        var seen = ""
+        // Its first line says where it listens (read on a thread: a read that never ends must not hang the test).
+        let seen = Mutex("")
+        let reader = Thread {
+            while case let data = output.fileHandleForReading.availableData, !data.isEmpty {
+                seen.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+        }
+        reader.start()
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            seen += String(decoding: data, as: UTF8.self)
-            if let range = seen.range(of: #"https?://127\.0\.0\.1:\d+"#, options: .regularExpression) { return String(seen[range]) }
+            let text = seen.withLock { $0 }
+            if let range = text.range(of: #"https?://127\.0\.0\.1:\d+"#, options: .regularExpression) { return String(text[range]) }
+            usleep(50_000)
         }
-        XCTFail("the server did not start: \(seen)")
+        let seenText = seen.withLock { $0 }
+        XCTFail("the server did not start: \(seenText)")
         throw CocoaError(.fileReadUnknown)
     }
 
@@ -137,6 +146,123 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         XCTAssertTrue(refused.stderr.contains("signed out"), refused.stderr)
         XCTAssertLessThan(Date().timeIntervalSince(started), 5, "refused at its next request, not after a time-out")
         XCTAssertEqual(try words("phone"), ["passport", "ticket"], "its words stay on the device")
+    }
+
+    /// Bob holds his own account's lock (psql, a transaction left open) and floods the server:
+    /// his own requests wait or are told to come back (429), and alice's sync goes through as if
+    /// he were not there.
+    func testOneLearnersLockAndFloodHoldNobodyElse() throws {
+        let alice = try newUser(), bob = try newUser()
+        let server = try startServer("fair", tls: false)
+        try signIn("desk", to: server, as: alice)
+        try signIn("bobs", to: server, as: bob)
+        try on("bobs", ["book", "add", "Mine"]).expectSuccess()
+        try syncs("bobs")
+        let held = try PsqlSession(url: adminURL.replacingOccurrences(of: "postgres@", with: "\(bob)@"), password: "pw")
+        defer { held.end() }
+        held.send("SET idle_in_transaction_session_timeout = 0; BEGIN; SELECT vocab.push((SELECT latest FROM vocab.counts()), '[]', false);")
+        XCTAssertTrue(waitFor(10) { held.output.contains("(1 row)") }, held.output)
+
+        let login = try String(contentsOfFile: vocab.file("bobs/config/vocab/cloud.json"), encoding: .utf8)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(login.utf8)) as? [String: Any])
+        let bearer = "Authorization: Bearer \(object["user"] as? String ?? "").\(object["password"] as? String ?? "")"
+        func curl(_ arguments: [String]) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", bearer] + arguments
+            process.standardOutput = Pipe()
+            try process.run()
+            return process
+        }
+        func status(_ process: Process) -> String {
+            process.waitUntilExit()
+            let data = (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+            return String(decoding: data, as: UTF8.self)
+        }
+        // Three pushes of bob's wait for his own lock...
+        let waiting = try (0..<3).map { _ in
+            try curl(["-X", "POST", "-H", "Content-Type: application/json", "--data", "[]", server + "/api/v1/sync/push?token=1&fresh=0"])
+        }
+        usleep(1_500_000)
+        // ...a fourth is told to come back at once...
+        let fourth = try curl([server + "/api/v1/account"])
+        XCTAssertEqual(status(fourth), "429", "past his share, bob's requests are refused at once")
+        // ...and alice syncs as if bob were not there.
+        try on("desk", ["book", "add", "Hers"]).expectSuccess()
+        let started = Date()
+        var environment = device("desk")
+        environment["VOCAB_CLOUD_TIMEOUT"] = "5"
+        let hers = try vocab.run(["sync"], environment: environment)
+        XCTAssertEqual(hers.status, 0, hers.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "alice never waits on bob's lock")
+        held.send("ROLLBACK;")
+        for process in waiting { XCTAssertTrue(["200", "409", "429"].contains(status(process)), "bob's own waits end, one way or another") }
+
+        // A 20 MiB push is refused before it is read (413), and changes nothing.
+        let giant = vocab.file("giant.json")
+        try Data(("[" + String(repeating: " ", count: 20 << 20) + "]").utf8).write(to: URL(fileURLWithPath: giant))
+        let refused = try curl(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@" + giant,
+                                server + "/api/v1/sync/push?token=0&fresh=0"])
+        XCTAssertEqual(status(refused), "413")
+        try syncs("desk")
+        try syncs("bobs")
+    }
+
+    private func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(100_000)
+        }
+        return condition()
+    }
+
+    /// The operator's set-up the README shows: HAProxy (docs/haproxy.cfg, its ports and
+    /// certificate put in) terminating HTTPS in front of two servers behind it. Devices sign in
+    /// and sync through it, each request going to either server.
+    func testThroughHAProxyBeforeTwoServersDevicesConverge() throws {
+        let haproxy = try requiredService("VOCAB_TEST_HAPROXY", "HAProxy")
+        let user = try newUser()
+        var backends: [String] = []
+        for name in ["one", "two"] {
+            backends.append(try startServer(name, tls: false, options: ["--behind-proxy"]))
+        }
+        let (certificate, key) = try makeCertificate()
+        let pem = vocab.file("haproxy.pem")
+        try Data((try String(contentsOfFile: certificate, encoding: .utf8) + String(contentsOfFile: key, encoding: .utf8)).utf8)
+            .write(to: URL(fileURLWithPath: pem))
+        let port = 20_000 + Int.random(in: 0..<20_000)
+        var config = try String(contentsOfFile: VocabRunner.repository + "/docs/haproxy.cfg", encoding: .utf8)
+        config = config.replacingOccurrences(of: "bind :443 ssl crt /etc/haproxy/vocab.pem", with: "bind 127.0.0.1:\(port) ssl crt \(pem)")
+        config = config.replacingOccurrences(of: "127.0.0.1:8081", with: String(backends[0].dropFirst(7)))
+        config = config.replacingOccurrences(of: "127.0.0.1:8082", with: String(backends[1].dropFirst(7)))
+        XCTAssertFalse(config.contains("/etc/haproxy"), config)
+        let file = vocab.file("haproxy.cfg")
+        try Data(config.utf8).write(to: URL(fileURLWithPath: file))
+        let proxy = Process()
+        proxy.executableURL = URL(fileURLWithPath: haproxy)
+        proxy.arguments = ["-f", file, "-db"]
+        proxy.standardOutput = FileHandle.nullDevice
+        proxy.standardError = FileHandle.nullDevice
+        try proxy.run()
+        servers.append(proxy)
+        let front = "https://127.0.0.1:\(port)"
+        XCTAssertTrue(waitFor(10) {
+            (try? vocab.run(["login", front.replacingOccurrences(of: "://", with: "://\(user)@"), "--device-name", "desk", "--ca-file", certificate],
+                            environment: device("desk").merging(["VOCAB_PASSWORD": "pw"]) { $1 }).status) == 0
+        }, "desk signs in through HAProxy")
+        try signIn("laptop", to: front, as: user)
+        try on("desk", ["book", "add", "Proxied"]).expectSuccess()
+        for word in ["one", "two", "three", "four"] {
+            try on("desk", ["word", "add", word, "--book", "Proxied"]).expectSuccess()
+            try syncs("desk")  // each sync's requests go to one server or the other
+        }
+        try syncs("laptop")
+        XCTAssertEqual(try words("laptop"), ["four", "one", "three", "two"])
+        try on("laptop", ["word", "delete", "two"]).expectSuccess()
+        try syncs("laptop")
+        try syncs("desk")
+        XCTAssertEqual(try words("desk"), ["four", "one", "three"])
     }
 
     func testRefusalsAreClearAndChangeNothing() throws {

@@ -39,6 +39,11 @@ final class VocabRunner {
         return packageRoot.appendingPathComponent(".build/debug/vocab").path
     }
 
+    /// The package's folder (its docs and scripts, which some tests run as shipped).
+    static var repository: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
     func file(_ name: String) -> String { root + "/" + name }
 
     /// Runs `vocab arguments...` with `input` on standard input (empty when nil); `binary`: another
