@@ -74,7 +74,6 @@ public final class ServerConnection {
         for (name, value) in headers { list = vocab_curl_slist_append(list, "\(name): \(value)") }
         list = vocab_curl_slist_append(list, "Expect:")  // no 100-continue round trip before a batch
         _ = vocab_curl_setopt_string(easy, CURLOPT_URL, base + path)
-        _ = vocab_curl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)
         _ = vocab_curl_setopt_long(easy, CURLOPT_NOBODY, method == "HEAD" ? 1 : 0)
         _ = vocab_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
         _ = vocab_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
@@ -113,8 +112,8 @@ public final class ServerConnection {
                 _ = vocab_curl_setopt_pointer(easy, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)))
             } else {
                 _ = vocab_curl_setopt_long(easy, CURLOPT_HTTPGET, 1)
-                _ = vocab_curl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)
             }
+            _ = vocab_curl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)  // the method itself (DELETE, or as set above)
             return vocab_curl_easy_perform(easy)
         }
         // Nothing of this request may linger into the next one's options.

@@ -55,6 +55,11 @@ public struct HTTPLimits: Sendable {
     public var connectionMemory = 32 * 1024
     /// Threads answering requests.
     public var threads: UInt32 = 4
+    /// A thread of its own for each connection instead of `threads` shared ones: a request that
+    /// waits (on the cloud, on its learner's lock) then holds back no other connection — with
+    /// shared threads, the connections a thread accepted wait behind the one it is answering.
+    /// For a server of many learners; bounded by `maximumConnections`.
+    public var threadPerConnection = false
     /// Requests to paths starting with this take files: their own bound, and few at once.
     public var uploadPath = "/api/imports"
     /// The largest file uploaded.
@@ -75,10 +80,9 @@ public struct HTTPLimits: Sendable {
 /// the store), answering each request with `handler`. Listens until `stop()` or release.
 public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
-    /// Uploads whose bodies are being received now.
-    let uploads = Atomic<Int>(0)
-    /// Batches being received now.
-    let batches = Atomic<Int>(0)
+    /// Uploads, and devices' batches, whose bodies are being received now.
+    let uploads: Slots
+    let batches: Slots
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let limits: HTTPLimits
     /// The port it listens on (the one chosen when asked for port 0).
@@ -91,21 +95,24 @@ public final class HTTPServer: @unchecked Sendable {
                 handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         self.handler = handler
         self.limits = limits
+        uploads = Slots(capacity: limits.uploadsAtOnce)
+        batches = Slots(capacity: limits.batchesAtOnce)
         keyText = tls.map { strdup($0.key) }
         certificateText = tls.map { strdup($0.certificate) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw HTTPServerError.badAddress(host) }
-        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_EPOLL.rawValue)
-            | UInt32(MHD_USE_ERROR_LOG.rawValue)
+        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_ERROR_LOG.rawValue)
+            | (limits.threadPerConnection ? UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue) | UInt32(MHD_USE_POLL.rawValue)
+                                          : UInt32(MHD_USE_EPOLL.rawValue))
         let me = Unmanaged.passUnretained(self).toOpaque()
         guard vocab_libmhd_available() == 1 else { throw HTTPServerError.noLibrary }
         if tls != nil, vocab_mhd_has_tls() == 0 { throw HTTPServerError.noTLS }
         // libmicrohttpd copies neither the key nor the certificate: they live as long as the server.
         daemon = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                vocab_mhd_start(flags, socketAddress, limits.threads, limits.maximumConnections, limits.idleSeconds,
+                vocab_mhd_start(flags, socketAddress, limits.threadPerConnection ? 0 : limits.threads, limits.maximumConnections, limits.idleSeconds,
                                 limits.connectionMemory, accessHandler, me, completedHandler, nil,
                                 keyText.map { UnsafePointer($0) }, certificateText.map { UnsafePointer($0) })
             }
@@ -167,16 +174,13 @@ private final class Exchange {
     var body: [UInt8] = []
     var limit: Int
     var refusal: HTTPResponse?
-    /// Counted among the server's uploads until the request ends.
-    var upload: HTTPServer?
-    /// Counted among the server's batches until the request ends.
-    var batch: HTTPServer?
+    /// The slot (an upload's, a batch's) this request holds until it ends.
+    var slot: Slots?
 
     init(limit: Int) { self.limit = limit }
 
     deinit {
-        upload?.uploads.subtract(1, ordering: .relaxed)
-        batch?.batches.subtract(1, ordering: .relaxed)
+        slot?.give()
     }
 }
 
@@ -194,21 +198,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         let path = url.map { String(cString: $0) } ?? ""
         let isUpload = path.hasPrefix(server.limits.uploadPath), isBatch = path == server.limits.batchPath
         let exchange = Exchange(limit: isUpload ? server.limits.maximumUpload : isBatch ? server.limits.maximumBatch : server.limits.maximumBody)
-        if isBatch {
-            if server.batches.add(1, ordering: .relaxed).newValue > server.limits.batchesAtOnce {
-                server.batches.subtract(1, ordering: .relaxed)
-                exchange.refusal = refusal(429, "Other devices are sending changes: try again in a moment.")
-            } else {
-                exchange.batch = server
-            }
-        }
-        if isUpload {
-            if server.uploads.add(1, ordering: .relaxed).newValue > server.limits.uploadsAtOnce {
-                server.uploads.subtract(1, ordering: .relaxed)
-                exchange.refusal = refusal(429, "Other files are being sent: try again in a moment.")
-            } else {
-                exchange.upload = server
-            }
+        if let (slots, busy) = isUpload ? (server.uploads, "Other files are being sent: try again in a moment.")
+            : isBatch ? (server.batches, "Other devices are sending changes: try again in a moment.") : nil {
+            if slots.take() { exchange.slot = slots } else { exchange.refusal = refusal(429, busy) }
         }
         if let length = header(connection, "Content-Length").flatMap(Int.init), length > exchange.limit {
             exchange.refusal = refusal(413, "The request is too large.")
@@ -290,4 +282,22 @@ private func respond(_ connection: OpaquePointer, _ response: HTTPResponse) -> M
     defer { vocab_MHD_destroy_response(made) }
     for (name, value) in response.headers { _ = vocab_MHD_add_response_header(made, name, value) }
     return vocab_MHD_queue_response(connection, UInt32(response.status), made)
+}
+
+/// A few requests of one kind at once (uploads, batches): a slot is taken before the body is
+/// read and given back when the request ends.
+final class Slots: Sendable {
+    private let used = Atomic<Int>(0)
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Takes a slot; false (and nothing taken) when all are in use.
+    func take() -> Bool {
+        guard used.add(1, ordering: .relaxed).newValue > capacity else { return true }
+        used.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    func give() { used.subtract(1, ordering: .relaxed) }
 }

@@ -5,21 +5,7 @@ import XCTest
 /// against it), or behind a reverse proxy that terminates TLS; every other way is refused
 /// before anything listens.
 final class ServeTLSTests: ServeTestCase {
-    /// A self-signed certificate for 127.0.0.1 made by openssl: (certificate, key).
-    private func makeCertificate() throws -> (String, String) {
-        let certificate = vocab.file("cert.pem"), key = vocab.file("key.pem")
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                             "-days", "1", "-keyout", key, "-out", certificate]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        XCTAssertEqual(openssl.terminationStatus, 0, "openssl made the certificate")
-        chmod(key, 0o600)
-        return (certificate, key)
-    }
+    private func makeCertificate() throws -> (String, String) { try makeTestCertificate(in: vocab) }
 
     private func curl(_ arguments: [String]) throws -> (status: String, headers: String) {
         let run = Process()

@@ -11,25 +11,14 @@ final class ServeUpkeepTests: ServeTestCase {
         ((try? FileManager.default.contentsOfDirectory(atPath: backups)) ?? []).filter { $0.contains("-auto.sqlite") }.sorted()
     }
 
-    private func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(100_000)
-        }
-        return try condition()
-    }
-
     func testWordsAddedOnlyFromThePhoneAreBackedUpAndABigImportIsIndexed() throws {
         try startServer()
-        var device = try pair()
-        device["X-Vocab-Request"] = "1"
-        device["Origin"] = "http://127.0.0.1:\(port)"
+        let device = try pairForWrites()
         let made = try send("POST", "/api/books", body: #"{"name": "Phone"}"#, headers: device)
         XCTAssertEqual(made.status, 201, made.body)
         let bookId = try XCTUnwrap(made.object["id"] as? String)
         // No terminal ran: the server itself backs up the phone's first change (the store was empty before).
-        XCTAssertTrue(waitFor(15) { !autoBackups().isEmpty }, "an automatic backup after the phone's change: \(autoBackups())")
+        XCTAssertTrue(waitUntil(15) { !autoBackups().isEmpty }, "an automatic backup after the phone's change: \(autoBackups())")
         let listed = try XCTUnwrap(try vocab.json(["backup", "list", "--json"]) as? [[String: Any]])
         XCTAssertEqual(listed.count, 1, "\(listed)")
         XCTAssertEqual(listed.first?["books"] as? Int, 1, "the backup holds the phone's book: \(listed)")
@@ -44,7 +33,7 @@ final class ServeUpkeepTests: ServeTestCase {
         let imported = try send("POST", "/api/imports?name=words.csv&format=csv&book=\(bookId)", headers: device, rawBody: Array(file.utf8))
         XCTAssertLessThan(imported.status, 300, imported.body)
         let store = try Store(path: vocab.home + "/vocab.sqlite")
-        XCTAssertTrue(try waitFor(30) { try store.wordCount() == 3_002 && store.searchBacklog() == 0 },
+        XCTAssertTrue(try waitUntil(30) { try store.wordCount() == 3_002 && store.searchBacklog() == 0 },
                       "indexed: \((try? store.wordCount()) ?? -1) words, \((try? store.searchBacklog()) ?? -1) waiting")
         let found = try vocab.ok(["word", "search", "w2999x"])
         XCTAssertTrue(found.contains("w2999x"), found)

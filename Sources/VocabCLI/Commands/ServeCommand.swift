@@ -62,9 +62,9 @@ enum ServeCommand {
             let settings = CloudWebApp.Settings(server: cloud, cacheFolder: options.cache ?? folder + "/web-cache",
                                                 cacheBytes: options.cacheBytes, scheme: scheme, behindProxy: options.behindProxy)
             let app = try CloudWebApp(settings: settings, catalogs: catalogs) { pool in try makeApp(pool, nil) }
-            // Many learners: more connections, and more threads (a request waits on the cloud).
+            // Many learners: more connections, each with a thread of its own (a request waits on the cloud).
             var limits = HTTPLimits()
-            limits.threads = 8
+            limits.threadPerConnection = true  // one learner's waiting request holds back no one else's
             limits.maximumConnections = 1024
             let server = try listen(options, identity, limits: limits) { request in app.handle(request) }
             let url = options.address(of: server)
