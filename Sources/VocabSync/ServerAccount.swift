@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import VocabCore
 #if canImport(Glibc)
@@ -163,10 +164,14 @@ public final class ServerAccount {
     }
 }
 
-/// A sync through the Vocab server's API: what every device's sync goes through.
+/// A sync through the Vocab server's API: what every device's sync goes through. A push is
+/// sent on a thread of its own while the sync prepares the next batch (the connection is used
+/// by one request at a time: the sync asks nothing else until `finishPush`).
 public final class ServerSyncChannel: SyncChannel {
     private let account: ServerAccount
-    private var pending: (token: Int64, batch: String, fresh: Bool)?
+    private let sender = DispatchQueue(label: "vocab.server-push")
+    private var pending: DispatchWorkItem?
+    private var pushed: Result<ServerConnection.Answer, Error>?
 
     public init(account: ServerAccount) {
         self.account = account
@@ -198,14 +203,25 @@ public final class ServerSyncChannel: SyncChannel {
     }
 
     public func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws {
-        pending = (token, batch, intoEmptyAccount)
+        let account = self.account
+        let work = DispatchWorkItem { [weak self] in
+            let result = Result {
+                try account.exchange("POST", "/api/v1/sync/push?token=\(token)&fresh=\(intoEmptyAccount ? 1 : 0)",
+                                     headers: ["Content-Type": "application/json"], body: Array(batch.utf8))
+            }
+            self?.pushed = result
+        }
+        pending = work
+        sender.async(execute: work)
     }
 
     public func finishPush() throws -> PushOutcome {
-        guard let push = pending else { throw CloudError.serverError("no push was started") }
+        guard let work = pending else { throw CloudError.serverError("no push was started") }
+        work.wait()
         pending = nil
-        let answer = try account.exchange("POST", "/api/v1/sync/push?token=\(push.token)&fresh=\(push.fresh ? 1 : 0)",
-                                          headers: ["Content-Type": "application/json"], body: Array(push.batch.utf8))
+        let result = pushed
+        pushed = nil
+        guard let answer = try result?.get() else { throw CloudError.serverError("the push was not sent") }
         if answer.status == 409 {
             switch (try? JSONParser.parse(answer.body))?["outcome"]?.stringValue {
             case "moved": return .accountMoved
@@ -221,6 +237,8 @@ public final class ServerSyncChannel: SyncChannel {
     }
 
     public func abandonPush() {
+        pending?.wait()
         pending = nil
+        pushed = nil
     }
 }

@@ -23,6 +23,7 @@ struct SyncBenchmark {
         defer { try? FileManager.default.removeItem(atPath: work) }
 
         var incremental: [(Int, Double, Int, Int)] = []
+        var copyReference: Double?
         let clock = ContinuousClock()
         for size in [options.rows / 10, options.rows] {
             // One imported store; each first sync runs on a fresh copy of it, into a fresh account.
@@ -87,6 +88,7 @@ struct SyncBenchmark {
             _ = name
             let first = firstSyncs.min() ?? 0
             if let reference = references.min() {
+                copyReference = reference
                 let ratio = first / max(reference, 1e-9)
                 print(String(format: "first sync of %d words (%d records): vocab sync %.2f s, psql \\copy of the same words from the file %.2f s, ratio %.2fx (target <= 2x; best of %d each, in turns)",
                              size, report.pushed, first, reference, ratio, options.runs))
@@ -120,6 +122,71 @@ struct SyncBenchmark {
         if incremental.count == 2 {
             print(String(format: "growth 10x account: incremental sync %.2fx", incremental[1].1 / max(incremental[0].1, 1e-9)))
         }
+        try throughTheServer(pristine: work + "/pristine-\(options.rows)", words: options.rows, reference: copyReference,
+                             admin: admin, adminAddress: adminAddress, work: work)
+    }
+
+    /// The same first sync and ten changes as a device does it: over HTTP to a Vocab server
+    /// (`vocab serve --cloud` beside the bench, on loopback) in front of the same PostgreSQL.
+    private func throughTheServer(pristine: String, words: Int, reference: Double?, admin: PostgresConnection,
+                                  adminAddress: ServerAddress, work: String) throws {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: try ChildProcess.vocabProgram())
+        server.arguments = ["serve", "--cloud", "postgresql://\(adminAddress.host):\(adminAddress.port)/\(adminAddress.database)",
+                            "--listen", "127.0.0.1:0", "--cache", work + "/server-cache"]
+        server.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": work + "/server-home",
+                                                                          "XDG_CONFIG_HOME": work + "/server-config", "PGPASSWORD": ""]) { $1 }
+        let pipe = Pipe()
+        server.standardOutput = pipe
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.interrupt(); server.waitUntilExit() }
+        var text = "", base: String?
+        while base == nil {
+            let data = pipe.fileHandleForReading.availableData
+            guard !data.isEmpty else { throw BenchError.message("vocab serve --cloud did not start: \(text)") }
+            text += String(decoding: data, as: UTF8.self)
+            base = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression).map { String(text[$0]) }
+        }
+        guard let base else { return }
+        let clock = ContinuousClock()
+        var best = Double.infinity, report = SyncReport()
+        var last: (store: Store, account: ServerAccount)?
+        for run in 0..<options.runs {
+            let name = "bench_http_\(run)_\(UInt32.random(in: 0...UInt32.max))"
+            try CloudSchema.addUser(name, password: "bench", on: admin)
+            let login = try ServerAccount.signIn(url: base, user: name, password: "bench", label: "bench")
+            let account = try ServerAccount(login)
+            try FileManager.default.copyItem(atPath: pristine, toPath: work + "/\(name)")
+            let store = try Store.open(folder: work + "/\(name)")
+            let seconds = try clock.measure {
+                report = try SyncEngine(store: store, channel: ServerSyncChannel(account: account), account: login.accountAddress.url,
+                                        learner: name).run()
+            }.seconds
+            let stored = try admin.execute("SELECT count(*)::text FROM vocab.records WHERE owner = $1", [name]).first?.first ?? nil
+            BenchChecks.require(stored == String(words + 1), "sync over HTTP: the server holds \(stored ?? "no") records, \(words + 1) expected")
+            best = min(best, seconds)
+            last = (store, account)
+        }
+        let ratio = reference.map { best / max($0, 1e-9) }
+        print(String(format: "first sync of %d words through the Vocab server (HTTP, loopback): %.2f s, %d records%@ (target <= 1.5x)",
+                     words, best, report.pushed, ratio.map { String(format: ", %.2fx psql \\copy of the same words", $0) } ?? ""))
+        if let ratio { BenchChecks.target("first sync through the Vocab server: \(String(format: "%.2f", ratio))x psql \\copy", ratio, atMost: 1.5) }
+        guard let (store, account) = last else { return }
+        let changing = try store.words().prefix(50).map(\.id)
+        var small = Duration.seconds(3600)
+        for round in 0..<5 {
+            try store.transaction {
+                for id in changing.dropFirst(round * 10).prefix(10) {
+                    try store.updateWord(id: id, WordChanges(detail: "changed \(UUID().uuidString)"))
+                }
+            }
+            small = min(small, try clock.measure {
+                _ = try SyncEngine(store: store, channel: ServerSyncChannel(account: account), account: account.login.accountAddress.url,
+                                   learner: account.login.account ?? "").run()
+            })
+        }
+        print(String(format: "incremental sync of 10 changed words through the Vocab server, account of %d words: %.1f ms", words, small.milliseconds))
     }
 
 
