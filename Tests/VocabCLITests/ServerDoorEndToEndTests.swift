@@ -141,19 +141,25 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         try signIn("bobs", to: server, as: bob)
         try on("bobs", ["book", "add", "Mine"]).expectSuccess()
         try syncs("bobs")
+        for extra in ["bob2", "bob3", "bob4"] { try signIn(extra, to: server, as: bob) }
         let held = try PsqlSession(url: adminURL.replacingOccurrences(of: "postgres@", with: "\(bob)@"), password: "pw")
         defer { held.end() }
         held.send("SET idle_in_transaction_session_timeout = 0; BEGIN; SELECT vocab.push((SELECT latest FROM vocab.counts()), '[]', false);")
         held.send("\\echo lock-held")  // printed once the push above holds his account's lock
         XCTAssertTrue(waitUntil(10) { held.output.contains("lock-held") }, held.output)
 
-        let login = try String(contentsOfFile: vocab.file("bobs/config/vocab/cloud.json"), encoding: .utf8)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(login.utf8)) as? [String: Any])
-        let bearer = "Authorization: Bearer \(object["user"] as? String ?? "").\(object["password"] as? String ?? "")"
-        func curl(_ arguments: [String]) throws -> Process {
+        // (Bob's other three devices were signed in before: each request of a device waits for the
+        // one before on the device's own connection, so three devices make three requests in flight.)
+        func bearer(_ device: String) throws -> (header: String, role: String) {
+            let login = try String(contentsOfFile: vocab.file("\(device)/config/vocab/cloud.json"), encoding: .utf8)
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(login.utf8)) as? [String: Any])
+            let role = object["user"] as? String ?? ""
+            return ("Authorization: Bearer \(role).\(object["password"] as? String ?? "")", role)
+        }
+        func curl(_ device: String, _ arguments: [String]) throws -> Process {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", bearer] + arguments
+            process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", try bearer(device).header] + arguments
             process.standardOutput = Pipe()
             try process.run()
             return process
@@ -163,13 +169,18 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
             let data = (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
             return String(decoding: data, as: UTF8.self)
         }
-        // Three pushes of bob's wait for his own lock...
-        let waiting = try (0..<3).map { _ in
-            try curl(["-X", "POST", "-H", "Content-Type: application/json", "--data", "[]", server + "/api/v1/sync/push?token=1&fresh=0"])
+        // Three pushes of bob's wait for his own lock (PostgreSQL shows the three waiting)...
+        let waiting = try ["bob2", "bob3", "bob4"].map { device in
+            try curl(device, ["-X", "POST", "-H", "Content-Type: application/json", "--data", "[]", server + "/api/v1/sync/push?token=1&fresh=0"])
         }
-        // ...and once they are all in, a fourth is told to come back at once...
-        XCTAssertTrue(try waitUntil(15) { status(try curl([server + "/api/v1/account"])) == "429" },
-                      "past his share, bob's requests are refused at once")
+        let roles = try ["bob2", "bob3", "bob4"].map { "'\(try bearer($0).role)'" }.joined(separator: ",")
+        XCTAssertTrue(try waitUntil(15) {
+            let count = try PsqlSession.once(url: adminURL, password: adminPassword,
+                                             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND usename IN (\(roles))")
+            return count.trimmingCharacters(in: .whitespacesAndNewlines) == "3"
+        }, "bob's three pushes wait on his lock")
+        // ...so a fourth request of his is told to come back at once...
+        XCTAssertEqual(status(try curl("bobs", [server + "/api/v1/account"])), "429", "past his share, bob's requests are refused at once")
         // ...and alice syncs as if bob were not there.
         // (Her client gives up after 5 s a request: bob's lock holds for longer.)
         try on("desk", ["book", "add", "Hers"]).expectSuccess()
@@ -184,7 +195,7 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         // A 20 MiB push is refused before it is read (413), and changes nothing.
         let giant = vocab.file("giant.json")
         try Data(("[" + String(repeating: " ", count: 20 << 20) + "]").utf8).write(to: URL(fileURLWithPath: giant))
-        let refused = try curl(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@" + giant,
+        let refused = try curl("bobs", ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@" + giant,
                                 server + "/api/v1/sync/push?token=0&fresh=0"])
         XCTAssertEqual(status(refused), "413")
         try syncs("desk")
