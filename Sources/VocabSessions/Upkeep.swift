@@ -33,13 +33,11 @@ public struct Upkeep: Sendable {
     /// Runs what is due. `write` runs its body with the store's writer (a single connection, or a
     /// pool's writer one chunk at a time, so that other writes wait at most for one chunk);
     /// `wait`: wait for another process's upkeep to end, else report `busy` at once.
-    /// `isCancelled` stops the indexing between chunks (what is left stays for the next run).
     public func run(storePath: String, now: Timestamp, wait: Bool,
                     read: (_ body: (Store) throws -> Int) throws -> Int,
                     write: (_ body: (Store) throws -> Int64) throws -> Int64,
                     backUp: ((Store) throws -> BackupInfo) throws -> BackupInfo,
-                    indexing: Bool = true, isCancelled: @escaping () -> Bool = { false },
-                    progress: @escaping (Int64) -> Void = { _ in }) throws -> Report {
+                    indexing: Bool = true, progress: (Int64) -> Void = { _ in }) throws -> Report {
         var report = Report()
         guard let lock = FileLock(path: Self.lockPath(storePath: storePath), wait: wait) else {
             report.busy = true
@@ -47,7 +45,7 @@ public struct Upkeep: Sendable {
         }
         defer { lock.release() }
         // A chunk a turn: each turn is one write, so the front end's own writes interleave.
-        while indexing, !isCancelled(), try read({ try $0.searchBacklog() }) > 0 {
+        while indexing, try read({ try $0.searchBacklog() }) > 0 {
             let step = try write { store in
                 var chunks = 0
                 return try store.indexDeferredWords(isCancelled: { defer { chunks += 1 }; return chunks > 0 })
@@ -71,7 +69,7 @@ public struct Upkeep: Sendable {
     /// The same on one connection of the caller's (the terminal's `maintain`); `indexing` false:
     /// only the backup, if due.
     public func run(on store: Store, now: Timestamp, wait: Bool, indexing: Bool = true,
-                    progress: @escaping (Int64) -> Void = { _ in }) throws -> Report {
+                    progress: (Int64) -> Void = { _ in }) throws -> Report {
         try run(storePath: store.path, now: now, wait: wait, read: { try $0(store) }, write: { try $0(store) }, backUp: { try $0(store) },
                 indexing: indexing, progress: progress)
     }

@@ -44,15 +44,19 @@ public struct ServerAddress: Sendable, Equatable {
     /// The address of `user` on the Vocab server `web` ("https://host[:port]").
     public init(web: String, user: String) {
         let authority = web.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? web
-        let bracketed = authority.hasPrefix("[")
-        let hostEnd = bracketed ? authority.firstIndex(of: "]").map { authority.index(after: $0) } ?? authority.endIndex
-            : authority.firstIndex(of: ":") ?? authority.endIndex
-        host = String(authority[..<hostEnd])
-        let portText = authority[hostEnd...].dropFirst()
-        port = Int(portText) ?? (web.lowercased().hasPrefix("https://") ? 443 : 80)
+        let (host, port) = Self.hostAndPort(authority)
+        self.host = host
+        self.port = port ?? (web.lowercased().hasPrefix("https://") ? 443 : 80)
         database = ""
         self.user = user
         self.web = web
+    }
+
+    /// The host (an IPv6 address keeps its brackets) and the port, when one is given, of "host[:port]".
+    static func hostAndPort(_ authority: String) -> (host: String, port: Int?) {
+        let hostEnd = authority.hasPrefix("[") ? authority.firstIndex(of: "]").map { authority.index(after: $0) } ?? authority.endIndex
+            : authority.firstIndex(of: ":") ?? authority.endIndex
+        return (String(authority[..<hostEnd]), Int(authority[hostEnd...].dropFirst()))
     }
 
     /// Host and port, for messages.

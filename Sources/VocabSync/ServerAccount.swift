@@ -119,14 +119,13 @@ public final class ServerAccount {
     }
 
     func request(_ method: String, _ path: String, body: [UInt8]? = nil) throws -> [String: JSONValue] {
-        guard case .object(let members) = try value(method, path, body: body) else {
-            throw CloudError.unexpectedAnswer(server: connection.server, detail: "\(method) \(path) gave no JSON object")
-        }
-        return Dictionary(members, uniquingKeysWith: { first, _ in first })
+        try Self.checked(try exchange(method, path, headers: body != nil ? ["Content-Type": "application/json"] : [:], body: body),
+                         server: connection.server)
     }
 
-    func value(_ method: String, _ path: String, body: [UInt8]? = nil) throws -> JSONValue {
-        let answer = try exchange(method, path, headers: body != nil ? ["Content-Type": "application/json"] : [:], body: body)
+    /// The JSON of a successful answer to a request without a body (a list); the refusal otherwise.
+    func value(_ method: String, _ path: String) throws -> JSONValue {
+        let answer = try exchange(method, path)
         try Self.refuse(answer, server: connection.server)
         guard let parsed = try? JSONParser.parse(answer.body) else {
             throw CloudError.unexpectedAnswer(server: connection.server, detail: "\(method) \(path) answered \(answer.status) without JSON")

@@ -56,7 +56,7 @@ public final class ServerConnection {
             throw CloudError.invalidServerURL(url)
         }
         if !secure {
-            let host = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }.dropFirst()) : String(authority.prefix { $0 != ":" })
+            let host = ServerAddress.hostAndPort(authority).host.filter { $0 != "[" && $0 != "]" }
             guard ["127.0.0.1", "localhost", "::1"].contains(host.lowercased()) else { throw CloudError.plainHTTPBeyondThisMachine(url) }
         }
         return ((secure ? "https://" : "http://") + authority, authority)

@@ -102,10 +102,6 @@ public final class SyncEngine {
         throw CloudError.serverError("the server kept changing during the sync")
     }
 
-    private func serverCounts() throws -> CloudCounts {
-        try channel.counts()
-    }
-
     /// Whether the closing counts agree. Compared only when the server is exactly where this
     /// store pulled to (another device may have pushed meanwhile: the next sync checks; a token
     /// beyond the server's latest is damage), and
@@ -113,7 +109,7 @@ public final class SyncEngine {
     private func countsAgree(_ report: SyncReport) throws -> Bool {
         let local = try store.liveCounts()
         guard report.skipped.isEmpty, local.waiting == 0 else { return true }
-        let remote = try serverCounts()
+        let remote = try channel.counts()
         let token = try store.syncToken(for: account)
         if token > remote.latest { return false }  // a token the server never gave: damaged
         guard token == remote.latest else { return true }
@@ -121,7 +117,7 @@ public final class SyncEngine {
     }
 
     private func countsText() throws -> String {
-        let local = try store.liveCounts(), remote = try serverCounts()
+        let local = try store.liveCounts(), remote = try channel.counts()
         return "this device has \(local.books) books, \(local.words) words, \(local.reviews) reviews; "
             + "the server \(remote.books), \(remote.words), \(remote.reviews)"
     }

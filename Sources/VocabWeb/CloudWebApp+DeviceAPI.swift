@@ -38,10 +38,7 @@ extension CloudWebApp {
             case ("DELETE", let path) where path.count == 2 && path[0] == "devices":
                 return try signOut(caller, other: path[1])
             case ("POST", ["signout"]):
-                let everywhere = (try? JSONParser.parse(request.body))?["everywhere"]?.boolValue ?? false
-                let count = try caller.withConnection(settings) { try CloudDevices.signOut(everywhere ? nil : caller.device.role, on: $0) }
-                forget(roles: [caller.device.role])
-                return WebApp.json(["signedOut": count])
+                return WebApp.json(["signedOut": try signOutCaller(caller, request)])
             default:
                 throw WebProblem(status: 404, message: "The device API has no \(request.method) \(request.path).")
             }

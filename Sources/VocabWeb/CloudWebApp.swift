@@ -161,7 +161,7 @@ public final class CloudWebApp: Sendable {
     // MARK: Signing in and out
 
     /// The key a request from its address is limited by.
-    func limitKeys(_ request: HTTPRequest, user: String?) -> [String] {
+    func limitKeys(_ request: HTTPRequest) -> [String] {
         ["address:" + clientAddress(request)]
     }
 
@@ -218,7 +218,7 @@ public final class CloudWebApp: Sendable {
         }
         // Limited per address, per account from that address, and — only for an address that
         // has failed with this account — by the account's ceiling across all addresses.
-        let keys = limitKeys(request, user: user), account = ["account:" + user.lowercased()]
+        let keys = limitKeys(request), account = ["account:" + user.lowercased()]
         let pair = ["account:" + user.lowercased() + "@" + clientAddress(request)]
         var wait = max(limiter.wait(keys), accountFromAddress.wait(pair))
         if wait == 0, accountFromAddress.hasFailed(pair) { wait = accountCeiling.wait(account) }
@@ -282,14 +282,14 @@ public final class CloudWebApp: Sendable {
         let (role, secret) = try cookieParts(request)
         if let known = devices.withLock({ $0[role] }) {
             guard known.accepts(secret) else {
-                limiter.failed(limitKeys(request, user: nil))
+                limiter.failed(limitKeys(request))
                 throw Self.signedOut("Sign in with your cloud account.")
             }
             known.lastUsed.withLock { $0 = .now }
             return Caller(device: known, secret: secret)
         }
         // Not seen since this server started (or signed out here): PostgreSQL checks the secret.
-        let keys = limitKeys(request, user: nil)
+        let keys = limitKeys(request)
         let wait = limiter.wait(keys)
         if wait > 0 { throw tooMany(wait) }
         do {
@@ -307,15 +307,22 @@ public final class CloudWebApp: Sendable {
     }
 
     func signOut(_ caller: Caller, _ request: HTTPRequest) throws -> HTTPResponse {
+        _ = try signOutCaller(caller, request)
+        return HTTPResponse(status: 204, headers: [("Set-Cookie", cookie(value: "", maxAge: 0)), ("Cache-Control", "no-store")])
+    }
+
+    /// Signs the caller's device out (its account's every device when the body says
+    /// `everywhere`) and forgets them here; returns how many the cloud signed out.
+    func signOutCaller(_ caller: Caller, _ request: HTTPRequest) throws -> Int {
         let device = caller.device
         let everywhere = (try? JSONParser.parse(request.body))?["everywhere"]?.boolValue ?? false
-        _ = try caller.withConnection(settings) { try CloudDevices.signOut(everywhere ? nil : device.role, on: $0) }
+        let count = try caller.withConnection(settings) { try CloudDevices.signOut(everywhere ? nil : device.role, on: $0) }
         if everywhere {
             forget(roles: devices.withLock { $0.values.filter { $0.owner == device.owner }.map(\.role) })
         } else {
             forget(roles: [device.role])
         }
-        return HTTPResponse(status: 204, headers: [("Set-Cookie", cookie(value: "", maxAge: 0)), ("Cache-Control", "no-store")])
+        return count
     }
 
     func signOut(_ caller: Caller, other id: String) throws -> HTTPResponse {

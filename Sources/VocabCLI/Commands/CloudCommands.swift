@@ -124,7 +124,7 @@ enum CloudCommands {
                 lastFailure = nil
             } catch where !once {
                 connection = nil
-                let failure = (error as? any UserFacingError).map { TerminalWording.message(for: $0) } ?? "\(error)"
+                let failure = TerminalWording.message(forAny: error)
                 if failure != lastFailure { context.console.error("vocab: \(failure) The guard tries again every second.") }
                 lastFailure = failure
             }
@@ -147,8 +147,14 @@ enum CloudCommands {
     )) { arguments, context in
         let url = arguments.positionals[0]
         let toServer = ServerConnection.isServerURL(url)
-        let user = toServer ? try SyncService.splitUser(url).user : try ServerAddress(url: url).user
-        if toServer { _ = try ServerConnection.parse(try SyncService.splitUser(url).base) }  // a bad address before the password is asked
+        let user: String
+        if toServer {
+            let (base, named) = try SyncService.splitUser(url)
+            _ = try ServerConnection.parse(base)  // a bad address before the password is asked
+            user = named
+        } else {
+            user = try ServerAddress(url: url).user
+        }
         var password = context.environment[toServer ? "VOCAB_PASSWORD" : "PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         if password == nil {
             // An empty answer leaves the password to libpq's passfile (~/.pgpass).

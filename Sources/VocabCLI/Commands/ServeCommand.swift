@@ -90,7 +90,7 @@ enum ServeCommand {
         app.watchStore()
         // The learner who only studies on the phone is backed up and indexed like one at the terminal.
         let upkeep = StoreUpkeep(pool: pool, policy: context.paths.backupPolicy(), failed: { error in
-            Console.writeError("vocab serve: the upkeep failed: \((error as? any UserFacingError).map { TerminalWording.message(for: $0) } ?? "\(error)")\n")
+            Console.writeNow("vocab serve: the upkeep failed: \(TerminalWording.message(forAny: error))\n", to: STDERR_FILENO)
         })
         upkeep.start()
         defer { withExtendedLifetime(upkeep) {} }

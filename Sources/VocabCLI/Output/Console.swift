@@ -86,15 +86,10 @@ final class Console {
         return ["y", "yes"].contains(answer.trimmingSpaces().lowercased())
     }
 
-    /// Writes `text` to standard output at once, unbuffered (lines a waiting script reads).
-    static func writeNow(_ text: String) {
+    /// Writes `text` to standard output (or `descriptor`: standard error for a server's report
+    /// from a thread of its own) at once, unbuffered (lines a waiting script reads).
+    static func writeNow(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
         var copy = text
-        _ = copy.withUTF8 { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Writes `text` to standard error at once (a server's report from a thread of its own).
-    static func writeError(_ text: String) {
-        var copy = text
-        _ = copy.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+        _ = copy.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     }
 }

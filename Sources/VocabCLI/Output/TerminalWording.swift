@@ -41,6 +41,12 @@ enum TerminalWording {
 }
 
 extension TerminalWording {
+    /// Any error as the terminal says it: a layer's as `message(for:)` words it, another as it is
+    /// (a long-running command reporting a failure it goes on after).
+    static func message(forAny error: Error) -> String {
+        (error as? any UserFacingError).map { message(for: $0) } ?? "\(error)"
+    }
+
     /// An error as the terminal says it: the layers' own sentence, with what to do next in this
     /// program's commands and flags where there is something to do.
     static func message(for error: UserFacingError) -> String {
