@@ -24,9 +24,7 @@ wait_until_listening() {
 
 stop_services() {
     if [ -f "$work/dictd.pid" ]; then kill "$(cat "$work/dictd.pid")" 2>/dev/null || true; fi
-    for pid in "$work/pgbouncer.pid" "$work/pgbouncer-plain.pid"; do
-        if [ -f "$pid" ]; then kill "$(cat "$pid")" 2>/dev/null || true; fi
-    done
+    if [ -f "$work/pgbouncer.pid" ]; then kill "$(cat "$work/pgbouncer.pid")" 2>/dev/null || true; fi
     if [ -f "$work/pg/postmaster.pid" ]; then as_pg "'$pg_bin/pg_ctl' -D '$work/pg' -m immediate stop" >/dev/null 2>&1 || true; fi
     rm -rf "$work"
 }
@@ -60,31 +58,26 @@ start_postgres() {
     done
 }
 
-# Exports VOCAB_TEST_PGBOUNCER (host:port) when a PgBouncer in transaction pooling mode could be
-# started in front of the PostgreSQL above, configured as the README shows: users and device
-# roles log in through it with their own passwords (SCRAM), looked up with auth_query by a
-# lookup user through docs/pgbouncer-lookup.sql's SECURITY DEFINER function, not the superuser.
+# Makes the server tier's role (vocab_server) with a password of this run, exported as
+# VOCAB_TEST_SERVER_PASSWORD (what `vocab cloud server-password` sets; `vocab cloud init` keeps it),
+# and exports VOCAB_TEST_PGBOUNCER (host:port) when a PgBouncer in transaction pooling mode could
+# be started in front of the PostgreSQL above, configured as the README shows: only the server
+# tier logs in through it, known from a plain auth_file holding the role's SCRAM verifier.
 start_pgbouncer() {
-    [ -n "${VOCAB_TEST_PG_ADMIN:-}" ] && command -v pgbouncer >/dev/null 2>&1 || return 0
+    [ -n "${VOCAB_TEST_PG_ADMIN:-}" ] || return 0
+    local server_password="server-$RANDOM$RANDOM"
+    PGPASSWORD="$VOCAB_TEST_PG_PASSWORD" psql -X -q -v ON_ERROR_STOP=1 "$VOCAB_TEST_PG_ADMIN" \
+        -c "CREATE ROLE vocab_server LOGIN PASSWORD '$server_password'" >/dev/null || return 0
+    export VOCAB_TEST_SERVER_PASSWORD="$server_password"
+    command -v pgbouncer >/dev/null 2>&1 || return 0
     local pg_port=${VOCAB_TEST_PG_ADMIN##*:}; pg_port=${pg_port%%/*}
-    local lookup_password="lookup-$RANDOM$RANDOM"
-    PGPASSWORD="$VOCAB_TEST_PG_PASSWORD" PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 "$VOCAB_TEST_PG_ADMIN" -f docs/pgbouncer-lookup.sql \
-        -c "ALTER ROLE vocab_pgbouncer PASSWORD '$lookup_password'" >/dev/null || return 0
-    printf '"vocab_pgbouncer" "%s"\n' "$lookup_password" > "$work/pgbouncer-users.txt"
+    local verifier
+    verifier=$(PGPASSWORD="$VOCAB_TEST_PG_PASSWORD" psql -X -A -t "$VOCAB_TEST_PG_ADMIN" -c "SELECT rolpassword FROM pg_authid WHERE rolname = 'vocab_server'") || return 0
+    printf '"vocab_server" "%s"\n' "$verifier" > "$work/pgbouncer-users.txt"
     chmod 600 "$work/pgbouncer-users.txt"
     [ "$(id -u)" = 0 ] && chown postgres "$work/pgbouncer-users.txt"
-    if pgbouncer_on "$pg_port" pgbouncer 26432 "auth_user = vocab_pgbouncer
-auth_query = SELECT uname, phash FROM pgbouncer.user_lookup(\$1)"; then
+    if pgbouncer_on "$pg_port" pgbouncer 26432 ""; then
         export VOCAB_TEST_PGBOUNCER="127.0.0.1:$pgbouncer_port"
-    fi
-    # A second one with only an auth_file (PgBouncer's plainest set-up, which cannot know a new
-    # device's role): the tests write its users file and reload it (SIGHUP to its pid).
-    : > "$work/pgbouncer-plain-users.txt"
-    chmod 600 "$work/pgbouncer-plain-users.txt"
-    [ "$(id -u)" = 0 ] && chown postgres "$work/pgbouncer-plain-users.txt"
-    if pgbouncer_on "$pg_port" pgbouncer-plain 26473 ""; then
-        export VOCAB_TEST_PGBOUNCER_PLAIN="127.0.0.1:$pgbouncer_port" VOCAB_TEST_PGBOUNCER_PLAIN_USERS="$work/pgbouncer-plain-users.txt"
-        export VOCAB_TEST_PGBOUNCER_PLAIN_PID="$work/pgbouncer-plain.pid"
     fi
 }
 
@@ -108,11 +101,8 @@ auth_file = $work/$2-users.txt
 $4
 pool_mode = transaction
 max_client_conn = 1000
-default_pool_size = 20
-; A pool per role (each device is a role of its own): all of them together stay under the
-; server's connections, idle ones of other pools closed to make room, and idle ones closed soon.
-max_db_connections = 300
-server_idle_timeout = 20
+; One pool: the Vocab servers' role. Each server keeps a few connections (--cloud-connections).
+default_pool_size = 40
 pidfile = $work/$2.pid
 logfile = $work/$2.log
 CONF

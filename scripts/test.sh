@@ -27,7 +27,7 @@ missing() {
 start_postgres
 [ -n "${VOCAB_TEST_PG_ADMIN:-}" ] || missing "no PostgreSQL could be started" "apt-get install postgresql"
 start_pgbouncer
-[ -n "${VOCAB_TEST_PGBOUNCER:-}" ] && [ -n "${VOCAB_TEST_PGBOUNCER_PLAIN:-}" ] || missing "no PgBouncer could be started" "apt-get install pgbouncer"
+[ -n "${VOCAB_TEST_PGBOUNCER:-}" ] || missing "no PgBouncer could be started" "apt-get install pgbouncer"
 start_dictd
 # HAProxy in front of two Vocab servers, as docs/haproxy.cfg sets it up (the tests start it).
 if command -v haproxy >/dev/null 2>&1; then export VOCAB_TEST_HAPROXY="$(command -v haproxy)"; else missing "no HAProxy" "apt-get install haproxy"; fi

@@ -94,6 +94,18 @@ extension Store {
         }
     }
 
+    /// Moves the binding from `old` to `new`, keeping what was pulled: the same account
+    /// reached another way (a device that synced through SQL now syncs through a Vocab server
+    /// of the same cloud). False when the store was not bound to `old`.
+    @discardableResult
+    public func rebind(from old: String, to new: String) throws -> Bool {
+        try write {
+            guard try meta("server") == old else { return false }
+            try setMeta("server", new)
+            return true
+        }
+    }
+
     /// Live books, words and reviews in this store, and how many pulled objects still wait
     /// (words for their book, folds for their survivor): what a sync's closing check compares.
     /// Words are read from the kept counts (`book_counts`, and the new words above the counted

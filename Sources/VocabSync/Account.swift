@@ -5,10 +5,11 @@ import VocabCore
 import Glibc
 #endif
 
-/// The saved cloud login, in a 0600 file: the server, and the device's own role and secret
-/// (`account` names the learner the device belongs to). The learner's password is never kept;
-/// a login saved by an older Vocab (`account` nil: the learner's own role and password) is
-/// replaced by a device of its own at its next use.
+/// The saved cloud login, in a 0600 file: the Vocab server, and the device's id and secret
+/// (`account` names the learner the device belongs to). The learner's password is never kept.
+/// A login saved by an older Vocab names a PostgreSQL server (a device's role, or the
+/// learner's own): it is still read, so that the device can be told to sign in again through
+/// a Vocab server.
 public struct CloudLogin: Sendable, Equatable {
     /// Where to connect, as whom (the device's role).
     public var address: ServerAddress
@@ -18,6 +19,9 @@ public struct CloudLogin: Sendable, Equatable {
     public var account: String?
     /// Certificates to trust for the Vocab server instead of the system's (one of its own).
     public var caFile: String?
+    /// The account as this device reached it through SQL before this login (its store is
+    /// bound to that URL, and is moved to this login's account at the next sync).
+    public var formerAccount: String?
 
     public init(address: ServerAddress, password: String?, account: String? = nil, caFile: String? = nil) {
         self.address = address
@@ -53,8 +57,10 @@ public struct CloudLogin: Sendable, Equatable {
             guard let device = object["user"]?.stringValue, let account = object["account"]?.stringValue else {
                 throw CloudError.invalidURL("the saved login in \(path)")
             }
-            return CloudLogin(address: ServerAddress(web: web, user: device), password: object["password"]?.stringValue,
-                              account: account, caFile: object["caFile"]?.stringValue)
+            var login = CloudLogin(address: ServerAddress(web: web, user: device), password: object["password"]?.stringValue,
+                                   account: account, caFile: object["caFile"]?.stringValue)
+            login.formerAccount = object["formerAccount"]?.stringValue
+            return login
         }
         guard let host = object["host"]?.stringValue, let port = object["port"]?.int64Value.flatMap({ Int(exactly: $0) }),
               let database = object["database"]?.stringValue, let user = object["user"]?.stringValue else {
@@ -71,6 +77,7 @@ public struct CloudLogin: Sendable, Equatable {
         if let password { object["password"] = password }
         if let account { object["account"] = account }
         if let caFile { object["caFile"] = caFile }
+        if let formerAccount { object["formerAccount"] = formerAccount }
         let data = Array(JSONValue(any: object).compact.utf8)
         try FileManager.default.createDirectory(atPath: FilePath.folder(of: path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         do {
@@ -93,34 +100,15 @@ public enum AccountStatus: Equatable, Sendable {
         open(login, timeouts: timeouts).status
     }
 
-    /// Checks the login like `check`, and hands back the checked connection when the account
-    /// is available (so that a cloud command connects once).
-    public static func open(_ login: CloudLogin?, timeouts: CloudTimeouts = CloudTimeouts()) -> (status: AccountStatus, connection: PostgresConnection?) {
+    /// Checks the login like `check`, and hands back the Vocab server's account when it is
+    /// available (so that a cloud command connects once). A login straight to PostgreSQL (an
+    /// older Vocab's) is refused: devices reach the cloud only through a Vocab server.
+    public static func open(_ login: CloudLogin?, timeouts: CloudTimeouts = CloudTimeouts()) -> (status: AccountStatus, account: ServerAccount?) {
         guard let login else { return (.notLoggedIn, nil) }
-        if login.isServerLogin { return (ServerAccount.status(of: login, timeouts: timeouts).status, nil) }
-        do {
-            let connection = try PostgresConnection(login.address, password: login.password, timeouts: timeouts)
-            let server = login.address.server
-            let installed = try connection.execute("SELECT to_regclass('vocab.meta') IS NOT NULL").first?.first ?? nil
-            guard installed == "t" else { return (.accessDenied(.schemaMissing(server: server)), nil) }
-            let text = try connection.execute("SELECT value FROM vocab.meta WHERE key = 'schema_version'").first?.first ?? nil
-            let found = text.flatMap { Int($0) } ?? 0
-            if found < CloudSchema.version {
-                return (.accessDenied(.schemaTooOld(server: server, found: found, needed: CloudSchema.version)), nil)
-            }
-            if found > CloudSchema.version {
-                return (.accessDenied(.schemaTooNew(server: server, found: found, known: CloudSchema.version)), nil)
-            }
-            _ = try connection.execute("SELECT count(*) FROM vocab.counts()")
-            return (.available(login.accountAddress), connection)
-        } catch let error as CloudError {
-            if case .unreachable = error { return (.cannotReachServer(error), nil) }
-            // A device's role that may no longer log in, or that maps to nobody: signed out.
-            if login.isDevice, case .accessDenied = error { return (.accessDenied(.deviceSignedOut(server: login.address.server)), nil) }
-            return (.accessDenied(error), nil)
-        } catch {
-            return (.cannotReachServer(.unreachable(server: login.address.server, detail: "\(error)")), nil)
+        guard login.isServerLogin else {
+            return (.accessDenied(.databaseLoginRetired(server: login.address.server, user: login.accountAddress.user)), nil)
         }
+        return ServerAccount.status(of: login, timeouts: timeouts)
     }
 
     /// One line on the account's state.

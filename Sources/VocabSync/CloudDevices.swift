@@ -4,7 +4,7 @@ import VocabCore
 
 /// A device signed in to a learner's account.
 public struct CloudDevice: Sendable, Equatable {
-    /// Its role on the server: what signs it out.
+    /// Its id on the cloud: what signs it out.
     public var id: String
     public var label: String
     /// When it signed in, and when it was last seen syncing (Unix seconds).
@@ -14,49 +14,101 @@ public struct CloudDevice: Sendable, Equatable {
     public var isThis: Bool
 }
 
-/// Devices of a learner's account (cloud schema 5): each signs in once with the learner's
-/// password (PostgreSQL checks it) and gets a role of its own with a random secret that only
-/// the device keeps — the server keeps its SCRAM verifier. Any device, or an administrator,
-/// can sign devices out: their roles can no longer log in and their sessions end.
-public enum CloudDevices {
-    /// Adds a device for the learner `connection` is signed in as (with the password) and
-    /// returns the device's login. The secret is made here and hashed here; it never travels.
-    public static func add(label: String, on connection: PostgresConnection) throws -> CloudLogin {
-        let secret = Secrets.randomHex(bytes: 32)  // 256 bits: the device's secret
-        let verifier = try connection.scramVerifier(of: secret)
-        guard let role = try connection.execute("SELECT vocab.add_device($1, $2)::text", [label, verifier]).first?.first ?? nil else {
-            throw CloudError.serverError("the server made no device")
-        }
-        var address = connection.address
-        address.user = role
-        return CloudLogin(address: address, password: secret, account: connection.address.user)
+/// What a device proves itself with: its id (`vd_` and 32 hex digits) and its secret (64 hex
+/// digits, 256 random bits, which only the device keeps; the cloud keeps its SHA-256).
+public struct DeviceKey: Sendable, Equatable, Hashable {
+    public var id: String
+    public var secret: String
+
+    public init(id: String, secret: String) {
+        self.id = id
+        self.secret = secret
     }
 
-    /// The account's devices signed in, oldest first.
-    public static func list(on connection: PostgresConnection) throws -> [CloudDevice] {
+    /// `ID.SECRET` (a device's `Authorization: Bearer` value, a browser's cookie) when both
+    /// parts have their form; nil otherwise.
+    public init?(token: String) {
+        guard token.utf8.count == 35 + 1 + 64 else { return nil }
+        let id = String(token.prefix(35)), dot = token.dropFirst(35).first, secret = String(token.suffix(64))
+        let hex = { (text: Substring) in text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } }
+        guard id.hasPrefix("vd_"), hex(id.dropFirst(3)), dot == ".", hex(Substring(secret)) else { return nil }
+        self.init(id: id, secret: secret)
+    }
+
+    public var token: String { id + "." + secret }
+}
+
+/// Devices of a learner's account, as a Vocab server handles them on its own connection to the
+/// cloud (the role `vocab_server`): the server checks the learner's password against the kept
+/// verifier and makes the device's secret; the cloud keeps the secret's SHA-256 and checks it
+/// in every function a device's request runs. An administrator can sign devices out too.
+public enum CloudDevices {
+    /// Checks `password` against what the cloud keeps of `user`'s (re-hashing an older kind
+    /// after it passed) and adds a device; nil when the user or the password is wrong.
+    public static func signIn(user: String, password: String, label: String, on connection: PostgresConnection) throws -> DeviceKey? {
+        let stored = try connection.execute("SELECT vocab.password_verifier($1)", [user]).first?.first ?? nil
+        guard let stored else {
+            _ = try PasswordVerifier.check(password, against: unknownLearnerVerifier)  // as long as a wrong password takes
+            return nil
+        }
+        guard case .right(let rehash) = try PasswordVerifier.check(password, against: stored) else { return nil }
+        if rehash {
+            try connection.execute("SELECT vocab.replace_verifier($1, $2, $3)", [user, stored, try PasswordVerifier.make(password)])
+        }
+        let secret = Secrets.randomHex(bytes: 32)
+        guard let id = try connection.execute("SELECT vocab.add_device($1, $2, $3::bytea)::text",
+                                              [user, label, "\\x" + SHA256.hex(Array(secret.utf8))]).first?.first ?? nil else {
+            throw CloudError.serverError("the cloud made no device")
+        }
+        return DeviceKey(id: id, secret: secret)
+    }
+
+    /// A verifier no password matches, checked when the user is unknown (so that a wrong name
+    /// and a wrong password take as long).
+    private static let unknownLearnerVerifier = (try? PasswordVerifier.make(Secrets.randomHex(bytes: 32))) ?? "$argon2id$"
+
+    /// The learner `device` signs in for, when its secret is right and it is signed in; throws
+    /// `accessDenied` otherwise. A device signed in before the upgrade to schema 6 proves its
+    /// secret here once, against its old role's verifier.
+    public static func learner(of device: DeviceKey, on connection: PostgresConnection) throws -> String {
+        do {
+            guard let who = try connection.execute("SELECT vocab.device_learner($1, $2)::text", [device.id, device.secret]).first?.first ?? nil else {
+                throw CloudError.accessDenied(server: connection.address.server, detail: "no learner")
+            }
+            return who
+        } catch CloudError.accessDenied(let server, let detail) {
+            guard let old = try connection.execute("SELECT vocab.legacy_device_verifier($1)", [device.id]).first?.first ?? nil,
+                  PasswordVerifier.scramMatches(device.secret, old) else {
+                throw CloudError.accessDenied(server: server, detail: detail)
+            }
+            try connection.execute("SELECT vocab.adopt_device_secret($1, $2)", [device.id, device.secret])
+            return try learner(of: device, on: connection)
+        }
+    }
+
+    /// The devices of `device`'s account signed in, oldest first.
+    public static func list(by device: DeviceKey, on connection: PostgresConnection) throws -> [CloudDevice] {
         try connection.execute("""
             SELECT role::text, label, extract(epoch FROM created)::bigint::text, extract(epoch FROM seen)::bigint::text, this
-            FROM vocab.my_devices()
-            """).compactMap { row in
+            FROM vocab.my_devices($1, $2)
+            """, [device.id, device.secret]).compactMap { row in
             guard row.count == 5, let id = row[0], let created = row[2].flatMap({ Int64($0) }) else { return nil }
             return CloudDevice(id: id, label: row[1] ?? "", created: created, seen: row[3].flatMap { Int64($0) }, isThis: row[4] == "t")
         }
     }
 
-    /// Signs out one device of the account (`id`), or every one of them when nil (the one
-    /// asking too). Returns how many were signed out.
+    /// Signs out one device of `device`'s account (`target`), or every one of them when nil
+    /// (the one asking too). Returns how many were signed out.
     @discardableResult
-    public static func signOut(_ id: String?, on connection: PostgresConnection) throws -> Int {
-        let count = try connection.execute("SELECT vocab.sign_out($1)::text", [id]).first?.first ?? nil
+    public static func signOut(_ target: String?, by device: DeviceKey, on connection: PostgresConnection) throws -> Int {
+        let count = try connection.execute("SELECT vocab.sign_out($1, $2, $3)::text", [device.id, device.secret, target]).first?.first ?? nil
         return count.flatMap { Int($0) } ?? 0
     }
 
     /// An administrator signs out every device of `user` (the password still signs in).
     @discardableResult
     public static func signOutAll(of user: String, admin: PostgresConnection) throws -> Int {
-        guard try !admin.execute("SELECT 1 FROM pg_roles WHERE rolname = $1", [user]).isEmpty else {
-            throw CloudError.serverError("there is no user \(user)")
-        }
+        try CloudSchema.requireLearner(user, on: admin)
         let count = try admin.execute("SELECT vocab.sign_out_devices($1, NULL)::text", [user]).first?.first ?? nil
         return count.flatMap { Int($0) } ?? 0
     }

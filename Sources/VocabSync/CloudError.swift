@@ -31,9 +31,11 @@ public enum CloudError: UserFacingError, Equatable {
     case blocked(by: [BlockingSession])
     /// This device was signed out of its account (from another device, or by an administrator).
     case deviceSignedOut(server: String)
-    /// A device just made was refused at once: the server's connection pooler (PgBouncer with
-    /// only an `auth_file`) does not know the device's new role.
-    case newDeviceUnknownToPooler(server: String)
+    /// The saved login reaches PostgreSQL itself (an older Vocab's): devices now reach the
+    /// cloud only through a Vocab server, where `user` signs in again.
+    case databaseLoginRetired(server: String, user: String)
+    /// Installing or upgrading the schema needs a superuser; `user` is not one.
+    case administratorNeeded(String)
     /// PostgreSQL's client library (libpq) is not installed.
     case libpqMissing
     /// libcurl, for a Vocab server's address, is not installed.
@@ -100,8 +102,10 @@ public enum CloudError: UserFacingError, Equatable {
             return "The Vocab server \(server) answered something this Vocab does not understand (\(detail)): is it the same version? Nothing was changed."
         case .libpqMissing:
             return "The cloud needs PostgreSQL's client library, libpq, which is not installed (Debian: libpq5). Nothing was changed."
-        case .newDeviceUnknownToPooler(let server):
-            return "The cloud server \(server) refused the device it had just added: a connection pooler in front of PostgreSQL (PgBouncer) does not know the device's new role. Its administrator must let the pooler look roles up (auth_query through a lookup user). Nothing was changed."
+        case .databaseLoginRetired(let server, let user):
+            return "This device signed in to the cloud's database \(server) directly, which the cloud no longer allows: devices sync through a Vocab server (https://). Sign in again as \(user) at the Vocab server's address; nothing local is lost. Nothing was changed."
+        case .administratorNeeded(let user):
+            return "Installing or upgrading the Vocab schema needs a PostgreSQL superuser (it reads the learners' password verifiers and sets the server role's limits); \(user) is not one. Nothing was changed."
         case .deviceSignedOut(let server):
             return "This device was signed out of its account on \(server) (from another device or by the administrator). Nothing was changed; sign in again with the account's password."
         case .unreadableLogin(let path, let reason):

@@ -61,18 +61,21 @@ public protocol SyncChannel: AnyObject {
     func abandonPush()
 }
 
-/// The cloud's functions on a PostgreSQL connection (`vocab.counts`, `vocab.pull`,
-/// `vocab.push`), as the connection's role. A push runs while the caller prepares the next.
+/// The cloud's functions on a Vocab server's connection (`vocab.counts`, `vocab.pull`,
+/// `vocab.push`), for the device `device` (the cloud checks its secret in each). A push runs
+/// while the caller prepares the next.
 public final class DatabaseSyncChannel: SyncChannel {
     public let connection: PostgresConnection
+    public let device: DeviceKey
     private var pushingIntoEmptyAccount = false
 
-    public init(connection: PostgresConnection) {
+    public init(connection: PostgresConnection, device: DeviceKey) {
         self.connection = connection
+        self.device = device
     }
 
     public func counts() throws -> CloudCounts {
-        let row = try connection.execute("SELECT books::text, words::text, reviews::text, latest::text FROM vocab.counts()").first ?? []
+        let row = try connection.execute("SELECT books::text, words::text, reviews::text, latest::text FROM vocab.counts($1, $2)", [device.id, device.secret]).first ?? []
         let values = row.map { $0.flatMap { Int64($0) } ?? 0 }
         guard values.count == 4 else { return CloudCounts() }
         return CloudCounts(books: Int(values[0]), words: Int(values[1]), reviews: Int(values[2]), latest: values[3])
@@ -80,8 +83,8 @@ public final class DatabaseSyncChannel: SyncChannel {
 
     public func pull(after token: Int64, limit: Int) throws -> [PulledRow] {
         let rows = try connection.execute("""
-            SELECT r.kind, r.id::text, r.seq::text, r.deleted::text, r.body::text FROM vocab.pull($1::bigint, $2::integer) r
-            """, [String(token), String(limit)])
+            SELECT r.kind, r.id::text, r.seq::text, r.deleted::text, r.body::text FROM vocab.pull($1, $2, $3::bigint, $4::integer) r
+            """, [device.id, device.secret, String(token), String(limit)])
         return rows.map { row in
             guard row.count == 5 else { return PulledRow(kind: "", id: "", seq: 0, deleted: false, body: "{}") }
             return PulledRow(kind: row[0] ?? "", id: row[1] ?? "", seq: row[2].flatMap { Int64($0) } ?? 0,
@@ -91,8 +94,8 @@ public final class DatabaseSyncChannel: SyncChannel {
 
     public func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws {
         pushingIntoEmptyAccount = intoEmptyAccount
-        try connection.send("SELECT vocab.push($1::bigint, $2::text, $3::boolean)::text",
-                            [String(token), batch, intoEmptyAccount ? "true" : "false"])
+        try connection.send("SELECT vocab.push($1, $2, $3::bigint, $4::text, $5::boolean)::text",
+                            [device.id, device.secret, String(token), batch, intoEmptyAccount ? "true" : "false"])
     }
 
     public func finishPush() throws -> PushOutcome {

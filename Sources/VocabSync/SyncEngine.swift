@@ -46,6 +46,9 @@ public final class SyncEngine {
     /// Set only at the user's explicit, named request: sync a store bound to another account
     /// into this one (copying everything local into it) and bind it to this one.
     public var copyIntoAnotherAccount = false
+    /// The same account as this device reached it before (through SQL): a store bound to it
+    /// is bound to `account` instead, keeping what it pulled.
+    public var formerAccount: String?
     /// The learner's account, as the store is bound to it (its URL).
     private let account: String
     /// The learner's name, for messages.
@@ -64,18 +67,20 @@ public final class SyncEngine {
         self.progress = progress
     }
 
-    /// A sync through the cloud's functions on `connection`. `account`: the learner the
-    /// connection acts for, when it is a device's (default: the connection's own role).
-    public convenience init(store: Store, connection: PostgresConnection, account: ServerAddress? = nil, pageSize: Int = 2000,
+    /// A sync through the cloud's functions on a Vocab server's `connection`, for `device`
+    /// of the learner whose account is `account`.
+    public convenience init(store: Store, connection: PostgresConnection, device: DeviceKey, account: ServerAddress, pageSize: Int = 2000,
                             batchSize: Int = 2000, progress: @escaping (SyncProgress) -> Void = { _ in }) {
-        let learner = account ?? connection.address
-        self.init(store: store, channel: DatabaseSyncChannel(connection: connection), account: learner.url, learner: learner.user,
-                  pageSize: pageSize, batchSize: batchSize, progress: progress)
+        self.init(store: store, channel: DatabaseSyncChannel(connection: connection, device: device), account: account.url,
+                  learner: account.user, pageSize: pageSize, batchSize: batchSize, progress: progress)
     }
 
     public func run() throws -> SyncReport {
         var report = SyncReport()
         let account = self.account
+        if let former = formerAccount, try store.boundAccount() == former {
+            try store.rebind(from: former, to: account)
+        }
         if let bound = try store.boundAccount(), bound != account, !copyIntoAnotherAccount {
             throw CloudError.boundToAnotherAccount(bound: bound, loggedIn: account, user: learner)
         }

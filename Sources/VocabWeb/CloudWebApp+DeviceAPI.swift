@@ -19,15 +19,15 @@ extension CloudWebApp {
         // send, and no cookie is read for them: cross-site writes are not possible here.
         guard request.header("Authorization") != nil else { throw Self.signedOut("Sign this device in first.") }
         let caller = try signedInCaller(request)
-        return try withinShare(of: caller.device.owner) { try answerDevice(request, parts, caller) }
+        return try withinShare(of: caller.owner) { try answerDevice(request, parts, caller) }
     }
 
     private func answerDevice(_ request: HTTPRequest, _ parts: [String], _ caller: Caller) throws -> HTTPResponse {
         do {
             switch (request.method, parts) {
             case ("GET", ["account"]):
-                let counts = try caller.withConnection(settings) { try DatabaseSyncChannel(connection: $0).counts() }
-                return WebApp.json(["account": caller.device.owner, "books": counts.books, "words": counts.words,
+                let counts = try cloud.with { try DatabaseSyncChannel(connection: $0, device: caller.key).counts() }
+                return WebApp.json(["account": caller.owner, "books": counts.books, "words": counts.words,
                                     "reviews": counts.reviews, "latest": Int(counts.latest)])
             case ("GET", ["sync", "pull"]):
                 return try pull(request, caller)
@@ -54,8 +54,8 @@ extension CloudWebApp {
             throw WebProblem(status: 400, message: "Send the user name and the password.")
         }
         let label = String((object["label"]?.stringValue ?? "a device").prefix(100))
-        let (login, _) = try addDevice(request, user: user, password: password, label: label)
-        return WebApp.json(["device": login.address.user, "secret": login.password ?? "", "account": login.account ?? user], status: 201)
+        let caller = try addDevice(request, user: user, password: password, label: label)
+        return WebApp.json(["device": caller.key.id, "secret": caller.key.secret, "account": caller.owner], status: 201)
     }
 
     /// `GET /api/v1/sync/pull?after=N&limit=M`: a record a line.
@@ -64,7 +64,7 @@ extension CloudWebApp {
             throw WebProblem(status: 400, message: "\"after\" must be a change number, 0 or more.")
         }
         let limit = min(max(request.query["limit"].flatMap { Int($0) } ?? 2_000, 1), Self.maximumPull)
-        let rows = try caller.withConnection(settings) { try DatabaseSyncChannel(connection: $0).pull(after: after, limit: limit) }
+        let rows = try cloud.with { try DatabaseSyncChannel(connection: $0, device: caller.key).pull(after: after, limit: limit) }
         var body: [UInt8] = []
         body.reserveCapacity(rows.reduce(0) { $0 + $1.body.utf8.count + 64 })
         for row in rows {
@@ -91,8 +91,8 @@ extension CloudWebApp {
         }
         let fresh = request.query["fresh"] == "1"
         let batch = String(decoding: request.body, as: UTF8.self)
-        let outcome = try caller.withConnection(settings) { connection -> PushOutcome in
-            let channel = DatabaseSyncChannel(connection: connection)
+        let outcome = try cloud.with { connection -> PushOutcome in
+            let channel = DatabaseSyncChannel(connection: connection, device: caller.key)
             try channel.startPush(token: token, batch: batch, intoEmptyAccount: fresh)
             return try channel.finishPush()
         }
@@ -107,7 +107,7 @@ extension CloudWebApp {
     private func problem(_ error: CloudError, _ caller: Caller) -> WebProblem {
         switch error {
         case .accessDenied, .deviceSignedOut:
-            forget(roles: [caller.device.role])
+            forget(devices: [caller.key.id])
             return Self.signedOut("This device was signed out: sign in again with your cloud account.")
         case .quotaExceeded(let detail):
             return WebProblem(status: 507, message: detail)

@@ -7,20 +7,25 @@ import VocabStore
 import VocabSync
 import VocabSystem
 
-/// Many learners on one server, signed in with their cloud accounts. A learner signs in with
-/// the account's password, which PostgreSQL checks once; the browser becomes a device of the
-/// account (cloud schema 5) and keeps the device's secret in its cookie (HttpOnly, SameSite
-/// Strict, Secure over HTTPS) — the server keeps it nowhere on disk, only in memory while the
-/// browser uses it. Each learner's words live in a store of the server's (`LearnerStores`, a
-/// cache) synced with the cloud: pulled when the cloud has news, pushed after each change.
-/// Every request asks the cloud, through the device's own connection, whether the device is
-/// still signed in (and how far the account is), so a device signed out anywhere is refused
-/// at its next request.
+/// Many learners on one server, signed in with their cloud accounts: the Vocab server, the
+/// cloud's only door. A learner signs in with the account's password, which this server checks
+/// against the verifier the cloud keeps; the browser (or terminal, or window) becomes a device
+/// of the account and keeps the device's secret (a browser in its cookie: HttpOnly, SameSite
+/// Strict, Secure over HTTPS) — the server keeps it nowhere, and the cloud only its SHA-256.
+/// The server reaches the cloud through a few connections of its own role (`CloudConnections`);
+/// every cloud function a request runs takes the device's id and secret and acts for that
+/// device's learner alone, so a device signed out on any server is refused at its next request
+/// here. Each learner's words live in a store of the server's (`LearnerStores`, a cache)
+/// synced with the cloud: pulled when the cloud has news, pushed after each change.
 public final class CloudWebApp: Sendable {
     /// Where the cloud is, and how the server behaves.
     public struct Settings: Sendable {
-        /// The cloud's host, port and database (the user is the learner's, or the device's).
+        /// The cloud's host, port and database, and the server tier's role (`vocab_server`).
         public var server: ServerAddress
+        /// The role's password; nil: libpq's own (PGPASSWORD, ~/.pgpass).
+        public var serverPassword: String?
+        /// Connections to the cloud, shared by every learner's requests.
+        public var connections: Int
         public var cacheFolder: String
         public var cacheBytes: Int64
         /// "https" behind TLS or a proxy that terminates it (cookies then `Secure`), "http" on this machine.
@@ -29,9 +34,12 @@ public final class CloudWebApp: Sendable {
         public var behindProxy: Bool
         public var timeouts: CloudTimeouts
 
-        public init(server: ServerAddress, cacheFolder: String, cacheBytes: Int64, scheme: String, behindProxy: Bool,
+        public init(server: ServerAddress, serverPassword: String? = nil, connections: Int = 16, cacheFolder: String, cacheBytes: Int64,
+                    scheme: String, behindProxy: Bool,
                     timeouts: CloudTimeouts = CloudTimeouts(connectSeconds: 5, statementSeconds: 30, lockSeconds: 10)) {
             self.server = server
+            self.serverPassword = serverPassword
+            self.connections = connections
             self.cacheFolder = cacheFolder
             self.cacheBytes = cacheBytes
             self.scheme = scheme
@@ -52,7 +60,12 @@ public final class CloudWebApp: Sendable {
     /// back only addresses that have failed themselves, so that guessing from many addresses
     /// slows down while the owner, from an address that has not failed, always gets in.
     let accountCeiling = SignInLimiter(free: 20, firstLock: 60, longestLock: 3_600)
-    /// The devices signed in lately, by role.
+    /// The server's connections to the cloud.
+    let cloud: CloudConnections
+    /// Passwords checked at once (Argon2id takes 64 MiB and a core's time each): more wait.
+    private let passwordChecks = DispatchSemaphore(value: 2)
+    /// The devices that proved themselves lately, by id (the cloud checks them again in
+    /// every function a request runs; this only names their learner).
     private let devices = Mutex<[String: SignedInDevice]>([:])
     /// Requests in flight per learner: past `requestsPerLearner`, a learner's next request is
     /// answered 429 at once, so that one learner's flood queues behind himself, not in front of
@@ -66,8 +79,10 @@ public final class CloudWebApp: Sendable {
         self.settings = settings
         self.catalogs = Dictionary(catalogs.compactMap { catalog in catalog.language.map { ($0, catalog) } }, uniquingKeysWith: { first, _ in first })
         stores = try LearnerStores(folder: settings.cacheFolder, budget: settings.cacheBytes, makeApp: makeApp)
-        // Once a minute: devices and stores nobody used for 10 minutes are let go (their cloud
-        // connections closed); a device comes back with its cookie, a store from its file.
+        cloud = CloudConnections(address: settings.server, password: settings.serverPassword, timeouts: settings.timeouts,
+                                 capacity: settings.connections)
+        // Once a minute: devices and stores nobody used for 10 minutes are let go; a device comes
+        // back with its cookie, a store from its file.
         let sweep = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         sweep.schedule(deadline: .now() + 60, repeating: 60)
         sweep.setEventHandler { [weak self] in self?.letGoOfIdle(seconds: 600) }
@@ -79,14 +94,25 @@ public final class CloudWebApp: Sendable {
 
     deinit { sweep?.cancel() }
 
-    /// Forgets the devices not used for `seconds` (closing their connections), and closes the
-    /// stores of learners not seen as long.
+    /// Forgets the devices not used for `seconds`, and closes the stores of learners not seen
+    /// as long.
     func letGoOfIdle(seconds: Int) {
         let now = ContinuousClock.now
         devices.withLock { devices in
             devices = devices.filter { now - $0.value.lastUsed.withLock { $0 } < .seconds(seconds) }
         }
         stores.closeIdle(seconds: seconds)
+    }
+
+    /// Checks that the cloud answers this server's role and speaks this Vocab's schema;
+    /// throws the refusal otherwise.
+    public func checkCloud() throws {
+        try cloud.with { connection in
+            let text = try connection.execute("SELECT value FROM vocab.meta WHERE key = 'schema_version'").first?.first ?? nil
+            let found = text.flatMap { Int($0) } ?? 0
+            if found < CloudSchema.version { throw CloudError.schemaTooOld(server: connection.address.server, found: found, needed: CloudSchema.version) }
+            if found > CloudSchema.version { throw CloudError.schemaTooNew(server: connection.address.server, found: found, known: CloudSchema.version) }
+        }
     }
 
     /// How many devices are signed in to this server now (in memory).
@@ -116,7 +142,7 @@ public final class CloudWebApp: Sendable {
         if parts == ["signin"] { return try signIn(request) }
         if parts == ["pair"] { throw WebProblem(status: 404, message: "This server signs in with a cloud account, not a pairing code.") }
         let caller = try signedInCaller(request)
-        return try withinShare(of: caller.device.owner) { try answer(request, parts, caller) }
+        return try withinShare(of: caller.owner) { try answer(request, parts, caller) }
     }
 
     /// Runs `body` as one of the learner's requests in flight, or answers 429 when he has
@@ -140,19 +166,18 @@ public final class CloudWebApp: Sendable {
     }
 
     private func answer(_ request: HTTPRequest, _ parts: [String], _ caller: Caller) throws -> HTTPResponse {
-        let device = caller.device
         if request.method != "GET" { try WebApp.checkWrite(request, scheme: settings.scheme) }
         switch (request.method, parts) {
-        case ("GET", ["session"]): return WebApp.json(["mode": "cloud", "account": device.owner])
+        case ("GET", ["session"]): return WebApp.json(["mode": "cloud", "account": caller.owner])
         case ("POST", ["signout"]): return try signOut(caller, request)
         case ("GET", ["devices"]): return try listDevices(caller)
         case ("DELETE", let path) where path.count == 2 && path[0] == "devices": return try signOut(caller, other: path[1])
         default: break
         }
-        let learner = try stores.learner(device.owner, server: settings.server)
+        let learner = try stores.learner(caller.owner, server: settings.server)
         defer { learner.busy.subtract(1, ordering: .relaxed) }
         try freshen(learner, caller, pushing: false)
-        let response = learner.app.handle(request, device: device.role)
+        let response = learner.app.handle(request, device: caller.key.id)
         // A write that was refused changed nothing: nothing to push.
         if request.method != "GET", response.status < 400 { try freshen(learner, caller, pushing: true) }
         return response
@@ -191,30 +216,24 @@ public final class CloudWebApp: Sendable {
               let user = object["user"] as? String, let password = object["password"] as? String else {
             throw WebProblem(status: 400, message: "Send the user name and the password.")
         }
-        let (login, learner) = try addDevice(request, user: user, password: password, label: Self.label(userAgent: request.header("User-Agent")))
-        let secret = login.password ?? ""
-        let device: SignedInDevice
-        do {
-            device = try connectDevice(role: login.address.user, secret: secret)
-        } catch {
-            _ = try? CloudDevices.signOut(login.address.user, on: learner)  // no cookie will name it: not left signed in
-            throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.")
-        }
+        let caller = try addDevice(request, user: user, password: password, label: Self.label(userAgent: request.header("User-Agent")))
         // The learner's store is pulled now, so the first page shows the words at once.
-        let store = try stores.learner(device.owner, server: settings.server)
-        try? freshen(store, Caller(device: device, secret: secret), pushing: false)
+        let store = try stores.learner(caller.owner, server: settings.server)
+        try? freshen(store, caller, pushing: false)
         store.busy.subtract(1, ordering: .relaxed)
         DispatchQueue.global(qos: .utility).async { [stores] in stores.evictIfOverBudget() }
-        return HTTPResponse(status: 200, headers: [("Set-Cookie", cookie(value: device.role + "." + (login.password ?? ""), maxAge: 31_536_000)),
+        return HTTPResponse(status: 200, headers: [("Set-Cookie", cookie(value: caller.key.token, maxAge: 31_536_000)),
                                                    ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
-                            body: Array(WebApp.jsonValue(["account": device.owner]).compact.utf8))
+                            body: Array(WebApp.jsonValue(["account": caller.owner]).compact.utf8))
     }
 
-    /// Checks the learner's password (PostgreSQL checks it, limited per account and address)
-    /// and adds a device to the account; returns the device's login and the learner's connection.
-    func addDevice(_ request: HTTPRequest, user: String, password: String, label: String) throws -> (CloudLogin, PostgresConnection) {
-        guard user.wholeMatch(of: #/[A-Za-z][A-Za-z0-9_]{0,62}/#) != nil, !user.hasPrefix("vd_") else {
-            throw WebProblem(status: 403, message: "The user name or the password is wrong.", field: "user")
+    /// Checks the learner's password against the verifier the cloud keeps (limited per
+    /// account and address, a few checks at once) and adds a device to the account.
+    func addDevice(_ request: HTTPRequest, user: String, password: String, label: String) throws -> Caller {
+        let wrong = WebProblem(status: 403, message: "The user name or the password is wrong.", field: "password")
+        guard user.wholeMatch(of: #/[A-Za-z][A-Za-z0-9_]{0,62}/#) != nil, !user.hasPrefix("vd_"), !password.isEmpty,
+              password.utf8.count <= 1_024 else {
+            throw wrong
         }
         // Limited per address, per account from that address, and — only for an address that
         // has failed with this account — by the account's ceiling across all addresses.
@@ -223,78 +242,62 @@ public final class CloudWebApp: Sendable {
         var wait = max(limiter.wait(keys), accountFromAddress.wait(pair))
         if wait == 0, accountFromAddress.hasFailed(pair) { wait = accountCeiling.wait(account) }
         if wait > 0 { throw tooMany(wait) }
-        var address = settings.server
-        address.user = user
-        let learner: PostgresConnection
+        guard passwordChecks.wait(timeout: .now() + .seconds(CloudConnections.waitSeconds)) == .success else {
+            throw WebProblem(status: 503, message: "The server is busy signing others in: try again in a moment.", retryAfter: 2)
+        }
+        defer { passwordChecks.signal() }
+        let device: DeviceKey?
         do {
-            // Never no password: libpq would then take one from the server's own environment or
-            // ~/.pgpass, and sign in whoever that is.
-            learner = try PostgresConnection(address, password: password.isEmpty ? "-" : password, timeouts: settings.timeouts)
-        } catch CloudError.accessDenied {
+            device = try cloud.with { try CloudDevices.signIn(user: user, password: password, label: label, on: $0) }
+        } catch CloudError.quotaExceeded(let detail) {
+            throw WebProblem(status: 429, message: "The account cannot sign in more devices now (\(detail)).")
+        } catch is CloudError {
+            throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.", retryAfter: 5)
+        }
+        guard let device else {
             limiter.failed(keys)
             accountFromAddress.failed(pair)
             accountCeiling.failed(account)
-            throw WebProblem(status: 403, message: "The user name or the password is wrong.", field: "password")
-        } catch {
-            throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.", retryAfter: 5)
+            throw wrong
         }
         accountFromAddress.succeeded(pair)  // the address stays counted: others may guess from it
-        do {
-            return (try CloudDevices.add(label: label, on: learner), learner)
-        } catch let error as CloudError {
-            if case .quotaExceeded(let detail) = error { throw WebProblem(status: 429, message: "The account cannot sign in more devices now (\(detail)).") }
-            throw WebProblem(status: 503, message: error.message)
-        }
+        return remember(device, owner: user)
     }
 
     private func cookie(value: String, maxAge: Int) -> String {
         "\(Self.cookieName)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (settings.scheme == "https" ? "; Secure" : "")
     }
 
-    /// Opens the device's own connection (PostgreSQL checks its secret) and remembers it.
-    private func connectDevice(role: String, secret: String) throws -> SignedInDevice {
-        var address = settings.server
-        address.user = role
-        let connection = try PostgresConnection(address, password: secret, timeouts: settings.timeouts)
-        guard let owner = try connection.execute("SELECT vocab.me()::text").first?.first ?? nil else {
-            throw CloudError.deviceSignedOut(server: address.server)
-        }
-        let device = SignedInDevice(role: role, owner: owner, secretHash: SHA256.hash(Array(secret.utf8)), connection: connection)
-        devices.withLock { $0[role] = device }
-        return device
+    /// Remembers a device that proved itself, with its learner.
+    private func remember(_ key: DeviceKey, owner: String) -> Caller {
+        let device = SignedInDevice(id: key.id, owner: owner, secretHash: SHA256.hash(Array(key.secret.utf8)))
+        devices.withLock { $0[key.id] = device }
+        return Caller(key: key, owner: owner)
     }
 
-    /// The device role and secret a request carries (a role `vd_` and 32 hex digits, a secret
-    /// of 64): a device's `Authorization: Bearer ROLE.SECRET`, or a browser's cookie.
-    private func cookieParts(_ request: HTTPRequest) throws -> (role: String, secret: String) {
-        let signedOut = Self.signedOut("Sign in with your cloud account.")
-        let bearer = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        guard let value = bearer ?? WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? ""), value.utf8.count == 35 + 1 + 64 else { throw signedOut }
-        let role = String(value.prefix(35)), dot = value.dropFirst(35).first, secret = String(value.suffix(64))
-        let hex = { (text: Substring) in text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } }
-        guard role.hasPrefix("vd_"), hex(role.dropFirst(3)), dot == ".", hex(Substring(secret)) else { throw signedOut }
-        return (role, secret)
-    }
-
-    /// The device a request's cookie names, with the cookie's secret, when the secret is right
-    /// and the device is signed in.
+    /// The device a request names (a device's `Authorization: Bearer ID.SECRET`, or a
+    /// browser's cookie) when its secret is right and it is signed in.
     func signedInCaller(_ request: HTTPRequest) throws -> Caller {
-        let (role, secret) = try cookieParts(request)
-        if let known = devices.withLock({ $0[role] }) {
-            guard known.accepts(secret) else {
+        let bearer = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        guard let token = bearer ?? WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? ""), let key = DeviceKey(token: token) else {
+            throw Self.signedOut("Sign in with your cloud account.")
+        }
+        if let known = devices.withLock({ $0[key.id] }) {
+            guard known.accepts(key.secret) else {
                 limiter.failed(limitKeys(request))
                 throw Self.signedOut("Sign in with your cloud account.")
             }
             known.lastUsed.withLock { $0 = .now }
-            return Caller(device: known, secret: secret)
+            return Caller(key: key, owner: known.owner)
         }
-        // Not seen since this server started (or signed out here): PostgreSQL checks the secret.
+        // Not seen since this server started (or signed out here): the cloud checks the secret.
         let keys = limitKeys(request)
         let wait = limiter.wait(keys)
         if wait > 0 { throw tooMany(wait) }
         do {
-            return Caller(device: try connectDevice(role: role, secret: secret), secret: secret)
-        } catch CloudError.accessDenied, CloudError.deviceSignedOut {
+            let owner = try cloud.with { try CloudDevices.learner(of: key, on: $0) }
+            return remember(key, owner: owner)
+        } catch CloudError.accessDenied {
             limiter.failed(keys)
             throw Self.signedOut("This device was signed out: sign in again with your cloud account.")
         } catch {
@@ -302,8 +305,8 @@ public final class CloudWebApp: Sendable {
         }
     }
 
-    func forget(roles: [String]) {
-        devices.withLock { devices in roles.forEach { devices.removeValue(forKey: $0) } }
+    func forget(devices ids: [String]) {
+        devices.withLock { devices in ids.forEach { devices.removeValue(forKey: $0) } }
     }
 
     func signOut(_ caller: Caller, _ request: HTTPRequest) throws -> HTTPResponse {
@@ -314,26 +317,25 @@ public final class CloudWebApp: Sendable {
     /// Signs the caller's device out (its account's every device when the body says
     /// `everywhere`) and forgets them here; returns how many the cloud signed out.
     func signOutCaller(_ caller: Caller, _ request: HTTPRequest) throws -> Int {
-        let device = caller.device
         let everywhere = (try? JSONParser.parse(request.body))?["everywhere"]?.boolValue ?? false
-        let count = try caller.withConnection(settings) { try CloudDevices.signOut(everywhere ? nil : device.role, on: $0) }
+        let count = try cloud.with { try CloudDevices.signOut(everywhere ? nil : caller.key.id, by: caller.key, on: $0) }
         if everywhere {
-            forget(roles: devices.withLock { $0.values.filter { $0.owner == device.owner }.map(\.role) })
+            forget(devices: devices.withLock { $0.values.filter { $0.owner == caller.owner }.map(\.id) })
         } else {
-            forget(roles: [device.role])
+            forget(devices: [caller.key.id])
         }
         return count
     }
 
     func signOut(_ caller: Caller, other id: String) throws -> HTTPResponse {
-        let count = try caller.withConnection(settings) { try CloudDevices.signOut(id, on: $0) }
+        let count = try cloud.with { try CloudDevices.signOut(id, by: caller.key, on: $0) }
         guard count > 0 else { throw WebProblem(status: 404, message: "No device of this account has that id.") }
-        forget(roles: [id])
+        forget(devices: [id])
         return WebApp.json(["signedOut": count])
     }
 
     func listDevices(_ caller: Caller) throws -> HTTPResponse {
-        let list = try caller.withConnection(settings) { try CloudDevices.list(on: $0) }
+        let list = try cloud.with { try CloudDevices.list(by: caller.key, on: $0) }
         return WebApp.json(list.map { item -> [String: Any] in
             ["id": item.id, "label": item.label, "created": Int(item.created), "seen": item.seen.map { Int($0) } ?? JSONValue.null, "this": item.isThis]
         })
@@ -348,20 +350,17 @@ public final class CloudWebApp: Sendable {
     private func freshen(_ learner: Learner, _ caller: Caller, pushing: Bool) throws {
         do {
             try learner.syncLock.withLock { _ in
-                try caller.withConnection(settings) { connection in
-                    // Bounded short: through PgBouncer, a device whose sessions were ended waits for a
-                    // server login that can no longer succeed; then `withConnection` connects anew.
-                    let latest = try connection.execute("SELECT latest::text FROM vocab.counts()", within: 5).first?.first
-                        .flatMap { $0.flatMap { Int64($0) } } ?? 0
+                try cloud.with { connection in
+                    let latest = try DatabaseSyncChannel(connection: connection, device: caller.key).counts().latest
                     let (token, waiting) = try learner.pool.read { store in (try store.pulledThrough(for: learner.account.url), try store.outboxCount()) }
                     guard latest != token || waiting > 0 else { return }
                     try learner.pool.write { store in
-                        _ = try SyncEngine(store: store, connection: connection, account: learner.account).run()
+                        _ = try SyncEngine(store: store, connection: connection, device: caller.key, account: learner.account).run()
                     }
                 }
             }
         } catch CloudError.accessDenied, CloudError.deviceSignedOut {
-            forget(roles: [caller.device.role])
+            forget(devices: [caller.key.id])
             throw Self.signedOut("This device was signed out: sign in again with your cloud account.")
         } catch let error as CloudError {
             if case .unreachable = error { return }
@@ -383,23 +382,20 @@ public final class CloudWebApp: Sendable {
     }
 }
 
-/// A browser signed in: its role, its learner, its secret's hash (to check the cookie) and its
-/// own connection to the cloud (one statement at a time: `held` is touched only with `lock`
-/// held). The secret itself is not kept.
-final class SignedInDevice: @unchecked Sendable {
-    let role: String
+/// A device that proved itself to this server: its id, its learner, and its secret's hash
+/// (to check the next request's token without asking the cloud who it is). The secret itself
+/// is not kept.
+final class SignedInDevice: Sendable {
+    let id: String
     let owner: String
     private let secretHash: [UInt8]
-    fileprivate let lock = ThreadCondition()
-    fileprivate var held: PostgresConnection?
     /// When a request last came from it.
     let lastUsed = Mutex(ContinuousClock.now)
 
-    init(role: String, owner: String, secretHash: [UInt8], connection: PostgresConnection) {
-        self.role = role
+    init(id: String, owner: String, secretHash: [UInt8]) {
+        self.id = id
         self.owner = owner
         self.secretHash = secretHash
-        held = connection
     }
 
     /// Whether `secret` is this device's (compared in time that depends on the length only).
@@ -408,34 +404,11 @@ final class SignedInDevice: @unchecked Sendable {
     }
 }
 
-/// A request's device with the secret its cookie carries (for as long as the request lasts).
+/// A request's device: its key (for as long as the request lasts; every cloud function it
+/// runs checks it) and its learner.
 struct Caller {
-    let device: SignedInDevice
-    let secret: String
-
-    /// Runs `body` with the device's connection, connecting again (with the cookie's secret)
-    /// once when it was lost: the cloud restarted, or ended the session (a sign-out).
-    func withConnection<T>(_ settings: CloudWebApp.Settings, _ body: (PostgresConnection) throws -> T) throws -> T {
-        device.lock.lock()
-        defer { device.lock.unlock() }
-        if let open = device.held {
-            do {
-                return try body(open)
-            } catch let error as CloudError {
-                // Lost, or refused by a pooler whose server session was ended (a sign-out ends
-                // the device's sessions): connect anew, which says whether the device may.
-                switch error {
-                case .unreachable, .serverError, .timedOut: device.held = nil
-                default: throw error
-                }
-            }
-        }
-        var address = settings.server
-        address.user = device.role
-        let fresh = try PostgresConnection(address, password: secret, timeouts: settings.timeouts)
-        device.held = fresh
-        return try body(fresh)
-    }
+    let key: DeviceKey
+    let owner: String
 }
 
 private extension String {

@@ -144,8 +144,8 @@ public struct Wording: Sendable {
             return tr("The Vocab server %@ answered something this Vocab does not understand (%@): is it the same version? Nothing was changed.", server, detail)
         case .unreachable(let server, let detail): return tr("Cannot reach the cloud server %@ (%@). Nothing was changed.", server, detail)
         case .accessDenied(let server, let detail): return tr("The cloud server %@ refused access (%@). Check the user and password.", server, detail)
-        case .newDeviceUnknownToPooler(let server):
-            return tr("The cloud server %@ refused the device it had just added: a connection pooler in front of PostgreSQL (PgBouncer) does not know the device's new role. Its administrator must let the pooler look roles up (auth_query through a lookup user). Nothing was changed.", server)
+        case .databaseLoginRetired(let server, let user):
+            return tr("This device signed in to the cloud's database %@ directly, which the cloud no longer allows: devices sync through a Vocab server. Sign in again as %@ at the Vocab server's https:// address; nothing local is lost.", server, user)
         case .deviceSignedOut(let server):
             return tr("This device was signed out of its account on %@ (from another device or by the administrator). Nothing was changed; sign in again with the account's password.", server)
         case .timedOut(let server, let seconds):

@@ -4,7 +4,9 @@ import VocabStore
 import VocabSync
 
 /// The first sync of a whole account against `psql \copy` of the same rows into the same
-/// server, and an incremental sync of 10 changed words in accounts of 10k and 100k words.
+/// server, and an incremental sync of 10 changed words in accounts of 10k and 100k words: the
+/// cloud's functions as a Vocab server runs them (its role, a device's key), then the whole way
+/// a device goes (HTTP to `vocab serve --cloud`).
 struct SyncBenchmark {
     let options: BenchOptions
 
@@ -18,6 +20,7 @@ struct SyncBenchmark {
         let adminAddress = try ServerAddress(url: url)
         let admin = try PostgresConnection(adminAddress, password: password)
         try CloudSchema.install(on: admin)
+        let tier = try BenchCloud.connect(adminAddress)
         let work = NSTemporaryDirectory() + "vocab-bench-sync-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -58,21 +61,22 @@ struct SyncBenchmark {
                 copyFile = file
             }
             var firstSyncs: [Double] = [], references: [Double] = []
-            var account: (name: String, address: ServerAddress, store: Store)?
+            var account: (name: String, address: ServerAddress, store: Store, device: DeviceKey)?
             var report = SyncReport()
             for _ in 0..<runs {
                 let name = "bench_\(size)_\(UInt32.random(in: 0...UInt32.max))"
                 try CloudSchema.addUser(name, password: "bench", on: admin)
                 var address = adminAddress
                 address.user = name
+                let device = try BenchCloud.device(name, password: "bench", on: tier)
                 try FileManager.default.copyItem(atPath: pristine, toPath: work + "/\(name)")
                 let store = try Store.open(folder: work + "/\(name)")
                 firstSyncs.append(try clock.measure {
-                    report = try SyncEngine(store: store, connection: try PostgresConnection(address, password: "bench")).run()
+                    report = try SyncEngine(store: store, connection: tier, device: device, account: address).run()
                 }.seconds)
                 let stored = try admin.execute("SELECT count(*)::text FROM vocab.records WHERE owner = $1", [name]).first?.first ?? nil
                 BenchChecks.require(stored == String(size + 1), "sync: the server holds \(stored ?? "no") records for \(size) words and their book, \(size + 1) expected")
-                account = (name, address, store)
+                account = (name, address, store, device)
                 if let copyFile {
                     try admin.execute("DROP TABLE IF EXISTS public.bench_copy; CREATE TABLE public.bench_copy (LIKE vocab.records INCLUDING ALL)")
                     references.append(try ChildProcess.measure(psql, ["-q", "-h", adminAddress.host, "-p", String(adminAddress.port),
@@ -84,13 +88,13 @@ struct SyncBenchmark {
                 }
             }
             if copyFile != nil { try admin.execute("DROP TABLE IF EXISTS public.bench_copy") }
-            guard let (name, address, store) = account else { continue }
+            guard let (name, address, store, device) = account else { continue }
             _ = name
             let first = firstSyncs.min() ?? 0
             if let reference = references.min() {
                 copyReference = reference
                 let ratio = first / max(reference, 1e-9)
-                print(String(format: "first sync of %d words (%d records): vocab sync %.2f s, psql \\copy of the same words from the file %.2f s, ratio %.2fx (target <= 2x; best of %d each, in turns)",
+                print(String(format: "first sync of %d words (%d records), the cloud's functions as the server runs them: %.2f s, psql \\copy of the same words from the file %.2f s, ratio %.2fx (target <= 2x; best of %d each, in turns)",
                              size, report.pushed, first, reference, ratio, options.runs))
                 BenchChecks.target("first sync of \(size) words: \(String(format: "%.2f", ratio))x psql \\copy", ratio, atMost: 2)
             } else {
@@ -98,7 +102,6 @@ struct SyncBenchmark {
             }
 
             // Ten words change on this device; one sync takes them up (best of five rounds).
-            let connection = try PostgresConnection(address, password: "bench")
             var small = SyncReport()
             var best = Duration.seconds(3600)
             // The words to change are picked before the rounds: reading all 100,000 words before
@@ -111,12 +114,12 @@ struct SyncBenchmark {
                         try store.updateWord(id: id, WordChanges(detail: "changed \(UUID().uuidString)"))
                     }
                 }
-                best = min(best, try clock.measure { small = try SyncEngine(store: store, connection: connection).run() })
+                best = min(best, try clock.measure { small = try SyncEngine(store: store, connection: tier, device: device, account: address).run() })
             }
             incremental.append((size, best.milliseconds, small.pushed, small.pulled))
         }
         for (size, ms, pushed, pulled) in incremental {
-            print(String(format: "incremental sync of 10 changed words in an account of %d words: %.1f ms, %d records pushed, %d pulled (target < 50 ms, flat)",
+            print(String(format: "incremental sync of 10 changed words in an account of %d words (the cloud's functions): %.1f ms, %d records pushed, %d pulled (target < 50 ms, flat)",
                          size, ms, pushed, pulled))
         }
         if incremental.count == 2 {
@@ -132,10 +135,9 @@ struct SyncBenchmark {
                                   adminAddress: ServerAddress, work: String) throws {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: try ChildProcess.vocabProgram())
-        server.arguments = ["serve", "--cloud", "postgresql://\(adminAddress.host):\(adminAddress.port)/\(adminAddress.database)",
-                            "--listen", "127.0.0.1:0", "--cache", work + "/server-cache"]
-        server.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": work + "/server-home",
-                                                                          "XDG_CONFIG_HOME": work + "/server-config", "PGPASSWORD": ""]) { $1 }
+        server.arguments = ["serve", "--cloud", BenchCloud.serverURL(adminAddress), "--listen", "127.0.0.1:0", "--cache", work + "/server-cache"]
+        server.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": work + "/server-home", "XDG_CONFIG_HOME": work + "/server-config",
+                                                                          "PGPASSWORD": try BenchCloud.serverPassword()]) { $1 }
         let pipe = Pipe()
         server.standardOutput = pipe
         server.standardError = FileHandle.nullDevice

@@ -39,8 +39,11 @@ struct WebLoadBenchmark {
         let work = NSTemporaryDirectory() + "vocab-web-load-\(run)"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let cloud = "postgresql://\(pooler)/\(adminAddress.database)"
+        let poolerHost = String(pooler.split(separator: ":").first ?? "127.0.0.1"), poolerPort = Int(pooler.split(separator: ":").last ?? "") ?? 6432
+        let cloud = BenchCloud.serverURL(adminAddress, host: poolerHost, port: poolerPort)
+        let tier = try BenchCloud.connect(adminAddress)
         var direct = adminAddress
+        var desktops: [String: DeviceKey] = [:]
         let names = (0..<learners).map { "web_\(run)_\($0)" }
         // A learner here signs in every few seconds: far past the 30 sign-ins an hour a real one
         // gets, so the cap is lifted for the run (and put back).
@@ -69,10 +72,13 @@ struct WebLoadBenchmark {
                 _ = try desktop.recordReview(wordId: added.id, rating: .again, at: longAgo, source: .review, ids: &ids)
             }
             direct.user = name
-            _ = try SyncEngine(store: desktop, connection: try PostgresConnection(direct, password: "pw-\(run)")).run()
+            let key = try BenchCloud.device(name, password: "pw-\(run)", on: tier)
+            desktops[name] = key
+            _ = try SyncEngine(store: desktop, connection: tier, device: key, account: direct).run()
         }
 
-        let server = try CloudServer(executable: try ChildProcess.vocabProgram(), home: work + "/server", cloud: cloud)
+        let server = try CloudServer(executable: try ChildProcess.vocabProgram(), home: work + "/server", cloud: cloud,
+                                     password: try BenchCloud.serverPassword())
         defer { server.stop() }
         let learnersOf = names.enumerated().map { LoadLearner(index: $0.offset, name: $0.element, password: "pw-\(run)", port: server.port) }
 
@@ -125,7 +131,8 @@ struct WebLoadBenchmark {
             }
             let desktop = try Store.open(folder: "\(work)/desktop-\(learner.index)")
             direct.user = learner.name
-            _ = try SyncEngine(store: desktop, connection: try PostgresConnection(direct, password: learner.password)).run()
+            guard let key = desktops[learner.name] else { continue }
+            _ = try SyncEngine(store: desktop, connection: tier, device: key, account: direct).run()
             let local = try desktop.liveCounts()
             if local.words != Self.seededWords + made.words || local.reviews != Self.seededWords + made.grades {
                 problems.append("\(learner.name): the desktop has \(local.words) words and \(local.reviews) reviews after its sync")
@@ -177,11 +184,11 @@ struct WebLoadBenchmark {
         let process = Process()
         private(set) var port = 0
 
-        init(executable: String, home: String, cloud: String) throws {
+        init(executable: String, home: String, cloud: String, password: String) throws {
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = ["serve", "--listen", "127.0.0.1:0", "--cloud", cloud]
             process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config",
-                                                                                "PGPASSWORD": ""]) { $1 }
+                                                                                "PGPASSWORD": password]) { $1 }
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice

@@ -401,10 +401,10 @@ def test_sync_two_stores_through_the_cloud(root):
     vocab(TERMINAL, admin, "cloud", "add-user", user, "--admin", admin_url, input_text="pw\n")
     # The Vocab server in front of the cloud: the window and the terminal speak HTTP to it (on
     # this machine; HTTPS beyond), never SQL.
-    server = subprocess.Popen([TERMINAL, "serve", "--cloud", admin_url.replace("postgres@", ""), "--listen", "127.0.0.1:0",
+    server = subprocess.Popen([TERMINAL, "serve", "--cloud", admin_url.replace("postgres@", "vocab_server@"), "--listen", "127.0.0.1:0",
                                "--cache", os.path.join(root, "server-cache")],
                               env=dict(os.environ, VOCAB_HOME=os.path.join(root, "server"), XDG_CONFIG_HOME=os.path.join(root, "server-config"),
-                                       PGPASSWORD=""), stdout=subprocess.PIPE, text=True)
+                                       PGPASSWORD=os.environ.get("VOCAB_TEST_SERVER_PASSWORD", "")), stdout=subprocess.PIPE, text=True)
     address = None
     while address is None:
         line = server.stdout.readline()

@@ -112,7 +112,7 @@ final class BadInputEndToEndTests: EndToEndTestCase {
 
     /// Needs no server: none listens on port 1 (it ran with the cloud tests, skipped with them).
     func testAnUnreachableServerIsRefusedWithExitCodeThree() throws {
-        let result = try vocab.run(["login", "postgresql://nobody@127.0.0.1:1/vocab"], input: "pw\n",
+        let result = try vocab.run(["login", "http://nobody@127.0.0.1:1"], input: "pw\n",
                                    environment: ["XDG_CONFIG_HOME": vocab.file("config"), "PGPASSWORD": ""])
         XCTAssertEqual(result.status, 3, result.stderr)
         XCTAssertTrue(result.stderr.contains("Cannot reach"), result.stderr)

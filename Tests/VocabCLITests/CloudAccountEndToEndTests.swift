@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-/// `vocab cloud init|add-user`, `login`, `account`, `logout` against the real PostgreSQL.
+/// `vocab cloud init|add-user`, `login`, `account`, `logout` against a real Vocab server and
+/// the real PostgreSQL.
 final class CloudAccountEndToEndTests: CloudEndToEndTestCase {
     func testAUserIsCreatedLogsInAndSeesTheAccountStatus() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -20,14 +21,14 @@ final class CloudAccountEndToEndTests: CloudEndToEndTestCase {
         let added = try vocab.run(["cloud", "add-user", name, "--admin", adminURL], input: secret + "\n", environment: asAdmin)
         XCTAssertEqual(added.status, 0, added.stderr)
 
-        let url = adminURL.replacingOccurrences(of: "postgres@", with: "\(name)@")
+        let url = try sharedServer().replacingOccurrences(of: "://", with: "://\(name)@")
         let notYet = try vocab.run(["account"], environment: plain)
         XCTAssertEqual(notYet.status, 3)
         XCTAssertTrue(notYet.stdout.contains("not logged in"), notYet.stdout)
 
         let refused = try vocab.run(["login", url], input: "wrong\n", environment: plain)
         XCTAssertEqual(refused.status, 3, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("refused access"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("password is wrong"), refused.stderr)
 
         let login = try vocab.run(["login", url], input: secret + "\n", environment: plain)
         XCTAssertEqual(login.status, 0, login.stderr)

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Devices of a cloud account (cloud schema 5) through real `vocab` processes and the real
+/// Devices of a cloud account through real `vocab` processes, a real Vocab server and the real
 /// PostgreSQL: the password is checked once and never kept; each device has a secret of its
 /// own; any device, the learner everywhere, or the administrator signs devices out.
 final class DevicesEndToEndTests: CloudEndToEndTestCase {
@@ -12,17 +12,18 @@ final class DevicesEndToEndTests: CloudEndToEndTestCase {
         let saved = try String(contentsOfFile: loginFile("a"), encoding: .utf8)
         XCTAssertFalse(saved.contains("\"pw\""), "the learner's password is not kept: \(saved.count) bytes")
         XCTAssertTrue(saved.contains("\"account\":\"\(userName(url))\""), "the device knows its learner")
-        XCTAssertTrue(saved.contains("\"user\":\"vd_"), "and connects as a role of its own")
+        XCTAssertTrue(saved.contains("\"user\":\"vd_"), "and proves itself with an id of its own")
         let mode = (try FileManager.default.attributesOfItem(atPath: loginFile("a"))[.posixPermissions] as? NSNumber)?.intValue
         XCTAssertEqual(mode, 0o600)
         XCTAssertEqual(try on("a", ["book", "add", "TOEIC"]).status, 0)
         try syncs("a")
         let status = try on("a", ["account"])
-        XCTAssertTrue(status.stdout.contains("available: postgresql://\(userName(url))@"), "the learner's account, not the device's role: \(status.stdout)")
+        XCTAssertTrue(status.stdout.contains("available: http://127.0.0.1:") && status.stdout.contains("/\(userName(url))\n"),
+                      "the learner's account, not the device: \(status.stdout)")
     }
 
     func testADeviceSignedOutFromAnotherIsRefusedAndLosesNothing() throws {
-        _ = try setUpUser(devices: ["a", "b"])
+        let url = try setUpUser(devices: ["a", "b"])
         XCTAssertEqual(try on("b", ["book", "add", "Travel"]).status, 0)
         try syncs("b")
         let list = try on("a", ["devices", "--json"])
@@ -43,7 +44,7 @@ final class DevicesEndToEndTests: CloudEndToEndTestCase {
         XCTAssertTrue(try on("a", ["book", "list"]).stdout.contains("Travel"))
 
         // Signed in again with the password, the same folder syncs on (bound to the learner, not the device).
-        XCTAssertEqual(try on("b", ["login", try setUpURL(from: "a")], input: "pw\n").status, 0)
+        XCTAssertEqual(try on("b", ["login", url], input: "pw\n").status, 0)
         try syncs("b")
     }
 
@@ -68,24 +69,45 @@ final class DevicesEndToEndTests: CloudEndToEndTestCase {
         XCTAssertNotEqual(unknown.status, 0)
     }
 
-    func testALoginOfAnOlderVocabLosesItsPasswordAtTheNextSync() throws {
-        let url = try setUpUser(devices: [])
-        let parts = try XCTUnwrap(URLComponents(string: url))
+    /// A device of an older Vocab logged in to PostgreSQL itself: told what to run, and once
+    /// it signs in through a Vocab server its store (bound to the old address) syncs on.
+    func testADeviceThatSyncedThroughSQLIsToldToSignInThroughTheServerAndKeepsItsStore() throws {
+        let url = try setUpUser(devices: ["b"])
+        let name = userName(url)
+        let database = try XCTUnwrap(URLComponents(string: adminURL))
         let old = """
-            {"database":"\(parts.path.dropFirst())","host":"\(parts.host ?? "")","password":"pw","port":\(parts.port ?? 5432),"user":"\(userName(url))"}
+            {"database":"\(database.path.dropFirst())","host":"\(database.host ?? "")","password":"pw","port":\(database.port ?? 5432),"user":"\(name)"}
             """
         try FileManager.default.createDirectory(atPath: vocab.file("a/config/vocab"), withIntermediateDirectories: true)
         XCTAssertTrue(FileManager.default.createFile(atPath: loginFile("a"), contents: Data(old.utf8), attributes: [.posixPermissions: 0o600]))
-        try syncs("a")
+        try on("a", ["book", "add", "Offline"]).expectSuccess()
+        try on("a", ["word", "add", "kept", "--book", "Offline"]).expectSuccess()
+        // Its store was bound to the account's PostgreSQL address by its last sync.
+        let oldAccount = "postgresql://\(name)@\(database.host ?? ""):\(database.port ?? 5432)/\(database.path.dropFirst())"
+        let bound = Process()
+        bound.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        bound.arguments = [vocab.file("a/data/vocab.sqlite"),
+                           "INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('server', '\(oldAccount)'), ('token', '0')"]
+        try bound.run()
+        bound.waitUntilExit()
+        XCTAssertEqual(bound.terminationStatus, 0)
+
+        let refused = try on("a", ["sync"])
+        XCTAssertEqual(refused.status, 3, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("vocab login https://\(name)@"), "names what to run: \(refused.stderr)")
+        let account = try on("a", ["account"])
+        XCTAssertEqual(account.status, 3)
+        XCTAssertTrue(account.stdout.contains("no longer allows"), account.stdout)
+        let sqlLogin = try vocab.run(["login", oldAccount], environment: device("a").merging(["VOCAB_PASSWORD": "pw", "PGPASSWORD": "pw"]) { $1 })
+        XCTAssertEqual(sqlLogin.status, 3, "a PostgreSQL address is no login any more")
+        XCTAssertTrue(sqlLogin.stderr.contains("vocab login https://"), sqlLogin.stderr)
+
+        XCTAssertEqual(try on("a", ["login", url], input: "pw\n").status, 0)
         let saved = try String(contentsOfFile: loginFile("a"), encoding: .utf8)
         XCTAssertFalse(saved.contains("\"pw\""), "the password left the disk")
-        XCTAssertTrue(saved.contains("\"user\":\"vd_"))
-        try syncs("a")
-    }
-
-    /// The URL the device `name` logged in with (its learner's).
-    private func setUpURL(from name: String) throws -> String {
-        let saved = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: loginFile(name)))) as? [String: Any])
-        return "postgresql://\(saved["account"] ?? "")@\(saved["host"] ?? ""):\(saved["port"] ?? "")/\(saved["database"] ?? "")"
+        let synced = try on("a", ["sync"])
+        XCTAssertEqual(synced.status, 0, "the same account, reached another way: \(synced.stderr)")
+        try syncs("b")
+        XCTAssertEqual(try words("b"), ["kept"])
     }
 }

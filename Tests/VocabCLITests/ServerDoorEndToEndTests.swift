@@ -7,76 +7,6 @@ import XCTest
 /// with `vocab login https://USER@HOST`, syncing through one server or two in front of the
 /// same cloud, signed out on one and refused by the other.
 final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
-    private var servers: [Process] = []
-
-    override func tearDown() {
-        for server in servers where server.isRunning {
-            server.interrupt()
-            server.waitUntilExit()
-        }
-        super.tearDown()
-    }
-
-    private func makeCertificate() throws -> (String, String) { try makeTestCertificate(in: vocab) }
-
-    /// Starts a Vocab server for the suite's cloud (over HTTPS with the test certificate, or
-    /// plain HTTP on loopback); returns its address.
-    private func startServer(_ name: String, tls: Bool = true, options: [String] = []) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: VocabRunner.binary)
-        let cloud = adminURL.replacingOccurrences(of: "postgres@", with: "")
-        var arguments = ["serve", "--cloud", cloud, "--listen", "127.0.0.1:0", "--cache", vocab.file(name + "/cache")]
-        if tls {
-            let (certificate, key) = try makeCertificate()
-            arguments += ["--tls-cert", certificate, "--tls-key", key]
-        }
-        process.arguments = arguments + options
-        process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": vocab.file(name + "/home"),
-                                                                           "XDG_CONFIG_HOME": vocab.file(name + "/config"), "PGPASSWORD": ""]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        servers.append(process)
-        // Its first line says where it listens (read on a thread: a read that never ends must not hang the test).
-        let seen = Mutex("")
-        let reader = Thread {
-            while case let data = output.fileHandleForReading.availableData, !data.isEmpty {
-                seen.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-        }
-        reader.start()
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let text = seen.withLock { $0 }
-            if let range = text.range(of: #"https?://127\.0\.0\.1:\d+"#, options: .regularExpression) { return String(text[range]) }
-            usleep(50_000)
-        }
-        let seenText = seen.withLock { $0 }
-        XCTFail("the server did not start: \(seenText)")
-        throw CocoaError(.fileReadUnknown)
-    }
-
-    /// Makes a user (password "pw") and signs `device` in to `server`.
-    private func signIn(_ device: String, to server: String, as user: String) throws {
-        let url = server.replacingOccurrences(of: "://", with: "://\(user)@")
-        let login = try vocab.run(["login", url, "--device-name", device, "--ca-file", try makeCertificate().0],
-                                  environment: self.device(device).merging(["VOCAB_PASSWORD": "pw"]) { $1 })
-        XCTAssertEqual(login.status, 0, login.stderr)
-    }
-
-    private func newUser() throws -> String {
-        XCTAssertEqual(try vocab.run(["cloud", "init", "--admin", adminURL], environment: admin).status, 0)
-        let name = "door_" + UUID().uuidString.prefix(8).lowercased()
-        XCTAssertEqual(try vocab.run(["cloud", "add-user", name, "--admin", adminURL], input: "pw\n", environment: admin).status, 0)
-        return name
-    }
-
-    private func words(_ device: String) throws -> [String] {
-        let listed = try JSONSerialization.jsonObject(with: Data(try on(device, ["word", "list", "--json"]).stdout.utf8)) as? [[String: Any]]
-        return (listed ?? []).compactMap { $0["word"] as? String }.sorted()
-    }
-
     func testTwoDevicesConvergeOverHTTPSAndTheLoginHoldsNoPassword() throws {
         let user = try newUser()
         let server = try startServer("one")
@@ -142,14 +72,14 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         try on("bobs", ["book", "add", "Mine"]).expectSuccess()
         try syncs("bobs")
         for extra in ["bob2", "bob3", "bob4"] { try signIn(extra, to: server, as: bob) }
-        let held = try PsqlSession(url: adminURL.replacingOccurrences(of: "postgres@", with: "\(bob)@"), password: "pw")
+        // A long request of bob's holds his account's own lock (here the administrator takes it).
+        let held = try PsqlSession(url: adminURL, password: adminPassword)
         defer { held.end() }
-        held.send("SET idle_in_transaction_session_timeout = 0; BEGIN; SELECT vocab.push((SELECT latest FROM vocab.counts()), '[]', false);")
-        held.send("\\echo lock-held")  // printed once the push above holds his account's lock
+        held.send("BEGIN; SELECT 1 FROM vocab.accounts WHERE owner = '\(bob)' FOR UPDATE;")
+        held.send("\\echo lock-held")  // printed once the statement above holds his account's lock
         XCTAssertTrue(waitUntil(10) { held.output.contains("lock-held") }, held.output)
 
-        // (Bob's other three devices were signed in before: each request of a device waits for the
-        // one before on the device's own connection, so three devices make three requests in flight.)
+        // (Bob's other three devices were signed in before: signing in takes his account's lock too.)
         func bearer(_ device: String) throws -> (header: String, role: String) {
             let login = try String(contentsOfFile: vocab.file("\(device)/config/vocab/cloud.json"), encoding: .utf8)
             let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(login.utf8)) as? [String: Any])
@@ -173,10 +103,9 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         let waiting = try ["bob2", "bob3", "bob4"].map { device in
             try curl(device, ["-X", "POST", "-H", "Content-Type: application/json", "--data", "[]", server + "/api/v1/sync/push?token=1&fresh=0"])
         }
-        let roles = try ["bob2", "bob3", "bob4"].map { "'\(try bearer($0).role)'" }.joined(separator: ",")
-        XCTAssertTrue(try waitUntil(15) {
+        XCTAssertTrue(try waitUntil(5) {
             let count = try PsqlSession.once(url: adminURL, password: adminPassword,
-                                             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND usename IN (\(roles))")
+                                             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND usename = 'vocab_server'")
             return count.trimmingCharacters(in: .whitespacesAndNewlines) == "3"
         }, "bob's three pushes wait on his lock")
         // ...so a fourth request of his is told to come back at once...

@@ -1,8 +1,7 @@
 import XCTest
 @testable import VocabSync
 
-/// The server schema, accounts and row-level security against the real PostgreSQL that
-/// scripts/test.sh starts.
+/// The cloud's schema and accounts against the real PostgreSQL that scripts/test.sh starts.
 final class CloudServerTests: XCTestCase {
     var server: TestPostgres!
     var admin: PostgresConnection { server.admin }
@@ -11,7 +10,7 @@ final class CloudServerTests: XCTestCase {
         server = try TestPostgres()
     }
 
-    private func user(_ name: String, password: String = "pw-\(UUID().uuidString)") throws -> CloudLogin {
+    private func user(_ name: String, password: String = "pw-\(UUID().uuidString)") throws -> TestLearner {
         try server.addUser(name, password: password)
     }
 
@@ -40,61 +39,32 @@ final class CloudServerTests: XCTestCase {
         XCTAssertEqual(try admin.execute(check), widened, "an init that finds the widened check leaves it be")
     }
 
-    func testAccountStatusCoversTheFourCases() throws {
-        let login = try user(uniqueName("status"))
-        XCTAssertEqual(AccountStatus.check(login), .available(login.address))
-        XCTAssertEqual(AccountStatus.check(nil), .notLoggedIn)
-        var wrong = login
-        wrong.password = "not-it"
-        guard case .accessDenied = AccountStatus.check(wrong) else { return XCTFail("wrong password must be access denied") }
-        var away = login
-        away.address.port = 1
-        guard case .cannotReachServer = AccountStatus.check(away) else { return XCTFail("a closed port cannot be reached") }
-        let database = uniqueName("empty")
-        try admin.execute("CREATE DATABASE \(database)")
-        var bare = login
-        bare.address.database = database
-        XCTAssertEqual(AccountStatus.check(bare), .accessDenied(.schemaMissing(server: login.address.server)))
-    }
-
-    func testAUserSeesAndChangesOnlyTheirOwnRows() throws {
-        let alice = try user(uniqueName("alice")), bob = try user(uniqueName("bob"))
-        let asAlice = try PostgresConnection(alice.address, password: alice.password)
-        let asBob = try PostgresConnection(bob.address, password: bob.password)
-        let id = UUID().uuidString
-        try push(#"[{"k":"word","i":"\#(id)","d":false,"b":{"word":"secret"}}]"#, on: asAlice)
-        XCTAssertEqual(try asAlice.execute("SELECT body->>'word' FROM vocab.pull(0, 10000) WHERE id = $1::uuid", [id]), [["secret"]])
-        XCTAssertEqual(try asBob.execute("SELECT count(*) FROM vocab.pull(0, 10000) WHERE id = $1::uuid", [id]), [["0"]])
-        // Users write only through vocab.push, which acts on the caller's own rows.
-        for statement in ["UPDATE vocab.records SET body = '{}' WHERE id = $1", "DELETE FROM vocab.records WHERE id = $1",
-                          "INSERT INTO vocab.records (owner, kind, id, seq, body) VALUES ('x', 'word', $1, 1, '{}')"] {
-            XCTAssertThrowsError(try asBob.execute(statement, [id]), statement)
-        }
-        try push(#"[{"k":"word","i":"\#(id)","d":false,"b":{"word":"bob's"}}]"#, on: asBob)
-        XCTAssertEqual(try asAlice.execute("SELECT body->>'word' FROM vocab.pull(0, 10000) WHERE id = $1::uuid", [id]), [["secret"]])
-        XCTAssertEqual(try asBob.execute("SELECT body->>'word' FROM vocab.pull(0, 10000) WHERE id = $1::uuid", [id]), [["bob's"]])
-        XCTAssertThrowsError(try asBob.execute("SELECT * FROM pg_catalog.pg_authid"))
-        XCTAssertThrowsError(try asBob.execute("SELECT * FROM vocab.accounts"), "accounts are for the push function only")
-        XCTAssertThrowsError(try asBob.execute("SELECT * FROM vocab.records"), "records are read through vocab.pull only")
-    }
-
-    func testInjectionThroughTextIsStoredAsPlainText() throws {
-        let alice = try user(uniqueName("quote"), password: "it's \"quoted\"; DROP TABLE vocab.records; --")
-        let connection = try PostgresConnection(alice.address, password: alice.password)
-        let text = "'); DROP TABLE vocab.records; --"
-        let id = UUID().uuidString
-        try connection.execute("SELECT vocab.push(coalesce((SELECT latest FROM vocab.counts()), 0), jsonb_build_array(jsonb_build_object('k', 'book', 'i', $1::text, 'd', false, 'b', jsonb_build_object('name', $2::text)))::text, false)", [id, text])
-        XCTAssertEqual(try connection.execute("SELECT body->>'name' FROM vocab.pull(0, 10000) WHERE id = $1::uuid", [id]), [[text]])
+    func testALearnerIsARowWithAnArgon2idVerifierAndNoDatabaseRole() throws {
+        let alice = try user(uniqueName("row"), password: "it's \"quoted\"; DROP TABLE vocab.records; --")
+        XCTAssertTrue(try admin.execute("SELECT 1 FROM pg_roles WHERE rolname = $1", [alice.name]).isEmpty, "no role of hers")
+        let verifier = try XCTUnwrap(try admin.execute("SELECT verifier FROM vocab.accounts WHERE owner = $1", [alice.name]).first?.first ?? nil)
+        XCTAssertTrue(verifier.hasPrefix("$argon2id$"), verifier)
+        XCTAssertFalse(verifier.contains("quoted"))
+        var address = alice.address
+        address.database = admin.address.database
+        XCTAssertThrowsError(try PostgresConnection(address, password: alice.password), "her password opens no session")
         XCTAssertThrowsError(try CloudSchema.addUser("x\"; DROP ROLE postgres; --", password: "p", on: admin)) { error in
             guard case .invalidRoleName = error as? CloudError else { return XCTFail("\(error)") }
         }
+        XCTAssertThrowsError(try CloudSchema.addUser("vd_0123", password: "p", on: admin), "device ids are not learners' names")
     }
 
-    /// Pushes a batch as the connection's user, expecting the user's latest seq not to move.
-    private func push(_ batch: String, on connection: PostgresConnection) throws {
-        let latest = try connection.execute("SELECT coalesce((SELECT latest FROM vocab.counts()), 0)::text").first?.first ?? nil
-        let pushed = try connection.execute("SELECT vocab.push($1::bigint, $2::text, false)::text", [latest, batch])
-        XCTAssertNotNil(pushed.first?.first ?? nil, "the push was applied")
+    func testInjectionThroughTextIsStoredAsPlainText() throws {
+        let alice = try user(uniqueName("quote"))
+        let connection = try server.tier()
+        let text = "'); DROP TABLE vocab.records; --"
+        let id = UUID().uuidString
+        try connection.execute("""
+            SELECT vocab.push($3, $4, coalesce((SELECT latest FROM vocab.counts($3, $4)), 0),
+                              jsonb_build_array(jsonb_build_object('k', 'book', 'i', $1::text, 'd', false, 'b', jsonb_build_object('name', $2::text)))::text, false)
+            """, [id, text, alice.device.id, alice.device.secret])
+        XCTAssertEqual(try connection.execute("SELECT body->>'name' FROM vocab.pull($2, $3, 0, 10000) WHERE id = $1::uuid",
+                                              [id, alice.device.id, alice.device.secret]), [[text]])
     }
 
     func testURLsWithPasswordsAreRefused() {

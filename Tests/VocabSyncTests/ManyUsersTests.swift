@@ -20,7 +20,7 @@ final class ManyUsersTests: XCTestCase {
         if let folder { try? FileManager.default.removeItem(atPath: folder) }
     }
 
-    private func user(_ prefix: String) throws -> CloudLogin {
+    private func user(_ prefix: String) throws -> TestLearner {
         try server.addUser(prefix + "_" + UUID().uuidString.prefix(8).lowercased(), password: "pw")
     }
 
@@ -33,48 +33,65 @@ final class ManyUsersTests: XCTestCase {
         return store
     }
 
-    private func sync(_ store: Store, as login: CloudLogin, statementSeconds: Int = 10) throws -> SyncReport {
-        let timeouts = CloudTimeouts(connectSeconds: 5, statementSeconds: statementSeconds, lockSeconds: 5)
-        let connection = try PostgresConnection(login.address, password: login.password, timeouts: timeouts)
-        return try SyncEngine(store: store, connection: connection, batchSize: 50).run()
+    private func sync(_ store: Store, as login: TestLearner, statementSeconds: Int = 10) throws -> SyncReport {
+        let timeouts = CloudTimeouts(connectSeconds: 5, statementSeconds: statementSeconds, lockSeconds: 2)
+        return try SyncEngine(store: store, connection: try server.tier(timeouts: timeouts), device: login.device, account: login.address,
+                              batchSize: 50).run()
     }
 
-    func testAUserHoldingEveryLockHeCanTakeDoesNotStopAnothersSync() throws {
+    func testALearnerWhoseAccountIsBusyWaitsAlone() throws {
         let alice = try user("alice"), bob = try user("bob")
-        let asBob = try PostgresConnection(bob.address, password: bob.password)
-        // Advisory locks on every key bob can compute for alice (the old scheme's), held for the session.
-        for key in ["hashtext('\(alice.address.user)')", "hashtext('alice')", "0", "1"] {
-            try asBob.execute("SELECT pg_advisory_lock(\(key))")
-        }
-        try asBob.execute("BEGIN")
-        // The strongest lock he can get on every table and sequence he can name.
-        var granted: [String: String] = [:]
-        for table in ["vocab.records", "vocab.meta", "vocab.accounts", "vocab.change_seq"] {
-            for mode in ["ACCESS EXCLUSIVE", "EXCLUSIVE", "SHARE ROW EXCLUSIVE", "SHARE", "SHARE UPDATE EXCLUSIVE",
-                         "ROW EXCLUSIVE", "ROW SHARE", "ACCESS SHARE"] {
-                try asBob.execute("SAVEPOINT attempt")
-                if (try? asBob.execute("LOCK TABLE \(table) IN \(mode) MODE")) != nil {
-                    granted[table] = mode
-                    break
-                }
-                try asBob.execute("ROLLBACK TO SAVEPOINT attempt")
-            }
-        }
-        for statement in ["SELECT * FROM vocab.records FOR UPDATE", "SELECT * FROM vocab.accounts FOR UPDATE"] {
-            try asBob.execute("SAVEPOINT attempt")
-            XCTAssertThrowsError(try asBob.execute(statement), statement)
-            try asBob.execute("ROLLBACK TO SAVEPOINT attempt")
-        }
-        // And his own push, left uncommitted: it holds his own account row, nobody else's.
-        try asBob.execute("SELECT vocab.push(0, '[]', false)")
-        XCTAssertEqual(granted, ["vocab.meta": "ACCESS SHARE"],
-                       "only locks that block nobody's sync")
-
+        // One of bob's requests holds his account row (a push in a transaction left open).
+        let asServer = try server.tier()
+        try asServer.execute("BEGIN")
+        try asServer.execute("SELECT vocab.push($1, $2, 0, '[]', false)", [bob.device.id, bob.device.secret])
+        defer { _ = try? asServer.execute("ROLLBACK") }
+        // Alice's sync goes through; bob's own waits its bounded lock time, then says busy.
         let store = try storeWithWords("alice", count: 120)
         let report = try sync(store, as: alice, statementSeconds: 10)
         XCTAssertEqual(report.pushed, 121)
         XCTAssertEqual(try store.outboxCount(), 0)
-        try asBob.execute("ROLLBACK")
+        let bobs = try storeWithWords("bob", count: 3)
+        XCTAssertThrowsError(try sync(bobs, as: bob, statementSeconds: 10)) { error in
+            guard case .lockNotAvailable? = error as? CloudError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try bobs.outboxCount(), 4, "nothing of his was lost")
+    }
+
+    func testADeviceProvesItselfInEveryFunctionAndNeverActsForAnother() throws {
+        let alice = try user("alice"), bob = try user("bob")
+        let asServer = try server.tier()
+        let id = UUID().uuidString
+        let batch = #"[{"k":"word","i":"\#(id)","d":false,"b":{"word":"secret"}}]"#
+        XCTAssertNotNil(try asServer.execute("SELECT vocab.push($1, $2, 0, $3, false)::text", [alice.device.id, alice.device.secret, batch]).first?.first ?? nil)
+        XCTAssertEqual(try asServer.execute("SELECT body->>'word' FROM vocab.pull($1, $2, 0, 100)", [alice.device.id, alice.device.secret]), [["secret"]])
+        XCTAssertEqual(try asServer.execute("SELECT count(*)::text FROM vocab.pull($1, $2, 0, 100)", [bob.device.id, bob.device.secret]), [["0"]])
+        // Bob's id with a guessed secret, alice's id with bob's secret: refused in every function.
+        for (device, secret) in [(alice.device.id, bob.device.secret), (alice.device.id, String(repeating: "0", count: 64)), ("vd_nobody", alice.device.secret)] {
+            for statement in ["SELECT * FROM vocab.pull($1, $2, 0, 100)", "SELECT * FROM vocab.counts($1, $2)", "SELECT * FROM vocab.my_devices($1, $2)",
+                              "SELECT vocab.sign_out($1, $2, NULL)", "SELECT vocab.push($1, $2, 1, '[]', false)"] {
+                XCTAssertThrowsError(try asServer.execute(statement, [device, secret]), statement) { error in
+                    guard case .accessDenied? = error as? CloudError else { return XCTFail("\(statement): \(error)") }
+                }
+            }
+        }
+        // The server tier reads no table itself: only the functions, which act for a device proved.
+        for statement in ["SELECT * FROM vocab.records", "SELECT * FROM vocab.accounts", "SELECT * FROM vocab.devices",
+                          "UPDATE vocab.records SET body = '{}'", "SELECT * FROM pg_catalog.pg_authid"] {
+            XCTAssertThrowsError(try asServer.execute(statement), statement)
+        }
+        // Only the secret's SHA-256 is kept.
+        let kept = try server.admin.execute("SELECT encode(secret_sha256, 'hex') FROM vocab.devices WHERE role = $1", [alice.device.id])
+        XCTAssertEqual(kept, [[SHA256.hex(Array(alice.device.secret.utf8))]])
+        XCTAssertTrue(try server.admin.execute("SELECT 1 FROM vocab.devices WHERE secret_sha256::text LIKE '%' || $1 || '%'", [alice.device.secret]).isEmpty)
+        // A device signed out is refused at its next call; the learner's others go on.
+        let second = try server.newDevice(of: alice.name, password: alice.password)
+        XCTAssertEqual(try CloudDevices.signOut(alice.device.id, by: second, on: asServer), 1)
+        XCTAssertThrowsError(try CloudDevices.learner(of: alice.device, on: asServer))
+        XCTAssertEqual(try CloudDevices.learner(of: second, on: asServer), alice.name)
+        // A wrong password makes no device.
+        XCTAssertNil(try CloudDevices.signIn(user: alice.name, password: "wrong", label: "x", on: asServer))
+        XCTAssertNil(try CloudDevices.signIn(user: "nobody_\(UUID().uuidString.prefix(6))", password: "pw", label: "x", on: asServer))
     }
 
     func testASyncThatCannotFinishStopsInTimeLosesNothingAndTheNextOneResumes() throws {
@@ -99,7 +116,7 @@ final class ManyUsersTests: XCTestCase {
 
     func testTheServerRefusesAPushPastTheAdministratorsCapAndNothingLocalIsLost() throws {
         let alice = try user("capped")
-        try CloudSchema.setRecordLimit(alice.address.user, to: 10, on: server.admin)
+        try CloudSchema.setRecordLimit(alice.name, to: 10, on: server.admin)
         let store = try storeWithWords("capped", count: 20)
         XCTAssertThrowsError(try sync(store, as: alice)) { error in
             guard case .quotaExceeded(let detail)? = error as? CloudError else { return XCTFail("\(error)") }
@@ -107,23 +124,8 @@ final class ManyUsersTests: XCTestCase {
         }
         XCTAssertEqual(try store.wordCount(), 20)
         XCTAssertEqual(try store.outboxCount(), 21, "everything still waits to be pushed")
-        try CloudSchema.setRecordLimit(alice.address.user, to: nil, on: server.admin)
+        try CloudSchema.setRecordLimit(alice.name, to: nil, on: server.admin)
         XCTAssertEqual(try sync(store, as: alice).pushed, 21)
-    }
-
-    func testAClientRefusesASchemaOlderOrNewerThanItSpeaks() throws {
-        let alice = try user("version")
-        defer { _ = try? server.admin.execute("UPDATE vocab.meta SET value = $1 WHERE key = 'schema_version'", [String(CloudSchema.version)]) }
-        for (found, expected) in [(CloudSchema.version - 1, "older"), (CloudSchema.version + 1, "newer")] {
-            try server.admin.execute("UPDATE vocab.meta SET value = $1 WHERE key = 'schema_version'", [String(found)])
-            let status = AccountStatus.check(alice)
-            switch (status, expected) {
-            case (.accessDenied(.schemaTooOld(_, let seen, _)), "older"): XCTAssertEqual(seen, found)
-            case (.accessDenied(.schemaTooNew(_, let seen, _)), "newer"): XCTAssertEqual(seen, found)
-            default: XCTFail("\(status) for a schema \(expected) than this Vocab's")
-            }
-            XCTAssertTrue(status.refusal?.message.contains(expected == "older" ? "an administrator must upgrade it" : "update Vocab") ?? false)
-        }
     }
 }
 
@@ -145,7 +147,7 @@ final class PostgresMessageTests: XCTestCase {
 /// Every sync ends by comparing counts with the server, and repairs a damaged store.
 final class SyncCountCheckTests: XCTestCase {
     var server: TestPostgres!
-    var login: CloudLogin!
+    var login: TestLearner!
     var folder: String!
     let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
 
@@ -161,7 +163,7 @@ final class SyncCountCheckTests: XCTestCase {
     }
 
     private func sync(_ store: Store) throws -> SyncReport {
-        try SyncEngine(store: store, connection: try PostgresConnection(login.address, password: login.password)).run()
+        try SyncEngine(store: store, connection: try server.tier(), device: login.device, account: login.address).run()
     }
 
     func testOrdinarySyncsAgreeWithTheServerAndRepairNothing() throws {
@@ -181,12 +183,12 @@ final class SyncCountCheckTests: XCTestCase {
         let kept = try server.admin.execute("""
             SELECT concat_ws(' ', live_books, live_words, live_reviews, total_records, total_bytes)
             FROM vocab.accounts WHERE owner = $1
-            """, [login.address.user]).first?.first ?? nil
+            """, [login.name]).first?.first ?? nil
         let counted = try server.admin.execute("""
             SELECT concat_ws(' ', count(*) FILTER (WHERE kind = 'book' AND NOT deleted), count(*) FILTER (WHERE kind = 'word' AND NOT deleted),
                              count(*) FILTER (WHERE kind = 'review' AND NOT deleted), count(*), sum(octet_length(body::text)))
             FROM vocab.records WHERE owner = $1
-            """, [login.address.user]).first?.first ?? nil
+            """, [login.name]).first?.first ?? nil
         XCTAssertEqual(kept, counted)
         XCTAssertEqual(kept, "1 4 1 7 \(try XCTUnwrap(counted?.split(separator: " ").last))", "a book, four live words, a review; seven records")
     }

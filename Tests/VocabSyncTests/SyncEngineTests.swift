@@ -9,13 +9,14 @@ import VocabCore
 
 /// Two (or three) devices of one user syncing through the real PostgreSQL of scripts/test.sh.
 final class SyncEngineTests: XCTestCase {
-    var login: CloudLogin!
+    var login: TestLearner!
+    var server: TestPostgres!
     var admin: PostgresConnection!
     var adminLogin: CloudLogin!
     var folder: String!
 
     override func setUpWithError() throws {
-        let server = try TestPostgres()
+        server = try TestPostgres()
         admin = server.admin
         adminLogin = server.adminLogin
         login = try server.addUser("sync_" + UUID().uuidString.prefix(8).lowercased(), password: "pw")
@@ -30,9 +31,10 @@ final class SyncEngineTests: XCTestCase {
     private func device(_ name: String) throws -> Store { try Store.open(folder: folder + "/" + name) }
 
     @discardableResult
-    private func sync(_ store: Store, pageSize: Int = 2000, batchSize: Int = 2000) throws -> SyncReport {
-        let connection = try PostgresConnection(login.address, password: login.password)
-        let report = try SyncEngine(store: store, connection: connection, pageSize: pageSize, batchSize: batchSize).run()
+    private func sync(_ store: Store, pageSize: Int = 2000, batchSize: Int = 2000, on given: PostgresConnection? = nil) throws -> SyncReport {
+        let connection = try given ?? server.tier()
+        let report = try SyncEngine(store: store, connection: connection, device: login.device, account: login.address,
+                                    pageSize: pageSize, batchSize: batchSize).run()
         XCTAssertFalse(report.repaired, "an undamaged store agrees with the server's counts")
         return report
     }
@@ -213,11 +215,11 @@ final class SyncEngineTests: XCTestCase {
         let book = try a.addBook(BookDraft(name: "B"), now: t0)
         try a.addWord(WordDraft(word: "fine"), toBook: book.id, now: t0)
         try sync(a)
-        let asUser = try PostgresConnection(login.address, password: login.password)
-        try asUser.execute("""
-            SELECT vocab.push((SELECT latest FROM vocab.counts()), jsonb_build_array(jsonb_build_object(
+        let asServer = try server.tier()
+        try asServer.execute("""
+            SELECT vocab.push($2, $3, (SELECT latest FROM vocab.counts($2, $3)), jsonb_build_array(jsonb_build_object(
                 'k', 'word', 'i', $1::text, 'd', false, 'b', '{"definition": 7}'::jsonb))::text, false)
-            """, [UUID().uuidString])
+            """, [UUID().uuidString, login.device.id, login.device.secret])
         let report = try sync(b)
         XCTAssertEqual(report.skipped.count, 1, "\(report.skipped)")
         XCTAssertEqual(try b.words().map(\.word), ["fine"])
@@ -227,13 +229,13 @@ final class SyncEngineTests: XCTestCase {
         let a = try device("a")
         try a.addBook(BookDraft(name: "B"), now: t0)
         try sync(a)
-        let asUser = try PostgresConnection(login.address, password: login.password)
+        let asServer = try server.tier()
         let wild = "[" + Array(repeating: "50", count: 21).joined(separator: ",") + "]"
-        try asUser.execute("""
-            SELECT vocab.push((SELECT latest FROM vocab.counts()), jsonb_build_array(jsonb_build_object(
+        try asServer.execute("""
+            SELECT vocab.push($3, $4, (SELECT latest FROM vocab.counts($3, $4)), jsonb_build_array(jsonb_build_object(
                 'k', 'settings', 'i', $1::text, 'd', false,
                 'b', jsonb_build_object('parameters', $2::text, 'retention', 0.9, 'changedAt', 99999999999999, 'device', 'x')))::text, false)
-            """, [Store.learningSettingsId.uuidString, wild])
+            """, [Store.learningSettingsId.uuidString, wild, login.device.id, login.device.secret])
         let report = try sync(a)
         XCTAssertEqual(report.skipped, ["settings \(Store.learningSettingsId.lowercaseText): parameters out of their limits"])
         XCTAssertEqual(try a.learningSettings(), LearningSettings())
@@ -244,7 +246,7 @@ final class SyncEngineTests: XCTestCase {
         let book = try seed.addBook(BookDraft(name: "Shared"), now: t0)
         try sync(seed)
         for name in ["a", "b"] { try sync(try device(name)) }
-        let folder = self.folder!, login = self.login!
+        let folder = self.folder!, login = self.login!, server = self.server!
         let start = t0
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             let name = index == 0 ? "a" : "b"
@@ -253,8 +255,8 @@ final class SyncEngineTests: XCTestCase {
                 _ = try? store.transaction {
                     for n in 0..<40 { try store.addWord(WordDraft(word: "\(name)-\(round)-\(n)"), toBook: book.id, now: start) }
                 }
-                if let connection = try? PostgresConnection(login.address, password: login.password) {
-                    _ = try? SyncEngine(store: store, connection: connection, batchSize: 25).run()
+                if let connection = try? server.tier() {
+                    _ = try? SyncEngine(store: store, connection: connection, device: login.device, account: login.address, batchSize: 25).run()
                 }
             }
         }
@@ -273,16 +275,20 @@ final class SyncEngineTests: XCTestCase {
             for index in 0..<3000 { try a.addWord(WordDraft(word: "w\(index)"), toBook: book.id, now: t0) }
         }
         let user = login.address.user, adminLogin = self.adminLogin!
+        // The server's connection this sync runs on is ended while it pushes.
+        let connection = try server.tier()
+        let pid = try XCTUnwrap(try connection.execute("SELECT pg_backend_pid()::text").first?.first ?? nil)
         let killer = Thread {
             guard let admin = try? PostgresConnection(adminLogin.address, password: adminLogin.password) else { return }
             for _ in 0..<200 {
-                if let killed = try? admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [user]),
-                   !killed.isEmpty { return }
+                if let killed = try? admin.execute("""
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1::int AND query LIKE '%vocab.push%'
+                    """, [pid]), !killed.isEmpty { return }
                 usleep(2000)
             }
         }
         killer.start()
-        XCTAssertThrowsError(try sync(a, batchSize: 50)) { error in
+        XCTAssertThrowsError(try sync(a, batchSize: 50, on: connection)) { error in
             XCTAssertEqual((error as? CloudError)?.category, .cloudUnavailable, "\(error)")
         }
         try sync(a, batchSize: 500)
@@ -325,8 +331,8 @@ extension SyncEngineTests {
         }
         // The server stops right after the first batch is stored: the sync is cut in the middle.
         let stopper = Thread { _ = runScript(stop) }
-        let connection = try PostgresConnection(login.address, password: login.password)
-        let engine = SyncEngine(store: a, connection: connection, batchSize: 20) { step in
+        let connection = try server.tier()
+        let engine = SyncEngine(store: a, connection: connection, device: login.device, account: login.address, batchSize: 20) { step in
             if case .pushed = step, !stopper.isExecuting && !stopper.isFinished {
                 stopper.start()
                 while !stopper.isFinished { usleep(10_000) }

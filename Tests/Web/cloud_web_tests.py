@@ -37,14 +37,15 @@ from web_tests import BINARY, add_word, browser, open_book, run_tests, shoot, te
 ADMIN_URL = os.environ.get("VOCAB_TEST_PG_ADMIN", "")
 ADMIN_PASSWORD = os.environ.get("VOCAB_TEST_PG_PASSWORD", "")
 POOLER = os.environ.get("VOCAB_TEST_PGBOUNCER", "")
+SERVER_PASSWORD = os.environ.get("VOCAB_TEST_SERVER_PASSWORD", "")
 
 
 class Cloud:
     """The suite's PostgreSQL with the Vocab schema, users made by `vocab cloud add-user`."""
 
     def __init__(self):
-        if not ADMIN_URL or not POOLER:
-            raise RuntimeError("needs the suite's PostgreSQL and PgBouncer (VOCAB_TEST_PG_ADMIN, VOCAB_TEST_PGBOUNCER)")
+        if not ADMIN_URL or not POOLER or not SERVER_PASSWORD:
+            raise RuntimeError("needs the suite's PostgreSQL, PgBouncer and server role (VOCAB_TEST_PG_ADMIN, VOCAB_TEST_PGBOUNCER, VOCAB_TEST_SERVER_PASSWORD)")
         self.home = tempfile.mkdtemp(prefix="vocab-cloud-web-")
         self.admin_env = dict(os.environ, PGPASSWORD=ADMIN_PASSWORD, XDG_CONFIG_HOME=self.home + "/admin")
         subprocess.run([BINARY, "cloud", "init", "--admin", ADMIN_URL], env=self.admin_env, check=True, capture_output=True)
@@ -57,8 +58,9 @@ class Cloud:
                        check=True, capture_output=True, text=True)
         return name, password
 
-    def url(self, user=""):
-        return f"postgresql://{user + '@' if user else ''}{POOLER}/{self.database}"
+    def url(self):
+        """Where a Vocab server reaches the cloud: as the server tier's role, through PgBouncer."""
+        return f"postgresql://vocab_server@{POOLER}/{self.database}"
 
     def psql(self, sql):
         host, port = ADMIN_URL.split("@")[1].split("/")[0].split(":")
@@ -70,12 +72,12 @@ class Cloud:
 
 
 class Desktop:
-    """A learner's desktop: a data folder of its own, logged in through PgBouncer."""
+    """A learner's desktop: a data folder of its own, signed in through the Vocab server."""
 
-    def __init__(self, cloud, user, password):
+    def __init__(self, cloud, server, user, password):
         self.home = tempfile.mkdtemp(prefix="vocab-desktop-", dir=cloud.home)
         self.env = dict(os.environ, VOCAB_HOME=self.home + "/data", XDG_CONFIG_HOME=self.home + "/config", NO_COLOR="1", PGPASSWORD="")
-        self.vocab("login", cloud.url(user), input=password + "\n")
+        self.vocab("login", f"http://{user}@127.0.0.1:{server.port}", input=password + "\n")
 
     def vocab(self, *arguments, input=""):
         return subprocess.run([BINARY, *arguments], env=self.env, input=input, check=True, capture_output=True, text=True).stdout
@@ -86,7 +88,7 @@ class CloudServer:
 
     def __init__(self, cloud, *extra):
         self.home = tempfile.mkdtemp(prefix="vocab-serve-", dir=cloud.home)
-        env = dict(os.environ, VOCAB_HOME=self.home + "/data", XDG_CONFIG_HOME=self.home + "/config", NO_COLOR="1", PGPASSWORD="")
+        env = dict(os.environ, VOCAB_HOME=self.home + "/data", XDG_CONFIG_HOME=self.home + "/config", NO_COLOR="1", PGPASSWORD=SERVER_PASSWORD)
         self.output = open(self.home + "/output.txt", "w+")
         self.process = subprocess.Popen([BINARY, "serve", "--listen", "127.0.0.1:0", "--cloud", cloud.url(), *extra], env=env,
                                         stdout=subprocess.PIPE, stderr=self.output, text=True)
@@ -159,7 +161,7 @@ def test_two_learners_on_their_phones_find_their_words_on_their_desktops(cloud, 
         add_word(driver, "keen", "eager")
         study_one_card(driver)
 
-        desktop = Desktop(cloud, alice, alice_password)
+        desktop = Desktop(cloud, server, alice, alice_password)
         desktop.vocab("sync")
         shown = desktop.vocab("word", "show", "keen", "--json")
         assert re.search(r'"reviews"\s*:\s*1', shown), shown  # the word and the card studied on the phone
@@ -305,10 +307,10 @@ def test_the_security_list(cloud, driver):
         assert server.request("GET", "/api/books", cookie=third_cookie)[0] == 401
         assert server.request("GET", "/api/books", cookie=page_cookie)[0] == 401
 
-        # A deleted user: the administrator drops the role; the device is refused.
+        # The administrator signs every device of carol's out: the page is refused at once.
         fourth_cookie = server.sign_in(carol, carol_password, address="10.0.0.3")
         assert server.request("GET", "/api/books", cookie=fourth_cookie)[0] == 200
-        cloud.psql(f'DROP ROLE "{carol}"')
+        subprocess.run([BINARY, "cloud", "revoke", carol, "--admin", ADMIN_URL], env=cloud.admin_env, check=True, capture_output=True)
         assert server.request("GET", "/api/books", cookie=fourth_cookie)[0] == 401
 
         # Nothing secret in the cache the server keeps.

@@ -5,28 +5,58 @@ import VocabSync
 import VocabSessions
 import VocabSystem
 
-/// `vocab cloud init|add-user`, `vocab login`, `vocab logout`, `vocab account`.
+/// `vocab cloud init|server-password|add-user|limit|revoke`, `vocab login`, `vocab logout`,
+/// `vocab account`, `vocab devices`.
 enum CloudCommands {
-    static let group = CommandGroup(name: "cloud", abstract: "The cloud server (for administrators):", commands: [initialize, addUser, limit, revoke, guardCommand])
+    static let group = CommandGroup(name: "cloud", abstract: "The cloud's database (for administrators):",
+                                    commands: [initialize, serverPassword, addUser, limit, revoke])
 
     private static let admin = OptionSpec("admin", value: "URL", help: "An administrator's postgresql://USER@HOST[:PORT]/DATABASE (password from PGPASSWORD or ~/.pgpass).")
 
     static let initialize = Command(spec: CommandSpec(
-        name: "cloud init", abstract: "Install or upgrade the server schema (idempotent).",
+        name: "cloud init", abstract: "Install or upgrade the cloud's schema (idempotent; needs a superuser).",
         options: [admin],
-        discussion: "Creates the vocab schema, its tables and row-level security so that each user sees only their own rows.",
+        discussion: """
+            Creates the vocab schema and the role vocab_server, the only one the Vocab servers (vocab serve --cloud) \
+            connect as: learners and devices are rows, never database roles. A cloud of an older Vocab (learners as \
+            roles) is upgraded in place: every learner keeps the data, the devices and the password, and the learner \
+            and device roles are removed.
+            """,
         examples: ["PGPASSWORD=... vocab cloud init --admin postgresql://postgres@localhost/vocab"]
     )) { arguments, context in
         let connection = try adminConnection(arguments)
         try CloudSchema.install(on: connection)
         context.console.print("The Vocab schema is installed on \(connection.address.server)/\(connection.address.database).")
+        if try !CloudSchema.serverCanLogIn(on: connection) {
+            context.console.print("Next: give the Vocab servers their password with `vocab cloud server-password --admin URL`.")
+        }
+    }
+
+    static let serverPassword = Command(spec: CommandSpec(
+        name: "cloud server-password", abstract: "Set the password the Vocab servers connect with (the role vocab_server).",
+        options: [admin],
+        discussion: """
+            The password is asked without echo on a terminal, or read from standard input. Each Vocab server is then \
+            started with it in PGPASSWORD or ~/.pgpass: vocab serve --cloud postgresql://vocab_server@HOST/DATABASE.
+            """,
+        examples: ["vocab cloud server-password --admin postgresql://postgres@localhost/vocab < server-password.txt"]
+    )) { arguments, context in
+        let connection = try adminConnection(arguments)
+        guard let password = SecretPrompt.read("Password for \(CloudSchema.serverRole): ", console: context.console), !password.isEmpty else {
+            throw CloudError.emptyPassword
+        }
+        try CloudSchema.setServerPassword(password, on: connection)
+        context.console.print("The Vocab servers can now connect as \(CloudSchema.serverRole) to \(connection.address.server)/\(connection.address.database).")
     }
 
     static let addUser = Command(spec: CommandSpec(
-        name: "cloud add-user", abstract: "Create a user who can log in and sync (or set a new password).",
-        arguments: [ArgumentSpec("NAME", help: "The user (a database role): letters, digits, underscores.")],
+        name: "cloud add-user", abstract: "Create a learner who can sign in and sync (or set a new password).",
+        arguments: [ArgumentSpec("NAME", help: "The learner's user name: letters, digits, underscores.")],
         options: [admin],
-        discussion: "The new user's password is asked without echo on a terminal, or read from standard input."
+        discussion: """
+            The password is asked without echo on a terminal, or read from standard input; the cloud keeps only its \
+            Argon2id hash. A new password leaves the learner's devices signed in (vocab cloud revoke signs them out).
+            """
     )) { arguments, context in
         let connection = try adminConnection(arguments)
         let name = arguments.positionals[0]
@@ -34,7 +64,7 @@ enum CloudCommands {
             throw CloudError.emptyPassword
         }
         try CloudSchema.addUser(name, password: password, on: connection)
-        context.console.print("User \(name) can now log in: vocab login postgresql://\(name)@\(connection.address.host):\(connection.address.port)/\(connection.address.database)")
+        context.console.print("User \(name) can now sign in through a Vocab server: vocab login https://\(name)@HOST")
     }
 
     static let limit = Command(spec: CommandSpec(
@@ -62,7 +92,7 @@ enum CloudCommands {
         name: "cloud revoke", abstract: "Sign out every device of a user (each needs the password again).",
         arguments: [ArgumentSpec("NAME", help: "The user.")],
         options: [admin],
-        discussion: "Their roles can no longer log in and their open sessions end at once. To lock the user out, set a new password with `vocab cloud add-user` as well.",
+        discussion: "Each is refused at its next request, by every Vocab server. To lock the user out, set a new password with `vocab cloud add-user` as well.",
         examples: ["PGPASSWORD=... vocab cloud revoke alice --admin postgresql://postgres@localhost/vocab"]
     )) { arguments, context in
         let name = arguments.positionals[0]
@@ -82,82 +112,28 @@ enum CloudCommands {
         return value * scale
     }
 
-    static let guardCommand = Command(spec: CommandSpec(
-        name: "cloud guard", abstract: "Enforce the bounds no user can lift: end sessions idle in a transaction or running too long.",
-        options: [admin,
-                  OptionSpec("idle", value: "SECONDS", help: "Idle in a transaction at most this long (default 10)."),
-                  OptionSpec("statement", value: "SECONDS", help: "One statement at most this long (default 30)."),
-                  OptionSpec("transaction", value: "SECONDS", help: "One transaction at most this long (default 60)."),
-                  OptionSpec("once", help: "One round, then stop (for cron or a test).")],
-        discussion: """
-            Runs until stopped (Ctrl-C, or systemd: docs/vocab-cloud-guard.service), checking every second. A user can set his \
-            own time-outs to nothing; the guard ends his sessions past these bounds whatever he set, so nobody holds a lock, \
-            a snapshot or a connection long. Administrators' sessions are never touched. Prints one line per session it ends.
-            """,
-        examples: ["PGPASSWORD=... vocab cloud guard --admin postgresql://postgres@localhost/vocab"]
-    )) { arguments, context in
-        var guardian = CloudGuard()
-        func seconds(_ name: String, _ fallback: Int) throws -> Int {
-            guard let text = arguments.value(name) else { return fallback }
-            guard let value = Int(text), value >= 1 else { throw UsageError.invalidValue(option: name, value: text, expected: "a whole number of seconds, 1 or more") }
-            return value
-        }
-        guardian.idleInTransactionSeconds = try seconds("idle", 10)
-        guardian.statementSeconds = try seconds("statement", 30)
-        guardian.transactionSeconds = try seconds("transaction", 60)
-        let once = arguments.flag("once")
-        var connection: PostgresConnection? = try adminConnection(arguments)
-        if !once {
-            context.console.print("Guarding: idle in a transaction \(guardian.idleInTransactionSeconds) s, one statement \(guardian.statementSeconds) s, one transaction \(guardian.transactionSeconds) s (Ctrl-C stops).")
-        }
-        var lastFailure: String?
-        repeat {
-            do {
-                // A lost connection (a restart, "out of shared memory", an administrator ending it)
-                // is made again at the next round; a running guard only reports it, once.
-                let current = try connection ?? adminConnection(arguments)
-                connection = current
-                for ended in try guardian.sweep(on: current) {
-                    context.console.print("Ended \(ended.user)'s session \(ended.pid): \(ended.reason.rawValue) for \(ended.seconds) s.")
-                }
-                if lastFailure != nil { context.console.error("vocab: the guard is connected again.") }
-                lastFailure = nil
-            } catch where !once {
-                connection = nil
-                let failure = TerminalWording.message(forAny: error)
-                if failure != lastFailure { context.console.error("vocab: \(failure) The guard tries again every second.") }
-                lastFailure = failure
-            }
-            if !once { sleep(1) }
-        } while !once
-    }
-
     static let login = Command(spec: CommandSpec(
         name: "login", abstract: "Sign this device in to a cloud account (the password is checked once, never kept).",
-        arguments: [ArgumentSpec("URL", help: "https://USER@HOST[:PORT] (a Vocab server), or postgresql://USER@HOST[:PORT]/DATABASE; no password in it.")],
+        arguments: [ArgumentSpec("URL", help: "https://USER@HOST[:PORT]: the Vocab server, and your user name; no password in it.")],
         options: [OptionSpec("device-name", value: "NAME", help: "What to call this device in the account's list (default: terminal on HOSTNAME)."),
                   OptionSpec("ca-file", value: "FILE", help: "Trust the Vocab server's certificate in FILE (one it made itself) instead of the system's.")],
         discussion: """
             The password is asked without echo on a terminal, read from standard input otherwise, or taken from
-            VOCAB_PASSWORD (PGPASSWORD for postgresql://; there an empty answer leaves it to libpq's ~/.pgpass). The
-            server checks it once and gives this device a secret of its own, kept in a private file (0600); `vocab logout`
-            signs the device out, `vocab devices` lists them. Plain http:// is taken only to this machine.
+            VOCAB_PASSWORD. The server checks it once and gives this device a secret of its own, kept in a private file
+            (0600); `vocab logout` signs the device out, `vocab devices` lists them. Plain http:// is taken only to this
+            machine.
             """,
         examples: ["vocab login https://alice@vocab.example.org", "vocab login https://alice@127.0.0.1:8443 --ca-file cert.pem"]
     )) { arguments, context in
         let url = arguments.positionals[0]
-        let toServer = ServerConnection.isServerURL(url)
-        let user: String
-        if toServer {
-            let (base, named) = try SyncService.splitUser(url)
-            _ = try ServerConnection.parse(base)  // a bad address before the password is asked
-            user = named
-        } else {
-            user = try ServerAddress(url: url).user
+        guard ServerConnection.isServerURL(url) else {
+            let address = try ServerAddress(url: url)  // an older Vocab's kind of login: say what to run instead
+            throw CloudError.databaseLoginRetired(server: address.server, user: address.user)
         }
-        var password = context.environment[toServer ? "VOCAB_PASSWORD" : "PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        let (base, user) = try SyncService.splitUser(url)
+        _ = try ServerConnection.parse(base)  // a bad address before the password is asked
+        var password = context.environment["VOCAB_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         if password == nil {
-            // An empty answer leaves the password to libpq's passfile (~/.pgpass).
             password = SecretPrompt.read("Password for \(user): ", console: context.console).flatMap { $0.isEmpty ? nil : $0 }
         }
         let caFile = try arguments.value("ca-file").map { file -> String in

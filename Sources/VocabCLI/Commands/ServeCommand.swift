@@ -24,7 +24,8 @@ enum ServeCommand {
             OptionSpec("tls-key", value: "FILE", help: "The certificate's private key (PEM, readable by you only)."),
             OptionSpec("behind-proxy", help: "A reverse proxy in front serves HTTPS (cookies are then Secure; only https:// pages may write)."),
             OptionSpec("public-url", value: "URL", help: "The address phones open, for the QR code (default: the one listened on)."),
-            OptionSpec("cloud", value: "URL", help: "Serve many learners: each signs in with their account on this cloud (postgresql://HOST[:PORT]/DATABASE)."),
+            OptionSpec("cloud", value: "URL", help: "Serve many learners of this cloud: postgresql://vocab_server@HOST[:PORT]/DATABASE (password from PGPASSWORD or ~/.pgpass)."),
+            OptionSpec("cloud-connections", value: "N", help: "With --cloud: connections to the cloud, shared by every learner (default 16)."),
             OptionSpec("cache", value: "DIR", help: "With --cloud: where the learners' stores are kept (default: web-cache in the data folder)."),
             OptionSpec("cache-size", value: "SIZE", help: "With --cloud: the most the stores may take, e.g. 2GiB (default 1GiB); the least used go first."),
         ],
@@ -37,7 +38,7 @@ enum ServeCommand {
             """,
         examples: ["vocab serve", "vocab serve --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem",
                    "vocab serve --behind-proxy --public-url https://vocab.example.org",
-                   "vocab serve --behind-proxy --cloud postgresql://db.example/vocab --cache-size 4GiB"]
+                   "vocab serve --behind-proxy --cloud postgresql://vocab_server@db.example/vocab --cache-size 4GiB"]
     )) { arguments, context in
         let options = try ServeOptions(arguments)
         let identity = try options.identity()  // a bad key or certificate is refused before anything is shown
@@ -59,9 +60,11 @@ enum ServeCommand {
                        clock: SystemClock(), studyDay: studyDay, backups: backups, scheme: scheme)
         }
         if let cloud = options.cloud {
-            let settings = CloudWebApp.Settings(server: cloud, cacheFolder: options.cache ?? folder + "/web-cache",
-                                                cacheBytes: options.cacheBytes, scheme: scheme, behindProxy: options.behindProxy)
+            let settings = CloudWebApp.Settings(server: cloud, connections: options.cloudConnections,
+                                                cacheFolder: options.cache ?? folder + "/web-cache", cacheBytes: options.cacheBytes,
+                                                scheme: scheme, behindProxy: options.behindProxy)
             let app = try CloudWebApp(settings: settings, catalogs: catalogs) { pool in try makeApp(pool, nil) }
+            try app.checkCloud()  // unreachable, refused or of another schema: said now, not at the first learner's request
             // Many learners: more connections, each with a thread of its own (a request waits on the cloud).
             var limits = HTTPLimits()
             limits.threadPerConnection = true  // one learner's waiting request holds back no one else's
@@ -149,6 +152,7 @@ struct ServeOptions {
     var cloud: ServerAddress?
     var cache: String?
     var cacheBytes: Int64 = 1 << 30
+    var cloudConnections = 16
 
     init(_ arguments: ParsedArguments) throws {
         let listen = arguments.value("listen") ?? "127.0.0.1:8080"
@@ -173,10 +177,17 @@ struct ServeOptions {
         guard host.hasPrefix("127.") || tls != nil || behindProxy else { throw ServeError.notLoopback(host) }
         if let url = arguments.value("cloud") {
             cloud = try ServerAddress(url: url)
-        } else if arguments.value("cache") != nil || arguments.value("cache-size") != nil {
+            if URLComponents(string: url)?.user == nil { cloud?.user = CloudSchema.serverRole }
+        } else if arguments.value("cache") != nil || arguments.value("cache-size") != nil || arguments.value("cloud-connections") != nil {
             throw ServeError.cacheWithoutCloud
         }
         cache = arguments.value("cache")
+        if let text = arguments.value("cloud-connections") {
+            guard let count = Int(text), (1...256).contains(count) else {
+                throw UsageError.invalidValue(option: "cloud-connections", value: text, expected: "a whole number from 1 to 256")
+            }
+            cloudConnections = count
+        }
         if let size = arguments.value("cache-size") {
             guard let bytes = try CloudCommands.capValue(size, option: "cache-size"), bytes >= 16 << 20 else {
                 throw UsageError.invalidValue(option: "cache-size", value: size, expected: "a size of at least 16MiB, e.g. 2GiB")
@@ -257,7 +268,7 @@ enum ServeError: UserFacingError {
         case .keyReadableByOthers(let path):
             return "\(path) can be read by other users: a private key must not be (chmod 600 \(path))."
         case .cacheWithoutCloud:
-            return "--cache and --cache-size go with --cloud (a server of many learners)."
+            return "--cache, --cache-size and --cloud-connections go with --cloud (a server of many learners)."
         case .notPEM(let path, let what):
             return "\(path) is not \(what) in PEM form (the text starting with -----BEGIN)."
         }

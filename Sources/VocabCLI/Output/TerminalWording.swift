@@ -103,10 +103,9 @@ extension TerminalWording {
         case .notLoggedIn:
             return "Not logged in: run `vocab login https://USER@HOST` first. Nothing was changed."
         case .accessDenied: return clause(error) + " with `vocab login`."
-        case .newDeviceUnknownToPooler(let server):
-            return "The cloud server \(server) refused the device it had just added: a connection pooler in front of PostgreSQL (PgBouncer) "
-                + "does not know the device's new role. Its administrator must let PgBouncer look Vocab's roles up with auth_query "
-                + "through a lookup user (the README's PgBouncer section, docs/pgbouncer-lookup.sql). Nothing was changed."
+        case .databaseLoginRetired(let server, let user):
+            return "This device signed in to the cloud's database \(server) directly, which the cloud no longer allows: devices sync through a Vocab server. "
+                + "Run `vocab login https://\(user)@HOST` with the address of your Vocab server (ask its administrator); nothing local is lost. Nothing was changed."
         case .deviceSignedOut(let server):
             return "This device was signed out of its account on \(server) (from another device or by the administrator). Nothing was changed. Sign in again: `vocab login https://USER@HOST`."
         case .schemaMissing(let server):
@@ -115,13 +114,20 @@ extension TerminalWording {
             return "The cloud server \(server) has Vocab schema version \(found); this Vocab needs \(needed): an administrator runs `vocab cloud init --admin URL`. Nothing was changed."
         case .boundToAnotherAccount(let bound, let loggedIn, let user):
             return """
-                This data folder syncs with \(bound), but you are logged in as \(loggedIn). Nothing was sent. \
+                This data folder syncs with \(loginURL(bound)), but you are logged in as \(loginURL(loggedIn)). Nothing was sent. \
                 To keep the two accounts apart, use another data folder for this login (VOCAB_HOME=/path/to/folder vocab sync), \
-                or log in to \(bound) again. To copy this folder's books and words into \(user)'s account, run \
+                or log in to \(loginURL(bound)) again. To copy this folder's books and words into \(user)'s account, run \
                 `vocab sync --copy-into-account \(user)`.
                 """
         default: return error.message
         }
+    }
+
+    /// An account as `vocab login` takes it: a Vocab server's account "https://HOST/USER" as
+    /// "https://USER@HOST"; any other as it is.
+    static func loginURL(_ account: String) -> String {
+        guard let match = account.wholeMatch(of: #/(https?://)([^/@]+)/([A-Za-z][A-Za-z0-9_]*)/#) else { return account }
+        return String(match.1) + String(match.3) + "@" + String(match.2)
     }
 
     private static func importing(_ error: ImportError) -> String {
