@@ -54,7 +54,9 @@ static inline struct MHD_Daemon *vocab_mhd_start(unsigned int flags, const struc
     // Without TLS the list ends where the key would start (the rest is never read).
     return start(flags | (tls ? MHD_USE_TLS : 0), 0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
-                            MHD_OPTION_THREAD_POOL_SIZE, threads,  // 0 with a thread per connection
+                            // No pool with a thread per connection (0): the option is not given
+                            // (libmicrohttpd warns of a pool of 0); the limit stands in its place.
+                            threads ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_CONNECTION_LIMIT, threads ? threads : connections,
                             MHD_OPTION_CONNECTION_LIMIT, connections,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory,

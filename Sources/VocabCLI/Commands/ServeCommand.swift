@@ -64,7 +64,11 @@ enum ServeCommand {
                                                 cacheFolder: options.cache ?? folder + "/web-cache", cacheBytes: options.cacheBytes,
                                                 scheme: scheme, behindProxy: options.behindProxy)
             let app = try CloudWebApp(settings: settings, catalogs: catalogs) { pool in try makeApp(pool, nil) }
-            try app.checkCloud()  // unreachable, refused or of another schema: said now, not at the first learner's request
+            do {
+                try app.checkCloud()  // unreachable, refused or of another schema: said now, not at the first learner's request
+            } catch let error as CloudError {
+                throw ServeError.cloudRefused(error)
+            }
             // Many learners: more connections, each with a thread of its own (a request waits on the cloud).
             var limits = HTTPLimits()
             limits.threadPerConnection = true  // one learner's waiting request holds back no one else's
@@ -250,8 +254,13 @@ enum ServeError: UserFacingError {
     case keyReadableByOthers(String)
     case notPEM(String, String)
     case cacheWithoutCloud
+    /// The cloud refused or could not be reached when the server started.
+    case cloudRefused(CloudError)
 
-    var category: ErrorCategory { .userInput }
+    var category: ErrorCategory {
+        if case .cloudRefused(let error) = self { return error.category }
+        return .userInput
+    }
 
     var message: String {
         switch self {
@@ -267,6 +276,15 @@ enum ServeError: UserFacingError {
             return "Cannot read \(path)."
         case .keyReadableByOthers(let path):
             return "\(path) can be read by other users: a private key must not be (chmod 600 \(path))."
+        case .cloudRefused(let error):
+            let advice: String
+            switch error {
+            case .accessDenied, .unreachable:
+                advice = " A Vocab server connects as vocab_server, with the password in PGPASSWORD or ~/.pgpass (`vocab cloud server-password` sets it)."
+            default:
+                advice = ""
+            }
+            return "The Vocab server cannot use the cloud: " + error.message + advice
         case .cacheWithoutCloud:
             return "--cache, --cache-size and --cloud-connections go with --cloud (a server of many learners)."
         case .notPEM(let path, let what):
