@@ -62,7 +62,7 @@ public final class CloudWebApp: Sendable {
     let accountCeiling = SignInLimiter(free: 20, firstLock: 60, longestLock: 3_600)
     /// The server's connections to the cloud.
     let cloud: CloudConnections
-    /// Passwords checked at once (Argon2id takes 64 MiB and a core's time each): more wait.
+    /// Passwords checked at once (Argon2id takes 64 MiB and a core's time each): more wait, 30 s at most.
     private let passwordChecks = DispatchSemaphore(value: 2)
     /// The devices that proved themselves lately, by id (the cloud checks them again in
     /// every function a request runs; this only names their learner).
@@ -242,7 +242,7 @@ public final class CloudWebApp: Sendable {
         var wait = max(limiter.wait(keys), accountFromAddress.wait(pair))
         if wait == 0, accountFromAddress.hasFailed(pair) { wait = accountCeiling.wait(account) }
         if wait > 0 { throw tooMany(wait) }
-        guard passwordChecks.wait(timeout: .now() + .seconds(CloudConnections.waitSeconds)) == .success else {
+        guard passwordChecks.wait(timeout: .now() + .seconds(30)) == .success else {
             throw WebProblem(status: 503, message: "The server is busy signing others in: try again in a moment.", retryAfter: 2)
         }
         defer { passwordChecks.signal() }

@@ -125,14 +125,20 @@ struct SyncBenchmark {
         if incremental.count == 2 {
             print(String(format: "growth 10x account: incremental sync %.2fx", incremental[1].1 / max(incremental[0].1, 1e-9)))
         }
-        try throughTheServer(pristine: work + "/pristine-\(options.rows)", words: options.rows, reference: copyReference,
-                             admin: admin, adminAddress: adminAddress, work: work)
+        let small = try throughTheServer(pristine: work + "/pristine-\(options.rows / 10)", words: options.rows / 10, reference: nil,
+                                         admin: admin, adminAddress: adminAddress, work: work)
+        let large = try throughTheServer(pristine: work + "/pristine-\(options.rows)", words: options.rows, reference: copyReference,
+                                         admin: admin, adminAddress: adminAddress, work: work)
+        let growth = large / max(small, 1e-9)
+        print(String(format: "growth 10x account through the Vocab server: incremental sync %.2fx (target <= 1.2x)", growth))
+        BenchChecks.target("incremental sync through the Vocab server, 10x account: \(String(format: "%.2f", growth))x", growth, atMost: 1.2)
     }
 
     /// The same first sync and ten changes as a device does it: over HTTP to a Vocab server
     /// (`vocab serve --cloud` beside the bench, on loopback) in front of the same PostgreSQL.
+    /// Returns the incremental sync's time in milliseconds.
     private func throughTheServer(pristine: String, words: Int, reference: Double?, admin: PostgresConnection,
-                                  adminAddress: ServerAddress, work: String) throws {
+                                  adminAddress: ServerAddress, work: String) throws -> Double {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: try ChildProcess.vocabProgram())
         server.arguments = ["serve", "--cloud", BenchCloud.serverURL(adminAddress), "--listen", "127.0.0.1:0", "--cache", work + "/server-cache"]
@@ -150,7 +156,7 @@ struct SyncBenchmark {
             text += String(decoding: data, as: UTF8.self)
             base = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression).map { String(text[$0]) }
         }
-        guard let base else { return }
+        guard let base else { return 0 }
         let clock = ContinuousClock()
         var best = Double.infinity, report = SyncReport()
         var last: (store: Store, account: ServerAccount)?
@@ -174,7 +180,7 @@ struct SyncBenchmark {
         print(String(format: "first sync of %d words through the Vocab server (HTTP, loopback): %.2f s, %d records%@ (target <= 1.5x)",
                      words, best, report.pushed, ratio.map { String(format: ", %.2fx psql \\copy of the same words", $0) } ?? ""))
         if let ratio { BenchChecks.target("first sync through the Vocab server: \(String(format: "%.2f", ratio))x psql \\copy", ratio, atMost: 1.5) }
-        guard let (store, account) = last else { return }
+        guard let (store, account) = last else { return 0 }
         let changing = try store.words().prefix(50).map(\.id)
         var small = Duration.seconds(3600)
         for round in 0..<5 {
@@ -189,6 +195,7 @@ struct SyncBenchmark {
             })
         }
         print(String(format: "incremental sync of 10 changed words through the Vocab server, account of %d words: %.1f ms", words, small.milliseconds))
+        return small.milliseconds
     }
 
 

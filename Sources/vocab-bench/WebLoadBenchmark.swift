@@ -7,10 +7,10 @@ import VocabSync
 import Glibc
 #endif
 
-/// `vocab-bench web-load`: many learners on one `vocab serve --cloud` (a real process) through
+/// `vocab-bench web-load`: many learners through HAProxy on two `vocab serve --cloud` (real processes) through
 /// PgBouncer to PostgreSQL. Each learner, on a thread of its own with a connection of its own,
-/// signs in, opens the shelf, studies 20 cards, adds 2 words and signs out, again and again for
-/// the run. Reports requests per second, p50 and p99 per kind of request, errors; the server's
+/// signs in once (as a phone keeps its cookie), then opens the shelf, studies 20 cards and adds 2
+/// words, again and again for the run, and signs out at its end. Reports requests per second, p50 and p99 per kind of request, errors; the server's
 /// memory per signed-in learner (all of them signed in at once, before the run); then checks
 /// convergence: every grade and every word on the server exactly once, and each learner's
 /// desktop store, synced, equal to the server.
@@ -20,8 +20,8 @@ struct WebLoadBenchmark {
     static let seededWords = 100
 
     init(_ arguments: [String]) throws {
-        let given = try LoadArguments.parse(arguments, usage: "vocab-bench web-load [--learners N (1-500, default 200)] [--seconds N (1-600, default 60)]",
-                                            ranges: ["--learners": 1...500, "--seconds": 1...600])
+        let given = try LoadArguments.parse(arguments, usage: "vocab-bench web-load [--learners N (1-2000, default 200)] [--seconds N (1-600, default 60)]",
+                                            ranges: ["--learners": 1...2000, "--seconds": 1...600])
         learners = given["--learners"] ?? learners
         seconds = given["--seconds"] ?? seconds
     }
@@ -59,7 +59,7 @@ struct WebLoadBenchmark {
         }
 
         // Each learner's words in the cloud, from a desktop of theirs.
-        print("web-load: \(learners) learners, each with a book of \(Self.seededWords) words in the cloud; one vocab serve --cloud through PgBouncer")
+        print("web-load: \(learners) learners, each with a book of \(Self.seededWords) words in the cloud; HAProxy before two vocab serve --cloud, through PgBouncer")
         for (index, name) in names.enumerated() {
             try CloudSchema.addUser(name, password: "pw-\(run)", on: admin)
             let desktop = try Store.open(folder: "\(work)/desktop-\(index)")
@@ -77,17 +77,25 @@ struct WebLoadBenchmark {
             _ = try SyncEngine(store: desktop, connection: tier, device: key, account: direct).run()
         }
 
-        let server = try CloudServer(executable: try ChildProcess.vocabProgram(), home: work + "/server", cloud: cloud,
-                                     password: try BenchCloud.serverPassword())
-        defer { server.stop() }
-        let learnersOf = names.enumerated().map { LoadLearner(index: $0.offset, name: $0.element, password: "pw-\(run)", port: server.port) }
+        // The operator's set-up: HAProxy (docs/haproxy.cfg; plain HTTP in front here, since the
+        // bench's client speaks no TLS) before two Vocab servers, both through PgBouncer.
+        let serverPassword = try BenchCloud.serverPassword()
+        var servers: [CloudServer] = []
+        defer { servers.forEach { $0.stop() } }
+        for name in ["one", "two"] {
+            servers.append(try CloudServer(executable: try ChildProcess.vocabProgram(), home: work + "/server-" + name, cloud: cloud,
+                                           password: serverPassword, extra: ["--behind-proxy"]))
+        }
+        let proxy = try ProxyInFront(of: servers.map(\.port), work: work)
+        defer { proxy.stop() }
+        print("  HAProxy on port \(proxy.port) before two vocab serve --cloud (ports \(servers.map { String($0.port) }.joined(separator: ", ")))")
+        let learnersOf = names.enumerated().map { LoadLearner(index: $0.offset, name: $0.element, password: "pw-\(run)", port: proxy.port) }
 
-        // Memory: every learner signed in at once (their stores pulled), against the server idle.
-        let idle = server.residentMiB
+        // Memory: every learner signed in at once (their stores pulled), against the servers idle.
+        let idle = servers.reduce(0) { $0 + $1.residentMiB }
         let signedIn = try parallel(learnersOf) { learner in try learner.signInAndOpenShelf() }
-        let busy = server.residentMiB
-        _ = try parallel(learnersOf) { learner in try learner.signOut() }
-        print(String(format: "  memory: %.1f MiB idle, %.1f MiB with %d learners signed in: %.2f MiB per signed-in learner",
+        let busy = servers.reduce(0) { $0 + $1.residentMiB }
+        print(String(format: "  memory of the two servers: %.1f MiB idle, %.1f MiB with %d learners signed in: %.2f MiB per signed-in learner",
                      idle, busy, signedIn, (busy - idle) / Double(max(signedIn, 1))))
 
         // The run.
@@ -107,7 +115,7 @@ struct WebLoadBenchmark {
         let (latencies, errors) = results.snapshot()
         let total = latencies.values.reduce(0) { $0 + $1.count }
         print(String(format: "  %d requests in %.1f s: %.0f requests/s; %d errors; server peak memory %.1f MiB",
-                     total, elapsedSeconds, Double(total) / elapsedSeconds, errors.values.reduce(0, +), server.peakMiB))
+                     total, elapsedSeconds, Double(total) / elapsedSeconds, errors.values.reduce(0, +), servers.map(\.peakMiB).max() ?? 0))
         for kind in ["sign in", "shelf", "next card", "grade", "add word", "sign out"] {
             let sorted = (latencies[kind] ?? []).sorted()
             func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
@@ -184,9 +192,9 @@ struct WebLoadBenchmark {
         let process = Process()
         private(set) var port = 0
 
-        init(executable: String, home: String, cloud: String, password: String) throws {
+        init(executable: String, home: String, cloud: String, password: String, extra: [String] = []) throws {
             process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--cloud", cloud]
+            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--cloud", cloud] + extra
             process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config",
                                                                                 "PGPASSWORD": password]) { $1 }
             let pipe = Pipe()
@@ -215,6 +223,45 @@ struct WebLoadBenchmark {
             process.interrupt()
             process.waitUntilExit()
         }
+    }
+}
+
+/// HAProxy as docs/haproxy.cfg sets it up, listening on plain HTTP on loopback (the bench's
+/// client speaks no TLS), in front of servers on `ports`; ready once a health check passes
+/// through it.
+final class ProxyInFront {
+    let process = Process()
+    let port: Int
+
+    init(of ports: [Int], work: String) throws {
+        guard let haproxy = ChildProcess.which("haproxy") else { throw BenchError.message("web-load needs HAProxy (apt-get install haproxy)") }
+        let source = FileManager.default.currentDirectoryPath + "/docs/haproxy.cfg"
+        var config = try String(contentsOfFile: source, encoding: .utf8)
+        port = 30_000 + Int.random(in: 0..<20_000)
+        config = config.replacingOccurrences(of: "bind :443 ssl crt /etc/haproxy/vocab.pem", with: "bind 127.0.0.1:\(port)")
+        for (index, backend) in ports.enumerated() {
+            config = config.replacingOccurrences(of: "127.0.0.1:\(8081 + index)", with: "127.0.0.1:\(backend)")
+        }
+        config = config.replacingOccurrences(of: "maxconn 4096", with: "maxconn 8192")
+        let file = work + "/haproxy.cfg"
+        try Data(config.utf8).write(to: URL(fileURLWithPath: file))
+        process.executableURL = URL(fileURLWithPath: haproxy)
+        process.arguments = ["-f", file, "-db"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 {
+            if let client = try? LoadHTTPClient(port: port), let answer = try? client.send("GET", "/api/v1/health", headers: [], body: []),
+               answer.status == 200 { return }
+            usleep(100_000)
+        }
+        process.terminate()
+        throw BenchError.message("HAProxy did not answer on port \(port)")
+    }
+
+    func stop() {
+        process.interrupt()
+        process.waitUntilExit()
     }
 }
 
@@ -296,7 +343,13 @@ final class LoadLearner: Sendable {
         var added = 0
         while ContinuousClock.now < deadline {
             do {
-                try signInAndOpenShelf(results: results)
+                // A phone signs in once and keeps its cookie (signed in before the run, for the
+                // memory figure); each round opens the shelf, studies 20 cards and adds 2 words.
+                if session.withLock({ $0.cookie.isEmpty }) {
+                    try signInAndOpenShelf(results: results)
+                } else {
+                    _ = try request("GET", "/api/books", kind: "shelf", results: results)
+                }
                 for _ in 0..<20 {
                     let next = try request("GET", "/api/study", kind: "next card", results: results)
                     guard let object = try? JSONSerialization.jsonObject(with: Data(next.body)) as? [String: Any],
@@ -313,12 +366,14 @@ final class LoadLearner: Sendable {
                                     kind: "add word", results: results)
                     made.withLock { $0.words += 1 }
                 }
-                try signOut(results: results)
             } catch {
                 results.record(error: "\(error)")
                 if !session.withLock({ $0.cookie.isEmpty }) { try? signOut() }  // as a phone would, not to leave devices behind
                 session.withLock { $0.cookie = "" }
             }
+        }
+        if !session.withLock({ $0.cookie.isEmpty }) {
+            do { try signOut(results: results) } catch { results.record(error: "\(error)") }
         }
     }
 }
