@@ -101,14 +101,15 @@ public final class ServerAccount {
     // MARK: Requests
 
     /// Sends a request as this device; a 429 (the account busy with its other requests) is
-    /// tried again after the Retry-After the server gives (at most 5 s), three times at most.
+    /// tried again after the Retry-After the server gives (at most 5 s) and a random part of a
+    /// second more (so that a learner's devices do not come back in step), 8 times at most.
     func exchange(_ method: String, _ path: String, headers extra: [String: String] = [:], body: [UInt8]? = nil) throws -> ServerConnection.Answer {
         var headers = authorization
         for (name, value) in extra { headers[name] = value }
         var answer = try connection.send(method, path, headers: headers, body: body)
-        for _ in 0..<3 where answer.status == 429 {
+        for _ in 0..<8 where answer.status == 429 {
             let seconds = min(max(answer.headers["retry-after"].flatMap { Int($0) } ?? 1, 1), 5)
-            sleep(UInt32(seconds))
+            usleep(UInt32(seconds * 1_000_000 + Int.random(in: 0..<1_000_000)))
             answer = try connection.send(method, path, headers: headers, body: body)
         }
         return answer
