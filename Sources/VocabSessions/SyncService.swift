@@ -59,11 +59,7 @@ public struct SyncService: Sendable {
     /// names the device in the account's list. A PostgreSQL address is refused: devices reach
     /// the cloud only through a Vocab server. Connects: call it off the main thread.
     public func logIn(url: String, password: String?, label: String, caFile: String? = nil) throws -> ServerAddress {
-        guard ServerConnection.isServerURL(url) else {
-            let address = try ServerAddress(url: url)
-            throw CloudError.databaseLoginRetired(server: address.server, user: address.user)
-        }
-        let (base, user) = try Self.splitUser(url)
+        let (base, user) = try Self.loginAddress(url)
         guard let password, !password.isEmpty else { throw CloudError.emptyPassword }
         let previous = try? login()
         var device = try ServerAccount.signIn(url: base, user: user, password: password, label: label, caFile: caFile, timeouts: timeouts)
@@ -78,8 +74,21 @@ public struct SyncService: Sendable {
         return device.accountAddress
     }
 
+    /// The Vocab server and the user a login URL names, checked before anything is asked or
+    /// sent: a PostgreSQL address (an older Vocab's kind of login) is refused with what to do
+    /// instead, and a server address that cannot be reached safely is refused.
+    public static func loginAddress(_ url: String) throws -> (base: String, user: String) {
+        guard ServerConnection.isServerURL(url) else {
+            let address = try ServerAddress(url: url)
+            throw CloudError.databaseLoginRetired(server: address.server, user: address.user)
+        }
+        let (base, user) = try splitUser(url)
+        _ = try ServerConnection.parse(base)
+        return (base, user)
+    }
+
     /// "https://USER@HOST…" as the server's address and the user (who must be named).
-    public static func splitUser(_ url: String) throws -> (base: String, user: String) {
+    static func splitUser(_ url: String) throws -> (base: String, user: String) {
         guard let match = url.wholeMatch(of: #/(https?://)([^@/]*)@(.+)/#) else { throw CloudError.invalidServerURL(url) }
         let user = String(match.2)
         guard user.wholeMatch(of: #/[A-Za-z][A-Za-z0-9_]{0,62}/#) != nil else { throw CloudError.invalidRoleName(user) }

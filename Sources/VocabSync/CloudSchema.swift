@@ -50,6 +50,15 @@ public enum CloudSchema {
         }
     }
 
+    /// Throws unless the cloud `connection` reaches holds the schema this Vocab speaks (older:
+    /// an administrator must upgrade it; newer: this Vocab must be updated).
+    public static func requireThisVersion(on connection: PostgresConnection) throws {
+        let text = try connection.execute("SELECT value FROM vocab.meta WHERE key = 'schema_version'").first?.first ?? nil
+        let found = text.flatMap { Int($0) } ?? 0
+        if found < version { throw CloudError.schemaTooOld(server: connection.address.server, found: found, needed: version) }
+        if found > version { throw CloudError.schemaTooNew(server: connection.address.server, found: found, known: version) }
+    }
+
     /// Whether the server tier's role may log in (it has a password).
     public static func serverCanLogIn(on connection: PostgresConnection) throws -> Bool {
         try connection.execute("SELECT rolcanlogin FROM pg_roles WHERE rolname = $1", [serverRole]).first?.first == "t"

@@ -107,12 +107,7 @@ public final class CloudWebApp: Sendable {
     /// Checks that the cloud answers this server's role and speaks this Vocab's schema;
     /// throws the refusal otherwise.
     public func checkCloud() throws {
-        try cloud.with { connection in
-            let text = try connection.execute("SELECT value FROM vocab.meta WHERE key = 'schema_version'").first?.first ?? nil
-            let found = text.flatMap { Int($0) } ?? 0
-            if found < CloudSchema.version { throw CloudError.schemaTooOld(server: connection.address.server, found: found, needed: CloudSchema.version) }
-            if found > CloudSchema.version { throw CloudError.schemaTooNew(server: connection.address.server, found: found, known: CloudSchema.version) }
-        }
+        try cloud.with { try CloudSchema.requireThisVersion(on: $0) }
     }
 
     /// How many devices are signed in to this server now (in memory).

@@ -94,16 +94,4 @@ final class CloudUpgradeEndToEndTests: CloudEndToEndTestCase {
                                 upgradedServer + "/api/v1/account"])
         XCTAssertEqual(guessed, "401")
     }
-
-    private func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
 }

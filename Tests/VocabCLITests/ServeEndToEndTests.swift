@@ -147,17 +147,7 @@ final class ServeReviewBatchTests: EndToEndTestCase {
         let port = try XCTUnwrap(text.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression).map { text[$0].split(separator: ":")[1] })
         let code = try XCTUnwrap(text.range(of: #"Pairing code: \d{4}-\d{4}"#, options: .regularExpression)
             .map { text[$0].filter(\.isNumber) })
-        func curl(_ arguments: [String]) throws -> String {
-            let run = Process()
-            run.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            run.arguments = ["-s", "-w", "\n%{http_code}"] + arguments
-            let out = Pipe()
-            run.standardOutput = out
-            try run.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            run.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
+        func curl(_ arguments: [String]) throws -> String { try VocabCLITests.curl(["-w", "\n%{http_code}"] + arguments) }
         let jar = vocab.file("cookies")
         let base = "http://127.0.0.1:\(port)"
         let paired = try curl(["-c", jar, "-X", "POST", "-H", "X-Vocab-Request: 1", "-d", #"{"code":"\#(code)"}"#, base + "/api/pair"])

@@ -28,3 +28,16 @@ func waitUntil(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bo
     }
     return try condition()
 }
+
+/// Runs Debian's curl silently with `arguments`; returns what it printed.
+func curl(_ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    process.arguments = ["-s"] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+}

@@ -126,12 +126,7 @@ enum CloudCommands {
         examples: ["vocab login https://alice@vocab.example.org", "vocab login https://alice@127.0.0.1:8443 --ca-file cert.pem"]
     )) { arguments, context in
         let url = arguments.positionals[0]
-        guard ServerConnection.isServerURL(url) else {
-            let address = try ServerAddress(url: url)  // an older Vocab's kind of login: say what to run instead
-            throw CloudError.databaseLoginRetired(server: address.server, user: address.user)
-        }
-        let (base, user) = try SyncService.splitUser(url)
-        _ = try ServerConnection.parse(base)  // a bad address before the password is asked
+        let user = try SyncService.loginAddress(url).user  // a bad address before the password is asked
         var password = context.environment["VOCAB_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         if password == nil {
             password = SecretPrompt.read("Password for \(user): ", console: context.console).flatMap { $0.isEmpty ? nil : $0 }
