@@ -280,9 +280,14 @@ extension CloudSchema {
         -- and measured before it is parsed: at most 16 MiB; a body at most 2 MiB for a book —
         -- its cover —, 512 KiB for a word, 64 KiB for settings, 4 KiB for a review) if the
         -- caller's latest seq is still `expected`; returns the new latest seq, or NULL when
-        -- another device pushed first (pull, then push again). `fresh`: the account had no
-        -- rows, so a plain insert (cheaper; a conflict is an error and the client retries).
+        -- another device pushed first (pull, then push again). With `merge` (version 7) a batch
+        -- is stored after another device's changes too when it holds none of the records they
+        -- changed, so that a learner's devices syncing at once all get through; the device
+        -- knows its own rows by their seqs (the latest returned, less the batch's length).
+        -- `fresh`: the account had no rows, so a plain insert (cheaper; a conflict is an error
+        -- and the client retries).
         DROP FUNCTION IF EXISTS vocab.push(bigint, jsonb, boolean);
+        DROP FUNCTION IF EXISTS vocab.push(name, text, bigint, text, boolean);
         -- The batch's records as they were and are: one index look-up per record of the batch
         -- (a LATERAL that cannot be flattened; a hash join read the whole account, and a
         -- 100,000-word first sync passed the 64 MB of temporary files a user may have).
@@ -291,7 +296,8 @@ extension CloudSchema {
         -- read all of the learner's records through records_by_owner_seq for each record it
         -- looked up — a first sync of 10,000 words beside a million others' records took 10 s
         -- instead of 0.4 s. Planned for any owner, it takes the primary key.
-        CREATE OR REPLACE FUNCTION vocab.push(device name, secret text, expected bigint, batch_text text, fresh boolean) RETURNS bigint
+        CREATE OR REPLACE FUNCTION vocab.push(device name, secret text, expected bigint, batch_text text, fresh boolean,
+                                              merge boolean DEFAULT false) RETURNS bigint
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $fn$
         DECLARE
             me name := vocab.device_learner(device, secret);
@@ -316,7 +322,11 @@ extension CloudSchema {
             PERFORM set_config('lock_timeout', '5s', true);
             SELECT a.max_records, a.max_bytes, a.next_seq INTO cap, byte_cap, latest FROM vocab.accounts a WHERE a.owner = me FOR UPDATE;
             IF latest <> expected THEN
-                RETURN NULL;
+                IF fresh OR NOT merge OR expected > latest OR EXISTS (
+                    SELECT 1 FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
+                    JOIN vocab.records r ON r.owner = me AND r.kind = x.k AND r.id = x.i WHERE r.seq > expected) THEN
+                    RETURN NULL;
+                END IF;
             END IF;
             IF fresh THEN
                 -- Into an account the caller says is empty: a plain INSERT, which fails (and
@@ -430,7 +440,7 @@ extension CloudSchema {
         GRANT EXECUTE ON FUNCTION vocab.me(), vocab.device_learner(name, text), vocab.password_verifier(name),
             vocab.replace_verifier(name, text, text), vocab.legacy_device_verifier(name), vocab.adopt_device_secret(name, text),
             vocab.add_device(name, text, bytea), vocab.my_devices(name, text), vocab.sign_out(name, text, name),
-            vocab.push(name, text, bigint, text, boolean), vocab.pull(name, text, bigint, integer), vocab.counts(name, text) TO vocab_server;
+            vocab.push(name, text, bigint, text, boolean, boolean), vocab.pull(name, text, bigint, integer), vocab.counts(name, text) TO vocab_server;
         -- Nothing anyone but an administrator could fill or hold outside an account: no
         -- temporary tables in this database, no large objects, no transaction ids on demand.
         DO $$ BEGIN
@@ -440,6 +450,6 @@ extension CloudSchema {
             pg_catalog.lo_import(text), pg_catalog.lo_import(text, oid), pg_catalog.lo_open(oid, integer),
             pg_catalog.lowrite(integer, bytea), pg_catalog.lo_put(oid, bigint, bytea) FROM PUBLIC;
         REVOKE EXECUTE ON FUNCTION pg_catalog.txid_current(), pg_catalog.pg_current_xact_id() FROM PUBLIC;
-        INSERT INTO vocab.meta VALUES ('schema_version', '6') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+        INSERT INTO vocab.meta VALUES ('schema_version', '7') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
         """
 }

@@ -12,7 +12,7 @@ import Glibc
 ///     POST   /api/v1/devices          {"user","password","label"} → 201 {"device","secret","account"}
 ///     GET    /api/v1/account          → {"account","books","words","reviews","latest"}
 ///     GET    /api/v1/sync/pull?after=N&limit=M → one record a line: kind TAB id TAB seq TAB deleted TAB body
-///     POST   /api/v1/sync/push?token=N&fresh=0|1  (the batch) → {"latest"} | 409 {"outcome":"moved"|"upsert"}
+///     POST   /api/v1/sync/push?token=N&fresh=0|1&merge=1  (the batch) → {"latest"} | 409 {"outcome":"moved"|"upsert"}
 ///     GET    /api/v1/devices          → [{"id","label","created","seen","this"}]
 ///     DELETE /api/v1/devices/ID       → {"signedOut"}
 ///     POST   /api/v1/signout          {"everywhere"} → {"signedOut"}
@@ -101,15 +101,17 @@ public final class ServerAccount {
     // MARK: Requests
 
     /// Sends a request as this device; a 429 (the account busy with its other requests) is
-    /// tried again after the Retry-After the server gives (at most 5 s) and a random part of a
-    /// second more (so that a learner's devices do not come back in step), 8 times at most.
+    /// tried again 8 times at most, after a wait that starts at the Retry-After the server gives
+    /// and doubles each time (8 s at most; about 45 s in all), a random part of it less, so
+    /// that a learner's devices do not come back in step.
     func exchange(_ method: String, _ path: String, headers extra: [String: String] = [:], body: [UInt8]? = nil) throws -> ServerConnection.Answer {
         var headers = authorization
         for (name, value) in extra { headers[name] = value }
         var answer = try connection.send(method, path, headers: headers, body: body)
-        for _ in 0..<8 where answer.status == 429 {
-            let seconds = min(max(answer.headers["retry-after"].flatMap { Int($0) } ?? 1, 1), 5)
-            usleep(UInt32(seconds * 1_000_000 + Int.random(in: 0..<1_000_000)))
+        for attempt in 0..<8 where answer.status == 429 {
+            let given = min(max(answer.headers["retry-after"].flatMap { Int($0) } ?? 1, 1), 5)
+            let longest = min(given << attempt, 8) * 1_000_000
+            usleep(UInt32(Int.random(in: longest / 2...longest)))
             answer = try connection.send(method, path, headers: headers, body: body)
         }
         return answer
@@ -206,7 +208,7 @@ public final class ServerSyncChannel: SyncChannel {
         let account = self.account
         let work = DispatchWorkItem { [weak self] in
             let result = Result {
-                try account.exchange("POST", "/api/v1/sync/push?token=\(token)&fresh=\(intoEmptyAccount ? 1 : 0)",
+                try account.exchange("POST", "/api/v1/sync/push?token=\(token)&fresh=\(intoEmptyAccount ? 1 : 0)&merge=1",
                                      headers: ["Content-Type": "application/json"], body: Array(batch.utf8))
             }
             self?.pushed = result

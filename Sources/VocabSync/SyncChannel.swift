@@ -67,11 +67,15 @@ public protocol SyncChannel: AnyObject {
 public final class DatabaseSyncChannel: SyncChannel {
     public let connection: PostgresConnection
     public let device: DeviceKey
+    /// Whether a push after another device's changes is stored when it touches none of
+    /// their records (what every sync of this version asks; a device of schema 6 did not).
+    public let merging: Bool
     private var pushingIntoEmptyAccount = false
 
-    public init(connection: PostgresConnection, device: DeviceKey) {
+    public init(connection: PostgresConnection, device: DeviceKey, merging: Bool = true) {
         self.connection = connection
         self.device = device
+        self.merging = merging
     }
 
     public func counts() throws -> CloudCounts {
@@ -94,8 +98,8 @@ public final class DatabaseSyncChannel: SyncChannel {
 
     public func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws {
         pushingIntoEmptyAccount = intoEmptyAccount
-        try connection.send("SELECT vocab.push($1, $2, $3::bigint, $4::text, $5::boolean)::text",
-                            [device.id, device.secret, String(token), batch, intoEmptyAccount ? "true" : "false"])
+        try connection.send("SELECT vocab.push($1, $2, $3::bigint, $4::text, $5::boolean, $6::boolean)::text",
+                            [device.id, device.secret, String(token), batch, intoEmptyAccount ? "true" : "false", merging ? "true" : "false"])
     }
 
     public func finishPush() throws -> PushOutcome {

@@ -53,6 +53,10 @@ public final class SyncEngine {
     private let account: String
     /// The learner's name, for messages.
     private let learner: String
+    /// The seqs of this sync's own pushes stored after other devices' changes it had not yet
+    /// pulled: the token stays before those changes, and the pull that follows skips these
+    /// rows (they are this store's own, and it may have changed them again since).
+    private var ownSeqs: [ClosedRange<Int64>] = []
 
     /// A sync through `channel` for the account whose URL is `account` (what the store is
     /// bound to) and whose learner is `learner`.
@@ -97,7 +101,9 @@ public final class SyncEngine {
         return report
     }
 
-    /// Pulls, then pushes, until a push finds nothing new on the server.
+    /// Pulls, then pushes, until a push finds nothing new on the server. A push stored after
+    /// others' changes (none of its records among them) counts as new: their changes are
+    /// pulled in the next round.
     private func exchange(account: String, report: inout SyncReport) throws {
         var token = try store.syncToken(for: account)
         for _ in 0..<20 {
@@ -142,6 +148,7 @@ public final class SyncEngine {
                     continue
                 }
                 pageToken = max(pageToken, row.seq)
+                if ownSeqs.contains(where: { $0.contains(row.seq) }) { continue }
                 guard let id = UUID(text: row.id) else {
                     report.skipped.append("\(row.kind) \(row.id): malformed id")
                     continue
@@ -158,7 +165,9 @@ public final class SyncEngine {
         }
     }
 
-    /// Pushes the outbox; false when the server changed since the pull (pull again first).
+    /// Pushes the outbox; false when the server changed since the pull (pull again first):
+    /// either nothing was stored, or the batches went in after the changes (the token stays
+    /// before them, and their seqs are noted in `ownSeqs`).
     ///
     /// Batches go one after another with no wait between them: while the server stores one,
     /// this device clears the one before from its outbox and reads and writes out the next.
@@ -172,6 +181,7 @@ public final class SyncEngine {
         var intoEmptyAccount = try token == 0 && latestSeq() == 0
         var batch = SyncEngine.fittedBatch(&entries)
         var stored: (entries: [OutboxEntry], token: Int64)?
+        var afterOthers = false
         func clearStored() throws {
             guard let done = stored else { return }
             try store.clearOutbox(done.entries, token: done.token)
@@ -208,7 +218,15 @@ public final class SyncEngine {
             case .accountMoved:
                 return false
             case .stored(let latest):
-                newToken = latest
+                let first = latest - Int64(entries.count) + 1
+                if first == token + 1, !afterOthers {
+                    newToken = latest
+                } else {
+                    // Stored after changes this store has not pulled: the token stays before them.
+                    afterOthers = true
+                    ownSeqs.append(first...latest)
+                    newToken = token
+                }
             }
             stored = (entries, newToken)
             token = newToken
@@ -216,7 +234,7 @@ public final class SyncEngine {
             batch = nextBatch
         }
         try clearStored()
-        return true
+        return !afterOthers
     }
 
     /// The JSON of as many of `entries` as one push may carry (`maxBatchBytes`; book covers are

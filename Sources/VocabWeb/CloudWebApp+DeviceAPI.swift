@@ -83,8 +83,10 @@ extension CloudWebApp {
                             body: body)
     }
 
-    /// `POST /api/v1/sync/push?token=N&fresh=0|1`: the batch goes to the cloud's push as it is
-    /// (the cloud measures and checks it; the server bounds its size before reading it).
+    /// `POST /api/v1/sync/push?token=N&fresh=0|1&merge=0|1`: the batch goes to the cloud's push
+    /// as it is (the cloud measures and checks it; the server bounds its size before reading
+    /// it). `merge=1`: the device tells its own rows from others' by their seqs, so a batch
+    /// touching none of the records changed since `token` is stored after them.
     private func push(_ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         guard let token = request.query["token"].flatMap({ Int64($0) }), token >= 0 else {
             throw WebProblem(status: 400, message: "\"token\" must be a change number, 0 or more.")
@@ -92,7 +94,7 @@ extension CloudWebApp {
         let fresh = request.query["fresh"] == "1"
         let batch = String(decoding: request.body, as: UTF8.self)
         let outcome = try cloud.with { connection -> PushOutcome in
-            let channel = DatabaseSyncChannel(connection: connection, device: caller.key)
+            let channel = DatabaseSyncChannel(connection: connection, device: caller.key, merging: request.query["merge"] == "1")
             try channel.startPush(token: token, batch: batch, intoEmptyAccount: fresh)
             return try channel.finishPush()
         }

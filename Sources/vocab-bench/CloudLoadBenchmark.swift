@@ -6,7 +6,7 @@ import VocabSync
 
 /// `vocab-bench cloud-load`: many users, each with several devices (a store of its own per
 /// device, signed in as a terminal is), making random adds, edits, deletes and reviews and
-/// syncing over HTTP through a Vocab server (`vocab serve --cloud`, a real process on loopback)
+/// syncing over HTTPS through a Vocab server (`vocab serve --cloud`, a real process on loopback)
 /// in front of the local PostgreSQL — directly, and through PgBouncer when one runs. Reports syncs per second,
 /// p50/p99 sync latency and errors, then checks convergence: every device of a user equals
 /// the server, nothing lost or duplicated, and no user's rows reached another.
@@ -47,11 +47,15 @@ struct CloudLoadBenchmark {
         let work = NSTemporaryDirectory() + "vocab-cloud-load-\(run)"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
+        // Over HTTPS, as a terminal reaches a server elsewhere: a certificate of its own, trusted
+        // by the devices through the CA file a login may name.
+        let (certificate, key) = try Self.makeCertificate(in: work)
         let server = try WebLoadBenchmark.CloudServer(executable: try ChildProcess.vocabProgram(), home: work + "/server",
                                                       cloud: BenchCloud.serverURL(adminAddress, host: host, port: port),
-                                                      password: try BenchCloud.serverPassword())
+                                                      password: try BenchCloud.serverPassword(),
+                                                      extra: ["--tls-cert", certificate, "--tls-key", key])
         defer { server.stop() }
-        let base = "http://127.0.0.1:\(server.port)"
+        let base = "https://127.0.0.1:\(server.port)"
         let names = (0..<users).map { "load_\(run)_\($0)" }
         let cap = try admin.execute("SELECT value FROM vocab.meta WHERE key = 'device_sign_ins_per_hour'").first?.first ?? nil
         try admin.execute("INSERT INTO vocab.meta VALUES ('device_sign_ins_per_hour', '1000000') ON CONFLICT (key) DO UPDATE SET value = excluded.value")
@@ -69,7 +73,8 @@ struct CloudLoadBenchmark {
         for name in names {
             try CloudSchema.addUser(name, password: "load-\(run)", on: admin)
             logins.append(try (0..<devices).map { device in
-                try ServerAccount.signIn(url: base, user: name, password: "load-\(run)", label: "load \(device)", timeouts: timeouts)
+                try ServerAccount.signIn(url: base, user: name, password: "load-\(run)", label: "load \(device)", caFile: certificate,
+                                         timeouts: timeouts)
             })
         }
         for (user, deviceLogins) in logins.enumerated() {
@@ -80,7 +85,7 @@ struct CloudLoadBenchmark {
                 _ = try Self.sync(store, login, timeouts)
             }
         }
-        print("cloud-load \(route): \(users) users × \(devices) devices = \(users * devices) devices, \(seconds) s")
+        print("cloud-load \(route) (HTTPS): \(users) users × \(devices) devices = \(users * devices) devices, \(seconds) s")
 
         let results = LoadResults()
         let deadline = ContinuousClock.now + .seconds(seconds)
@@ -155,6 +160,22 @@ struct CloudLoadBenchmark {
 }
 
 extension CloudLoadBenchmark {
+    /// A self-signed certificate for 127.0.0.1 made by openssl in `folder`: (certificate, key).
+    static func makeCertificate(in folder: String) throws -> (String, String) {
+        let certificate = folder + "/cert.pem", key = folder + "/key.pem"
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                             "-days", "1", "-keyout", key, "-out", certificate]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else { throw BenchError.message("cloud-load: openssl could not make a certificate") }
+        chmod(key, 0o600)
+        return (certificate, key)
+    }
+
     /// One sync of `store` as the terminal does it: through the Vocab server of `login`.
     static func sync(_ store: Store, _ login: CloudLogin, _ timeouts: CloudTimeouts) throws -> SyncReport {
         let account = try ServerAccount(login, timeouts: timeouts)

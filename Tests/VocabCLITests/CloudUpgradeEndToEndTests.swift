@@ -61,7 +61,7 @@ final class CloudUpgradeEndToEndTests: CloudEndToEndTestCase {
         // The upgrade.
         let upgraded = try vocab.run(["cloud", "init", "--admin", inDatabase(adminURL)], environment: admin)
         XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
-        XCTAssertEqual(try psql("SELECT value FROM vocab.meta WHERE key = 'schema_version'"), "6")
+        XCTAssertEqual(try psql("SELECT value FROM vocab.meta WHERE key = 'schema_version'"), "7")
         XCTAssertEqual(try psql("SELECT count(*) FROM pg_roles WHERE rolname IN ('\(alice)', '\(device)', 'vocab_user') OR rolname LIKE 'vd\\_%'"), "0",
                        "no learner or device role is left")
         XCTAssertTrue(try psql("SELECT verifier FROM vocab.accounts WHERE owner = '\(alice)'").hasPrefix("SCRAM-SHA-256$"), "her password's verifier was kept")

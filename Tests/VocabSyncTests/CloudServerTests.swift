@@ -26,9 +26,11 @@ final class CloudServerTests: XCTestCase {
 
     func testAVersion2KindCheckIsWidenedOnceForTheSettings() throws {
         let check = "SELECT oid::text, pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'records_kind_check'"
+        // Version 2's check, as a cloud of then had it (NOT VALID: the cloud the suite shares may
+        // hold others' settings rows already).
         try admin.execute("""
             ALTER TABLE vocab.records DROP CONSTRAINT records_kind_check;
-            ALTER TABLE vocab.records ADD CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review'));
+            ALTER TABLE vocab.records ADD CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review')) NOT VALID;
             UPDATE vocab.meta SET value = '2' WHERE key = 'schema_version'
             """)
         try CloudSchema.install(on: admin)
