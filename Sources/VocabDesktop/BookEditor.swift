@@ -53,11 +53,7 @@ final class BookEditor {
         FileDialog.choose(parent: dialog.window, title: tr("Choose a cover image"), save: false) { [weak self] path in
             guard let self else { return }
             do {
-                let bytes = try FileAccess.readBytes(path, limit: FieldRules.maxImageBytes)
-                guard bytes.count <= FieldRules.maxImageBytes else {
-                    throw VocabError.imageTooLarge(bytes: FileAccess.size(of: path) ?? bytes.count, limit: FieldRules.maxImageBytes)
-                }
-                cover = .set(bytes)
+                cover = .set(try BookForm.coverImage(at: path))
                 UI.setText(coverLabel, (path as NSString).lastPathComponent)
             } catch {
                 show(error)

@@ -165,8 +165,7 @@ final class GameScreen {
         let clock = model.clock
         model.background({ store -> GameSession in
             guard let chosen else { throw GameSetupError.noBooks }
-            let books = try chosen.map { [try store.bookSummary(id: $0).book] } ?? store.bookSummaries().map(\.book)
-            return try GameSession(store: store, books: books, configuration: configuration, clock: clock)
+            return try GameSession(store: store, bookIds: chosen.map { [$0] }, configuration: configuration, clock: clock)
         }) { [weak self] result in
             guard let self else { return }
             switch result {

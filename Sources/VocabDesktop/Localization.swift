@@ -24,15 +24,5 @@ func tr(_ text: String) -> String {
 
 /// The text in the user's language with `%@` (or `%d`) replaced by the arguments, in order.
 func tr(_ text: String, _ arguments: CustomStringConvertible...) -> String {
-    var result = ""
-    var remaining = Substring(tr(text))
-    var values = arguments.makeIterator()
-    while let marker = remaining.range(of: "%@") ?? remaining.range(of: "%d") {
-        // Take whichever marker comes first.
-        let at = [remaining.range(of: "%@"), remaining.range(of: "%d")].compactMap { $0 }.min { $0.lowerBound < $1.lowerBound } ?? marker
-        result += remaining[..<at.lowerBound]
-        result += values.next()?.description ?? ""
-        remaining = remaining[at.upperBound...]
-    }
-    return result + remaining
+    Localization.catalog.translate(text, arguments)
 }

@@ -100,9 +100,9 @@ final class WordEditor {
 
     private func lookUp() {
         readForm()
-        let word = form[.word].trimmingCharacters(in: .whitespaces)
-        guard !word.isEmpty else {
-            fields[.word]?.show(error: tr("Type the word first, then look it up."))
+        let word: String
+        do { word = try form.wordToLookUp() } catch {
+            fields[.word]?.show(error: WindowWording.message(for: error))
             return
         }
         say(tr("Looking up “%@”…", word))

@@ -73,3 +73,15 @@ public enum BookDeletion {
         return (try store.deleteBook(id: bookId, now: now), backup)
     }
 }
+
+extension BookForm {
+    /// A cover image read from the file at `path`, refused (with its size) when it is larger
+    /// than a book's cover may be; whether it is an image is checked when the book is saved.
+    public static func coverImage(at path: String) throws -> [UInt8] {
+        let bytes = try FileAccess.readBytes(path, limit: FieldRules.maxImageBytes)
+        if bytes.count > FieldRules.maxImageBytes {
+            throw VocabError.imageTooLarge(bytes: FileAccess.size(of: path) ?? bytes.count, limit: FieldRules.maxImageBytes)
+        }
+        return bytes
+    }
+}

@@ -58,8 +58,14 @@ public struct GameSummary: Sendable {
     public var planned: Int
     /// Words answered wrong, in the order they were asked.
     public var wrongWords: [Word]
-    public var percent: Int { answered == 0 ? 0 : right * 100 / answered }
+    public var percent: Int { Self.percent(right: right, of: answered) }
     public var stoppedEarly: Bool { answered < planned }
+
+    /// The share of answers that were right, in whole percent (rounded down; 0 with none),
+    /// for one game or for all of them.
+    public static func percent(right: Int, of answered: Int) -> Int {
+        answered == 0 ? 0 : right * 100 / answered
+    }
 }
 
 /// One test game, step by step: `start` plans it from the store as it is now (refusing with a
@@ -88,6 +94,18 @@ public final class GameSession: @unchecked Sendable {
 
     private let store: Store
     private let clock: SessionClock
+
+    /// Plans and starts a game over the books `bookIds` names — none (or nil) names every
+    /// book, as in every front end — each of which must be in the store.
+    public convenience init(store: Store, bookIds: [UUID]?, configuration: GameConfiguration, clock: SessionClock) throws {
+        let books: [Book]
+        if let bookIds, !bookIds.isEmpty {
+            books = try bookIds.map { id in try store.book(id: id) ?? { throw VocabError.bookNotFound(id.lowercaseText) }() }
+        } else {
+            books = try store.bookSummaries().map(\.book)
+        }
+        try self.init(store: store, books: books, configuration: configuration, clock: clock)
+    }
 
     /// Plans and starts a game over `books`; throws `GameSetupError` when it cannot be played.
     public init(store: Store, books: [Book], configuration: GameConfiguration, clock: SessionClock) throws {

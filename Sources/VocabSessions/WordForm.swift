@@ -34,6 +34,14 @@ public struct WordForm: Sendable, Equatable {
         set { values[field] = newValue }
     }
 
+    /// The word a dictionary looks up: the form's word, trimmed. A form with no word yet is
+    /// refused (on the word field), in every front end alike.
+    public func wordToLookUp() throws -> String {
+        let word = self[.word].trimmingSpaces()
+        guard !word.isEmpty else { throw WordFormError(field: .word, underlying: .nothingToLookUp) }
+        return word
+    }
+
     /// The form as a draft for a new word.
     public var draft: WordDraft {
         WordDraft(word: self[.word], definition: self[.definition], detail: self[.detail],

@@ -118,12 +118,8 @@ public final class CloudWebApp: Sendable {
         var response: HTTPResponse
         do {
             response = try route(request)
-        } catch let problem as WebProblem {
-            response = problem.response
-        } catch let error as UserFacingError {
-            response = WebProblem(status: 500, message: error.message).response
         } catch {
-            response = WebProblem(status: 500, message: "Something went wrong on the server; nothing was changed.").response
+            response = WebApp.refusal(error, wording: WebApp.wording(for: request, catalogs: catalogs))
         }
         response.headers += WebApp.securityHeaders
         return response
@@ -134,10 +130,21 @@ public final class CloudWebApp: Sendable {
         if request.path.hasPrefix("/api/v1/") { return try deviceAPI(request) }
         guard request.path.hasPrefix("/api/") else { return try WebApp.page(request) }
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)
-        if parts == ["signin"] { return try signIn(request) }
-        if parts == ["pair"] { throw WebProblem(status: 404, message: "This server signs in with a cloud account, not a pairing code.") }
+        let route = WebRoute.match(method: request.method, path: parts)
+        switch route?.route {
+        case .signIn?: return try signIn(request)
+        case .pair?: throw WebProblem(status: 404, message: "This server signs in with a cloud account, not a pairing code.")
+        case .meta?: return WebApp.json(WebMeta.json)
+        case .session?:
+            // Asked first by every page load, answered without a refusal when nobody is signed in.
+            guard let caller = try? signedInCaller(request) else {
+                return WebApp.json(["mode": "cloud", "signedIn": false, "signIn": "account"])
+            }
+            return WebApp.json(["mode": "cloud", "signedIn": true, "account": caller.owner])
+        default: break
+        }
         let caller = try signedInCaller(request)
-        return try withinShare(of: caller.owner) { try answer(request, parts, caller) }
+        return try withinShare(of: caller.owner) { try answer(request, route, caller) }
     }
 
     /// Runs `body` as one of the learner's requests in flight, or answers 429 when he has
@@ -160,14 +167,20 @@ public final class CloudWebApp: Sendable {
         return try body()
     }
 
-    private func answer(_ request: HTTPRequest, _ parts: [String], _ caller: Caller) throws -> HTTPResponse {
+    /// A signed-in learner's request: the account's own routes here, the rest (and a route
+    /// that does not exist, which it refuses) by the learner's web app over their store.
+    private func answer(_ request: HTTPRequest, _ route: (route: WebRoute, ids: [String])?, _ caller: Caller) throws -> HTTPResponse {
         if request.method != "GET" { try WebApp.checkWrite(request, scheme: settings.scheme) }
-        switch (request.method, parts) {
-        case ("GET", ["session"]): return WebApp.json(["mode": "cloud", "account": caller.owner])
-        case ("POST", ["signout"]): return try signOut(caller, request)
-        case ("GET", ["devices"]): return try listDevices(caller)
-        case ("DELETE", let path) where path.count == 2 && path[0] == "devices": return try signOut(caller, other: path[1])
-        default: break
+        if let (route, ids) = route {
+            switch route {
+            case .signOut: return try signOut(caller, request)
+            case .devices: return try listDevices(caller)
+            case .signOutDevice: return try signOut(caller, other: ids[0])
+            case .signIn, .pair, .meta, .session: break  // answered before a learner is known
+            case .changes, .books, .addBook, .editBook, .deleteBook, .cover, .words, .export, .addWord, .editWord, .deleteWord, .sound,
+                 .dictionary, .nextCard, .grade, .studyQueue, .addReviews, .startGame, .playGame, .startImport, .importState, .cancelImport:
+                break  // the learner's words and study: their web app below
+            }
         }
         let learner = try stores.learner(caller.owner, server: settings.server)
         defer { learner.busy.subtract(1, ordering: .relaxed) }

@@ -22,9 +22,7 @@ extension WebApp {
         let clock = self.clock
         // The game keeps the writer's store: each of its answers runs inside a write, as the window's do on its worker.
         let game = try pool.write { store -> GameSession in
-            let books = bookIds.isEmpty ? try store.bookSummaries().map(\.book)
-                : try bookIds.map { id in try store.book(id: id) ?? { throw VocabError.bookNotFound(id.lowercaseText) }() }
-            return try GameSession(store: store, books: books, configuration: configuration, clock: clock)
+            try GameSession(store: store, bookIds: bookIds, configuration: configuration, clock: clock)
         }.value
         for dropped in games.add(game, device: device) { _ = try? pool.write { _ in try dropped.finish() } }  // its answers are saved already
         return ["id": game.id.lowercaseText, "mode": mode.rawValue, "planned": game.questions.count,

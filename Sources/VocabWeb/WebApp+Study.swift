@@ -3,11 +3,16 @@ import FoundationEssentials
 import VocabCore
 import VocabSessions
 import VocabStore
+import VocabWording
+import VocabCatalog
 
 /// Study: the next card with its buttons' intervals, a grade, the day's queue for the phone to
 /// keep, and the reviews it made offline.
 extension WebApp {
-    func nextCard(_ query: [String: String]) throws -> JSONValue {
+    /// The next card, with each rating's interval worded as the window's buttons word it, in
+    /// the page's language (`wording`; English without).
+    func nextCard(_ query: [String: String], wording: Wording?) throws -> JSONValue {
+        let words = wording ?? Wording(catalog: Catalog())
         let now = clock.now(), day = studyDay, clock = self.clock, dayStart = studyDayStart(at: now)
         let bookIds = try query["book"].map { [try uuid($0)] }
         return try pool.read { store -> JSONValue in
@@ -22,7 +27,7 @@ extension WebApp {
             // The interval each button shows, by the rule the window's buttons follow.
             let intervals = peek.choices.map { choice -> JSONValue in
                 .object([("rating", .string(choice.rating.name)), ("due", .string(choice.due.iso8601)),
-                         ("interval", Self.interval(ButtonInterval(choice.due, from: now)))])
+                         ("interval", .string(words.button(ButtonInterval(choice.due, from: now))))])
             }
             return .object([("card", Self.word(card.word, due: card.schedule?.due)), ("isDue", .bool(card.isDue)),
                             ("dueCount", .int(Int64(peek.dueCount))), ("newCount", .int(Int64(peek.newCount))), ("intervals", .array(intervals))])
@@ -55,7 +60,7 @@ extension WebApp {
     /// rating, at}]}`. Each keeps the time it was made and the id the phone gave it, so sending
     /// one twice changes nothing; schedules are derived from the log, as a sync does.
     func addReviews(_ object: [String: Any]) throws -> [String: Any] {
-        guard let items = object["reviews"] as? [[String: Any]], items.count <= 1_000 else {
+        guard let items = object["reviews"] as? [[String: Any]], items.count <= WebMeta.reviewsPerRequest else {
             throw WebProblem(status: 422, message: "\"reviews\" must be a list of at most 1,000 reviews.", field: "reviews")
         }
         let now = clock.now()
@@ -88,19 +93,5 @@ extension WebApp {
             return try store.recordReview(wordId: wordId, rating: rating, at: now, source: .study, ids: &ids)
         }.value
         return ["due": schedule.due.iso8601, "state": schedule.state.name]
-    }
-
-    /// A button's interval as the page words it: `{"unit": "m"|"h"|"d"|"mo"|"y", "count": "10"}`
-    /// (the catalogue's "%dm", "%dh", …; years in tenths: "1.5").
-    static func interval(_ interval: ButtonInterval) -> JSONValue {
-        let (unit, count): (String, String)
-        switch interval {
-        case .minutes(let minutes): (unit, count) = ("m", String(minutes))
-        case .hours(let hours): (unit, count) = ("h", String(hours))
-        case .days(let days): (unit, count) = ("d", String(days))
-        case .months(let months): (unit, count) = ("mo", String(months))
-        case .years(let tenths): (unit, count) = ("y", tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)")
-        }
-        return .object([("unit", .string(unit)), ("count", .string(count))])
     }
 }

@@ -9,7 +9,7 @@ import VocabStore
 /// Dictionary on the form the page keeps, and the word spoken.
 extension WebApp {
     func words(bookId: UUID, query: [String: String]) throws -> [String: Any] {
-        let offset = max(0, Int(query["offset"] ?? "") ?? 0), limit = min(max(1, Int(query["limit"] ?? "") ?? 50), 200)
+        let offset = max(0, Int(query["offset"] ?? "") ?? 0), limit = min(max(1, Int(query["limit"] ?? "") ?? 50), WebMeta.wordsPerPage)
         let search = query["q"] ?? ""
         return try pool.read { store -> [String: Any] in
             let total: Int, rows: [WordListRow]
@@ -40,21 +40,15 @@ extension WebApp {
             form.newId = id
         }
         let now = clock.now()
-        do {
-            let (word, isNew, deleted) = try pool.write { store -> (Word?, Bool, Bool) in
-                if let id = form.newId {
-                    if let word = try store.word(id: id) { return (word, false, false) }
-                    if try store.wordWasDeleted(id: id) { return (nil, false, true) }
-                }
-                return (try form.save(to: store, bookId: bookId, now: now), true, false)
-            }.value
-            guard let word else { return json(["deleted": deleted]) }
-            return json(Self.word(word, due: nil), status: isNew ? 201 : 200)
-        } catch let error as WordFormError {
-            // A book that is not there (or not this learner's) is not found, as everywhere.
-            if case .bookNotFound = error.underlying { throw WebProblem(status: 404, message: error.message, cause: error) }
-            throw WebProblem(status: 422, message: error.message, field: error.field?.rawValue, cause: error)
-        }
+        let (word, isNew, deleted) = try pool.write { store -> (Word?, Bool, Bool) in
+            if let id = form.newId {
+                if let word = try store.word(id: id) { return (word, false, false) }
+                if try store.wordWasDeleted(id: id) { return (nil, false, true) }
+            }
+            return (try form.save(to: store, bookId: bookId, now: now), true, false)
+        }.value
+        guard let word else { return json(["deleted": deleted]) }
+        return json(Self.word(word, due: nil), status: isNew ? 201 : 200)
     }
 
     /// An edit through the word form: the fields given (and `memorized`) change, the rest stay.
@@ -69,17 +63,13 @@ extension WebApp {
         case let value as Bool: memorized = value
         default: throw WebProblem(status: 422, message: "\"memorized\" must be true or false.", field: "memorized")
         }
-        do {
-            return try pool.write { store -> JSONValue in
-                guard let word = try store.word(id: id) else { throw VocabError.wordNotFound(id.lowercaseText, book: nil) }
-                var form = WordForm(editing: word)
-                for (field, value) in fields { form[field] = value }
-                if let memorized { form.memorized = memorized }
-                return Self.word(try form.save(to: store, bookId: word.bookId, now: now), due: nil)
-            }.value
-        } catch let error as WordFormError {
-            throw WebProblem(status: 422, message: error.message, field: error.field?.rawValue, cause: error)
-        }
+        return try pool.write { store -> JSONValue in
+            guard let word = try store.word(id: id) else { throw VocabError.wordNotFound(id.lowercaseText, book: nil) }
+            var form = WordForm(editing: word)
+            for (field, value) in fields { form[field] = value }
+            if let memorized { form.memorized = memorized }
+            return Self.word(try form.save(to: store, bookId: word.bookId, now: now), due: nil)
+        }.value
     }
 
     /// Deletes a word (and its reviews); a word already gone is no error (sent twice, say).
@@ -119,10 +109,7 @@ extension WebApp {
         for (name, value) in object["filled"] as? [String: String] ?? [:] {
             if let field = WordField(rawValue: name) { form.filledByDictionary[field] = value }
         }
-        guard !form[.word].trimmingSpaces().isEmpty else {
-            throw WebProblem(status: 422, message: "Type the word first, then look it up.", field: "word")
-        }
-        let entry = try dictionaries.lookUp(form[.word])
+        let entry = try dictionaries.lookUp(try form.wordToLookUp())
         form.fill(from: entry)
         if let sense = object["sense"] as? Int { form.choose(sense: sense, of: entry) }
         var fields: [String: String] = [:]

@@ -64,31 +64,47 @@ public final class WebApp: Sendable {
     /// The response `route` makes, or its refusal worded in the page's language.
     private func answer(_ request: HTTPRequest, _ route: () throws -> HTTPResponse) -> HTTPResponse {
         var response: HTTPResponse
-        // The page's language (it says which): a refusal that names things (a book, a word) is
-        // worded here, as the window words it; the page translates the others itself.
-        func refusal(_ status: Int, _ error: UserFacingError, field: String? = nil) -> HTTPResponse {
-            WebProblem(status: status, message: wording(for: request)?.message(for: error) ?? error.message, field: field).response
-        }
         do {
             response = try route()
-        } catch let problem as WebProblem {
-            response = problem.cause.map { refusal(problem.status, $0, field: problem.field) } ?? problem.response
-        } catch let error as VocabError {
-            switch error {
-            case .bookNotFound, .wordNotFound: response = refusal(404, error)
-            default: response = refusal(error.category == .userInput ? 422 : 500, error)
-            }
-        } catch let error as UserFacingError {
-            response = refusal(error.category == .userInput ? 422 : 500, error)
         } catch {
-            response = WebProblem(status: 500, message: "Something went wrong on the server; nothing was changed.").response
+            response = Self.refusal(error, wording: wording(for: request))
         }
         response.headers += Self.securityHeaders
         return response
     }
 
+    /// What a request that threw is answered, on either server (one learner's or many's): a
+    /// `WebProblem` as it says; a user's mistake 422 (a book or word not there 404), worded in
+    /// the page's language when `wording` has it, as the window words it (the page translates
+    /// the server's other sentences itself); anything else 500, changing nothing.
+    static func refusal(_ error: Error, wording: Wording?) -> HTTPResponse {
+        func worded(_ status: Int, _ error: UserFacingError, field: String? = nil) -> HTTPResponse {
+            WebProblem(status: status, message: wording?.message(for: error) ?? error.message, field: field).response
+        }
+        switch error {
+        case let problem as WebProblem:
+            return problem.cause.map { worded(problem.status, $0, field: problem.field) } ?? problem.response
+        case let error as WordFormError:
+            // A book that is not there (or not this learner's) is not found, as everywhere.
+            if case .bookNotFound = error.underlying { return worded(404, error) }
+            return worded(422, error, field: error.field?.rawValue)
+        case let error as UserFacingError:
+            switch error as? VocabError {
+            case .bookNotFound?, .wordNotFound?: return worded(404, error)
+            default: return worded(error.category == .userInput ? 422 : 500, error)
+            }
+        default:
+            return WebProblem(status: 500, message: "Something went wrong on the server; nothing was changed.").response
+        }
+    }
+
     /// The words of the page's language (`X-Vocab-Language`), when the server has its catalogue.
     func wording(for request: HTTPRequest) -> Wording? {
+        Self.wording(for: request, catalogs: catalogs)
+    }
+
+    /// The words of the page's language (`X-Vocab-Language`), when `catalogs` has it.
+    static func wording(for request: HTTPRequest, catalogs: [String: Catalog]) -> Wording? {
         request.header("X-Vocab-Language").map { String($0.prefix { $0.isLetter }).lowercased() }.flatMap { catalogs[$0] }
             .map { Wording(catalog: $0) }
     }
@@ -104,51 +120,51 @@ public final class WebApp: Sendable {
         guard request.path.hasPrefix("/api/") else { return try Self.page(request) }
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)  // after "api"
         if parts == ["pair"], signedIn == nil { return try pair(request) }
+        if parts == ["session"], request.method == "GET", signedIn == nil {
+            // Asked first by every page load: whether this device is paired, answered without a
+            // refusal (a 401 would be an error in the browser's console on every first visit).
+            let paired = (try? checkDevice(request)) != nil
+            return json(paired ? ["mode": "paired", "signedIn": true] : ["mode": "paired", "signedIn": false, "signIn": "code"])
+        }
         let device = try signedIn ?? checkDevice(request)
         if request.method != "GET" { try Self.checkWrite(request, scheme: scheme) }
-        /// The `*` parts of `pattern` when the request is `verb` on it ("books/*/words" → [id]).
-        func on(_ verb: String, _ pattern: String) -> [String]? {
-            guard request.method == verb else { return nil }
-            let wanted = pattern.split(separator: "/")
-            guard wanted.count == parts.count else { return nil }
-            var captured: [String] = []
-            for (want, part) in zip(wanted, parts) {
-                if want == "*" { captured.append(part) } else if want != part { return nil }
-            }
-            return captured
+        guard let (route, ids) = WebRoute.match(method: request.method, path: parts) else {
+            if WebRoute.knows(path: parts) { throw WebProblem(status: 405, message: "\(request.method) is not allowed here.") }
+            throw WebProblem(status: 404, message: "There is no \(request.path).")
         }
-        if on("GET", "books") != nil { return json(try books()) }
-        if on("POST", "books") != nil { return json(try addBook(try body(request)), status: 201) }
-        if let id = on("PUT", "books/*") { return json(try editBook(try uuid(id[0]), try body(request))) }
-        if let id = on("DELETE", "books/*") { return json(try deleteBook(try uuid(id[0]))) }
-        if let id = on("GET", "books/*/cover") { return try cover(try uuid(id[0])) }
-        if let id = on("GET", "books/*/words") { return json(try words(bookId: try uuid(id[0]), query: request.query)) }
-        if let id = on("GET", "books/*/export") { return try export(bookId: try uuid(id[0]), format: request.query["format"] ?? "csv") }
-        if on("POST", "words") != nil { return try addWord(try body(request)) }
-        if let id = on("PUT", "words/*") { return json(try editWord(try uuid(id[0]), try body(request))) }
-        if let id = on("DELETE", "words/*") { return json(try deleteWord(try uuid(id[0]))) }
-        if let id = on("GET", "words/*/sound") { return try sound(wordId: try uuid(id[0])) }
-        if on("POST", "dictionary") != nil { return json(try fillFromDictionary(try body(request))) }
-        if on("GET", "study") != nil { return json(try nextCard(request.query)) }
-        if on("POST", "study/grade") != nil { return json(try grade(try body(request))) }
-        if on("GET", "study/queue") != nil { return json(try queue()) }
-        if on("POST", "reviews") != nil { return json(try addReviews(try body(request))) }
-        if on("POST", "games") != nil { return json(try startGame(try body(request), device: device), status: 201) }
-        if let id = on("POST", "games/*/*") {
-            return json(try playGame(try uuid(id[0]), step: id[1], try body(request, emptyAllowed: true), device: device))
+        let id = { try self.uuid(ids[0]) }
+        switch route {
+        case .meta: return json(WebMeta.json)
+        case .session: return json(["mode": "paired", "signedIn": true])
+        case .changes: return json(["version": changeCounter.value])
+        case .books: return json(try books())
+        case .addBook: return json(try addBook(try body(request)), status: 201)
+        case .editBook: return json(try editBook(try id(), try body(request)))
+        case .deleteBook: return json(try deleteBook(try id()))
+        case .cover: return try cover(try id())
+        case .words: return json(try words(bookId: try id(), query: request.query))
+        case .export: return try export(bookId: try id(), format: request.query["format"] ?? "csv")
+        case .addWord: return try addWord(try body(request))
+        case .editWord: return json(try editWord(try id(), try body(request)))
+        case .deleteWord: return json(try deleteWord(try id()))
+        case .sound: return try sound(wordId: try id())
+        case .dictionary: return json(try fillFromDictionary(try body(request)))
+        case .nextCard: return json(try nextCard(request.query, wording: wording(for: request)))
+        case .grade: return json(try grade(try body(request)))
+        case .studyQueue: return json(try queue())
+        case .addReviews: return json(try addReviews(try body(request)))
+        case .startGame: return json(try startGame(try body(request), device: device), status: 201)
+        case .playGame: return json(try playGame(try id(), step: ids[1], try body(request, emptyAllowed: true), device: device))
+        case .startImport: return json(try startImport(request, device: device), status: 202)
+        case .importState: return json(try importState(try id(), device: device, wording: wording(for: request)))
+        case .cancelImport: return json(try cancelImport(try id(), device: device))
+        case .pair:
+            throw WebProblem(status: 405, message: "This device is paired already.")
+        case .signIn, .signOut, .devices, .signOutDevice:
+            // The server of many learners answers these itself.
+            throw WebProblem(status: 404, message: "This server pairs devices with a code; it has no accounts.")
         }
-        if on("POST", "imports") != nil { return json(try startImport(request, device: device), status: 202) }
-        if let id = on("GET", "imports/*") { return json(try importState(try uuid(id[0]), device: device, wording: wording(for: request))) }
-        if let id = on("DELETE", "imports/*") { return json(try cancelImport(try uuid(id[0]), device: device)) }
-        if on("GET", "changes") != nil { return json(["version": changeCounter.value]) }
-        if on("GET", "session") != nil, signedIn == nil { return json(["mode": "paired"]) }
-        if Self.knownAPIPaths.contains(parts.first ?? "") {
-            throw WebProblem(status: 405, message: "\(request.method) is not allowed here.")
-        }
-        throw WebProblem(status: 404, message: "There is no \(request.path).")
     }
-
-    static let knownAPIPaths: Set<String> = ["books", "words", "study", "changes", "dictionary", "reviews", "games", "imports"]
 
     // MARK: Who may ask
 
@@ -254,7 +270,7 @@ public final class WebApp: Sendable {
             return HTTPResponse(status: 304, headers: headers)
         }
         let takesGzip = request.header("Accept-Encoding")?.split(separator: ",").contains { $0.trimmingSpaces().hasPrefix("gzip") } == true
-        guard takesGzip, file.gzip.count < file.plain.count else { return HTTPResponse(status: 200, headers: headers, body: file.plain) }
+        guard takesGzip, !file.gzip.isEmpty, file.gzip.count < file.plain.count else { return HTTPResponse(status: 200, headers: headers, body: file.plain) }
         headers.append(("Content-Encoding", "gzip"))
         return HTTPResponse(status: 200, headers: headers, body: file.gzip)
     }

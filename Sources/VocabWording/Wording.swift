@@ -17,15 +17,7 @@ public struct Wording: Sendable {
 
     /// `text` in the catalogue's language with `%@` (or `%d`) replaced by the arguments, in order.
     public func tr(_ text: String, _ arguments: CustomStringConvertible...) -> String {
-        var result = ""
-        var remaining = Substring(catalog.translate(text))
-        var values = arguments.makeIterator()
-        while let at = [remaining.firstRange(of: "%@"), remaining.firstRange(of: "%d")].compactMap({ $0 }).min(by: { $0.lowerBound < $1.lowerBound }) {
-            result += remaining[..<at.lowerBound]
-            result += values.next()?.description ?? ""
-            remaining = remaining[at.upperBound...]
-        }
-        return result + remaining
+        catalog.translate(text, arguments)
     }
 
     /// "now", "in 10 minutes", "in 3 days".
@@ -130,6 +122,7 @@ public struct Wording: Sendable {
             return tr("The image is %@; the limit is %@.", ByteCount.describe(bytes), ByteCount.describe(limit))
         case .unsupportedImage: return tr("The image is not a PNG, JPEG, GIF or WebP file.")
         case .invalidDate(let text): return tr("“%@” is not a date: use a date such as 2026-11-30.", text)
+        case .nothingToLookUp: return tr("Type the word first, then look it up.")
         default: return nil
         }
     }

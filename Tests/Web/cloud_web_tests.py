@@ -327,8 +327,40 @@ def test_the_security_list(cloud, driver):
             assert text not in output, "a secret in the server's output"
 
 
+def test_the_same_contract_as_the_server_of_one_learner(cloud, driver):
+    """The routes, the session, the meta and the refusals of a learner's mistakes are the one
+    learner's server's: 422 worded in the page's language, with the field it concerns."""
+    alice, alice_password = cloud.add_user("alice")
+    server = CloudServer(cloud)
+    try:
+        status, _, answer = server.request("GET", "/api/session")
+        assert (status, answer) == (200, {"mode": "cloud", "signedIn": False, "signIn": "account"}), (status, answer)
+        cookie = server.sign_in(alice, alice_password)
+        status, _, answer = server.request("GET", "/api/session", cookie=cookie)
+        assert (status, answer) == (200, {"mode": "cloud", "signedIn": True, "account": alice}), (status, answer)
+        status, _, meta = server.request("GET", "/api/meta")
+        assert status == 200 and meta["ratings"] == ["again", "hard", "good", "easy"] and meta["reviewsPerRequest"] == 1000, meta
+        korean = {"X-Vocab-Language": "ko"}
+        status, _, book = server.request("POST", "/api/books", {"name": "TOEIC"}, cookie=cookie)
+        assert status == 201, (status, book)
+        status, _, answer = server.request("POST", "/api/books", {"name": "TOEIC"}, cookie=cookie, headers=korean)
+        assert status == 422 and re.search("[가-힣]", answer["error"]), (status, answer)
+        status, _, answer = server.request("POST", "/api/words", {"bookId": book["id"], "word": "  "}, cookie=cookie, headers=korean)
+        assert status == 422 and answer.get("field") == "word" and re.search("[가-힣]", answer["error"]), (status, answer)
+        status, _, answer = server.request("POST", "/api/words", {"bookId": book["id"], "word": "  "}, cookie=cookie)
+        assert status == 422 and not re.search("[가-힣]", answer["error"]), (status, answer)
+        assert server.request("PATCH", "/api/books", {}, cookie=cookie)[0] == 405
+        assert server.request("GET", "/api/nothing", cookie=cookie)[0] == 404
+        assert server.request("GET", "/favicon.ico")[0] == 200
+        status, _, books = server.request("GET", "/api/books", cookie=cookie)
+        assert [b["name"] for b in books] == ["TOEIC"] and books[0]["wordCount"] == 0, books
+    finally:
+        server.stop()
+
+
 def main():
-    tests = [test_two_learners_on_their_phones_find_their_words_on_their_desktops, test_the_security_list]
+    tests = [test_two_learners_on_their_phones_find_their_words_on_their_desktops, test_the_security_list,
+             test_the_same_contract_as_the_server_of_one_learner]
     cloud = Cloud()
     try:
         run_tests("Cloud web", tests, lambda: cloud, lambda _: None)

@@ -71,6 +71,7 @@ def browser(language="en"):
         options.add_argument(flag)
     options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2}})
     options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # what the console says
     return webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver")), options=options)
 
 
@@ -120,7 +121,10 @@ def add_word(driver, word, definition):
     visible(driver, "word-new").click()
     visible(driver, "word-word").send_keys(word)
     driver.find_element(By.ID, "word-definition").send_keys(definition)
-    driver.find_element(By.ID, "done").click()
+    done = driver.find_element(By.ID, "done")
+    # Scrolled to the middle first, as a thumb does: offline, a note covers the screen's foot.
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", done)
+    done.click()
     text_in(driver, "word-list", word)
 
 
@@ -438,14 +442,62 @@ def test_in_korean_a_learner_pairs_adds_with_the_dictionary_studies_and_plays(se
         korean.find_element(By.ID, "word-word").clear()
         shoot(korean, "ko-words")
         korean.find_element(By.XPATH, "//nav//button[@data-page='study']").click()
-        for _ in range(3):
+        for card in range(3):
             visible(korean, "show").click()
-            visible(korean, "ratings").find_element(By.XPATH, "./button[@data-rating='good']").click()
+            ratings = visible(korean, "ratings")
+            if card == 0:  # each button's interval, worded by the server in the page's language
+                shoot(korean, "ko-study")
+                assert re.search(r"\d+(분|시간|일|개월|년)", ratings.text), ratings.text
+            ratings.find_element(By.XPATH, "./button[@data-rating='good']").click()
             time.sleep(0.3)
         score = play_three_questions(server, korean, "ko-game")
         assert "정답" in score, score
     finally:
         korean.quit()
+
+
+def console_errors(driver):
+    """What the page's console said at the level of an error since it was last asked."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def test_every_field_keeps_a_visible_label_and_no_screen_logs_an_error(server, driver):
+    import urllib.request
+    with urllib.request.urlopen(server.url + "favicon.ico") as answer:
+        assert answer.status == 200 and answer.headers["Content-Type"] == "image/png", answer.headers
+    driver.get(server.url)
+    visible(driver, "pair-code").send_keys(server.codes[-1])
+    driver.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+    visible(driver, "book-name").send_keys("Labels")
+    driver.find_element(By.CSS_SELECTOR, "#book-form button").click()
+    open_book(driver, "Labels")
+    visible(driver, "word-new").click()
+    visible(driver, "word-word").send_keys("keen")
+    driver.find_element(By.ID, "dictionary").click()
+    wait(driver, lambda d: d.find_element(By.ID, "word-detail").get_attribute("value") != "")
+    shoot(driver, "word-form")
+    fields = [field for field in driver.find_elements(By.CSS_SELECTOR, "#word-form input")
+              if field.is_displayed() and field.get_attribute("type") != "checkbox"]
+    assert len(fields) == 6, [field.get_attribute("id") for field in fields]
+    for field in fields:
+        # Filled by the Dictionary, each field still says what it is, above it and inside the screen.
+        label = field.find_element(By.XPATH, "./ancestor::label")
+        name = label.find_element(By.TAG_NAME, "span")
+        assert name.is_displayed() and name.text.strip(), field.get_attribute("id")
+        assert name.rect["y"] + name.rect["height"] <= field.rect["y"] + 1, (field.get_attribute("id"), name.rect, field.rect)
+        assert 0 <= name.rect["x"] and name.rect["x"] + name.rect["width"] <= 390, name.rect
+    driver.find_element(By.ID, "done").click()
+    text_in(driver, "word-list", "keen")
+    driver.find_element(By.ID, "book-edit").click()
+    for field_id in ("book-edit-name", "book-edit-explain"):
+        label = visible(driver, field_id).find_element(By.XPATH, "./ancestor::label")
+        assert label.text.strip(), field_id
+    for page in ("study", "game", "books"):
+        driver.find_element(By.XPATH, f"//nav//button[@data-page='{page}']").click()
+        visible(driver, page)
+        time.sleep(0.5)
+    errors = console_errors(driver)
+    assert errors == [], errors
 
 
 def main():
@@ -454,7 +506,8 @@ def main():
              test_in_korean_from_the_browsers_language_and_back_with_the_switch, test_play_a_three_question_game,
              test_a_word_added_and_cards_studied_offline_arrive_once, test_import_a_file_then_export_the_book,
              test_a_scanned_code_pairs_and_a_word_is_edited_and_heard,
-             test_in_korean_a_learner_pairs_adds_with_the_dictionary_studies_and_plays]
+             test_in_korean_a_learner_pairs_adds_with_the_dictionary_studies_and_plays,
+             test_every_field_keeps_a_visible_label_and_no_screen_logs_an_error]
     run_tests("Web", tests, Server, lambda server: server.stop())
 
 

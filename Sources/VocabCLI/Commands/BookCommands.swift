@@ -24,7 +24,7 @@ enum BookCommands {
         form[.explain] = arguments.value("explain") ?? ""
         form[.meaning] = arguments.value("meaning") ?? ""
         form[.coverWord] = arguments.value("cover-word") ?? ""
-        form.image = try arguments.value("image").map { .set(try readImage($0)) }
+        form.image = try arguments.value("image").map { .set(try BookForm.coverImage(at: $0)) }
         let store = try context.store()
         let book = try form.save(to: store, now: try context.now())
         if arguments.flag("json") {
@@ -98,7 +98,7 @@ enum BookCommands {
         let given: [(BookField, String?)] = [(.name, arguments.value("name")), (.explain, arguments.value("explain")),
                                              (.meaning, arguments.value("meaning")), (.coverWord, arguments.value("cover-word"))]
         var image: BookChanges.ImageChange?
-        if let path = arguments.value("image") { image = .set(try readImage(path)) }
+        if let path = arguments.value("image") { image = .set(try BookForm.coverImage(at: path)) }
         if arguments.flag("remove-image") { image = .remove }
         guard given.contains(where: { $0.1 != nil }) || image != nil else {
             throw UsageError.missingArgument(name: "a field to change (e.g. --explain TEXT)", command: "book edit")
@@ -146,14 +146,6 @@ enum BookCommands {
                                                         now: try context.now())
         context.console.print("Deleted book \"\(book.name)\" and \(plural(deleted, "word")).")
         if let backup { context.console.print("Undo: vocab backup restore \(backup.takenAt.iso8601)") }
-    }
-
-    private static func readImage(_ path: String) throws -> [UInt8] {
-        let bytes = try FileAccess.readBytes(path, limit: FieldRules.maxImageBytes)
-        if bytes.count > FieldRules.maxImageBytes {
-            throw VocabError.imageTooLarge(bytes: FileAccess.size(of: path) ?? bytes.count, limit: FieldRules.maxImageBytes)
-        }
-        return bytes
     }
 }
 

@@ -28,11 +28,12 @@ struct EntryForm {
             if !text.isEmpty { form[field] = text }
 
             if wantsDictionary {
-                guard !form[.word].isEmpty else {
-                    console.print("Type the word first, then ? to look it up.")
+                let word: String
+                do { word = try form.wordToLookUp() } catch {
+                    console.print(TerminalWording.message(forAny: error))
                     continue
                 }
-                try offerDictionary(for: form[.word], form: &form)
+                try offerDictionary(for: word, form: &form)
                 index += field == .word ? 1 : 0
                 continue
             }

@@ -1,4 +1,5 @@
 import VocabCore
+import VocabSessions
 import VocabStore
 
 /// `vocab stats`: totals, study state and game history.
@@ -36,7 +37,7 @@ enum StatsCommand {
         }
         console.print("\(plural(summaries.count, "book")), \(plural(words, "word")) (\(memorized) memorised)")
         console.print("\(plural(reviews, "review")) logged; \(plural(due, "word")) due now")
-        let accuracy = totals.answered == 0 ? 0 : totals.correct * 100 / totals.answered
+        let accuracy = GameSummary.percent(right: totals.correct, of: totals.answered)
         console.print("\(plural(totals.games, "game")) played: \(totals.correct)/\(totals.answered) right (\(accuracy)%)")
         guard !games.isEmpty else { return }
         console.print("")

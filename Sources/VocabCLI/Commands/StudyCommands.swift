@@ -10,7 +10,7 @@ enum StudyCommands {
 
     static let study = Command(spec: CommandSpec(
         name: "study", abstract: "Study what is due, then new words up to a daily limit.",
-        options: [books, OptionSpec("new", value: "N", help: "New words per day (default 20)."), now],
+        options: [books, OptionSpec("new", value: "N", help: "New words per day (default \(StudySession.defaultNewPerDay))."), now],
         discussion: """
             Each card shows a word; on a terminal press Enter to see its meaning. Then grade how well you knew it:
             1 again, 2 hard, 3 good, 4 easy (q stops; what you graded is kept). From a pipe, each line is one grade.
@@ -20,7 +20,7 @@ enum StudyCommands {
         let store = try context.store()
         let clock = try context.clock(arguments)
         let bookIds = try resolve(arguments.allValues("book"), store: store)
-        let newPerDay = try number(arguments, "new", default: 20)
+        let newPerDay = try number(arguments, "new", default: StudySession.defaultNewPerDay)
         let session = try StudySession(store: store, bookIds: bookIds, newPerDay: newPerDay, day: try context.paths.studyDay(),
                                        clock: clock)
         let console = context.console

@@ -83,6 +83,7 @@ extension TerminalWording {
     private static func vocab(_ error: VocabError) -> String {
         switch error {
         case .bookNotFound: return error.message + " See `vocab book list`."
+        case .nothingToLookUp: return "Type the word first, then ? to look it up."
         case .ambiguousWord(let word, let books):
             return "The word \"\(word)\" is in several books (\(books.map { "\"\($0)\"" }.joined(separator: ", "))): name one with --book."
         default: return error.message

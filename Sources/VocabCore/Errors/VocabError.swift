@@ -13,6 +13,8 @@ public enum VocabError: UserFacingError, Equatable {
     case invalidDate(String)
     case invalidBoolean(String)
     case retentionOutOfRange(Double, ClosedRange<Double>)
+    /// A dictionary was asked before the form had a word to look up.
+    case nothingToLookUp
 
     public var category: ErrorCategory { .userInput }
 
@@ -46,6 +48,8 @@ public enum VocabError: UserFacingError, Equatable {
             return "\"\(text)\" is not a yes/no value: use true/false, yes/no or 1/0."
         case .retentionOutOfRange(let value, let range):
             return CFormat.string("A desired retention of %.2f is outside %.2f to %.2f.", value, range.lowerBound, range.upperBound)
+        case .nothingToLookUp:
+            return "Type the word first, then look it up."
         }
     }
 }

@@ -2,7 +2,7 @@
 // signing out — this device, another, or all of them. What this phone keeps of a learner (the
 // shelf, the day's queue, the changes waiting to be sent) belongs to that learner: it is cleared
 // when they sign out, and when someone else signs in here.
-import { api, element, item } from "./api.js";
+import { api, askToSignIn, element, item, session } from "./api.js";
 import { t } from "./i18n.js";
 import { $, show, whenShown } from "./nav.js";
 import { clear, waiting } from "./outbox.js";
@@ -15,12 +15,17 @@ async function forgetLearner() {
   await clear();
 }
 
-/** Asks the server whose session this is; on a server of many, shows the Account tab. */
+/**
+ * Asks the server whose session this is: signed in, the page goes on (on a server of many with
+ * the Account tab); not, it shows the pairing code's or the account's form.
+ */
 export async function loadSession() {
-  const session = await api("GET", "session");
-  $("account-tab").hidden = session.mode !== "cloud";
-  if (session.mode === "cloud") $("account-name").textContent = session.account;
-  return session;
+  const answer = await api("GET", "session");
+  if (!answer.signedIn) { askToSignIn(answer.signIn); return answer; }
+  session.signedIn = true;
+  $("account-tab").hidden = answer.mode !== "cloud";
+  if (answer.mode === "cloud") $("account-name").textContent = answer.account;
+  return answer;
 }
 
 async function signIn() {
@@ -64,9 +69,7 @@ async function signOut(everywhere) {
   await forgetLearner();
   localStorage.removeItem("vocab.account");
   $("account-tab").hidden = true;
-  $("pair-part").hidden = true;
-  $("signin-part").hidden = false;
-  show("pair");
+  askToSignIn("account");
 }
 
 export function setUpAccount(form) {

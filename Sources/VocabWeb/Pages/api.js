@@ -11,6 +11,21 @@ export class ApiError extends Error {
 /** Whether `error` means the server could not be reached (not a refusal). */
 export const unreachable = (error) => error instanceof TypeError;
 
+/** Whether this device is paired or signed in, as far as the page knows (no polling before). */
+export const session = { signedIn: false };
+
+/**
+ * Shows how this device gets in: a server of many learners signs in with an account
+ * (`how` "account"), one learner's server pairs with a code.
+ */
+export function askToSignIn(how) {
+  session.signedIn = false;
+  const account = how === "account";
+  document.getElementById("pair-part").hidden = account;
+  document.getElementById("signin-part").hidden = !account;
+  show("pair");
+}
+
 export async function api(method, path, body, { raw = false } = {}) {
   // The page's language: a refusal naming a book or a word comes worded in it.
   const headers = method === "GET" ? { "X-Vocab-Language": language() } : { "X-Vocab-Request": "1", "X-Vocab-Language": language() };
@@ -22,16 +37,28 @@ export async function api(method, path, body, { raw = false } = {}) {
   const text = await response.text();
   let data = {};
   try { data = text ? JSON.parse(text) : {}; } catch (_) { data = { error: response.statusText }; }
-  if (response.status === 401) {
-    // A server of many learners signs in with an account; one learner's server pairs with a code.
-    const account = data.signIn === "account";
-    document.getElementById("pair-part").hidden = account;
-    document.getElementById("signin-part").hidden = !account;
-    show("pair");
-  }
+  if (response.status === 401) askToSignIn(data.signIn);
   if (response.status === 429 && data.retryAfter) throw new ApiError(t("Too many tries: try again in %@ s.", data.retryAfter), 429);
   if (!response.ok) throw new ApiError(t(data.error || response.statusText), response.status, data.field);
   return data;
+}
+
+let metaAsked = null;
+/**
+ * The server's bounds and names (`GET /api/meta`: the ratings, how many reviews one request
+ * takes, …), asked once per load and kept for a load with no network.
+ */
+export function meta() {
+  metaAsked = metaAsked || api("GET", "meta").then((answer) => {
+    localStorage.setItem("vocab.meta", JSON.stringify(answer));
+    return answer;
+  }).catch((error) => {
+    metaAsked = null;
+    const kept = localStorage.getItem("vocab.meta");
+    if (kept) return JSON.parse(kept);
+    throw error;
+  });
+  return metaAsked;
 }
 
 /** A small element: `tag` with `text`, and `className` when given. */

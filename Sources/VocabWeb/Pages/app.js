@@ -1,7 +1,7 @@
 // Vocab's web app: pairs the device, then shows the books, study and the game over /api/. Written
 // by hand as ES modules (no framework, no build step); the service worker keeps it on the phone.
 import { loadSession, setUpAccount } from "./account.js";
-import { api, toast, unreachable } from "./api.js";
+import { api, session, toast, unreachable } from "./api.js";
 import { loadBooks, setUpBooks } from "./books.js";
 import { loadCatalog, switchLanguage, t } from "./i18n.js";
 import { $, show, showing } from "./nav.js";
@@ -49,6 +49,7 @@ const sendWaiting = () => flush((entry, message) => toast(t("Not sent: %@", mess
 let version = -1;
 // A word added from the terminal or the window, or by a sync, shows within about a second.
 async function poll() {
+  if (!session.signedIn) return;  // the pairing or sign-in form shows: nothing to ask yet
   try {
     const { version: now } = await api("GET", "changes");
     if (version !== -1 && now !== version) {
@@ -89,8 +90,7 @@ loadCatalog().then(async () => {
   // "#study" or "#game" opens that page (a bookmark, the home screen's shortcut).
   const asked = ["study", "game"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "books";
   try {
-    if (asked !== "study") await api("GET", "books");
-    loadSession().catch(() => {});
+    if (!(await loadSession()).signedIn) return;
     connection(true);
     show(asked);
   } catch (error) {

@@ -2,7 +2,7 @@
 // (spelling) or grading yourself (flashcards); right and wrong in colour; at the end the score,
 // the words to review, and the offer to mark as memorised the words answered right often enough.
 // The server judges every answer (the page never gets the answers ahead).
-import { api, element, item, unreachable } from "./api.js";
+import { api, element, item, meta, unreachable } from "./api.js";
 import { t } from "./i18n.js";
 import { $, showing, whenShown } from "./nav.js";
 
@@ -95,10 +95,11 @@ export function setUpGame(form) {
   whenShown("game", () => setUp().catch((error) => { $("game-error").textContent = error.message; }));
   form("game-setup", "game-error", start);
   form("game-typed", "game-verdict", () => answer({ typed: $("game-answer").value }));
-  $("game-reveal").addEventListener("click", () => {
+  $("game-reveal").addEventListener("click", async () => {
+    const { ratings } = await meta();
     $("game-reveal").hidden = true;
     $("game-grades").hidden = false;
-    $("game-grades").replaceChildren(...["again", "hard", "good", "easy"].map((rating) => {
+    $("game-grades").replaceChildren(...ratings.map((rating) => {
       const button = element("button", t(rating[0].toUpperCase() + rating.slice(1)));
       button.addEventListener("click", () => answer({ rating }));
       return button;

@@ -3,7 +3,7 @@
 // the server answers again (at start, on the `online` event, when the page is shown again: Safari
 // has no background sync). The server keeps each review's time and adds a word or a review it
 // already has only once, so sending twice changes nothing.
-import { api, ApiError, unreachable } from "./api.js";
+import { api, ApiError, unreachable, meta } from "./api.js";
 
 function withStore(mode, work) {
   return new Promise((resolve, reject) => {
@@ -59,7 +59,7 @@ export function flush(refused = () => {}) {
       while (entries.length > 0) {
         const reviews = [];
         for (const entry of entries) { if (entry.kind !== "review") break; reviews.push(entry); }
-        const batch = reviews.length > 0 ? reviews.slice(0, 1000) : [entries[0]];
+        const batch = reviews.length > 0 ? reviews.slice(0, (await meta()).reviewsPerRequest) : [entries[0]];
         try {
           if (reviews.length > 0) {
             await api("POST", "reviews", { reviews: batch.map(({ id, wordId, rating, at }) => ({ id, wordId, rating, at })) });

@@ -1,12 +1,14 @@
 // Study: the card, Show answer, four ratings with their intervals (tap, keys 1-4, or swipe the
 // card: left "again", right "good"); the day's counts. The day's queue is kept on the phone, so
 // studying goes on with no network; each grade waits in the outbox until it is sent.
-import { api, element, unreachable } from "./api.js";
+import { api, element, meta, unreachable } from "./api.js";
 import { t } from "./i18n.js";
 import { $, showing, whenShown } from "./nav.js";
 import { flush, keep } from "./outbox.js";
 
-const RATINGS = { again: "Again", hard: "Hard", good: "Good", easy: "Easy" };
+// The four ratings by name, as the server names them (its meta); a button says "Again" for "again".
+let ratings = [];
+const ratingLabel = (name) => t(name.charAt(0).toUpperCase() + name.slice(1));
 
 // The card whose answer is showing (it stays so when the page is drawn again), and the newest
 // load (an older one that answers late draws nothing).
@@ -36,7 +38,7 @@ export async function loadCard() {
   } catch (error) {
     if (!unreachable(error)) throw error;
     const { card: kept, left } = offlineCard();
-    next = { card: kept, dueCount: left, newCount: 0, intervals: ["again", "hard", "good", "easy"].map((rating) => ({ rating })),
+    next = { card: kept, dueCount: left, newCount: 0, intervals: ratings.map((rating) => ({ rating })),
              reason: "nothingDue", offline: true };
   }
   if (mine !== loading) return;
@@ -54,17 +56,14 @@ export async function loadCard() {
     if (performance.getEntriesByName("vocab-card-shown").length === 0) performance.mark("vocab-card-shown");  // for vocab-bench
     $("card-answer").textContent = card.definition;
     $("ratings").replaceChildren(...next.intervals.map((choice) => {
-      const button = element("button", t(RATINGS[choice.rating] || choice.rating));
+      const button = element("button", ratingLabel(choice.rating));
       button.dataset.rating = choice.rating;
-      if (choice.interval) button.append(element("br"), element("small", intervalText(choice.interval)));
+      if (choice.interval) button.append(element("br"), element("small", choice.interval));
       button.addEventListener("click", () => grade(choice.rating));
       return button;
     }));
   }
 }
-
-// "10m", "4d", "1.5y" (Korean "10분", "4일", "1.5년"): the server rounds as the window's buttons do.
-const intervalText = (interval) => t(interval.unit === "y" ? "%@y" : `%d${interval.unit}`, interval.count);
 
 function reveal() {
   if (!card) return;
@@ -87,12 +86,12 @@ async function grade(rating) {
 }
 
 export function setUpStudy() {
-  whenShown("study", () => loadCard().catch(() => {}));
+  whenShown("study", () => meta().then((known) => { ratings = known.ratings; }).then(loadCard).catch(() => {}));
   $("show").addEventListener("click", reveal);
   document.addEventListener("keydown", (event) => {
     if (!showing("study") || event.target.tagName === "INPUT") return;
     if (event.key === " " || event.key === "Enter") { if ($("ratings").hidden) { event.preventDefault(); reveal(); } return; }
-    const rating = ["again", "hard", "good", "easy"][Number(event.key) - 1];
+    const rating = ratings[Number(event.key) - 1];
     if (rating && !$("ratings").hidden) grade(rating);
   });
   // A swipe across the card: to the left "again", to the right "good" (once the answer shows).

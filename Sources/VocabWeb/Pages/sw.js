@@ -1,6 +1,6 @@
-const SHELL = "vocab-shell-4";
-const FILES = ["/", "/app.js", "/account.js", "/api.js", "/books.js", "/game.js", "/i18n.js", "/nav.js", "/outbox.js", "/study.js", "/words.js",
-               "/style.css", "/manifest.webmanifest", "/icon-192.png", "/icon-512.png"];
+// The server writes the two lines below from the files it embeds (WebPages.serviceWorker).
+const SHELL = "vocab-shell";
+const FILES = ["/"];
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
 });

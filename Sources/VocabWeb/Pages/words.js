@@ -134,7 +134,8 @@ async function done() {
     await change(editing, { ...formValues(), memorized: $("word-memorized").checked });
   } else {
     const word = { id: crypto.randomUUID(), bookId: book.id, fields: formValues() };
-    if (!word.fields.word.trim()) { const error = new Error(t("Type the word first.")); error.field = "word"; throw error; }
+    // Checked here too (in the server's words) so that a word made offline is not kept to be refused later.
+    if (!word.fields.word.trim()) { const error = new Error(t("%@ must not be empty.", t("Word"))); error.field = "word"; throw error; }
     try {
       await api("POST", "words", { id: word.id, bookId: word.bookId, ...word.fields });
     } catch (error) {
