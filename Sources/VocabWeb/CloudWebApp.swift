@@ -72,6 +72,9 @@ public final class CloudWebApp: Sendable {
     /// everyone else (the server has a few threads for all).
     private let inFlight = Mutex<[String: Int]>([:])
     static let requestsPerLearner = 3
+    /// How long a device's last check with the cloud answers its reads (a device signed out
+    /// on another server is refused here within this time; issue 39 allows a second).
+    static let freshFor: Duration = .milliseconds(500)
     static let cookieName = "vocab_device"
 
     /// `makeApp` builds a learner's web app over their store (dictionaries, speech, clock…).
@@ -184,7 +187,14 @@ public final class CloudWebApp: Sendable {
         }
         let learner = try stores.learner(caller.owner, server: settings.server)
         defer { learner.busy.subtract(1, ordering: .relaxed) }
-        try freshen(learner, caller, pushing: false)
+        // A read within `freshFor` of the device's last word with the cloud is answered from the
+        // learner's store as it is; anything else asks the cloud first (news, and whether the
+        // device is still signed in: a sign-out elsewhere is refused here within that time).
+        let device = devices.withLock { $0[caller.key.id] }
+        if request.method != "GET" || device?.checked(within: Self.freshFor) != true {
+            try freshen(learner, caller, pushing: false)
+            device?.markChecked()
+        }
         let response = learner.app.handle(request, device: caller.key.id)
         // A write that was refused changed nothing: nothing to push.
         if request.method != "GET", response.status < 400 { try freshen(learner, caller, pushing: true) }
@@ -399,12 +409,21 @@ final class SignedInDevice: Sendable {
     private let secretHash: [UInt8]
     /// When a request last came from it.
     let lastUsed = Mutex(ContinuousClock.now)
+    /// When the cloud last said it is signed in (and the learner's store was brought up to date).
+    private let lastChecked = Mutex<ContinuousClock.Instant?>(nil)
 
     init(id: String, owner: String, secretHash: [UInt8]) {
         self.id = id
         self.owner = owner
         self.secretHash = secretHash
     }
+
+    /// Whether the cloud was asked about this device less than `duration` ago.
+    func checked(within duration: Duration) -> Bool {
+        lastChecked.withLock { $0.map { ContinuousClock.now - $0 < duration } ?? false }
+    }
+
+    func markChecked() { lastChecked.withLock { $0 = .now } }
 
     /// Whether `secret` is this device's (compared in time that depends on the length only).
     func accepts(_ secret: String) -> Bool {

@@ -66,17 +66,23 @@ final class LearnerStores: Sendable {
             return known
         }
         let place = folder + "/" + SHA256.hex(Array(owner.utf8)).prefix(32)
-        let pool = try StorePool(folder: place, maximumReaders: 2, watchingOtherProcesses: false)
         var account = server
         account.user = owner
-        let made = Learner(owner: owner, account: account, folder: place, pool: pool, app: try makeApp(pool))
-        made.app.watchStore()
-        made.upkeep.start()
-        let learner = open.withLock { open in
-            let chosen = open[owner] ?? made  // another request may have opened it meanwhile
-            open[owner] = chosen
-            chosen.busy.add(1, ordering: .relaxed)
-            return chosen
+        // Opened under the lock that eviction holds while it deletes a store: a store is never
+        // opened while its folder is being deleted (opening takes a few milliseconds, and a
+        // learner's store is opened once while they use this server).
+        let learner = try open.withLock { open -> Learner in
+            if let known = open[owner] {  // another request opened it meanwhile
+                known.busy.add(1, ordering: .relaxed)
+                return known
+            }
+            let pool = try StorePool(folder: place, maximumReaders: 2, watchingOtherProcesses: false)
+            let made = Learner(owner: owner, account: account, folder: place, pool: pool, app: try makeApp(pool))
+            made.app.watchStore()
+            made.upkeep.start()
+            open[owner] = made
+            made.busy.add(1, ordering: .relaxed)
+            return made
         }
         touch(learner)
         return learner
@@ -115,16 +121,20 @@ final class LearnerStores: Sendable {
         let now = started.duration(to: .now)
         let recent = now.components.seconds * 1_000_000_000 - 60 * 1_000_000_000
         for store in stores where total > budget {
-            let learner = open.withLock { open in open.values.first { $0.folder == store.path } }
-            if let learner {
-                guard learner.busy.load(ordering: .relaxed) == 0, learner.lastUsed.load(ordering: .relaxed) < recent,
-                      (try? learner.pool.read { try $0.outboxCount() }) == 0 else { continue }
-                open.withLock { $0.removeValue(forKey: learner.owner) }
-            } else {
-                guard let waiting = try? Store(path: store.path + "/" + Store.fileName).outboxCount(), waiting == 0 else { continue }
+            // Decided and deleted under the lock a store is opened under: no request opens it
+            // meanwhile, and one that holds it (busy) keeps it.
+            let deleted = open.withLock { open -> Bool in
+                if let learner = open.values.first(where: { $0.folder == store.path }) {
+                    guard learner.busy.load(ordering: .relaxed) == 0, learner.lastUsed.load(ordering: .relaxed) < recent,
+                          (try? learner.pool.read { try $0.outboxCount() }) == 0 else { return false }
+                    open.removeValue(forKey: learner.owner)
+                } else {
+                    guard let waiting = try? Store(path: store.path + "/" + Store.fileName).outboxCount(), waiting == 0 else { return false }
+                }
+                try? FileManager.default.removeItem(atPath: store.path)
+                return true
             }
-            try? FileManager.default.removeItem(atPath: store.path)
-            total -= store.bytes
+            if deleted { total -= store.bytes }
         }
     }
 

@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -21,6 +22,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: vocab-bench-spawn RESULT PROGRAM [ARGUMENT...]\n");
         return 2;
     }
+    // Only standard input, output and error go on: the descriptors vocab-bench has open (its
+    // sockets and files) would take the child's low numbers, and a program that sizes its
+    // tables by the descriptors it opens itself (wrk's event loop) would refuse its own.
+    closefrom(3);
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     pid_t pid;

@@ -91,8 +91,8 @@ struct WebBenchmark {
         defer { server.stop() }
         try firstLoad(server, work: work)
         let cookie = try server.pair()
-        let card = try load(wrk, server.url + "api/study", cookie: cookie, work: work)
-        let file = try load(wrk, server.url + "sw.js", cookie: nil, work: work)
+        let card = try Self.load(wrk, server.url + "api/study", cookie: cookie, work: work)
+        let file = try Self.load(wrk, server.url + "sw.js", cookie: nil, work: work)
         let ratio = card.requests / max(file.requests, 1)
         print(String(format: "web next card under load (wrk 2 threads, 50 connections, 10 s), %d-word store: %.0f requests/s, p99 %.1f ms; "
                      + "the static sw.js (1.3 KiB) %.0f requests/s, p99 %.1f ms; ratio %.2fx (target >= 0.3x, p99 < 20 ms)",
@@ -103,7 +103,7 @@ struct WebBenchmark {
         let memory = server.peakMiB
         let idle = try Server(executable: vocab, home: empty, config: work + "/config")
         let idleCookie = try idle.pair()
-        _ = try load(wrk, idle.url + "api/study", cookie: idleCookie, work: work)
+        _ = try Self.load(wrk, idle.url + "api/study", cookie: idleCookie, work: work)
         let emptyMemory = idle.peakMiB
         idle.stop()
         print(String(format: "web server peak memory after that load, %d-word store: %.1f MiB; empty store %.1f MiB, ratio %.2fx (target < 64 MiB)",
@@ -131,10 +131,13 @@ struct WebBenchmark {
     }
 
     /// `wrk` on one URL (after two seconds to warm up): requests per second, the 99th percentile in ms, failed requests.
-    private func load(_ wrk: String, _ url: String, cookie: String?, work: String) throws -> (requests: Double, p99: Double, errors: Int) {
+    /// `script`: a wrk Lua script making each request (a cookie of its own, say).
+    static func load(_ wrk: String, _ url: String, cookie: String?, script: String? = nil, connections: Int = 50,
+                     work: String) throws -> (requests: Double, p99: Double, errors: Int) {
         let output = work + "/wrk.txt"
-        var arguments = ["-t2", "-c50", "--latency"]
+        var arguments = ["-t2", "-c\(connections)", "--latency"]
         if let cookie { arguments += ["-H", "Cookie: \(cookie)"] }
+        if let script { arguments += ["-s", script] }
         // Two seconds first, not counted: the server's readers opened and warm, as in use.
         _ = try ChildProcess.measure(wrk, arguments + ["-d2s", url])
         _ = try ChildProcess.measure(wrk, arguments + ["-d10s", url], stdoutPath: output)
@@ -159,6 +162,9 @@ struct WebBenchmark {
                 .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
         }
         guard requests > 0 else { throw BenchError.message("wrk printed: \(text)") }
+        if errors > 0 {
+            print("  wrk: " + lines.filter { $0.contains("Non-2xx") || $0.contains("Socket errors") }.joined(separator: "; "))
+        }
         return (requests, p99, errors)
     }
 }

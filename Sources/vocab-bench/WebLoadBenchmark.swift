@@ -17,11 +17,16 @@ import Glibc
 struct WebLoadBenchmark {
     var learners = 200
     var seconds = 60
+    /// How long a learner looks at a card before grading it, on average (0: no pause at all,
+    /// every learner a request after the last: the server saturated).
+    var thinkMilliseconds = 0
     static let seededWords = 100
 
     init(_ arguments: [String]) throws {
-        let given = try LoadArguments.parse(arguments, usage: "vocab-bench web-load [--learners N (1-2000, default 200)] [--seconds N (1-600, default 60)]",
-                                            ranges: ["--learners": 1...2000, "--seconds": 1...600])
+        let given = try LoadArguments.parse(arguments, usage: "vocab-bench web-load [--learners N (1-2000, default 200)] [--seconds N (1-600, default 60)] "
+                                                + "[--think-ms N (0-60000, default 0: no pause between requests)]",
+                                            ranges: ["--learners": 1...2000, "--seconds": 1...600, "--think-ms": 0...60_000])
+        thinkMilliseconds = given["--think-ms"] ?? thinkMilliseconds
         learners = given["--learners"] ?? learners
         seconds = given["--seconds"] ?? seconds
     }
@@ -59,7 +64,8 @@ struct WebLoadBenchmark {
         }
 
         // Each learner's words in the cloud, from a desktop of theirs.
-        print("web-load: \(learners) learners, each with a book of \(Self.seededWords) words in the cloud; HAProxy before two vocab serve --cloud, through PgBouncer")
+        print("web-load: \(learners) learners, each with a book of \(Self.seededWords) words in the cloud; HAProxy before two vocab serve --cloud, through PgBouncer; "
+              + (thinkMilliseconds == 0 ? "no pause between a learner's requests" : "a learner looks at a card \(thinkMilliseconds) ms on average before grading it"))
         for (index, name) in names.enumerated() {
             try CloudSchema.addUser(name, password: "pw-\(run)", on: admin)
             let desktop = try Store.open(folder: "\(work)/desktop-\(index)")
@@ -104,7 +110,8 @@ struct WebLoadBenchmark {
         let started = ContinuousClock.now
         var threads: [Thread] = []
         for learner in learnersOf {
-            let thread = Thread { learner.run(until: deadline, results: results) }
+            let think = thinkMilliseconds
+            let thread = Thread { learner.run(until: deadline, thinkMilliseconds: think, results: results) }
             thread.stackSize = 512 << 10
             threads.append(thread)
         }
@@ -150,6 +157,55 @@ struct WebLoadBenchmark {
               ? "  converged: every grade and word on the server exactly once, and every learner's desktop equal to it after a sync"
               : "  NOT converged: " + problems.prefix(5).joined(separator: "; "))
         BenchChecks.require(problems.isEmpty, "web-load: not converged (\(problems.count) learners)")
+        try compareNextCard(server: servers[0], learners: Array(learnersOf.prefix(96)), localHome: "\(work)/desktop-0", work: work)
+    }
+
+    /// The hosted next card beside the same card on a server of one learner, in the same run:
+    /// `wrk` (2 threads, 48 connections, 10 s) on `GET /api/study` of one Vocab server directly,
+    /// each request as one of `learners` in turn (signed in again here: a learner has a request
+    /// or two in flight at most, as a server answers a learner's 4th at once with 429), against
+    /// `vocab serve` on a store with the same book (`localHome`, a learner's desktop); three
+    /// times each, in turn, the best of each (the machine's timing varies by a third).
+    private func compareNextCard(server: CloudServer, learners: [LoadLearner], localHome: String, work: String) throws {
+        guard let wrk = ChildProcess.which("wrk") else {
+            BenchChecks.referenceMissing("web-load next card", "wrk is not installed (apt-get install wrk)", skipWith: "--skip-web")
+            return
+        }
+        let direct = learners.map { LoadLearner(index: $0.index, name: $0.name, password: $0.password, port: server.port) }
+        _ = try parallel(direct) { learner in try learner.signInAndOpenShelf() }
+        let cookies = direct.map { "\"vocab_device=\($0.cookie)\"" }.joined(separator: ", ")
+        let script = work + "/learners.lua"
+        try """
+            local cookies = {\(cookies)}
+            local threads = 0
+            function setup(thread) thread:set("first", threads); threads = threads + 1 end
+            local n = 0
+            request = function()
+              -- Thread 0 takes the even learners, thread 1 the odd: a learner has a request or
+              -- two in flight at most (a server answers a learner's 4th at once with 429).
+              n = n + 2
+              return wrk.format("GET", "/api/study", {["Cookie"] = cookies[((n + first) % #cookies) + 1]})
+            end
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let local = try WebBenchmark.Server(executable: try ChildProcess.vocabProgram(), home: localHome, config: work + "/local-config")
+        defer { local.stop() }
+        let localCookie = try local.pair()
+        var hosted = (requests: 0.0, p99: 0.0, errors: 0), single = (requests: 0.0, p99: 0.0, errors: 0)
+        for _ in 0..<3 {
+            let one = try WebBenchmark.load(wrk, "http://127.0.0.1:\(server.port)/api/study", cookie: nil, script: script, connections: 48, work: work)
+            if one.requests > hosted.requests { hosted = (one.requests, one.p99, hosted.errors) }
+            hosted.errors += one.errors
+            let other = try WebBenchmark.load(wrk, local.url + "api/study", cookie: localCookie, connections: 48, work: work)
+            if other.requests > single.requests { single = (other.requests, other.p99, single.errors) }
+            single.errors += other.errors
+        }
+        let ratio = hosted.requests / max(single.requests, 1)
+        print(String(format: "  next card (wrk 2 threads, 48 connections, 10 s, best of 3): hosted, %d learners in turn on one server, %.0f requests/s, p99 %.1f ms; "
+                     + "a server of one learner on the same book %.0f requests/s, p99 %.1f ms; ratio %.2fx (target >= 0.5x); failed %d and %d",
+                     direct.count, hosted.requests, hosted.p99, single.requests, single.p99, ratio, hosted.errors, single.errors))
+        BenchChecks.require(hosted.errors == 0, "web-load: \(hosted.errors) hosted next-card requests failed under wrk")
+        BenchChecks.target("web-load hosted next card: \(String(format: "%.2f", ratio))x a server of one learner", -ratio, atMost: -0.5)
+        for learner in direct { try? learner.signOut() }
     }
 
     /// Runs `work` for every learner on threads of their own; returns how many succeeded.
@@ -282,7 +338,7 @@ final class LoadLearner: Sendable {
     let port: Int
     /// What the server acknowledged: grades and words (each must be on the server exactly once).
     let made = Mutex<(grades: Int, words: Int)>((0, 0))
-    private let session = Mutex<(client: LoadHTTPClient?, cookie: String, book: String)>((nil, "", ""))
+    private let session = Mutex<(client: LoadHTTPClient?, cookie: String, book: String, used: ContinuousClock.Instant)>((nil, "", "", .now))
 
     init(index: Int, name: String, password: String, port: Int) {
         self.index = index
@@ -295,6 +351,10 @@ final class LoadLearner: Sendable {
     private func request(_ method: String, _ path: String, _ body: JSONValue? = nil, kind: String? = nil,
                          results: WebLoadResults? = nil) throws -> LoadHTTPClient.Response {
         let (client, cookie) = try session.withLock { state -> (LoadHTTPClient, String) in
+            // A connection idle for 10 s is one the proxy may have closed (it keeps an idle one
+            // 15 s): a new one, as a browser opens (the wait for a thousand sign-ins is longer).
+            if ContinuousClock.now - state.used > .seconds(10) { state.client = nil }
+            state.used = .now
             if state.client == nil { state.client = try LoadHTTPClient(port: port) }
             guard let client = state.client else { throw BenchError.message("no connection") }
             return (client, state.cookie)
@@ -320,9 +380,21 @@ final class LoadLearner: Sendable {
         return response
     }
 
+    /// Signs in (trying again a few seconds later while the server is busy checking others'
+    /// passwords — 503, 429, or the proxy giving up on a sign-in that waited — as a learner taps
+    /// Sign in again: a thousand at once queue for each server's two checks) and opens the shelf.
     func signInAndOpenShelf(results: WebLoadResults? = nil) throws {
-        let answer = try request("POST", "/api/signin", .object([("user", .string(name)), ("password", .string(password))]),
-                                 kind: "sign in", results: results)
+        var answer: LoadHTTPClient.Response?
+        for attempt in 0..<60 where answer == nil {
+            do {
+                answer = try request("POST", "/api/signin", .object([("user", .string(name)), ("password", .string(password))]),
+                                     kind: "sign in", results: results)
+            } catch let error as BenchError where attempt < 59 && (error.description.contains(": 503 ") || error.description.contains(": 429 ")
+                                                                     || error.description.contains("closed the connection")) {
+                usleep(UInt32.random(in: 1_000_000...3_000_000))
+            }
+        }
+        guard let answer else { throw BenchError.message("no sign-in") }
         guard let cookie = answer.headers["set-cookie"]?.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last else {
             throw BenchError.message("no cookie from the sign-in")
         }
@@ -333,14 +405,19 @@ final class LoadLearner: Sendable {
         session.withLock { $0.book = book }
     }
 
+    /// The device cookie's value while signed in.
+    var cookie: String { session.withLock { $0.cookie } }
+
     func signOut(results: WebLoadResults? = nil) throws {
         _ = try request("POST", "/api/signout", .object([]), kind: "sign out", results: results)
         session.withLock { $0.cookie = "" }
     }
 
     /// Signs in, studies 20 cards, adds 2 words, signs out — until `deadline`.
-    func run(until deadline: ContinuousClock.Instant, results: WebLoadResults) {
+    func run(until deadline: ContinuousClock.Instant, thinkMilliseconds: Int = 0, results: WebLoadResults) {
         var added = 0
+        // Learners who pause do not all start in the same instant: each within one pause.
+        if thinkMilliseconds > 0 { usleep(UInt32(Int.random(in: 0...thinkMilliseconds) * 1000)) }
         while ContinuousClock.now < deadline {
             do {
                 // A phone signs in once and keeps its cookie (signed in before the run, for the
@@ -354,6 +431,7 @@ final class LoadLearner: Sendable {
                     let next = try request("GET", "/api/study", kind: "next card", results: results)
                     guard let object = try? JSONSerialization.jsonObject(with: Data(next.body)) as? [String: Any],
                           let card = object["card"] as? [String: Any], let id = card["id"] as? String else { break }
+                    if thinkMilliseconds > 0 { usleep(UInt32(Int.random(in: thinkMilliseconds / 2...thinkMilliseconds * 3 / 2) * 1000)) }
                     _ = try request("POST", "/api/study/grade", .object([("wordId", .string(id)), ("rating", .string("good"))]),
                                     kind: "grade", results: results)
                     made.withLock { $0.grades += 1 }

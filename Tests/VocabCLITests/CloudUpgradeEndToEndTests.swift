@@ -58,9 +58,25 @@ final class CloudUpgradeEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(pushed, "2", "her role pushed a book and a word")
         XCTAssertEqual(try psql("SELECT value FROM vocab.meta WHERE key = 'schema_version'"), "5")
 
+        // Sessions open across the upgrade: the administrator's and another application's are
+        // innocent and stay; alice's (a role that goes) is ended.
+        let other = "other_app_" + UUID().uuidString.prefix(8).lowercased()
+        _ = try psql("CREATE ROLE \(other) LOGIN PASSWORD 'other-pw'")
+        defer { _ = try? PsqlSession.once(url: adminURL, password: adminPassword, "DROP ROLE IF EXISTS \(other)") }
+        let sessions = [try PsqlSession(url: inDatabase(adminURL), password: adminPassword),
+                        try PsqlSession(url: inDatabase(adminURL).replacingOccurrences(of: "postgres@", with: "\(other)@"), password: "other-pw"),
+                        try PsqlSession(url: inDatabase(adminURL).replacingOccurrences(of: "postgres@", with: "\(alice)@"), password: "old-password")]
+        defer { sessions.forEach { $0.end() } }
+        XCTAssertTrue(waitUntil(10) { sessions.allSatisfy { $0.backendPid != nil } }, sessions.map(\.output).joined(separator: " | "))
+
         // The upgrade.
         let upgraded = try vocab.run(["cloud", "init", "--admin", inDatabase(adminURL)], environment: admin)
         XCTAssertEqual(upgraded.status, 0, upgraded.stderr)
+        for (index, session) in sessions.enumerated() { session.send("SELECT 'session-' || \(index) || '-answers';") }
+        XCTAssertTrue(waitUntil(10) { sessions[0].output.contains("session-0-answers") && sessions[1].output.contains("session-1-answers") },
+                      "the administrator's and the other application's sessions go on: \(sessions[0].output) | \(sessions[1].output)")
+        XCTAssertTrue(waitUntil(10) { sessions[2].ended }, "alice's role session was ended: \(sessions[2].output)")
+        XCTAssertFalse(sessions[2].output.contains("session-2-answers"))
         XCTAssertEqual(try psql("SELECT value FROM vocab.meta WHERE key = 'schema_version'"), "7")
         XCTAssertEqual(try psql("SELECT count(*) FROM pg_roles WHERE rolname IN ('\(alice)', '\(device)', 'vocab_user') OR rolname LIKE 'vd\\_%'"), "0",
                        "no learner or device role is left")
