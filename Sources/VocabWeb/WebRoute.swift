@@ -36,25 +36,27 @@ enum WebRoute: String, CaseIterable, Sendable {
     case importState = "GET imports/*"
     case cancelImport = "DELETE imports/*"
 
-    var method: Substring { rawValue.prefix { $0 != " " } }
-    var pattern: [Substring] { rawValue.split(separator: " ")[1].split(separator: "/") }
+    var method: String { String(rawValue.prefix { $0 != " " }) }
+    var pattern: [String] { rawValue.split(separator: " ")[1].split(separator: "/").map(String.init) }
+
+    /// Every route with its method and path parts, split once (every request is matched).
+    private static let table = allCases.map { (route: $0, method: $0.method, pattern: $0.pattern) }
 
     /// The route a request is, with its `*` parts in order; nil when no route has that method
     /// and path.
     static func match(method: String, path parts: [String]) -> (route: WebRoute, ids: [String])? {
-        for route in allCases where route.method == method {
-            if let ids = route.captures(parts) { return (route, ids) }
+        for entry in table where entry.method == method {
+            if let ids = captures(entry.pattern, parts) { return (entry.route, ids) }
         }
         return nil
     }
 
     /// Whether some route has this path (with another method: 405, not 404).
     static func knows(path parts: [String]) -> Bool {
-        allCases.contains { $0.captures(parts) != nil }
+        table.contains { captures($0.pattern, parts) != nil }
     }
 
-    private func captures(_ parts: [String]) -> [String]? {
-        let wanted = pattern
+    private static func captures(_ wanted: [String], _ parts: [String]) -> [String]? {
         guard wanted.count == parts.count else { return nil }
         var ids: [String] = []
         for (want, part) in zip(wanted, parts) {
