@@ -66,11 +66,11 @@ public final class CloudWebApp: Sendable {
     private let passwordChecks = DispatchSemaphore(value: 2)
     /// The devices that proved themselves lately, by id (the cloud checks them again in
     /// every function a request runs; this only names their learner).
-    private let devices = Mutex<[String: SignedInDevice]>([:])
+    private let devices = ShardedDictionary<SignedInDevice>()
     /// Requests in flight per learner: past `requestsPerLearner`, a learner's next request is
     /// answered 429 at once, so that one learner's flood queues behind himself, not in front of
     /// everyone else (the server has a few threads for all).
-    private let inFlight = Mutex<[String: Int]>([:])
+    private let inFlight = ShardedDictionary<Int>()
     static let requestsPerLearner = 3
     /// How long a device's last check with the cloud answers its reads (a device signed out
     /// on another server is refused here within this time; issue 39 allows a second).
@@ -101,7 +101,7 @@ public final class CloudWebApp: Sendable {
     /// as long.
     func letGoOfIdle(seconds: Int) {
         let now = ContinuousClock.now
-        devices.withLock { devices in
+        devices.forEachShard { devices in
             devices = devices.filter { now - $0.value.lastUsed.withLock { $0 } < .seconds(seconds) }
         }
         stores.closeIdle(seconds: seconds)
@@ -114,7 +114,7 @@ public final class CloudWebApp: Sendable {
     }
 
     /// How many devices are signed in to this server now (in memory).
-    public var signedInCount: Int { devices.withLock { $0.count } }
+    public var signedInCount: Int { devices.count }
 
     /// Answers one request (on a server thread).
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -153,7 +153,7 @@ public final class CloudWebApp: Sendable {
     /// Runs `body` as one of the learner's requests in flight, or answers 429 when he has
     /// `requestsPerLearner` already.
     func withinShare<T>(of owner: String, _ body: () throws -> T) throws -> T {
-        let admitted = inFlight.withLock { counts in
+        let admitted = inFlight.withShard(of: owner) { counts in
             guard counts[owner, default: 0] < Self.requestsPerLearner else { return false }
             counts[owner, default: 0] += 1
             return true
@@ -162,7 +162,7 @@ public final class CloudWebApp: Sendable {
             throw WebProblem(status: 429, message: "Too many requests of this account at once: try again in a moment.", retryAfter: 1)
         }
         defer {
-            inFlight.withLock { counts in
+            inFlight.withShard(of: owner) { counts in
                 counts[owner, default: 1] -= 1
                 if counts[owner] == 0 { counts.removeValue(forKey: owner) }
             }
@@ -190,10 +190,9 @@ public final class CloudWebApp: Sendable {
         // A read within `freshFor` of the device's last word with the cloud is answered from the
         // learner's store as it is; anything else asks the cloud first (news, and whether the
         // device is still signed in: a sign-out elsewhere is refused here within that time).
-        let device = devices.withLock { $0[caller.key.id] }
-        if request.method != "GET" || device?.checked(within: Self.freshFor) != true {
+        if request.method != "GET" || !caller.device.checked(within: Self.freshFor) {
             try freshen(learner, caller, pushing: false)
-            device?.markChecked()
+            caller.device.markChecked()
         }
         let response = learner.app.handle(request, device: caller.key.id)
         // A write that was refused changed nothing: nothing to push.
@@ -289,8 +288,8 @@ public final class CloudWebApp: Sendable {
     /// Remembers a device that proved itself, with its learner.
     private func remember(_ key: DeviceKey, owner: String) -> Caller {
         let device = SignedInDevice(id: key.id, owner: owner, secretHash: SHA256.hash(Array(key.secret.utf8)))
-        devices.withLock { $0[key.id] = device }
-        return Caller(key: key, owner: owner)
+        devices[key.id] = device
+        return Caller(key: key, owner: owner, device: device)
     }
 
     /// The device a request names (a device's `Authorization: Bearer ID.SECRET`, or a
@@ -300,13 +299,13 @@ public final class CloudWebApp: Sendable {
         guard let token = bearer ?? WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? ""), let key = DeviceKey(token: token) else {
             throw Self.signedOut("Sign in with your cloud account.")
         }
-        if let known = devices.withLock({ $0[key.id] }) {
+        if let known = devices[key.id] {
             guard known.accepts(key.secret) else {
                 limiter.failed(limitKeys(request))
                 throw Self.signedOut("Sign in with your cloud account.")
             }
             known.lastUsed.withLock { $0 = .now }
-            return Caller(key: key, owner: known.owner)
+            return Caller(key: key, owner: known.owner, device: known)
         }
         // Not seen since this server started (or signed out here): the cloud checks the secret.
         let keys = limitKeys(request)
@@ -324,7 +323,7 @@ public final class CloudWebApp: Sendable {
     }
 
     func forget(devices ids: [String]) {
-        devices.withLock { devices in ids.forEach { devices.removeValue(forKey: $0) } }
+        for id in ids { devices[id] = nil }
     }
 
     func signOut(_ caller: Caller, _ request: HTTPRequest) throws -> HTTPResponse {
@@ -338,7 +337,9 @@ public final class CloudWebApp: Sendable {
         let everywhere = (try? JSONParser.parse(request.body))?["everywhere"]?.boolValue ?? false
         let count = try cloud.with { try CloudDevices.signOut(everywhere ? nil : caller.key.id, by: caller.key, on: $0) }
         if everywhere {
-            forget(devices: devices.withLock { $0.values.filter { $0.owner == caller.owner }.map(\.id) })
+            var ids: [String] = []
+            devices.forEachShard { ids += $0.values.filter { $0.owner == caller.owner }.map(\.id) }
+            forget(devices: ids)
         } else {
             forget(devices: [caller.key.id])
         }
@@ -436,6 +437,8 @@ final class SignedInDevice: Sendable {
 struct Caller {
     let key: DeviceKey
     let owner: String
+    /// What this server keeps of the device (when it last asked the cloud about it).
+    let device: SignedInDevice
 }
 
 private extension String {

@@ -43,7 +43,8 @@ final class LearnerStores: Sendable {
     let folder: String
     let budget: Int64
     private let makeApp: @Sendable (StorePool) throws -> WebApp
-    private let open = Mutex<[String: Learner]>([:])
+    /// The open stores by their folder (a shard's lock covers opening and deleting a store).
+    private let open = ShardedDictionary<Learner>()
     private let started = ContinuousClock.now
     private let evicting = Atomic<Bool>(false)
 
@@ -58,21 +59,14 @@ final class LearnerStores: Sendable {
     /// The learner's store (opened, or made empty), marked used now and in use (`busy`, which
     /// the caller lowers when done): it is not closed or evicted meanwhile.
     func learner(_ owner: String, server: ServerAddress) throws -> Learner {
-        if let known = open.withLock({ open -> Learner? in
-            open[owner]?.busy.add(1, ordering: .relaxed)
-            return open[owner]
-        }) {
-            touch(known)
-            return known
-        }
         let place = folder + "/" + SHA256.hex(Array(owner.utf8)).prefix(32)
         var account = server
         account.user = owner
         // Opened under the lock that eviction holds while it deletes a store: a store is never
         // opened while its folder is being deleted (opening takes a few milliseconds, and a
         // learner's store is opened once while they use this server).
-        let learner = try open.withLock { open -> Learner in
-            if let known = open[owner] {  // another request opened it meanwhile
+        let learner = try open.withShard(of: place) { open -> Learner in
+            if let known = open[place] {
                 known.busy.add(1, ordering: .relaxed)
                 return known
             }
@@ -80,7 +74,7 @@ final class LearnerStores: Sendable {
             let made = Learner(owner: owner, account: account, folder: place, pool: pool, app: try makeApp(pool))
             made.app.watchStore()
             made.upkeep.start()
-            open[owner] = made
+            open[place] = made
             made.busy.add(1, ordering: .relaxed)
             return made
         }
@@ -97,13 +91,13 @@ final class LearnerStores: Sendable {
     func closeIdle(seconds: Int) {
         let now = started.duration(to: .now)
         let before = now.components.seconds * 1_000_000_000 - Int64(seconds) * 1_000_000_000
-        open.withLock { open in
+        open.forEachShard { open in
             open = open.filter { $0.value.busy.load(ordering: .relaxed) > 0 || $0.value.lastUsed.load(ordering: .relaxed) >= before }
         }
     }
 
     /// How many learners' stores are open.
-    var openCount: Int { open.withLock { $0.count } }
+    var openCount: Int { open.count }
 
     /// Deletes the stores used least lately until the cache fits its budget (one pass at a
     /// time; a pass already running is not waited for).
@@ -123,11 +117,11 @@ final class LearnerStores: Sendable {
         for store in stores where total > budget {
             // Decided and deleted under the lock a store is opened under: no request opens it
             // meanwhile, and one that holds it (busy) keeps it.
-            let deleted = open.withLock { open -> Bool in
-                if let learner = open.values.first(where: { $0.folder == store.path }) {
+            let deleted = open.withShard(of: store.path) { open -> Bool in
+                if let learner = open[store.path] {
                     guard learner.busy.load(ordering: .relaxed) == 0, learner.lastUsed.load(ordering: .relaxed) < recent,
                           (try? learner.pool.read { try $0.outboxCount() }) == 0 else { return false }
-                    open.removeValue(forKey: learner.owner)
+                    open.removeValue(forKey: store.path)
                 } else {
                     guard let waiting = try? Store(path: store.path + "/" + Store.fileName).outboxCount(), waiting == 0 else { return false }
                 }
