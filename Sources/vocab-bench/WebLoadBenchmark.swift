@@ -157,13 +157,14 @@ struct WebLoadBenchmark {
               ? "  converged: every grade and word on the server exactly once, and every learner's desktop equal to it after a sync"
               : "  NOT converged: " + problems.prefix(5).joined(separator: "; "))
         BenchChecks.require(problems.isEmpty, "web-load: not converged (\(problems.count) learners)")
-        try compareNextCard(server: servers[0], learners: Array(learnersOf.prefix(96)), localHome: "\(work)/desktop-0", work: work)
+        try compareNextCard(server: servers[0], learners: Array(learnersOf.prefix(192)), localHome: "\(work)/desktop-0", work: work)
     }
 
     /// The hosted next card beside the same card on a server of one learner, in the same run:
     /// `wrk` (2 threads, 48 connections, 10 s) on `GET /api/study` of one Vocab server directly,
-    /// each request as one of `learners` in turn (signed in again here: a learner has a request
-    /// or two in flight at most, as a server answers a learner's 4th at once with 429), against
+    /// each request as one of `learners` in turn (signed in again here; up to 192, four times
+    /// the connections, so that a slow answer is not lapped into a learner's 4th request in
+    /// flight, which a server answers 429 at once), against
     /// `vocab serve` on a store with the same book (`localHome`, a learner's desktop); three
     /// times each, in turn, the best of each (the machine's timing varies by a third).
     private func compareNextCard(server: CloudServer, learners: [LoadLearner], localHome: String, work: String) throws {
