@@ -29,11 +29,11 @@ public final class StudySession: @unchecked Sendable {
     private let scheduler: FSRSScheduler
     private var ids = TimeOrderedIDs()
 
-    /// Builds the queue from the store as it is at the clock's time. `bookIds` nil: every book.
-    /// New words: `newPerDay` in each study day (`day`: from 4 a.m. where the learner is).
     /// New words a day when the learner says nothing else (every front end's default).
     public static let defaultNewPerDay = 20
 
+    /// Builds the queue from the store as it is at the clock's time. `bookIds` nil: every book.
+    /// New words: `newPerDay` in each study day (`day`: from 4 a.m. where the learner is).
     public init(store: Store, bookIds: [UUID]?, newPerDay: Int = StudySession.defaultNewPerDay, day: StudyDay = StudyDay(), clock: SessionClock,
                 scheduler: FSRSScheduler? = nil) throws {
         self.store = store

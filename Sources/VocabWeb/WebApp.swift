@@ -120,22 +120,22 @@ public final class WebApp: Sendable {
         guard request.path.hasPrefix("/api/") else { return try Self.page(request) }
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)  // after "api"
         if parts == ["pair"], signedIn == nil { return try pair(request) }
-        if parts == ["session"], request.method == "GET", signedIn == nil {
+        let matched = WebRoute.match(method: request.method, path: parts)
+        if matched?.route == .session {
             // Asked first by every page load: whether this device is paired, answered without a
             // refusal (a 401 would be an error in the browser's console on every first visit).
-            let paired = (try? checkDevice(request)) != nil
-            return json(paired ? ["mode": "paired", "signedIn": true] : ["mode": "paired", "signedIn": false, "signIn": "code"])
+            return Self.session(paired: signedIn != nil || (try? checkDevice(request)) != nil)
         }
         let device = try signedIn ?? checkDevice(request)
         if request.method != "GET" { try Self.checkWrite(request, scheme: scheme) }
-        guard let (route, ids) = WebRoute.match(method: request.method, path: parts) else {
+        guard let (route, ids) = matched else {
             if WebRoute.knows(path: parts) { throw WebProblem(status: 405, message: "\(request.method) is not allowed here.") }
             throw WebProblem(status: 404, message: "There is no \(request.path).")
         }
         let id = { try self.uuid(ids[0]) }
         switch route {
         case .meta: return json(WebMeta.json)
-        case .session: return json(["mode": "paired", "signedIn": true])
+        case .session: return Self.session(paired: true)  // answered above already
         case .changes: return json(["version": changeCounter.value])
         case .books: return json(try books())
         case .addBook: return json(try addBook(try body(request)), status: 201)
@@ -167,6 +167,12 @@ public final class WebApp: Sendable {
     }
 
     // MARK: Who may ask
+
+    /// `GET /api/session` on a server of one learner: whether this device is paired, and if
+    /// not, that it pairs with a code.
+    static func session(paired: Bool) -> HTTPResponse {
+        json(paired ? ["mode": "paired", "signedIn": true] : ["mode": "paired", "signedIn": false, "signIn": "code"])
+    }
 
     private func pair(_ request: HTTPRequest) throws -> HTTPResponse {
         guard request.method == "POST" else { throw WebProblem(status: 405, message: "Pair with POST.") }

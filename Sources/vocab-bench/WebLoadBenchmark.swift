@@ -191,14 +191,17 @@ struct WebLoadBenchmark {
         let local = try WebBenchmark.Server(executable: try ChildProcess.vocabProgram(), home: localHome, config: work + "/local-config")
         defer { local.stop() }
         let localCookie = try local.pair()
-        var hosted = (requests: 0.0, p99: 0.0, errors: 0), single = (requests: 0.0, p99: 0.0, errors: 0)
+        typealias Load = (requests: Double, p99: Double, errors: Int)
+        /// `best` with the faster of it and `run`, and the failures of every run.
+        func keep(_ run: Load, in best: inout Load) {
+            let errors = best.errors + run.errors
+            if run.requests > best.requests { best = run }
+            best.errors = errors
+        }
+        var hosted: Load = (0, 0, 0), single: Load = (0, 0, 0)
         for _ in 0..<3 {
-            let one = try WebBenchmark.load(wrk, "http://127.0.0.1:\(server.port)/api/study", cookie: nil, script: script, connections: 48, work: work)
-            if one.requests > hosted.requests { hosted = (one.requests, one.p99, hosted.errors) }
-            hosted.errors += one.errors
-            let other = try WebBenchmark.load(wrk, local.url + "api/study", cookie: localCookie, connections: 48, work: work)
-            if other.requests > single.requests { single = (other.requests, other.p99, single.errors) }
-            single.errors += other.errors
+            keep(try WebBenchmark.load(wrk, "http://127.0.0.1:\(server.port)/api/study", cookie: nil, script: script, connections: 48, work: work), in: &hosted)
+            keep(try WebBenchmark.load(wrk, local.url + "api/study", cookie: localCookie, connections: 48, work: work), in: &single)
         }
         let ratio = hosted.requests / max(single.requests, 1)
         print(String(format: "  next card (wrk 2 threads, 48 connections, 10 s, best of 3): hosted, %d learners in turn on one server, %.0f requests/s, p99 %.1f ms; "

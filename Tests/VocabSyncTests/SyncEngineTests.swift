@@ -28,12 +28,15 @@ final class SyncEngineTests: XCTestCase {
         if let folder { try? FileManager.default.removeItem(atPath: folder) }
     }
 
-    private func device(_ name: String) throws -> Store { try Store.open(folder: folder + "/" + name) }
+    func device(_ name: String) throws -> Store { try Store.open(folder: folder + "/" + name) }
 
+    /// One sync of `store` as the test's learner, over the server tier's connection (`on` one
+    /// given) or `through` a channel given.
     @discardableResult
-    private func sync(_ store: Store, pageSize: Int = 2000, batchSize: Int = 2000, on given: PostgresConnection? = nil) throws -> SyncReport {
-        let connection = try given ?? server.tier()
-        let report = try SyncEngine(store: store, connection: connection, device: login.device, account: login.address,
+    func sync(_ store: Store, pageSize: Int = 2000, batchSize: Int = 2000, on given: PostgresConnection? = nil,
+              through channel: SyncChannel? = nil) throws -> SyncReport {
+        let channel = try channel ?? DatabaseSyncChannel(connection: given ?? server.tier(), device: login.device)
+        let report = try SyncEngine(store: store, channel: channel, account: login.address.url, learner: login.address.user,
                                     pageSize: pageSize, batchSize: batchSize).run()
         XCTAssertFalse(report.repaired, "an undamaged store agrees with the server's counts")
         return report

@@ -7,33 +7,7 @@ import VocabCore
 /// A learner's devices syncing at once: a push that meets another device's newer changes is
 /// stored after them when it touches none of their records (cloud schema 7), and pulled again
 /// first when it does.
-final class SyncMergeTests: XCTestCase {
-    var login: TestLearner!
-    var server: TestPostgres!
-    var folder: String!
-    let t0 = Timestamp(iso8601: "2026-12-01T09:00:00Z")!
-
-    override func setUpWithError() throws {
-        server = try TestPostgres()
-        login = try server.addUser("merge_" + UUID().uuidString.prefix(8).lowercased(), password: "pw")
-        folder = NSTemporaryDirectory() + "vocab-merge-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        if let folder { try? FileManager.default.removeItem(atPath: folder) }
-    }
-
-    private func device(_ name: String) throws -> Store { try Store.open(folder: folder + "/" + name) }
-
-    @discardableResult
-    private func sync(_ store: Store, through channel: SyncChannel? = nil) throws -> SyncReport {
-        let channel = try channel ?? DatabaseSyncChannel(connection: server.tier(), device: login.device)
-        let report = try SyncEngine(store: store, channel: channel, account: login.address.url, learner: login.address.user).run()
-        XCTAssertFalse(report.repaired, "an undamaged store agrees with the server's counts")
-        return report
-    }
-
+extension SyncEngineTests {
     /// Device b syncing between a's pull and a's first push.
     private func racing(_ b: Store) throws -> RacingChannel {
         RacingChannel(DatabaseSyncChannel(connection: try server.tier(), device: login.device)) { [unowned self] in
