@@ -186,7 +186,11 @@ extension CloudSchema {
                 RAISE EXCEPTION 'this device was signed out' USING ERRCODE = '42501';
             END IF;
             PERFORM set_config('vocab.learner', who, true);
-            UPDATE vocab.devices d SET seen = now() WHERE d.role = device AND (d.seen IS NULL OR d.seen < now() - interval '1 minute');
+            -- When it was last seen is a hint: a row another transaction holds is left as it is
+            -- (a learner's request never waits on a lock for it).
+            UPDATE vocab.devices d SET seen = now() WHERE d.role = (
+                SELECT l.role FROM vocab.devices l WHERE l.role = device AND (l.seen IS NULL OR l.seen < now() - interval '1 minute')
+                FOR UPDATE SKIP LOCKED);
             RETURN who;
         END
         $fn$;
