@@ -17,7 +17,8 @@ import Glibc
 ///     DELETE /api/v1/devices/ID       → {"signedOut"}
 ///     POST   /api/v1/signout          {"everywhere"} → {"signedOut"}
 ///
-/// Refusals are JSON `{"error": "…"}`: 401 signed out, 429/503 busy (Retry-After), 507 the
+/// The JSON bodies are `DeviceAPI`'s types, which the server encodes. Refusals are
+/// `DeviceAPI.Problem` (`{"error": "…"}`): 401 signed out, 429/503 busy (Retry-After), 507 the
 /// account is full, 4xx a request the server will not take.
 public final class ServerAccount {
     public let login: CloudLogin
@@ -35,17 +36,14 @@ public final class ServerAccount {
     public static func signIn(url: String, user: String, password: String, label: String, caFile: String? = nil,
                               timeouts: CloudTimeouts = CloudTimeouts()) throws -> CloudLogin {
         let connection = try ServerConnection(url: url, caFile: caFile, timeouts: timeouts)
-        let body = JSONValue.object([("user", .string(user)), ("password", .string(password)), ("label", .string(label))]).compact
-        let answer = try connection.send("POST", "/api/v1/devices", headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+        let body = DeviceAPI.encode(DeviceAPI.SignIn(user: user, password: password, label: label))
+        let answer = try connection.send("POST", "/api/v1/devices", headers: ["Content-Type": "application/json"], body: body)
         if answer.status == 403 || answer.status == 401 {
             throw CloudError.accessDenied(server: connection.server, detail: message(of: answer) ?? "the user name or the password is wrong")
         }
-        let object = try checked(answer, server: connection.server)
-        guard let device = object["device"]?.stringValue, let secret = object["secret"]?.stringValue,
-              let account = object["account"]?.stringValue else {
-            throw CloudError.unexpectedAnswer(server: connection.server, detail: "no device in the sign-in's answer")
-        }
-        return CloudLogin(address: ServerAddress(web: connection.base, user: device), password: secret, account: account, caFile: caFile)
+        let created = try checked(answer, DeviceAPI.DeviceCreated.self, server: connection.server)
+        return CloudLogin(address: ServerAddress(web: connection.base, user: created.device), password: created.secret,
+                          account: created.account, caFile: caFile)
     }
 
     /// The account's state, as `vocab account` shows it, and the open account when available.
@@ -66,36 +64,26 @@ public final class ServerAccount {
 
     /// The account's counts and latest change.
     public func counts() throws -> CloudCounts {
-        let object = try request("GET", "/api/v1/account")
-        func number(_ key: String) -> Int64 { object[key]?.int64Value ?? 0 }
-        return CloudCounts(books: Int(number("books")), words: Int(number("words")), reviews: Int(number("reviews")), latest: number("latest"))
+        let counts = try request("GET", "/api/v1/account", answer: DeviceAPI.Counts.self)
+        return CloudCounts(books: counts.books, words: counts.words, reviews: counts.reviews, latest: counts.latest)
     }
 
     /// The account's devices signed in, oldest first.
     public func devices() throws -> [CloudDevice] {
-        guard case .array(let items) = try value("GET", "/api/v1/devices") else {
-            throw CloudError.unexpectedAnswer(server: connection.server, detail: "no list of devices")
-        }
-        return items.compactMap { item in
-            guard let id = item["id"]?.stringValue, let created = item["created"]?.int64Value else { return nil }
-            return CloudDevice(id: id, label: item["label"]?.stringValue ?? "", created: created, seen: item["seen"]?.int64Value,
-                               isThis: item["this"]?.boolValue ?? false)
-        }
+        try request("GET", "/api/v1/devices", answer: [DeviceAPI.Device].self).map(\.cloudDevice)
     }
 
     /// Signs out the device `id`, or every device of the account (this one too) when nil.
     @discardableResult
     public func signOut(_ id: String?) throws -> Int {
-        let object: [String: JSONValue]
         if let id {
             guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return 0 }
             let answer = try exchange("DELETE", "/api/v1/devices/" + id)
             if answer.status == 404 { return 0 }
-            object = try Self.checked(answer, server: connection.server)
-        } else {
-            object = try request("POST", "/api/v1/signout", body: Array(#"{"everywhere":true}"#.utf8))
+            return try Self.checked(answer, DeviceAPI.SignedOut.self, server: connection.server).signedOut
         }
-        return Int(object["signedOut"]?.int64Value ?? 0)
+        return try request("POST", "/api/v1/signout", body: DeviceAPI.encode(DeviceAPI.SignOut(everywhere: true)),
+                           answer: DeviceAPI.SignedOut.self).signedOut
     }
 
     // MARK: Requests
@@ -121,28 +109,19 @@ public final class ServerAccount {
         ["Authorization": "Bearer \(login.address.user).\(login.password ?? "")", "X-Vocab-Request": "1"]
     }
 
-    func request(_ method: String, _ path: String, body: [UInt8]? = nil) throws -> [String: JSONValue] {
+    func request<Answer: Decodable>(_ method: String, _ path: String, body: [UInt8]? = nil, answer: Answer.Type) throws -> Answer {
         try Self.checked(try exchange(method, path, headers: body != nil ? ["Content-Type": "application/json"] : [:], body: body),
-                         server: connection.server)
+                         answer, server: connection.server)
     }
 
-    /// The JSON of a successful answer to a request without a body (a list); the refusal otherwise.
-    func value(_ method: String, _ path: String) throws -> JSONValue {
-        let answer = try exchange(method, path)
-        try Self.refuse(answer, server: connection.server)
-        guard let parsed = try? JSONParser.parse(answer.body) else {
-            throw CloudError.unexpectedAnswer(server: connection.server, detail: "\(method) \(path) answered \(answer.status) without JSON")
-        }
-        return parsed
-    }
-
-    /// The JSON object of a successful answer; the refusal otherwise.
-    static func checked(_ answer: ServerConnection.Answer, server: String) throws -> [String: JSONValue] {
+    /// A successful answer as the API's type; the refusal otherwise.
+    static func checked<Answer: Decodable>(_ answer: ServerConnection.Answer, _ type: Answer.Type, server: String) throws -> Answer {
         try refuse(answer, server: server)
-        guard let parsed = try? JSONParser.parse(answer.body), case .object(let members) = parsed else {
-            throw CloudError.unexpectedAnswer(server: server, detail: "status \(answer.status) without a JSON object")
+        do {
+            return try DeviceAPI.decode(type, from: answer.body)
+        } catch {
+            throw CloudError.unexpectedAnswer(server: server, detail: "status \(answer.status) without the answer the API defines (\(error))")
         }
-        return Dictionary(members, uniquingKeysWith: { first, _ in first })
     }
 
     /// Throws what a refusal means to the device; returns for any 2xx.
@@ -162,7 +141,7 @@ public final class ServerAccount {
     }
 
     static func message(of answer: ServerConnection.Answer) -> String? {
-        (try? JSONParser.parse(answer.body))?["error"]?.stringValue
+        (try? DeviceAPI.decode(DeviceAPI.Problem.self, from: answer.body))?.error
     }
 }
 
@@ -225,14 +204,13 @@ public final class ServerSyncChannel: SyncChannel {
         pushed = nil
         guard let answer = try result?.get() else { throw CloudError.serverError("the push was not sent") }
         if answer.status == 409 {
-            switch (try? JSONParser.parse(answer.body))?["outcome"]?.stringValue {
+            switch (try? DeviceAPI.decode(DeviceAPI.PushAnswer.self, from: answer.body))?.outcome {
             case "moved": return .accountMoved
             case "upsert": return .retryAsUpsert
             default: break
             }
         }
-        let object = try ServerAccount.checked(answer, server: account.connection.server)
-        guard let latest = object["latest"]?.int64Value else {
+        guard let latest = try ServerAccount.checked(answer, DeviceAPI.PushAnswer.self, server: account.connection.server).latest else {
             throw CloudError.unexpectedAnswer(server: account.connection.server, detail: "a push's answer without the latest change")
         }
         return .stored(latest: latest)

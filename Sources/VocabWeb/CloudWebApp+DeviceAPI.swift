@@ -14,7 +14,7 @@ extension CloudWebApp {
         let parts = request.path.split(separator: "/").dropFirst(2).map(String.init)
         if request.method == "POST", parts == ["devices"] { return try signInDevice(request) }
         // For a load balancer's check: this server answers (it keeps nothing another needs).
-        if request.method == "GET", parts == ["health"] { return WebApp.json(["ok": true]) }
+        if request.method == "GET", parts == ["health"] { return WebApp.json(DeviceAPI.Health(ok: true)) }
         // A device's requests carry its secret in a header no other site can make a browser
         // send, and no cookie is read for them: cross-site writes are not possible here.
         guard request.header("Authorization") != nil else { throw Self.signedOut("Sign this device in first.") }
@@ -27,8 +27,7 @@ extension CloudWebApp {
             switch (request.method, parts) {
             case ("GET", ["account"]):
                 let counts = try cloud.with { try DatabaseSyncChannel(connection: $0, device: caller.key).counts() }
-                return WebApp.json(["account": caller.owner, "books": counts.books, "words": counts.words,
-                                    "reviews": counts.reviews, "latest": Int(counts.latest)])
+                return WebApp.json(DeviceAPI.Counts(account: caller.owner, counts: counts))
             case ("GET", ["sync", "pull"]):
                 return try pull(request, caller)
             case ("POST", ["sync", "push"]):
@@ -38,7 +37,7 @@ extension CloudWebApp {
             case ("DELETE", let path) where path.count == 2 && path[0] == "devices":
                 return try signOut(caller, other: path[1])
             case ("POST", ["signout"]):
-                return WebApp.json(["signedOut": try signOutCaller(caller, request)])
+                return WebApp.json(DeviceAPI.SignedOut(signedOut: try signOutCaller(caller, request)))
             default:
                 throw WebProblem(status: 404, message: "The device API has no \(request.method) \(request.path).")
             }
@@ -49,13 +48,10 @@ extension CloudWebApp {
 
     /// `POST /api/v1/devices`: the learner's password, checked once, makes a device.
     private func signInDevice(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard let object = (try? JSONParser.parse(request.body)), case .object = object,
-              let user = object["user"]?.stringValue, let password = object["password"]?.stringValue else {
-            throw WebProblem(status: 400, message: "Send the user name and the password.")
-        }
-        let label = String((object["label"]?.stringValue ?? "a device").prefix(100))
-        let caller = try addDevice(request, user: user, password: password, label: label)
-        return WebApp.json(["device": caller.key.id, "secret": caller.key.secret, "account": caller.owner], status: 201)
+        let given = try Self.signInBody(request)
+        let label = String((given.label ?? "a device").prefix(100))
+        let caller = try addDevice(request, user: given.user, password: given.password, label: label)
+        return WebApp.json(DeviceAPI.DeviceCreated(device: caller.key.id, secret: caller.key.secret, account: caller.owner), status: 201)
     }
 
     /// `GET /api/v1/sync/pull?after=N&limit=M`: a record a line.
@@ -99,9 +95,9 @@ extension CloudWebApp {
             return try channel.finishPush()
         }
         switch outcome {
-        case .stored(let latest): return WebApp.json(["latest": Int(latest)])
-        case .accountMoved: return WebApp.json(["outcome": "moved"], status: 409)
-        case .retryAsUpsert: return WebApp.json(["outcome": "upsert"], status: 409)
+        case .stored(let latest): return WebApp.json(DeviceAPI.PushAnswer(latest: latest))
+        case .accountMoved: return WebApp.json(DeviceAPI.PushAnswer(outcome: "moved"), status: 409)
+        case .retryAsUpsert: return WebApp.json(DeviceAPI.PushAnswer(outcome: "upsert"), status: 409)
         }
     }
 

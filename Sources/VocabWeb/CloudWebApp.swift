@@ -137,13 +137,13 @@ public final class CloudWebApp: Sendable {
         switch route?.route {
         case .signIn?: return try signIn(request)
         case .pair?: throw WebProblem(status: 404, message: "This server signs in with a cloud account, not a pairing code.")
-        case .meta?: return WebApp.json(WebMeta.json)
+        case .meta?: return WebApp.json(WebMeta())
         case .session?:
             // Asked first by every page load, answered without a refusal when nobody is signed in.
             guard let caller = try? signedInCaller(request) else {
-                return WebApp.json(["mode": "cloud", "signedIn": false, "signIn": "account"])
+                return WebApp.json(SessionAnswer(mode: "cloud", signedIn: false, signIn: "account"))
             }
-            return WebApp.json(["mode": "cloud", "signedIn": true, "account": caller.owner])
+            return WebApp.json(SessionAnswer(mode: "cloud", signedIn: true, account: caller.owner))
         default: break
         }
         let caller = try signedInCaller(request)
@@ -181,7 +181,8 @@ public final class CloudWebApp: Sendable {
             case .signOutDevice: return try signOut(caller, other: ids[0])
             case .signIn, .pair, .meta, .session: break  // answered before a learner is known
             case .changes, .books, .addBook, .editBook, .deleteBook, .cover, .words, .export, .addWord, .editWord, .deleteWord, .sound,
-                 .dictionary, .nextCard, .grade, .studyQueue, .addReviews, .startGame, .playGame, .startImport, .importState, .cancelImport:
+                 .dictionary, .nextCard, .grade, .studyQueue, .addReviews, .startGame, .answerGame, .finishGame, .memorizeGame,
+                 .startImport, .importState, .cancelImport:
                 break  // the learner's words and study: their web app below
             }
         }
@@ -229,11 +230,8 @@ public final class CloudWebApp: Sendable {
     private func signIn(_ request: HTTPRequest) throws -> HTTPResponse {
         guard request.method == "POST" else { throw WebProblem(status: 405, message: "Sign in with POST.") }
         try WebApp.checkWrite(request, scheme: settings.scheme)
-        guard let object = (try? JSONParser.parse(request.body))?.plainValue as? [String: Any],
-              let user = object["user"] as? String, let password = object["password"] as? String else {
-            throw WebProblem(status: 400, message: "Send the user name and the password.")
-        }
-        let caller = try addDevice(request, user: user, password: password, label: Self.label(userAgent: request.header("User-Agent")))
+        let given = try Self.signInBody(request)
+        let caller = try addDevice(request, user: given.user, password: given.password, label: Self.label(userAgent: request.header("User-Agent")))
         // The learner's store is pulled now, so the first page shows the words at once.
         let store = try stores.learner(caller.owner, server: settings.server)
         try? freshen(store, caller, pushing: false)
@@ -241,7 +239,15 @@ public final class CloudWebApp: Sendable {
         DispatchQueue.global(qos: .utility).async { [stores] in stores.evictIfOverBudget() }
         return HTTPResponse(status: 200, headers: [("Set-Cookie", cookie(value: caller.key.token, maxAge: 31_536_000)),
                                                    ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
-                            body: Array(WebApp.jsonValue(["account": caller.owner]).compact.utf8))
+                            body: DeviceAPI.encode(SignInAnswer(account: caller.owner)))
+    }
+
+    /// A sign-in's user name and password (the page's and a device's), or a 400.
+    static func signInBody(_ request: HTTPRequest) throws -> DeviceAPI.SignIn {
+        guard let given = try? DeviceAPI.decode(DeviceAPI.SignIn.self, from: request.body) else {
+            throw WebProblem(status: 400, message: "Send the user name and the password.")
+        }
+        return given
     }
 
     /// Checks the learner's password against the verifier the cloud keeps (limited per
@@ -334,7 +340,7 @@ public final class CloudWebApp: Sendable {
     /// Signs the caller's device out (its account's every device when the body says
     /// `everywhere`) and forgets them here; returns how many the cloud signed out.
     func signOutCaller(_ caller: Caller, _ request: HTTPRequest) throws -> Int {
-        let everywhere = (try? JSONParser.parse(request.body))?["everywhere"]?.boolValue ?? false
+        let everywhere = (try? DeviceAPI.decode(DeviceAPI.SignOut.self, from: request.body))?.everywhere ?? false
         let count = try cloud.with { try CloudDevices.signOut(everywhere ? nil : caller.key.id, by: caller.key, on: $0) }
         if everywhere {
             var ids: [String] = []
@@ -350,14 +356,12 @@ public final class CloudWebApp: Sendable {
         let count = try cloud.with { try CloudDevices.signOut(id, by: caller.key, on: $0) }
         guard count > 0 else { throw WebProblem(status: 404, message: "No device of this account has that id.") }
         forget(devices: [id])
-        return WebApp.json(["signedOut": count])
+        return WebApp.json(DeviceAPI.SignedOut(signedOut: count))
     }
 
     func listDevices(_ caller: Caller) throws -> HTTPResponse {
         let list = try cloud.with { try CloudDevices.list(by: caller.key, on: $0) }
-        return WebApp.json(list.map { item -> [String: Any] in
-            ["id": item.id, "label": item.label, "created": Int(item.created), "seen": item.seen.map { Int($0) } ?? JSONValue.null, "this": item.isThis]
-        })
+        return WebApp.json(list.map(DeviceAPI.Device.init))
     }
 
     // MARK: Keeping the learner's store in step with the cloud

@@ -5,14 +5,13 @@ import VocabStore
 
 /// The shelf: books with their counts; new, edit, delete (a book with words after a backup).
 extension WebApp {
-    func books() throws -> [[String: Any]] {
+    func books() throws -> [BookRow] {
         let now = clock.now()
         return try pool.read { store in try Shelf.books(in: store, at: now) }.map { shelf in
-            ["id": shelf.book.id.lowercaseText, "name": shelf.book.name, "explain": shelf.book.explain,
-             "coverWord": shelf.book.coverWord,
-             // The cover's address changes with the book, so a browser may keep it.
-             "cover": shelf.book.image == nil ? JSONValue.null : "/api/books/\(shelf.book.id.lowercaseText)/cover?v=\(shelf.book.modifiedAt.milliseconds)",
-             "wordCount": shelf.summary.wordCount, "memorizedCount": shelf.summary.memorizedCount, "dueCount": shelf.dueCount]
+            let id = shelf.book.id.lowercaseText
+            return BookRow(id: id, name: shelf.book.name, explain: shelf.book.explain, coverWord: shelf.book.coverWord,
+                           cover: shelf.book.image == nil ? nil : "/api/books/\(id)/cover?v=\(shelf.book.modifiedAt.milliseconds)",
+                           wordCount: shelf.summary.wordCount, memorizedCount: shelf.summary.memorizedCount, dueCount: shelf.dueCount)
         }
     }
 
@@ -26,32 +25,34 @@ extension WebApp {
                             body: image)
     }
 
-    func addBook(_ object: [String: Any]) throws -> [String: Any] {
-        try saveBook(BookForm(), object)
+    func addBook(_ input: BookInput) throws -> SavedBook {
+        try saveBook(BookForm(), input)
     }
 
-    func editBook(_ id: UUID, _ object: [String: Any]) throws -> [String: Any] {
+    func editBook(_ id: UUID, _ input: BookInput) throws -> SavedBook {
         guard let book = try pool.read({ store in try store.book(id: id) }) else { throw VocabError.bookNotFound(id.lowercaseText) }
-        return try saveBook(BookForm(editing: book), object)
+        return try saveBook(BookForm(editing: book), input)
     }
 
     /// Deletes a book and its words, after a backup when it holds any (one restore undoes it).
-    func deleteBook(_ id: UUID) throws -> [String: Any] {
+    func deleteBook(_ id: UUID) throws -> BookDeletedAnswer {
         let now = clock.now(), policy = backups
         let result = try pool.write { store in try BookDeletion.delete(bookId: id, from: store, policy: policy, now: now) }.value
-        return ["deleted": result.deleted, "backup": result.backup != nil]
+        return BookDeletedAnswer(deleted: result.deleted, backup: result.backup != nil)
     }
 
-    /// Validates and saves through the book form; a broken rule comes back with its field.
-    private func saveBook(_ start: BookForm, _ object: [String: Any]) throws -> [String: Any] {
+    /// Validates and saves through the book form (what the input leaves out stays as it is;
+    /// a new book's name is needed); a broken rule comes back with its field.
+    private func saveBook(_ start: BookForm, _ input: BookInput) throws -> SavedBook {
         var form = start
-        for field in [BookField.name, .explain, .meaning] where object[Self.fieldName(field)] != nil || start.editing == nil {
-            form[field] = try text(object, Self.fieldName(field), required: field == .name && start.editing == nil)
+        if start.editing == nil, input.name == nil { throw WebProblem(status: 422, message: "\"name\" is missing.", field: "name") }
+        for (field, value) in [(BookField.name, input.name), (.explain, input.explain), (.meaning, input.meaning)] {
+            if let value { form[field] = value }
         }
         let now = clock.now()
         do {
             let book = try pool.write { store in try form.save(to: store, now: now) }.value
-            return ["id": book.id.lowercaseText, "name": book.name, "explain": book.explain]
+            return SavedBook(id: book.id.lowercaseText, name: book.name, explain: book.explain)
         } catch let error as BookFormError {
             throw WebProblem(status: 422, message: error.message, field: error.field.map { Self.fieldName($0) }, cause: error)
         }

@@ -7,14 +7,15 @@ import VocabStore
 /// the server (a tap is the option's place, typing is text, a flashcard is graded), then the
 /// score and the words to review. The page gets the questions, never their answers.
 extension WebApp {
-    /// `{"books": [ids] (none: all), "mode": "choice"|"reverse"|"spelling"|"flashcard", "count": 3...100}`.
-    func startGame(_ object: [String: Any], device: String) throws -> [String: Any] {
-        guard let mode = GameMode(rawValue: (object["mode"] as? String) ?? "choice") else {
+    /// `{"books": [ids] (none: all), "mode": "choice"|"reverse"|"spelling"|"flashcard", "count": 1...100}`.
+    func startGame(_ request: GameRequest, device: String) throws -> GameStarted {
+        guard let mode = GameMode(rawValue: request.mode ?? "choice") else {
             throw WebProblem(status: 422, message: "The mode must be choice, reverse, spelling or flashcard.", field: "mode")
         }
-        let count = (object["count"] as? Int) ?? 10
+        let count = request.count ?? 10
         guard (1...100).contains(count) else { throw WebProblem(status: 422, message: "A game has 1 to 100 questions.", field: "count") }
-        guard let bookTexts = (object["books"] ?? [String]()) as? [String], bookTexts.count <= 1_000 else {
+        let bookTexts = request.books ?? []
+        guard bookTexts.count <= 1_000 else {
             throw WebProblem(status: 422, message: "\"books\" must be a list of book ids.", field: "books")
         }
         let bookIds = try bookTexts.map { try uuid($0) }
@@ -25,39 +26,41 @@ extension WebApp {
             try GameSession(store: store, bookIds: bookIds, configuration: configuration, clock: clock)
         }.value
         for dropped in games.add(game, device: device) { _ = try? pool.write { _ in try dropped.finish() } }  // its answers are saved already
-        return ["id": game.id.lowercaseText, "mode": mode.rawValue, "planned": game.questions.count,
-                "shorter": game.questions.count < count,
-                "questions": game.questions.map { question -> [String: Any] in
-                    ["prompt": question.prompt, "hint": question.hint ?? JSONValue.null, "options": question.options]
-                }]
+        return GameStarted(id: game.id.lowercaseText, mode: mode.rawValue, planned: game.questions.count, shorter: game.questions.count < count,
+                           questions: game.questions.map { QuestionRow(prompt: $0.prompt, hint: $0.hint, options: $0.options) })
     }
 
-    /// `answer` (`{"choice": n}` from 0, `{"typed": text}`, or `{"rating": name}` for a flashcard),
-    /// `finish` (the score and the words to review), `memorize` (mark the offered words memorised).
-    func playGame(_ id: UUID, step: String, _ object: [String: Any], device: String) throws -> [String: Any] {
+    /// The game `id` of this device, or a refusal.
+    private func game(_ id: UUID, device: String) throws -> GameSession {
         guard let game = games.game(id, device: device) else { throw WebProblem(status: 404, message: "That game is over or was never started here.") }
-        switch step {
-        case "answer": return try answer(game, object)
-        case "finish":
-            let summary = try pool.write { _ in try game.finish() }.value
-            let candidates = try pool.write { _ in try game.memorizeCandidates() }.value
-            return ["answered": summary.answered, "right": summary.right, "planned": summary.planned, "percent": summary.percent,
-                    "review": summary.wrongWords.map { Self.word($0, due: nil) }, "memorize": candidates.map { Self.word($0, due: nil) }]
-        case "memorize":
-            let words = try pool.write { _ in try game.memorizeCandidates() }.value
-            try pool.write { _ in try game.memorize(words) }
-            games.remove(id)
-            return ["memorized": words.count]
-        default:
-            throw WebProblem(status: 404, message: "A game has no step \"\(step)\".")
-        }
+        return game
     }
 
-    private func answer(_ game: GameSession, _ object: [String: Any]) throws -> [String: Any] {
+    /// The score and the words to review (and to offer to mark memorised).
+    func finishGame(_ id: UUID, device: String) throws -> GameScoreAnswer {
+        let game = try game(id, device: device)
+        let summary = try pool.write { _ in try game.finish() }.value
+        let candidates = try pool.write { _ in try game.memorizeCandidates() }.value
+        return GameScoreAnswer(answered: summary.answered, right: summary.right, planned: summary.planned, percent: summary.percent,
+                               review: summary.wrongWords.map { WordRow($0, due: nil) }, memorize: candidates.map { WordRow($0, due: nil) })
+    }
+
+    /// Marks the words the game offers memorised, and ends it.
+    func memorizeGame(_ id: UUID, device: String) throws -> MemorizedAnswer {
+        let game = try game(id, device: device)
+        let words = try pool.write { _ in try game.memorizeCandidates() }.value
+        try pool.write { _ in try game.memorize(words) }
+        games.remove(id)
+        return MemorizedAnswer(memorized: words.count)
+    }
+
+    /// One answer: a tap (the option's place, from 0), typed text, or a flashcard's rating.
+    func answerGame(_ id: UUID, _ given: GameAnswerRequest, device: String) throws -> GameVerdictAnswer {
+        let game = try game(id, device: device)
         let verdict: GameVerdict? = try pool.write { _ -> GameVerdict? in
-            if let choice = object["choice"] as? Int { return try game.answer(.choice(choice)) }
-            if let typed = object["typed"] as? String { return try game.answer(.typed(String(typed.prefix(200)))) }
-            if let name = object["rating"] as? String, let rating = Rating(name: name) { return try game.grade(rating) }
+            if let choice = given.choice { return try game.answer(.choice(choice)) }
+            if let typed = given.typed { return try game.answer(.typed(String(typed.prefix(200)))) }
+            if let name = given.rating, let rating = Rating(name: name) { return try game.grade(rating) }
             throw WebProblem(status: 422, message: "An answer is a choice, typed text or a rating.", field: "answer")
         }.value
         guard let verdict else {
@@ -65,7 +68,7 @@ extension WebApp {
         }
         let answered = game.index
         game.advance()
-        return ["correct": verdict.correct, "answer": verdict.answer, "rating": verdict.rating.name, "question": answered,
-                "correctOption": game.questions[answered].correctOption ?? JSONValue.null, "done": game.current == nil]
+        return GameVerdictAnswer(correct: verdict.correct, answer: verdict.answer, rating: verdict.rating.name, question: answered,
+                                 correctOption: game.questions[answered].correctOption, done: game.current == nil)
     }
 }

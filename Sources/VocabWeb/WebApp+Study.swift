@@ -11,26 +11,24 @@ import VocabCatalog
 extension WebApp {
     /// The next card, with each rating's interval worded as the window's buttons word it, in
     /// the page's language (`wording`; English without).
-    func nextCard(_ query: [String: String], wording: Wording?) throws -> JSONValue {
+    func nextCard(_ query: [String: String], wording: Wording?) throws -> NextCardAnswer {
         let words = wording ?? Wording(catalog: Catalog())
         let now = clock.now(), day = studyDay, clock = self.clock, dayStart = studyDayStart(at: now)
         let bookIds = try query["book"].map { [try uuid($0)] }
-        return try pool.read { store -> JSONValue in
+        return try pool.read { store -> NextCardAnswer in
             let peek = try StudyPeek(store: store, bookIds: bookIds, day: day, dayStart: dayStart, clock: clock)
             guard let card = peek.card else {
                 switch try StudySession.nothingToStudy(store: store, bookIds: bookIds) {
-                case .noWords: return .object([("card", .null), ("reason", .string("noWords"))])
-                case .nothingDue(let next):
-                    return .object([("card", .null), ("reason", .string("nothingDue")), ("nextReview", next.map { .string($0.iso8601) } ?? .null)])
+                case .noWords: return NextCardAnswer(reason: "noWords")
+                case .nothingDue(let next): return NextCardAnswer(reason: "nothingDue", nextReview: words.nextReview(next, from: now))
                 }
             }
             // The interval each button shows, by the rule the window's buttons follow.
-            let intervals = peek.choices.map { choice -> JSONValue in
-                .object([("rating", .string(choice.rating.name)), ("due", .string(choice.due.iso8601)),
-                         ("interval", .string(words.button(ButtonInterval(choice.due, from: now))))])
+            let intervals = peek.choices.map { choice in
+                IntervalRow(rating: choice.rating.name, due: choice.due.iso8601, interval: words.button(ButtonInterval(choice.due, from: now)))
             }
-            return .object([("card", Self.word(card.word, due: card.schedule?.due)), ("isDue", .bool(card.isDue)),
-                            ("dueCount", .int(Int64(peek.dueCount))), ("newCount", .int(Int64(peek.newCount))), ("intervals", .array(intervals))])
+            return NextCardAnswer(card: WordRow(card.word, due: card.schedule?.due), dueCount: peek.dueCount,
+                                  newCount: peek.newCount, intervals: intervals)
         }
     }
 
@@ -48,27 +46,27 @@ extension WebApp {
 
     /// The day's study queue (due, then new up to the day's limit), for the phone to keep:
     /// studying goes on with no network.
-    func queue() throws -> [String: Any] {
+    func queue() throws -> StudyQueueAnswer {
         let day = studyDay, clock = self.clock
-        return try pool.read { store -> [String: Any] in
+        return try pool.read { store -> StudyQueueAnswer in
             let session = try StudySession(store: store, bookIds: nil, day: day, clock: clock)
-            return ["cards": session.cards.map { Self.word($0.word, due: $0.schedule?.due) }, "madeAt": clock.now().iso8601]
+            return StudyQueueAnswer(cards: session.cards.map { WordRow($0.word, due: $0.schedule?.due) }, madeAt: clock.now().iso8601)
         }
     }
 
     /// Reviews made on the phone, sent when it is back online: `{"reviews": [{id, wordId,
     /// rating, at}]}`. Each keeps the time it was made and the id the phone gave it, so sending
     /// one twice changes nothing; schedules are derived from the log, as a sync does.
-    func addReviews(_ object: [String: Any]) throws -> [String: Any] {
-        guard let items = object["reviews"] as? [[String: Any]], items.count <= WebMeta.reviewsPerRequest else {
+    func addReviews(_ request: ReviewsRequest) throws -> AddedAnswer {
+        let items = request.reviews
+        guard items.count <= WebMeta.reviewsPerRequest else {
             throw WebProblem(status: 422, message: "\"reviews\" must be a list of at most 1,000 reviews.", field: "reviews")
         }
         let now = clock.now()
         var byWord: [UUID: [ReviewRecord]] = [:]
         for item in items {
-            guard let id = (item["id"] as? String).flatMap(UUID.init(text:)), let wordId = (item["wordId"] as? String).flatMap(UUID.init(text:)),
-                  let rating = (item["rating"] as? String).flatMap(Rating.init(name:)),
-                  let at = (item["at"] as? String).flatMap(Timestamp.init(iso8601:)), at <= now.adding(seconds: 300) else {
+            guard let id = UUID(text: item.id), let wordId = UUID(text: item.wordId), let rating = Rating(name: item.rating),
+                  let at = Timestamp(iso8601: item.at), at <= now.adding(seconds: 300) else {
                 throw WebProblem(status: 422, message: "Each review needs an id, a wordId, a rating and the time it was made (not in the future).",
                                  field: "reviews")
             }
@@ -79,12 +77,12 @@ extension WebApp {
             let known = try byWord.keys.filter { try store.word(id: $0) != nil }
             return try store.addReviewLogs(known.map { ($0, byWord[$0] ?? []) }, scheduler: try store.scheduler())
         }.value
-        return ["added": added]
+        return AddedAnswer(added: added)
     }
 
-    func grade(_ object: [String: Any]) throws -> [String: Any] {
-        let wordId = try uuid(try text(object, "wordId"))
-        guard let name = object["rating"] as? String, let rating = Rating(name: name) else {
+    func grade(_ request: GradeRequest) throws -> GradeAnswer {
+        let wordId = try uuid(request.wordId)
+        guard let rating = Rating(name: request.rating) else {
             throw WebProblem(status: 422, message: "The rating must be again, hard, good or easy.", field: "rating")
         }
         let now = clock.now()
@@ -92,6 +90,6 @@ extension WebApp {
             var ids = TimeOrderedIDs()
             return try store.recordReview(wordId: wordId, rating: rating, at: now, source: .study, ids: &ids)
         }.value
-        return ["due": schedule.due.iso8601, "state": schedule.state.name]
+        return GradeAnswer(due: schedule.due.iso8601, state: schedule.state.name)
     }
 }

@@ -16,7 +16,7 @@ import Glibc
 extension WebApp {
     /// `POST /api/imports?name=FILE&format=F&book=ID&skipInvalid=1`, the file as the body.
     /// `name` only tells the format by its extension; it never becomes a path.
-    func startImport(_ request: HTTPRequest, device: String) throws -> [String: Any] {
+    func startImport(_ request: HTTPRequest, device: String) throws -> ImportStarted {
         guard !request.body.isEmpty else { throw WebProblem(status: 422, message: "The file is empty.", field: "file") }
         let format: WordFileFormat
         do {
@@ -55,7 +55,7 @@ extension WebApp {
                         job.state.withLock { $0 = .running(rows: rows, share: progress.share) }
                     }, isCancelled: { job.cancelled.load(ordering: .relaxed) })
                 }.value
-                state = .done(WebApp.jsonValue(Self.outcome(outcome)))
+                state = .done(Self.outcome(outcome))
             } catch {
                 if job.cancelled.load(ordering: .relaxed) {
                     state = .cancelled
@@ -71,32 +71,32 @@ extension WebApp {
             unlink(path)
             job.state.withLock { $0 = .failed(status: 503, message: "The server is too busy to import now: try again in a moment.") }
         }
-        return ["id": job.id.lowercaseText]
+        return ImportStarted(id: job.id.lowercaseText)
     }
 
-    func importState(_ id: UUID, device: String, wording: Wording?) throws -> [String: Any] {
+    func importState(_ id: UUID, device: String, wording: Wording?) throws -> ImportStateAnswer {
         guard let job = imports.job(id, device: device) else { throw WebProblem(status: 404, message: "There is no such import.") }
         switch job.state.withLock({ $0 }) {
-        case .running(let rows, let share): return ["state": "running", "rows": rows, "share": share ?? JSONValue.null]
-        case .done(let outcome): return ["state": "done", "outcome": outcome]
+        case .running(let rows, let share): return ImportStateAnswer(state: "running", rows: rows, share: share)
+        case .done(let outcome): return ImportStateAnswer(state: "done", outcome: outcome)
         case .failed(let status, let message, let cause):
-            return ["state": "failed", "status": status, "error": cause.flatMap { wording?.message(for: $0) } ?? message]
-        case .cancelled: return ["state": "cancelled"]
+            return ImportStateAnswer(state: "failed", status: status, error: cause.flatMap { wording?.message(for: $0) } ?? message)
+        case .cancelled: return ImportStateAnswer(state: "cancelled")
         }
     }
 
     /// Asks the import to stop; it stops at its next check and changes nothing (all or nothing).
-    func cancelImport(_ id: UUID, device: String) throws -> [String: Any] {
+    func cancelImport(_ id: UUID, device: String) throws -> ImportStateAnswer {
         guard let job = imports.job(id, device: device) else { throw WebProblem(status: 404, message: "There is no such import.") }
         job.cancelled.store(true, ordering: .relaxed)
-        return ["state": job.isRunning ? "cancelling" : "finished"]
+        return ImportStateAnswer(state: job.isRunning ? "cancelling" : "finished")
     }
 
-    private static func outcome(_ outcome: ImportOutcome) -> [String: Any] {
-        ["added": outcome.summary.added, "updated": outcome.summary.updated, "unchanged": outcome.summary.unchanged,
-         "createdBooks": outcome.summary.createdBooks, "reviewsAdded": outcome.reviewsAdded,
-         "rejected": outcome.summary.rejected.prefix(20).map { ["line": $0.line, "reason": $0.reason] as [String: Any] },
-         "rejectedCount": outcome.summary.rejected.count, "notes": outcome.notes]
+    private static func outcome(_ outcome: ImportOutcome) -> ImportOutcomeRow {
+        ImportOutcomeRow(added: outcome.summary.added, updated: outcome.summary.updated, unchanged: outcome.summary.unchanged,
+                         createdBooks: outcome.summary.createdBooks, reviewsAdded: outcome.reviewsAdded,
+                         rejected: outcome.summary.rejected.prefix(20).map { RejectedLine(line: $0.line, reason: $0.reason) },
+                         rejectedCount: outcome.summary.rejected.count, notes: outcome.notes)
     }
 
     /// `GET /api/books/ID/export?format=csv|tsv|jsonl|text|apkg`: the book as a file to download.

@@ -8,10 +8,10 @@ import VocabStore
 /// A book's words: the list (paged, searched), the word form (add, edit, memorised, delete),
 /// Dictionary on the form the page keeps, and the word spoken.
 extension WebApp {
-    func words(bookId: UUID, query: [String: String]) throws -> [String: Any] {
+    func words(bookId: UUID, query: [String: String]) throws -> WordPage {
         let offset = max(0, Int(query["offset"] ?? "") ?? 0), limit = min(max(1, Int(query["limit"] ?? "") ?? 50), WebMeta.wordsPerPage)
         let search = query["q"] ?? ""
-        return try pool.read { store -> [String: Any] in
+        return try pool.read { store -> WordPage in
             let total: Int, rows: [WordListRow]
             if TextRules.clean(search).isEmpty {  // a page, read as such (the count is kept)
                 total = try store.bookSummary(id: bookId).wordCount
@@ -22,19 +22,19 @@ extension WebApp {
                 total = keys.count
                 rows = try keys.dropFirst(offset).prefix(limit).compactMap { try store.wordListRow(key: $0) }
             }
-            return ["total": total, "offset": offset, "words": rows.map { row in Self.word(row.word, due: row.due) }]
+            return WordPage(total: total, offset: offset, words: rows.map { row in WordRow(row.word, due: row.due) })
         }
     }
 
     /// A new word through the word form. With `id` (made on the phone, maybe offline) it is
     /// added once however often it is sent: a word already here with that id is answered as
     /// it is (200), one deleted since stays deleted (`{"deleted": true}`).
-    func addWord(_ object: [String: Any]) throws -> HTTPResponse {
-        let bookId = try uuid(try text(object, "bookId"))
+    func addWord(_ input: NewWord) throws -> HTTPResponse {
+        let bookId = try uuid(input.bookId)
         var form = WordForm()
-        for field in WordField.allCases { form[field] = try text(object, field.rawValue, required: field == .word) }
-        if let given = object["id"] {
-            guard let id = (given as? String).flatMap(UUID.init(text:)) else {
+        for field in WordField.allCases { form[field] = input.fields[field] ?? "" }
+        if let given = input.id {
+            guard let id = UUID(text: given) else {
                 throw WebProblem(status: 422, message: "\"id\" must be an id the device made (a UUID).", field: "id")
             }
             form.newId = id
@@ -47,40 +47,32 @@ extension WebApp {
             }
             return (try form.save(to: store, bookId: bookId, now: now), true, false)
         }.value
-        guard let word else { return json(["deleted": deleted]) }
-        return json(Self.word(word, due: nil), status: isNew ? 201 : 200)
+        guard let word else { return Self.json(DeletedAnswer(deleted: deleted)) }
+        return Self.json(WordRow(word, due: nil), status: isNew ? 201 : 200)
     }
 
     /// An edit through the word form: the fields given (and `memorized`) change, the rest stay.
     /// Sending the same edit twice changes nothing the second time.
-    func editWord(_ id: UUID, _ object: [String: Any]) throws -> JSONValue {
+    func editWord(_ id: UUID, _ changes: WordChanges) throws -> WordRow {
         let now = clock.now()
-        var fields: [WordField: String] = [:]
-        for field in WordField.allCases where object[field.rawValue] != nil { fields[field] = try text(object, field.rawValue) }
-        let memorized: Bool?
-        switch object["memorized"] {
-        case nil: memorized = nil
-        case let value as Bool: memorized = value
-        default: throw WebProblem(status: 422, message: "\"memorized\" must be true or false.", field: "memorized")
-        }
-        return try pool.write { store -> JSONValue in
+        return try pool.write { store -> WordRow in
             guard let word = try store.word(id: id) else { throw VocabError.wordNotFound(id.lowercaseText, book: nil) }
             var form = WordForm(editing: word)
-            for (field, value) in fields { form[field] = value }
-            if let memorized { form.memorized = memorized }
-            return Self.word(try form.save(to: store, bookId: word.bookId, now: now), due: nil)
+            for field in WordField.allCases { if let value = changes.fields[field] { form[field] = value } }
+            if let memorized = changes.memorized { form.memorized = memorized }
+            return WordRow(try form.save(to: store, bookId: word.bookId, now: now), due: nil)
         }.value
     }
 
     /// Deletes a word (and its reviews); a word already gone is no error (sent twice, say).
-    func deleteWord(_ id: UUID) throws -> [String: Any] {
+    func deleteWord(_ id: UUID) throws -> DeletedAnswer {
         let now = clock.now()
         let deleted = try pool.write { store -> Bool in
             guard try store.word(id: id) != nil else { return false }
             try store.deleteWord(id: id, now: now)
             return true
         }.value
-        return ["deleted": deleted]
+        return DeletedAnswer(deleted: deleted)
     }
 
     /// The word spoken, as a WAV from espeak-ng (made in a private temporary folder, then removed).
@@ -102,28 +94,20 @@ extension WebApp {
     /// Dictionary on a form the page keeps: `{word, definition, …, filled?, sense?}` → the form
     /// filled (only empty fields; with `sense`, that meaning in place of what the dictionary
     /// filled), what the dictionary filled, the meanings to pick from, the web dictionary's URL.
-    func fillFromDictionary(_ object: [String: Any]) throws -> [String: Any] {
+    func fillFromDictionary(_ request: DictionaryRequest) throws -> DictionaryAnswer {
         guard let dictionaries else { throw WebProblem(status: 503, message: "This server has no dictionary.") }
         var form = WordForm()
-        for field in WordField.allCases { form[field] = try text(object, field.rawValue, required: field == .word) }
-        for (name, value) in object["filled"] as? [String: String] ?? [:] {
+        for field in WordField.allCases { form[field] = request.fields[field] ?? "" }
+        for (name, value) in request.filled ?? [:] {
             if let field = WordField(rawValue: name) { form.filledByDictionary[field] = value }
         }
         let entry = try dictionaries.lookUp(try form.wordToLookUp())
         form.fill(from: entry)
-        if let sense = object["sense"] as? Int { form.choose(sense: sense, of: entry) }
+        if let sense = request.sense { form.choose(sense: sense, of: entry) }
         var fields: [String: String] = [:]
         for field in WordField.allCases { fields[field.rawValue] = form[field] }
-        return ["form": fields, "filled": Dictionary(uniqueKeysWithValues: form.filledByDictionary.map { ($0.key.rawValue, $0.value) }),
-                "senses": entry.senses.prefix(5).map { WordLookup.definition(of: $0) },
-                "webURL": (try? dictionaries.webURL(for: form[.word])) ?? JSONValue.null]  // no template: no link, the fill stands
-    }
-
-    /// A word as the API's JSON (built as a value: it is in almost every answer).
-    static func word(_ word: Word, due: Timestamp?) -> JSONValue {
-        .object([("id", .string(word.id.lowercaseText)), ("bookId", .string(word.bookId.lowercaseText)), ("word", .string(word.word)),
-                 ("definition", .string(word.definition)), ("detail", .string(word.detail)), ("pronunciation", .string(word.pronunciation)),
-                 ("synonym", .string(word.synonym)), ("antonym", .string(word.antonym)), ("memorized", .bool(word.memorized)),
-                 ("due", due.map { .string($0.iso8601) } ?? .null)])
+        return DictionaryAnswer(form: fields, filled: Dictionary(uniqueKeysWithValues: form.filledByDictionary.map { ($0.key.rawValue, $0.value) }),
+                                senses: entry.senses.prefix(5).map { WordLookup.definition(of: $0) },
+                                webURL: try? dictionaries.webURL(for: form[.word]))  // no template: no link, the fill stands
     }
 }

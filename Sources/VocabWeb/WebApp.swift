@@ -5,6 +5,7 @@ import VocabCore
 import VocabDictionary
 import VocabSessions
 import VocabStore
+import VocabSync
 import VocabWording
 
 /// The web app's requests: the pages (from the binary, by name: no path from a request reaches
@@ -134,30 +135,32 @@ public final class WebApp: Sendable {
         }
         let id = { try self.uuid(ids[0]) }
         switch route {
-        case .meta: return json(WebMeta.json)
+        case .meta: return Self.json(WebMeta())
         case .session: return Self.session(paired: true)  // answered above already
-        case .changes: return json(["version": changeCounter.value])
-        case .books: return json(try books())
-        case .addBook: return json(try addBook(try body(request)), status: 201)
-        case .editBook: return json(try editBook(try id(), try body(request)))
-        case .deleteBook: return json(try deleteBook(try id()))
+        case .changes: return Self.json(ChangesAnswer(version: changeCounter.value))
+        case .books: return Self.json(try books())
+        case .addBook: return Self.json(try addBook(try decode(BookInput.self, request)), status: 201)
+        case .editBook: return Self.json(try editBook(try id(), try decode(BookInput.self, request)))
+        case .deleteBook: return Self.json(try deleteBook(try id()))
         case .cover: return try cover(try id())
-        case .words: return json(try words(bookId: try id(), query: request.query))
+        case .words: return Self.json(try words(bookId: try id(), query: request.query))
         case .export: return try export(bookId: try id(), format: request.query["format"] ?? "csv")
-        case .addWord: return try addWord(try body(request))
-        case .editWord: return json(try editWord(try id(), try body(request)))
-        case .deleteWord: return json(try deleteWord(try id()))
+        case .addWord: return try addWord(try decode(NewWord.self, request))
+        case .editWord: return Self.json(try editWord(try id(), try decode(WordChanges.self, request)))
+        case .deleteWord: return Self.json(try deleteWord(try id()))
         case .sound: return try sound(wordId: try id())
-        case .dictionary: return json(try fillFromDictionary(try body(request)))
-        case .nextCard: return json(try nextCard(request.query, wording: wording(for: request)))
-        case .grade: return json(try grade(try body(request)))
-        case .studyQueue: return json(try queue())
-        case .addReviews: return json(try addReviews(try body(request)))
-        case .startGame: return json(try startGame(try body(request), device: device), status: 201)
-        case .playGame: return json(try playGame(try id(), step: ids[1], try body(request, emptyAllowed: true), device: device))
-        case .startImport: return json(try startImport(request, device: device), status: 202)
-        case .importState: return json(try importState(try id(), device: device, wording: wording(for: request)))
-        case .cancelImport: return json(try cancelImport(try id(), device: device))
+        case .dictionary: return Self.json(try fillFromDictionary(try decode(DictionaryRequest.self, request)))
+        case .nextCard: return Self.json(try nextCard(request.query, wording: wording(for: request)))
+        case .grade: return Self.json(try grade(try decode(GradeRequest.self, request)))
+        case .studyQueue: return Self.json(try queue())
+        case .addReviews: return Self.json(try addReviews(try decode(ReviewsRequest.self, request)))
+        case .startGame: return Self.json(try startGame(try decode(GameRequest.self, request), device: device), status: 201)
+        case .answerGame: return Self.json(try answerGame(try id(), try decode(GameAnswerRequest.self, request), device: device))
+        case .finishGame: return Self.json(try finishGame(try id(), device: device))
+        case .memorizeGame: return Self.json(try memorizeGame(try id(), device: device))
+        case .startImport: return Self.json(try startImport(request, device: device), status: 202)
+        case .importState: return Self.json(try importState(try id(), device: device, wording: wording(for: request)))
+        case .cancelImport: return Self.json(try cancelImport(try id(), device: device))
         case .pair:
             throw WebProblem(status: 405, message: "This device is paired already.")
         case .signIn, .signOut, .devices, .signOutDevice:
@@ -171,14 +174,14 @@ public final class WebApp: Sendable {
     /// `GET /api/session` on a server of one learner: whether this device is paired, and if
     /// not, that it pairs with a code.
     static func session(paired: Bool) -> HTTPResponse {
-        json(paired ? ["mode": "paired", "signedIn": true] : ["mode": "paired", "signedIn": false, "signIn": "code"])
+        json(SessionAnswer(mode: "paired", signedIn: paired, signIn: paired ? nil : "code"))
     }
 
     private func pair(_ request: HTTPRequest) throws -> HTTPResponse {
         guard request.method == "POST" else { throw WebProblem(status: 405, message: "Pair with POST.") }
         try Self.checkWrite(request, scheme: scheme)
-        let object = try body(request)
-        guard let code = object["code"] as? String, let token = pairing?.pair(code: code) else {
+        let code = try decode(PairRequest.self, request).code
+        guard let token = pairing?.pair(code: code) else {
             throw WebProblem(status: 403, message: "That pairing code is not the one the server shows.")
         }
         let secure = scheme == "https" ? "; Secure" : ""
@@ -219,21 +222,21 @@ public final class WebApp: Sendable {
 
     // MARK: Reading and writing JSON
 
-    func body(_ request: HTTPRequest, emptyAllowed: Bool = false) throws -> [String: Any] {
-        if emptyAllowed, request.body.isEmpty { return [:] }
-        guard !request.body.isEmpty,
-              let object = (try? JSONParser.parse(request.body))?.plainValue as? [String: Any] else {
-            throw WebProblem(status: 400, message: "The request body must be a JSON object.")
-        }
-        return object
+    /// A request's body as the route's type (`WebRoute.bodies`), or the refusal that says what
+    /// is wrong with it: not a JSON object (400), a field missing or of the wrong kind (422).
+    func decode<Body: Decodable>(_ type: Body.Type, _ request: HTTPRequest) throws -> Body {
+        try Self.decode(type, request)
     }
 
-    func text(_ object: [String: Any], _ name: String, required: Bool = true) throws -> String {
-        switch object[name] {
-        case let value as String: return value
-        case nil where !required: return ""
-        case nil: throw WebProblem(status: 422, message: "\"\(name)\" is missing.", field: name)
-        default: throw WebProblem(status: 422, message: "\"\(name)\" must be text.", field: name)
+    static func decode<Body: Decodable>(_ type: Body.Type, _ request: HTTPRequest) throws -> Body {
+        do {
+            return try DeviceAPI.decode(type, from: request.body)
+        } catch .notAnObject {
+            throw WebProblem(status: 400, message: "The request body must be a JSON object.")
+        } catch .missing(let field) {
+            throw WebProblem(status: 422, message: "\"\(field)\" is missing.", field: field)
+        } catch .wrongType(let field) {
+            throw WebProblem(status: 422, message: "\"\(field)\" is not of the kind it must be.", field: field)
         }
     }
 
@@ -242,20 +245,11 @@ public final class WebApp: Sendable {
         return id
     }
 
-    /// `value` as the API's JSON; never cached unless said (`cache`).
-    static func json(_ value: Any, status: Int = 200, cache: String = "no-store") -> HTTPResponse {
+    /// `value` (one of the API's types) as JSON; never cached unless said (`cache`).
+    static func json<Body: Encodable>(_ value: Body, status: Int = 200, cache: String = "no-store") -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", cache)],
-                     body: Array(jsonValue(value).compact.utf8))
+                     body: DeviceAPI.encode(value))
     }
-
-    /// An answer built here (strings, numbers, true/false, `JSONValue.null`, lists and objects of
-    /// them) as JSON, written by VocabCore's own writer: Foundation's JSONSerialization, bridging
-    /// every dictionary to an NSDictionary, took more than half of a request's time.
-    static func jsonValue(_ value: Any) -> JSONValue {
-        JSONValue(any: value, sortingKeys: false)
-    }
-
-    func json(_ value: Any, status: Int = 200) -> HTTPResponse { Self.json(value, status: status) }
 
     // MARK: The pages
 
@@ -263,7 +257,7 @@ public final class WebApp: Sendable {
     static func catalog(_ language: String, catalogs: [String: Catalog]) -> HTTPResponse {
         let code = String(language.prefix { $0.isLetter }).lowercased()
         let entries = catalogs[code]?.entries ?? [:]
-        return Self.json(["language": catalogs[code] == nil ? "en" : code, "entries": entries], cache: "no-cache")
+        return Self.json(CatalogAnswer(language: catalogs[code] == nil ? "en" : code, entries: entries), cache: "no-cache")
     }
 
     static func page(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -314,11 +308,7 @@ struct WebProblem: Error {
     }
 
     var response: HTTPResponse {
-        var object: [String: Any] = ["error": message]
-        if let field { object["field"] = field }
-        if let retryAfter { object["retryAfter"] = retryAfter }
-        if let signIn { object["signIn"] = signIn }
-        var response = WebApp.json(object, status: status)
+        var response = WebApp.json(DeviceAPI.Problem(error: message, field: field, retryAfter: retryAfter, signIn: signIn), status: status)
         if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
         return response
     }

@@ -9,7 +9,7 @@ final class WebImports: Sendable {
     enum State: Sendable {
         case running(rows: Int, share: Double?)
         /// What the import did, as the API's JSON object.
-        case done(JSONValue)
+        case done(ImportOutcomeRow)
         /// Why it failed: the layer's error (worded in the asking page's language), or a message.
         case failed(status: Int, message: String, cause: UserFacingError? = nil)
         case cancelled

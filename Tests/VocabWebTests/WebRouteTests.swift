@@ -56,7 +56,8 @@ final class WebRouteTests: XCTestCase {
     func testTheTableMatchesByMethodAndPathAndTellsAWrongMethodFromNoRoute() {
         XCTAssertEqual(WebRoute.match(method: "GET", path: ["books", "abc", "words"])?.route, .words)
         XCTAssertEqual(WebRoute.match(method: "GET", path: ["books", "abc", "words"])?.ids, ["abc"])
-        XCTAssertEqual(WebRoute.match(method: "POST", path: ["games", "g", "answer"])?.ids, ["g", "answer"])
+        XCTAssertEqual(WebRoute.match(method: "POST", path: ["games", "g", "answer"])?.route, .answerGame)
+        XCTAssertNil(WebRoute.match(method: "POST", path: ["games", "g", "other"]))
         XCTAssertNil(WebRoute.match(method: "PATCH", path: ["books"]))
         XCTAssertTrue(WebRoute.knows(path: ["books"]))
         XCTAssertFalse(WebRoute.knows(path: ["nothing"]))

@@ -345,10 +345,10 @@ def test_the_same_contract_as_the_server_of_one_learner(cloud, driver):
     server = CloudServer(cloud)
     try:
         status, _, answer = server.request("GET", "/api/session")
-        assert (status, answer) == (200, {"mode": "cloud", "signedIn": False, "signIn": "account"}), (status, answer)
+        assert (status, answer) == (200, {"mode": "cloud", "signedIn": False, "signIn": "account", "account": None}), (status, answer)
         cookie = server.sign_in(alice, alice_password)
         status, _, answer = server.request("GET", "/api/session", cookie=cookie)
-        assert (status, answer) == (200, {"mode": "cloud", "signedIn": True, "account": alice}), (status, answer)
+        assert (status, answer) == (200, {"mode": "cloud", "signedIn": True, "signIn": None, "account": alice}), (status, answer)
         status, _, meta = server.request("GET", "/api/meta")
         assert status == 200 and meta["ratings"] == ["again", "hard", "good", "easy"] and meta["reviewsPerRequest"] == 1000, meta
         korean = {"X-Vocab-Language": "ko"}

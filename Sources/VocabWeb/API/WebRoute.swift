@@ -1,4 +1,5 @@
 import VocabCore
+import VocabSync
 
 /// The page's API under `/api/`, defined once: every route either server answers, by method
 /// and path ("books/*/words": `*` an id). The one-learner server (`WebApp`) and the server of
@@ -31,10 +32,46 @@ enum WebRoute: String, CaseIterable, Sendable {
     case studyQueue = "GET study/queue"
     case addReviews = "POST reviews"
     case startGame = "POST games"
-    case playGame = "POST games/*/*"
+    case answerGame = "POST games/*/answer"
+    case finishGame = "POST games/*/finish"
+    case memorizeGame = "POST games/*/memorize"
     case startImport = "POST imports"
     case importState = "GET imports/*"
     case cancelImport = "DELETE imports/*"
+
+    /// What the route takes in its body (nil: nothing, or a file) and what it answers (nil:
+    /// not JSON: a file, a picture, a sound, or no body), as the servers decode and encode them.
+    var bodies: (request: (any Decodable.Type)?, answer: (any Codable.Type)?) {
+        switch self {
+        case .meta: return (nil, WebMeta.self)
+        case .session: return (nil, SessionAnswer.self)
+        case .changes: return (nil, ChangesAnswer.self)
+        case .pair: return (PairRequest.self, nil)
+        case .signIn: return (DeviceAPI.SignIn.self, SignInAnswer.self)
+        case .signOut: return (DeviceAPI.SignOut.self, nil)
+        case .devices: return (nil, [DeviceAPI.Device].self)
+        case .signOutDevice: return (nil, DeviceAPI.SignedOut.self)
+        case .books: return (nil, [BookRow].self)
+        case .addBook, .editBook: return (BookInput.self, SavedBook.self)
+        case .deleteBook: return (nil, BookDeletedAnswer.self)
+        case .deleteWord: return (nil, DeletedAnswer.self)
+        case .cover, .export, .sound: return (nil, nil)
+        case .words: return (nil, WordPage.self)
+        case .addWord: return (NewWord.self, WordRow.self)
+        case .editWord: return (WordChanges.self, WordRow.self)
+        case .dictionary: return (DictionaryRequest.self, DictionaryAnswer.self)
+        case .nextCard: return (nil, NextCardAnswer.self)
+        case .grade: return (GradeRequest.self, GradeAnswer.self)
+        case .studyQueue: return (nil, StudyQueueAnswer.self)
+        case .addReviews: return (ReviewsRequest.self, AddedAnswer.self)
+        case .startGame: return (GameRequest.self, GameStarted.self)
+        case .answerGame: return (GameAnswerRequest.self, GameVerdictAnswer.self)
+        case .finishGame: return (nil, GameScoreAnswer.self)
+        case .memorizeGame: return (nil, MemorizedAnswer.self)
+        case .startImport: return (nil, ImportStarted.self)
+        case .importState, .cancelImport: return (nil, ImportStateAnswer.self)
+        }
+    }
 
     var method: String { String(rawValue.prefix { $0 != " " }) }
     var pattern: [String] { rawValue.split(separator: " ")[1].split(separator: "/").map(String.init) }
@@ -63,18 +100,5 @@ enum WebRoute: String, CaseIterable, Sendable {
             if want == "*" { ids.append(part) } else if want != part { return nil }
         }
         return ids
-    }
-}
-
-/// What the page needs to know of the server's rules and bounds, answered at `GET /api/meta`
-/// (and read by the page once it starts) instead of copied into its JavaScript.
-enum WebMeta {
-    /// The most reviews one `POST /api/reviews` takes (the page's outbox sends no more at once).
-    static let reviewsPerRequest = 1_000
-    /// The most words one page of `GET /api/books/*/words` holds.
-    static let wordsPerPage = 200
-
-    static var json: [String: Any] {
-        ["api": 1, "reviewsPerRequest": reviewsPerRequest, "wordsPerPage": wordsPerPage, "ratings": Rating.allCases.map(\.name)]
     }
 }

@@ -2,7 +2,7 @@
 // (spelling) or grading yourself (flashcards); right and wrong in colour; at the end the score,
 // the words to review, and the offer to mark as memorised the words answered right often enough.
 // The server judges every answer (the page never gets the answers ahead).
-import { api, element, item, meta, unreachable } from "./api.js";
+import { api, element, item, meta, toast, unreachable } from "./api.js";
 import { t } from "./i18n.js";
 import { $, showing, whenShown } from "./nav.js";
 
@@ -31,6 +31,7 @@ async function start() {
   if (chosen.length === 0) throw new Error(t("Choose at least one book."));
   game = await api("POST", "games", { books: chosen, mode: $("game-mode").value, count: Number($("game-count").value) });
   index = 0;
+  if (game.shorter) toast(t("The books hold fewer words: this game has %d questions.", game.questions.length));
   $("game-setup").hidden = true; $("game-play").hidden = false; $("game-end").hidden = true;
   showQuestion();
 }

@@ -51,7 +51,8 @@ export async function loadCard() {
   $("card-word").textContent = card ? card.word : "";
   $("card-pronunciation").textContent = card ? card.pronunciation : "";
   $("study-status").textContent = card ? (next.offline ? t("%d left on this phone", next.dueCount) : t("%d due · %d new", next.dueCount, next.newCount))
-    : next.reason === "noWords" ? t("No words yet: add some on the Books page.") : t("Nothing to study now.");
+    : next.reason === "noWords" ? t("No words yet: add some on the Books page.")
+    : next.nextReview ? t("Nothing to study now. %@", next.nextReview) : t("Nothing to study now.");
   if (card) {
     if (performance.getEntriesByName("vocab-card-shown").length === 0) performance.mark("vocab-card-shown");  // for vocab-bench
     $("card-answer").textContent = card.definition;

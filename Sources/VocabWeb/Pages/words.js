@@ -204,7 +204,10 @@ async function followImport(id) {
     if (state.state === "done") {
       const outcome = state.outcome;
       toast(t("Imported: %d added, %d updated, %d unchanged.", outcome.added, outcome.updated, outcome.unchanged));
-      if (outcome.rejectedCount > 0) $("import-error").textContent = t("%d lines were left out.", outcome.rejectedCount);
+      if (outcome.rejectedCount > 0) {
+        const first = outcome.rejected[0];
+        $("import-error").textContent = t("%d lines were left out.", outcome.rejectedCount) + " " + t("Line %d: %@", first.line, first.reason);
+      }
     } else if (state.state === "cancelled") {
       toast(t("The import was cancelled; nothing was changed."));
     } else {
