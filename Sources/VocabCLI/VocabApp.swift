@@ -48,7 +48,7 @@ public enum VocabApp {
         OptimizeCommand.command, MaintainCommand.command, ServeCommand.command,
         DictionaryCommands.dict, DictionaryCommands.say,
         CloudCommands.login, CloudCommands.logout, CloudCommands.devices, CloudCommands.account, SyncCommand.command,
-    ]
+    ] + SharingCommands.commands
 
     private static func dispatch(_ arguments: [String], context: AppContext) throws {
         guard let first = arguments.first else {

@@ -116,6 +116,9 @@ final class ShelfScreen {
         if item.dueCount > 0 { counts += " · " + tr("%d due", item.dueCount) }
         let body = UI.box(true, spacing: 4, [cover, UI.label(book.name, style: "heading", xalign: 0.5)])
         if !book.explain.isEmpty { UI.append(body, UI.label(book.explain, style: "dim-label", wrap: true, xalign: 0.5)) }
+        if let sharer = item.sharedBy {
+            UI.append(body, UI.label(sharer.isEmpty ? tr("Shared") : tr("Shared by %@", sharer), style: "accent", xalign: 0.5))
+        }
         UI.append(body, UI.label(counts, style: "caption", xalign: 0.5))
         UI.margins(body, 6)
         let button = gtk_button_new()!

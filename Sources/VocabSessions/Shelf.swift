@@ -6,14 +6,18 @@ import VocabStore
 public struct ShelfBook: Equatable, Sendable {
     public var summary: BookSummary
     public var dueCount: Int
+    /// A book followed from another learner (read-only): the name its owner shows ("" when
+    /// none); nil for the learner's own.
+    public var sharedBy: String?
     public var book: Book { summary.book }
 }
 
 /// The book shelf: every book with its counts, read from the store as it is now.
 public enum Shelf {
     public static func books(in store: Store, at time: Timestamp) throws -> [ShelfBook] {
-        try store.bookSummaries().map { summary in
-            ShelfBook(summary: summary, dueCount: try store.dueCount(inBooks: [summary.book.id], at: time))
+        let followed = Dictionary(try store.sharedBooks().filter { !$0.ended }.map { ($0.bookId, $0.sharer) }, uniquingKeysWith: { first, _ in first })
+        return try store.bookSummaries().map { summary in
+            ShelfBook(summary: summary, dueCount: try store.dueCount(inBooks: [summary.book.id], at: time), sharedBy: followed[summary.book.id])
         }
     }
 }

@@ -158,6 +158,7 @@ public struct SyncService: Sendable {
         engine.formerAccount = session.login.formerAccount
         engine.isCancelled = isCancelled
         engine.copyIntoAnotherAccount = copyIntoAnotherAccount
+        engine.sharing = session.account
         do {
             return SyncOutcome(report: try engine.run(), server: session.login.accountAddress)
         } catch let error as CloudError {

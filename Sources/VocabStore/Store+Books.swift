@@ -101,6 +101,7 @@ extension Store {
     public func updateBook(id: UUID, _ changes: BookChanges, now: Timestamp = .now()) throws -> Book {
         try write {
             guard let current = try book(id: id) else { throw VocabError.bookNotFound(id.storageText) }
+            try refuseIfFollowed(id)
             var updated = try changes.applied(to: current)
             guard updated != current else { return current }
             if updated.name != current.name {
@@ -122,6 +123,7 @@ extension Store {
     public func deleteBook(id: UUID, now: Timestamp = .now()) throws -> Int {
         try write {
             guard try book(id: id) != nil else { throw VocabError.bookNotFound(id.storageText) }
+            try refuseIfFollowed(id)
             let idText = SQLValue.text(id.storageText)
             try database.run("""
                 INSERT OR REPLACE INTO tombstones (id, kind, deleted_at)

@@ -81,7 +81,7 @@ extension Store {
                 // Everything local must reach the new server: every word as one range (read in
                 // rowid order at push time, after the books), the rest as outbox rows.
                 try database.execute("""
-                    INSERT OR IGNORE INTO outbox (kind, id) SELECT 'book', id FROM books;
+                    INSERT OR IGNORE INTO outbox (kind, id) SELECT 'book', id FROM books WHERE key NOT IN \(Self.followedBookKeys);
                     DELETE FROM outbox WHERE kind = 'word' AND id IN (SELECT id FROM words);
                     DELETE FROM outbox_word_ranges;
                     INSERT INTO outbox_word_ranges (after_rowid, through_rowid) SELECT 0, max(rowid) FROM words HAVING max(rowid) > 0;
@@ -106,16 +106,22 @@ extension Store {
         }
     }
 
-    /// Live books, words and reviews in this store, and how many pulled objects still wait
+    /// The keys of the books followed from other learners (not the learner's: never counted
+    /// or pushed as his).
+    static let followedBookKeys = "(SELECT book FROM shared_books WHERE ended = 0)"
+
+    /// Live books, words and reviews in this store (a followed book's not among them: the
+    /// cloud keeps it in its owner's account), and how many pulled objects still wait
     /// (words for their book, folds for their survivor): what a sync's closing check compares.
     /// Words are read from the kept counts (`book_counts`, and the new words above the counted
     /// mark), so the check costs the same in a store of any size; books and reviews are counted.
     public func liveCounts() throws -> (books: Int, words: Int, reviews: Int, waiting: Int) {
         try guarded {
             let row = try database.first("""
-                SELECT (SELECT count(*) FROM books),
-                       (SELECT coalesce(sum(words), 0) FROM book_counts)
-                           + (SELECT count(*) FROM words WHERE rowid > (SELECT counted_through FROM word_marks)),
+                SELECT (SELECT count(*) FROM books WHERE key NOT IN \(Self.followedBookKeys)),
+                       (SELECT coalesce(sum(words), 0) FROM book_counts WHERE book NOT IN \(Self.followedBookKeys))
+                           + (SELECT count(*) FROM words WHERE rowid > (SELECT counted_through FROM word_marks)
+                              AND book NOT IN \(Self.followedBookKeys)),
                        (SELECT count(*) FROM reviews),
                        (SELECT count(*) FROM sync_pending)
                 """) { (Int($0.int(0)), Int($0.int(1)), Int($0.int(2)), Int($0.int(3))) }
@@ -152,6 +158,7 @@ extension Store {
             let ranged = try database.integer("""
                 SELECT count(*) FROM outbox_word_ranges r JOIN words w ON w.rowid > r.after_rowid AND w.rowid <= r.through_rowid
                 WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = 'word' AND o.id = w.id)
+                  AND w.book NOT IN \(Self.followedBookKeys)
                 """)
             return Int(try database.integer("SELECT count(*) FROM outbox") + ranged)
         }
@@ -223,6 +230,7 @@ extension Store {
                     SELECT w.rowid, w.stamps, \(Columns.word) FROM words w
                     WHERE w.rowid > ? AND w.rowid <= ?
                       AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = 'word' AND o.id = w.id)
+                      AND w.book NOT IN \(Self.followedBookKeys)
                     ORDER BY w.rowid LIMIT ?
                     """, [.integer(from), .integer(through), .integer(Int64(limit - entries.count))]) { row in
                     let word = try row.decodeWord()

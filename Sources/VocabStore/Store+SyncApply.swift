@@ -100,6 +100,8 @@ extension Store {
             try markForPush(kind: "book", id: record.id)  // deletion wins; make sure the server hears it
             return
         }
+        // The learner's own record cannot be a book he follows (that is its owner's to change).
+        if try isFollowedBook(record.id) { throw MalformedRecord(reason: "the id of a book followed here") }
         guard let body = SyncBodies.parse(record.body), let name = body["name"]?.stringValue, !name.isEmpty,
               let created = body["createdAt"]?.int64Value, let modified = body["modifiedAt"]?.int64Value
         else { throw MalformedRecord(reason: "missing name or times") }
@@ -132,6 +134,7 @@ extension Store {
     /// Writes a book; a name taken by another book merges the two: the smaller id survives,
     /// the other's words move to it and the other becomes a tombstone (the same on every device).
     private func writeBook(_ book: Book, stamps: [String: FieldStamp], exists: Bool) throws {
+        try makeRoomForOwnBook(named: book.name, id: book.id)
         var folded: UUID?
         if let other = try self.book(nameKey: TextRules.nameKey(book.name)), other.id != book.id {
             if book.id.lowercaseText < other.id.lowercaseText {
@@ -204,6 +207,12 @@ extension Store {
         else { throw MalformedRecord(reason: "missing word, book, or times") }
         let bookId = remote.bookId
         var home = bookId
+        // A word of his own in a book he follows (written by hand): it waits, as for a book not
+        // here, until the book is his (its share ended) — never into the owner's book.
+        if try isFollowedBook(bookId) {
+            try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('word', ?, ?)", [idText, .text(record.body)])
+            return false
+        }
         if try book(id: bookId) == nil {
             // A book folded into another here: the word follows it (and the move is pushed, so
             // the server and every device see it in the surviving book).
@@ -313,6 +322,20 @@ extension Store {
                                                       source: source))])
         touchedWords.insert(wordId)
         return true
+    }
+
+    /// Reviews pulled before their word, applied now that it may be here (a followed book's
+    /// words arrive by another way than the learner's own records); the words they touched.
+    func applyPendingReviews() throws -> Set<UUID> {
+        var touched = Set<UUID>()
+        let pending = try database.query("SELECT id, body FROM sync_pending WHERE kind = 'review'") { ($0.text(0), $0.text(1)) }
+        for (idText, body) in pending {
+            guard let id = UUID(text: idText),
+                  (try? applyReview(SyncRecord(kind: "review", id: id, deleted: false, body: body), touchedWords: &touched)) == true
+            else { continue }
+            try database.run("DELETE FROM sync_pending WHERE kind = 'review' AND id = ?", [.text(idText)])
+        }
+        return touched
     }
 
     // MARK: Helpers

@@ -128,6 +128,7 @@ extension Store {
                         date: clean.date ?? now, memorized: clean.memorized, createdAt: now, modifiedAt: now)
         try write {
             guard let book = try book(id: bookId) else { throw VocabError.bookNotFound(bookId.storageText) }
+            try refuseIfFollowed(bookId)
             try ensureWordIsFree(word.word, in: book, except: nil)
             try insert(word)
         }
@@ -141,6 +142,11 @@ extension Store {
             guard let current = try word(id: id) else { throw VocabError.wordNotFound(id.storageText, book: nil) }
             var updated = try changes.applied(to: current)
             guard updated != current else { return current }
+            // A followed book's words change only by their owner; the learner's memorised mark is his.
+            var marked = current
+            marked.memorized = updated.memorized
+            if updated != marked { try refuseIfFollowed(current.bookId) }
+            if updated.bookId != current.bookId { try refuseIfFollowed(updated.bookId) }
             if updated.word != current.word || updated.bookId != current.bookId {
                 guard let book = try book(id: updated.bookId) else {
                     throw VocabError.bookNotFound(updated.bookId.storageText)
@@ -162,7 +168,8 @@ extension Store {
     /// Deletes a word, remembering the deletion.
     public func deleteWord(id: UUID, now: Timestamp = .now()) throws {
         try write {
-            guard try word(id: id) != nil else { throw VocabError.wordNotFound(id.storageText, book: nil) }
+            guard let word = try word(id: id) else { throw VocabError.wordNotFound(id.storageText, book: nil) }
+            try refuseIfFollowed(word.bookId)
             try removeWord(id: id, at: now)
         }
     }

@@ -218,7 +218,10 @@ private struct BookCache {
     private mutating func lookUp(_ word: ImportedWord, store: Store, now: Timestamp, created: inout [String]) throws -> Book {
         if let id = word.bookId {
             if let known = byId[id] { return known }
-            if let found = try store.book(id: id) { return remember(found) }
+            if let found = try store.book(id: id) {
+                try store.refuseIfFollowed(found.id)
+                return remember(found)
+            }
         }
         guard let name = word.bookName else {
             if let id = word.bookId { throw VocabError.bookNotFound(id.storageText) }  // the default book went meanwhile
@@ -226,7 +229,10 @@ private struct BookCache {
         }
         let key = TextRules.nameKey(name)
         if let known = byKey[key] { return known }
-        if let found = try store.book(nameKey: key) { return remember(found) }
+        if let found = try store.book(nameKey: key) {
+            try store.refuseIfFollowed(found.id)  // a followed book is its owner's to fill
+            return remember(found)
+        }
         var draft: BookDraft
         do {
             draft = try BookDraft(name: name).validated()

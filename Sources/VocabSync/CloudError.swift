@@ -46,11 +46,14 @@ public enum CloudError: UserFacingError, Equatable {
     case plainHTTPBeyondThisMachine(String)
     /// The Vocab server answered something this Vocab does not understand (another version?).
     case unexpectedAnswer(server: String, detail: String)
+    /// The cloud refused a request about shared books (`ShareRefusal` says why).
+    case shareRefused(ShareRefusal)
 
     public var category: ErrorCategory {
         switch self {
         case .invalidURL, .invalidRoleName, .emptyPassword, .unreadableLogin, .invalidServerURL, .plainHTTPBeyondThisMachine: return .userInput
         case .countsDisagree: return .conflictOrCorruption
+        case .shareRefused: return .userInput
         default: return .cloudUnavailable
         }
     }
@@ -81,6 +84,8 @@ public enum CloudError: UserFacingError, Equatable {
             return "The cloud server \(server) has Vocab schema version \(found); this Vocab needs \(needed): an administrator must upgrade it. Nothing was changed."
         case .schemaTooNew(let server, let found, let known):
             return "The cloud server \(server) has Vocab schema version \(found), newer than this Vocab knows (\(known)): update Vocab. Nothing was changed."
+        case .shareRefused(let refusal):
+            return refusal.message
         case .countsDisagree(let detail):
             return "After syncing, this device and the cloud still disagree (\(detail)), even after pulling everything again. Nothing was deleted; please report this."
         case .quotaExceeded(let detail):

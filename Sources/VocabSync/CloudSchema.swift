@@ -7,7 +7,7 @@ public enum CloudSchema {
     /// The one database role of the server tier.
     public static let serverRole = "vocab_server"
     /// The schema this Vocab speaks; `vocab cloud init` installs it, servers refuse others.
-    public static let version = 7
+    public static let version = 8
 
     /// Caps what `name` may hold: `records` (books, words, reviews, deletions) and, when given,
     /// `bytes`; nil removes a cap. Waits at most a few seconds for the user's account row (the

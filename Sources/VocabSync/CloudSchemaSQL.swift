@@ -11,7 +11,9 @@ extension CloudSchema {
     /// serialised by a lock on the learner's own row of `vocab.accounts`, waited for at most
     /// five seconds at most (then "busy"). Nothing outlives a transaction, so it works through a
     /// transaction pooler.
-    static let installSQL = """
+    static let installSQL = coreSQL + sharingSQL
+
+    static let coreSQL = """
         DO $$ BEGIN
             CREATE ROLE vocab_server NOLOGIN;
         EXCEPTION WHEN duplicate_object THEN NULL;
@@ -454,6 +456,5 @@ extension CloudSchema {
             pg_catalog.lo_import(text), pg_catalog.lo_import(text, oid), pg_catalog.lo_open(oid, integer),
             pg_catalog.lowrite(integer, bytea), pg_catalog.lo_put(oid, bigint, bytea) FROM PUBLIC;
         REVOKE EXECUTE ON FUNCTION pg_catalog.txid_current(), pg_catalog.pg_current_xact_id() FROM PUBLIC;
-        INSERT INTO vocab.meta VALUES ('schema_version', '7') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
         """
 }

@@ -96,18 +96,39 @@ public enum DeviceAPI {
     }
 
     /// A refusal, from either API: `error` in words; the field it concerns; when to try again
-    /// (429, as Retry-After); how this server signs a device in (401: "account" or "code").
+    /// (429, as Retry-After); how this server signs a device in (401: "account" or "code");
+    /// why the cloud refused a request about shared books (a `ShareRefusal`).
     public struct Problem: Codable, Sendable {
         public var error: String
         public var field: String?
         public var retryAfter: Int?
         public var signIn: String?
-        public init(error: String, field: String? = nil, retryAfter: Int? = nil, signIn: String? = nil) {
+        public var refusal: String?
+        public init(error: String, field: String? = nil, retryAfter: Int? = nil, signIn: String? = nil, refusal: String? = nil) {
             self.error = error
             self.field = field
             self.retryAfter = retryAfter
             self.signIn = signIn
+            self.refusal = refusal
         }
+    }
+
+    /// `POST /api/v1/follows` (and the page's `POST /api/follows`): a share's code or link.
+    public struct FollowRequest: Codable, Sendable {
+        public var code: String
+        public init(code: String) { self.code = code }
+    }
+
+    /// `DELETE /api/v1/shares/BOOK`: how many followed the book.
+    public struct Unshared: Codable, Sendable {
+        public var followers: Int
+        public init(followers: Int) { self.followers = followers }
+    }
+
+    /// `DELETE /api/v1/follows/SHARE`: whether the learner followed it.
+    public struct Unfollowed: Codable, Sendable {
+        public var unfollowed: Bool
+        public init(unfollowed: Bool) { self.unfollowed = unfollowed }
     }
 
     /// `value` as the API's JSON.

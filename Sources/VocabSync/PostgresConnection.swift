@@ -286,6 +286,7 @@ public final class PostgresConnection {
             if state == "55P03" { throw CloudError.lockNotAvailable(detail) }
             // vocab.push's refusals: an account's cap (53400), a record or batch over its bound (54000).
             if state == "53400" || state == "54000" { throw CloudError.quotaExceeded(detail: detail) }
+            if let refusal = ShareRefusal(sqlState: state) { throw CloudError.shareRefused(refusal) }
             throw failure(detail: detail)
         }
     }

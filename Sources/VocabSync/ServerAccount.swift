@@ -127,6 +127,10 @@ public final class ServerAccount {
     /// Throws what a refusal means to the device; returns for any 2xx.
     static func refuse(_ answer: ServerConnection.Answer, server: String) throws {
         let text = message(of: answer)
+        if answer.status >= 400, let refusal = (try? DeviceAPI.decode(DeviceAPI.Problem.self, from: answer.body))?.refusal
+            .flatMap(ShareRefusal.init(rawValue:)) {
+            throw CloudError.shareRefused(refusal)
+        }
         switch answer.status {
         case 200...299: return
         case 401: throw CloudError.deviceSignedOut(server: server)

@@ -12,6 +12,8 @@ public struct SyncReport: Sendable, Equatable {
     public var waiting = 0
     /// The closing count check disagreed, and the sync repaired this store by a full pull.
     public var repaired = false
+    /// The books the learner follows, brought up to date (nil: not asked).
+    public var shared: SharedSyncReport?
 
     public init() {}
 }
@@ -49,6 +51,9 @@ public final class SyncEngine {
     /// The same account as this device reached it before (through SQL): a store bound to it
     /// is bound to `account` instead, keeping what it pulled.
     public var formerAccount: String?
+    /// Where the books the learner follows come from: brought up to date first (their words
+    /// are here before his own reviews of them arrive). Nil: they are left as they are.
+    public var sharing: SharingChannel?
     /// The learner's account, as the store is bound to it (its URL).
     private let account: String
     /// The learner's name, for messages.
@@ -88,6 +93,7 @@ public final class SyncEngine {
         if let bound = try store.boundAccount(), bound != account, !copyIntoAnotherAccount {
             throw CloudError.boundToAnotherAccount(bound: bound, loggedIn: account, user: learner)
         }
+        if let sharing { report.shared = try SharedBooksSync(store: store, channel: sharing, pageSize: pageSize).run() }
         try exchange(account: account, report: &report)
         // The closing check, as Anki's sync ends: this store and the server must count the same
         // live books and words (and the server at least as many reviews: its log keeps those of

@@ -38,6 +38,10 @@ extension CloudWebApp {
                 return try signOut(caller, other: path[1])
             case ("POST", ["signout"]):
                 return WebApp.json(DeviceAPI.SignedOut(signedOut: try signOutCaller(caller, request)))
+            case ("GET", let path) where path.count == 3 && path[0] == "follows" && path[2] == "records":
+                return try pullShared(request, share: try Self.uuid(path[1]), caller)
+            case (_, let path) where ["shares", "follows", "catalog"].contains(path.first ?? ""):
+                return try sharing(request.method, path, request, caller)
             default:
                 throw WebProblem(status: 404, message: "The device API has no \(request.method) \(request.path).")
             }
@@ -61,6 +65,21 @@ extension CloudWebApp {
         }
         let limit = min(max(request.query["limit"].flatMap { Int($0) } ?? 2_000, 1), Self.maximumPull)
         let rows = try cloud.with { try DatabaseSyncChannel(connection: $0, device: caller.key).pull(after: after, limit: limit) }
+        return Self.lines(rows)
+    }
+
+    /// `GET /api/v1/follows/SHARE/records?after=N&limit=M`: a followed book's records, as a pull's.
+    private func pullShared(_ request: HTTPRequest, share: UUID, _ caller: Caller) throws -> HTTPResponse {
+        guard let after = request.query["after"].flatMap({ Int64($0) }), after >= 0 else {
+            throw WebProblem(status: 400, message: "\"after\" must be a change number, 0 or more.")
+        }
+        let limit = min(max(request.query["limit"].flatMap { Int($0) } ?? 2_000, 1), Self.maximumPull)
+        let rows = try cloud.with { try DatabaseSharing(connection: $0, device: caller.key).pullShared(share: share, after: after, limit: limit) }
+        return Self.lines(rows)
+    }
+
+    /// Records as a pull answers them: a record a line, kind TAB id TAB seq TAB deleted TAB body.
+    static func lines(_ rows: [PulledRow]) -> HTTPResponse {
         var body: [UInt8] = []
         body.reserveCapacity(rows.reduce(0) { $0 + $1.body.utf8.count + 64 })
         for row in rows {
@@ -102,8 +121,12 @@ extension CloudWebApp {
     }
 
     /// What a cloud error means to the device asking.
-    private func problem(_ error: CloudError, _ caller: Caller) -> WebProblem {
+    func problem(_ error: CloudError, _ caller: Caller) -> WebProblem {
         switch error {
+        case .shareRefused(let refusal):
+            var problem = WebProblem(status: Self.status(of: refusal), message: refusal.message, cause: error)
+            problem.refusal = refusal
+            return problem
         case .accessDenied, .deviceSignedOut:
             forget(devices: [caller.key.id])
             return Self.signedOut("This device was signed out: sign in again with your cloud account.")

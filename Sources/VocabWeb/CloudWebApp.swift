@@ -179,6 +179,8 @@ public final class CloudWebApp: Sendable {
             case .signOut: return try signOut(caller, request)
             case .devices: return try listDevices(caller)
             case .signOutDevice: return try signOut(caller, other: ids[0])
+            case .shareBook, .unshareBook, .follow, .unfollow, .catalog:
+                return try pageSharing(route, ids, request, caller)
             case .signIn, .pair, .meta, .session: break  // answered before a learner is known
             case .changes, .books, .addBook, .editBook, .deleteBook, .cover, .words, .export, .addWord, .editWord, .deleteWord, .sound,
                  .dictionary, .nextCard, .grade, .studyQueue, .addReviews, .startGame, .answerGame, .finishGame, .memorizeGame,
@@ -370,10 +372,22 @@ public final class CloudWebApp: Sendable {
     /// and syncs the learner's store when either side has news; `pushing`: after a change.
     /// A device signed out is refused (401). A cloud that cannot be reached leaves the store as
     /// it is: the learner goes on with it, and what they change waits for the next request.
-    private func freshen(_ learner: Learner, _ caller: Caller, pushing: Bool) throws {
+    func freshen(_ learner: Learner, _ caller: Caller, pushing: Bool, sharedNow: Bool = false) throws {
         do {
             try learner.syncLock.withLock { _ in
                 try cloud.with { connection in
+                    // The books the learner follows: every few seconds (an owner's change shows
+                    // on an open phone within them), and at once after a follow.
+                    let due = learner.sharedChecked.withLock { checked in
+                        guard sharedNow || checked.map({ ContinuousClock.now - $0 > Self.sharedEvery }) ?? true else { return false }
+                        checked = .now
+                        return true
+                    }
+                    if due {
+                        try learner.pool.write { store in
+                            _ = try SharedBooksSync(store: store, channel: DatabaseSharing(connection: connection, device: caller.key)).run()
+                        }
+                    }
                     let latest = try DatabaseSyncChannel(connection: connection, device: caller.key).counts().latest
                     let (token, waiting) = try learner.pool.read { store in (try store.pulledThrough(for: learner.account.url), try store.outboxCount()) }
                     guard latest != token || waiting > 0 else { return }

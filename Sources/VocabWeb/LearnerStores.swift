@@ -24,6 +24,8 @@ final class Learner: Sendable {
     let lastUsed = Atomic<Int64>(0)
     /// Requests in flight: a learner in use is never evicted.
     let busy = Atomic<Int>(0)
+    /// When the books the learner follows were last brought up to date.
+    let sharedChecked = Mutex<ContinuousClock.Instant?>(nil)
 
     init(owner: String, account: ServerAddress, folder: String, pool: StorePool, app: WebApp) {
         self.owner = owner

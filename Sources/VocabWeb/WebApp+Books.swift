@@ -11,7 +11,8 @@ extension WebApp {
             let id = shelf.book.id.lowercaseText
             return BookRow(id: id, name: shelf.book.name, explain: shelf.book.explain, coverWord: shelf.book.coverWord,
                            cover: shelf.book.image == nil ? nil : "/api/books/\(id)/cover?v=\(shelf.book.modifiedAt.milliseconds)",
-                           wordCount: shelf.summary.wordCount, memorizedCount: shelf.summary.memorizedCount, dueCount: shelf.dueCount)
+                           wordCount: shelf.summary.wordCount, memorizedCount: shelf.summary.memorizedCount, dueCount: shelf.dueCount,
+                           sharedBy: shelf.sharedBy)
         }
     }
 

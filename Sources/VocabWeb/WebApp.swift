@@ -84,7 +84,10 @@ public final class WebApp: Sendable {
         }
         switch error {
         case let problem as WebProblem:
-            return problem.cause.map { worded(problem.status, $0, field: problem.field) } ?? problem.response
+            guard let cause = problem.cause else { return problem.response }
+            var worded = problem  // its status, field, wait and refusal as they are; its words the page's
+            worded.message = wording?.message(for: cause) ?? cause.message
+            return worded.response
         case let error as WordFormError:
             // A book that is not there (or not this learner's) is not found, as everywhere.
             if case .bookNotFound = error.underlying { return worded(404, error) }
@@ -163,7 +166,7 @@ public final class WebApp: Sendable {
         case .cancelImport: return Self.json(try cancelImport(try id(), device: device))
         case .pair:
             throw WebProblem(status: 405, message: "This device is paired already.")
-        case .signIn, .signOut, .devices, .signOutDevice:
+        case .signIn, .signOut, .devices, .signOutDevice, .shareBook, .unshareBook, .follow, .unfollow, .catalog:
             // The server of many learners answers these itself.
             throw WebProblem(status: 404, message: "This server pairs devices with a code; it has no accounts.")
         }
@@ -298,6 +301,8 @@ struct WebProblem: Error {
     var retryAfter: Int?
     /// How this server signs a device in, said with a 401 ("account": a cloud account's password).
     var signIn: String?
+    /// Why the cloud refused a request about shared books.
+    var refusal: ShareRefusal?
 
     init(status: Int, message: String, field: String? = nil, cause: UserFacingError? = nil, retryAfter: Int? = nil) {
         self.status = status
@@ -308,7 +313,8 @@ struct WebProblem: Error {
     }
 
     var response: HTTPResponse {
-        var response = WebApp.json(DeviceAPI.Problem(error: message, field: field, retryAfter: retryAfter, signIn: signIn), status: status)
+        var response = WebApp.json(DeviceAPI.Problem(error: message, field: field, retryAfter: retryAfter, signIn: signIn,
+                                                     refusal: refusal?.rawValue), status: status)
         if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
         return response
     }

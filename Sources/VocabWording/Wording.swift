@@ -110,6 +110,20 @@ public struct Wording: Sendable {
         }
     }
 
+    private func shared(_ refusal: ShareRefusal) -> String {
+        switch refusal {
+        case .noSuchShare: return tr("No book is shared under that code (it may have stopped being shared).")
+        case .notFollowing: return tr("You do not follow that book.")
+        case .ownBook: return tr("That book is your own: it is already here.")
+        case .bookNotSynced: return tr("The book is not in the cloud yet: sync first, then share it.")
+        case .bookTooLarge: return tr("A shared book may hold %d words at most.", SharingBounds.wordsPerBook)
+        case .tooManyShares: return tr("You may share %d books at once: stop sharing one first.", SharingBounds.sharesPerLearner)
+        case .tooManyFollows: return tr("You may follow %d books at once: stop following one first.", SharingBounds.followsPerLearner)
+        case .listingTooSoon: return tr("A book's listing in the catalogue may change once a minute: try again in a minute.")
+        case .shareEnded: return tr("Its owner stopped sharing that book.")
+        }
+    }
+
     private func vocab(_ error: VocabError) -> String? {
         switch error {
         case .emptyField(let name): return tr("%@ must not be empty.", field(name))
@@ -123,12 +137,15 @@ public struct Wording: Sendable {
         case .unsupportedImage: return tr("The image is not a PNG, JPEG, GIF or WebP file.")
         case .invalidDate(let text): return tr("“%@” is not a date: use a date such as 2026-11-30.", text)
         case .nothingToLookUp: return tr("Type the word first, then look it up.")
+        case .bookIsShared(let name):
+            return tr("“%@” is a shared book: you can study it, but only its owner changes it. Copy it to make a book of your own.", name)
         default: return nil
         }
     }
 
     private func cloud(_ error: CloudError) -> String? {
         switch error {
+        case .shareRefused(let refusal): return shared(refusal)
         case .notLoggedIn: return tr("Not logged in: log in to your cloud account first. Nothing was changed.")
         case .invalidServerURL(let text): return tr("“%@” is not a Vocab server's address (https://HOST[:PORT]); put no user or password in it.", text)
         case .plainHTTPBeyondThisMachine(let text):

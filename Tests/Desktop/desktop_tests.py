@@ -437,6 +437,24 @@ def test_sync_two_stores_through_the_cloud(root):
         window.find("label", "Synced: pulled 1, pushed 0", timeout=20)
         click(window.find("push button", "Open book Shared"))
         window.find("label", "merry", timeout=5)
+        # A book shared by a teacher from her terminal (issue 41): this device follows it; the
+        # window shows it as shared, and its owner's update after a sync.
+        teacher = "teach_" + str(os.getpid())
+        vocab(TERMINAL, admin, "cloud", "add-user", teacher, "--admin", admin_url, input_text="pw\n")
+        desk = Window(root, "teacher")
+        desk.terminal("login", address.replace("http://", "http://" + teacher + "@"), input_text="pw\n")
+        desk.terminal("book", "add", "Class")
+        desk.terminal("word", "add", "brave", "--book", "Class", "--definition", "용감한")
+        link = json.loads(desk.terminal("share", "Class", "--catalog", "Ms. Kim", "--json"))["link"]
+        window.terminal("follow", link)
+        window.click("push button", "Back to books")
+        window.find("label", "Shared by Ms. Kim", timeout=10)
+        desk.terminal("word", "add", "calm", "--book", "Class", "--definition", "침착한")
+        desk.terminal("sync")
+        window.click("push button", "Sync")
+        window.find("label", prefix="Synced", timeout=20)
+        click(window.find("push button", "Open book Class"))
+        window.find("label", "calm", timeout=10)
         # The account's devices: this window and the terminal; the window signs the terminal out.
         sheet = window.open_dialog("push button", "Devices of your account", "Devices of your account")
         terminal_device = find(sheet, "push button", prefix="Sign out terminal on", timeout=15)

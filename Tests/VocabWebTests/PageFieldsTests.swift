@@ -131,6 +131,8 @@ final class PageFieldsTests: XCTestCase {
             "planned",  // a game's length: the page counts the questions it was given
             "madeAt",  // kept with the study queue on the phone, for a look at how old it is
             "coverWord",  // the book's word for its cover, edited in the window; the page shows the picture
+            "ended", "latest",  // a followed book's state for a device's sync (the server's store of the learner keeps it)
+            "unfollowed",  // whether the book was followed: the page shows the shelf again either way
         ]
         // The word form's fields, read by name from the list of them (`word[name]`).
         let words = try XCTUnwrap(try scripts().first { $0.name == "words.js" }?.text)

@@ -369,9 +369,93 @@ def test_the_same_contract_as_the_server_of_one_learner(cloud, driver):
         server.stop()
 
 
+def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, driver):
+    """Shared books (issue 41): the teacher shares from the terminal; a student opens the link on
+    the phone, signs in, and the book is there — read-only, studied, kept for offline study; the
+    teacher's correction reaches the open phone within seconds; the student's progress reaches his
+    desktop with the book; a follower's writes into the book are refused; stopping the share
+    leaves the student his copy."""
+    teacher, teacher_password = cloud.add_user("teacher")
+    student, student_password = cloud.add_user("student")
+    server = CloudServer(cloud)
+    try:
+        desk = Desktop(cloud, server, teacher, teacher_password)
+        desk.vocab("book", "add", "TOEIC")
+        desk.vocab("word", "add", "abandon", "--book", "TOEIC", "--definition", "to leave")
+        desk.vocab("word", "add", "comply", "--book", "TOEIC", "--definition", "to obey")
+        desk.vocab("book", "add", "Diary")
+        desk.vocab("word", "add", "secret", "--book", "Diary")
+        link = json.loads(desk.vocab("share", "TOEIC", "--json"))["link"]
+        assert link.startswith(server.url.rstrip("/") + "/#follow="), link
+
+        driver.get(link)  # the link a teacher hands the class
+        sign_in_in_the_browser_here(driver, student, student_password)
+        text_in(driver, "shelf", "TOEIC", timeout=15)
+        text_in(driver, "shelf", "Shared")
+        assert "Diary" not in visible(driver, "shelf").text
+        shoot(driver, "shared-shelf")
+        open_book(driver, "TOEIC")
+        text_in(driver, "word-list", "abandon")
+        assert visible(driver, "book-unfollow").is_displayed()
+        assert not driver.find_element(By.ID, "word-new").is_displayed() and not driver.find_element(By.ID, "book-edit").is_displayed()
+        shoot(driver, "shared-book")
+        study_one_card(driver)
+
+        # The phone keeps it for offline study like any other book (the card studied just now is not due).
+        cookie = server.sign_in(student, student_password)
+        queue = server.request("GET", "/api/study/queue", cookie=cookie)[2]
+        assert len(queue["cards"]) == 1 and queue["cards"][0]["word"] in ("abandon", "comply"), queue
+        books = server.request("GET", "/api/books", cookie=cookie)[2]
+        shared = next(book for book in books if book["name"] == "TOEIC")
+        assert shared["sharedBy"] == "", shared
+        words = server.request("GET", f"/api/books/{shared['id']}/words", cookie=cookie)[2]["words"]
+        # A follower's writes into the book are refused (422, the book is its owner's) and change nothing.
+        for method, path, body in (("POST", "/api/words", {"bookId": shared["id"], "word": "forged"}),
+                                   ("PUT", f"/api/words/{words[0]['id']}", {"definition": "forged"}),
+                                   ("DELETE", f"/api/words/{words[0]['id']}", None), ("PUT", f"/api/books/{shared['id']}", {"name": "Mine"}),
+                                   ("DELETE", f"/api/books/{shared['id']}", None)):
+            status, _, answer = server.request(method, path, body, cookie=cookie)
+            assert status == 422 and "shared book" in answer["error"], (method, path, status, answer)
+
+        # The teacher's correction reaches the open phone within seconds, without a tap.
+        driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()
+        open_book(driver, "TOEIC")
+        desk.vocab("word", "edit", "comply", "--definition", "to act as told")
+        desk.vocab("sync")
+        text_in(driver, "word-list", "to act as told", timeout=30)
+
+        # The student's desktop gets the book, and the card studied on the phone.
+        home = Desktop(cloud, server, student, student_password)
+        home.vocab("sync")
+        listed = json.loads(home.vocab("word", "list", "--book", "TOEIC", "--json"))
+        assert sorted(w["word"] for w in listed) == ["abandon", "comply"], listed
+        studied = [w for w in listed if (json.loads(home.vocab("word", "show", w["word"], "--json")).get("schedule") or {}).get("reviews")]
+        assert len(studied) == 1, listed
+        assert "Diary" not in home.vocab("book", "list")
+
+        # Stopping the share: the phone keeps its copy, now the student's own to change.
+        desk.vocab("share", "TOEIC", "--stop")
+        home.vocab("sync")
+        home.vocab("word", "add", "mine", "--book", "TOEIC")
+        home.vocab("sync")
+        driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()
+        open_book(driver, "TOEIC")
+        text_in(driver, "word-list", "mine", timeout=30)
+    finally:
+        server.stop()
+
+
+def sign_in_in_the_browser_here(driver, user, password):
+    """Signs in on the page as it is (opened from a link)."""
+    visible(driver, "signin-user").send_keys(user)
+    driver.find_element(By.ID, "signin-password").send_keys(password)
+    driver.find_element(By.ID, "signin").click()
+    visible(driver, "book-name")
+
+
 def main():
     tests = [test_two_learners_on_their_phones_find_their_words_on_their_desktops, test_the_security_list,
-             test_the_same_contract_as_the_server_of_one_learner]
+             test_the_same_contract_as_the_server_of_one_learner, test_a_class_follows_the_teachers_book_from_a_link_on_the_phone]
     cloud = Cloud()
     try:
         run_tests("Cloud web", tests, lambda: cloud, lambda _: None)

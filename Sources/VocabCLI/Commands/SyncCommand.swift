@@ -57,6 +57,14 @@ enum SyncCommand {
             console.print("This device and the cloud counted differently, so everything was pulled again; they agree now.")
         }
         if report.waiting > 0 { console.print("\(plural(report.waiting, "word")) wait for their book to arrive.") }
+        if let shared = report.shared {
+            if shared.pulled > 0 { console.print("Books you follow: \(plural(shared.pulled, "change")) from their owners.") }
+            for name in shared.ended {
+                console.print("\"\(name)\" is no longer shared by its owner: it is your own now and no longer updates.")
+            }
+            if shared.removed > 0 { console.print("\(plural(shared.removed, "book")) you stopped following on another device went from here.") }
+            if !shared.skipped.isEmpty { console.print("Skipped \(plural(shared.skipped.count, "malformed record")) of books you follow.") }
+        }
     }
 }
 

@@ -84,6 +84,9 @@ extension TerminalWording {
         switch error {
         case .bookNotFound: return error.message + " See `vocab book list`."
         case .nothingToLookUp: return "Type the word first, then ? to look it up."
+        case .bookIsShared(let name):
+            return "\"\(name)\" is a shared book: you can study it, but only its owner changes it. "
+                + "Make it your own with `vocab copy \"\(name)\"`, or stop following it with `vocab unfollow \"\(name)\"`. Nothing was changed."
         case .ambiguousWord(let word, let books):
             return "The word \"\(word)\" is in several books (\(books.map { "\"\($0)\"" }.joined(separator: ", "))): name one with --book."
         default: return error.message

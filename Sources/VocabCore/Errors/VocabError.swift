@@ -15,6 +15,8 @@ public enum VocabError: UserFacingError, Equatable {
     case retentionOutOfRange(Double, ClosedRange<Double>)
     /// A dictionary was asked before the form had a word to look up.
     case nothingToLookUp
+    /// The book is followed from another learner: it is read and studied here, its owner changes it.
+    case bookIsShared(String)
 
     public var category: ErrorCategory { .userInput }
 
@@ -50,6 +52,8 @@ public enum VocabError: UserFacingError, Equatable {
             return CFormat.string("A desired retention of %.2f is outside %.2f to %.2f.", value, range.lowerBound, range.upperBound)
         case .nothingToLookUp:
             return "Type the word first, then look it up."
+        case .bookIsShared(let name):
+            return "\"\(name)\" is a shared book: you can study it, but only its owner changes it. Copy it to make a book of your own. Nothing was changed."
         }
     }
 }

@@ -496,6 +496,30 @@ enum Migrations {
         Migration(version: 13, sql: """
             UPDATE words SET word_key = vocab_lookup_key(word) WHERE word_key <> vocab_lookup_key(word);
             """),
+        // Books followed from other learners: kept here to read and study, never pushed (the
+        // cloud keeps one copy, its owner's). `ended`: its owner stopped sharing it, and it
+        // became this learner's own (pushed like any other).
+        Migration(version: 14, sql: """
+            CREATE TABLE shared_books (
+                book   INTEGER PRIMARY KEY REFERENCES books(key) ON DELETE CASCADE,
+                share  TEXT NOT NULL UNIQUE,
+                sharer TEXT NOT NULL DEFAULT '',
+                ended  INTEGER NOT NULL DEFAULT 0,
+                token  INTEGER NOT NULL DEFAULT 0
+            );
+            DROP TRIGGER outbox_book_update;
+            CREATE TRIGGER outbox_book_update AFTER UPDATE ON books
+            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
+                AND NOT EXISTS (SELECT 1 FROM shared_books s WHERE s.book = NEW.key AND s.ended = 0)
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('book', NEW.id); END;
+            DROP TRIGGER outbox_word_update;
+            CREATE TRIGGER outbox_word_update AFTER UPDATE OF
+                book, word, definition, detail, pronunciation, synonym, antonym, date, memorized,
+                created_at, modified_at, stamps ON words
+            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
+                AND NOT EXISTS (SELECT 1 FROM shared_books s WHERE s.book = NEW.book AND s.ended = 0)
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', NEW.id); END;
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }

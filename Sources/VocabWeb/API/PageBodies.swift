@@ -43,6 +43,25 @@ struct BookRow: Codable {
     var wordCount: Int
     var memorizedCount: Int
     var dueCount: Int
+    /// A book followed from another learner (read-only here): the name its owner shows ("" for
+    /// none); nil: the learner's own.
+    var sharedBy: String?
+}
+
+/// `POST /api/books/ID/share`: list it in the catalogue (as shared by `sharer`) or not.
+struct ShareRequest: Codable {
+    var listed: Bool?
+    var sharer: String?
+    var languages: String?
+}
+
+/// A book shared: its link and code, how it is listed, how many follow.
+struct ShareAnswer: Codable {
+    var link: String
+    var code: String
+    var listed: Bool
+    var words: Int
+    var followers: Int
 }
 
 /// `POST /api/books` (name needed) and `PUT /api/books/ID` (what is given changes).

@@ -38,6 +38,11 @@ enum WebRoute: String, CaseIterable, Sendable {
     case startImport = "POST imports"
     case importState = "GET imports/*"
     case cancelImport = "DELETE imports/*"
+    case shareBook = "POST books/*/share"
+    case unshareBook = "DELETE books/*/share"
+    case follow = "POST follows"
+    case unfollow = "DELETE books/*/follow"
+    case catalog = "GET catalog"
 
     /// What the route takes in its body (nil: nothing, or a file) and what it answers (nil:
     /// not JSON: a file, a picture, a sound, or no body), as the servers decode and encode them.
@@ -70,6 +75,11 @@ enum WebRoute: String, CaseIterable, Sendable {
         case .memorizeGame: return (nil, MemorizedAnswer.self)
         case .startImport: return (nil, ImportStarted.self)
         case .importState, .cancelImport: return (nil, ImportStateAnswer.self)
+        case .shareBook: return (ShareRequest.self, ShareAnswer.self)
+        case .unshareBook: return (nil, DeviceAPI.Unshared.self)
+        case .follow: return (DeviceAPI.FollowRequest.self, FollowedBook.self)
+        case .unfollow: return (nil, DeviceAPI.Unfollowed.self)
+        case .catalog: return (nil, [CatalogEntry].self)
         }
     }
 

@@ -6,6 +6,7 @@ import { api, askToSignIn, element, item, session } from "./api.js";
 import { t } from "./i18n.js";
 import { $, show, whenShown } from "./nav.js";
 import { clear, waiting } from "./outbox.js";
+import { followPending } from "./sharing.js";
 
 /** Forgets what this phone keeps of the learner (not the page's language). */
 async function forgetLearner() {
@@ -23,7 +24,9 @@ export async function loadSession() {
   const answer = await api("GET", "session");
   if (!answer.signedIn) { askToSignIn(answer.signIn); return answer; }
   session.signedIn = true;
+  session.mode = answer.mode;
   $("account-tab").hidden = answer.mode !== "cloud";
+  $("follow-part").hidden = answer.mode !== "cloud";
   if (answer.mode === "cloud") $("account-name").textContent = answer.account;
   return answer;
 }
@@ -36,6 +39,7 @@ async function signIn() {
   localStorage.setItem("vocab.account", user);
   await loadSession();
   show("books");
+  await followPending();
 }
 
 async function loadDevices() {

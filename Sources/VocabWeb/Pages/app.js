@@ -9,6 +9,7 @@ import { flush } from "./outbox.js";
 import { setUpGame } from "./game.js";
 import { loadCard, setUpStudy } from "./study.js";
 import { loadWords, setUpWords } from "./words.js";
+import { followPending, setUpSharing } from "./sharing.js";
 
 /**
  * A form whose submit runs `action`; a refusal shows in `errorId`, or under its field when the
@@ -71,6 +72,7 @@ setUpWords(form);
 setUpStudy();
 setUpGame(form);
 setUpAccount(form);
+setUpSharing(form);
 for (const button of document.querySelectorAll("#tabs button")) button.addEventListener("click", () => show(button.dataset.page));
 window.addEventListener("online", () => { connection(true); sendWaiting(); poll(); });
 window.addEventListener("offline", () => connection(false));
@@ -93,6 +95,7 @@ loadCatalog().then(async () => {
     if (!(await loadSession()).signedIn) return;
     connection(true);
     show(asked);
+    await followPending();
   } catch (error) {
     if (unreachable(error)) { connection(false); show("study"); }  // offline: straight to the cards kept here
   }

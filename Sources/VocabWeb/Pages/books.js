@@ -15,8 +15,8 @@ function drawShelf(list) {
   drawn = key;
   books = list;
   $("shelf").replaceChildren(...books.map((book) =>
-    item(book.name, t("%d words · %d memorised · %d due", book.wordCount, book.memorizedCount, book.dueCount), () => openWords(book),
-         book.cover)));
+    item(book.name, (book.sharedBy ? t("Shared by %@", book.sharedBy) + " · " : book.sharedBy === "" ? t("Shared") + " · " : "")
+         + t("%d words · %d memorised · %d due", book.wordCount, book.memorizedCount, book.dueCount), () => openWords(book), book.cover)));
 }
 
 export async function loadBooks() {

@@ -6,6 +6,7 @@ import { api, element, toast, unreachable } from "./api.js";
 import { t } from "./i18n.js";
 import { $, show } from "./nav.js";
 import { keep, waiting } from "./outbox.js";
+import { showSharing } from "./sharing.js";
 
 const fields = ["word", "definition", "detail", "pronunciation", "synonym", "antonym"];
 const formValues = () => Object.fromEntries(fields.map((name) => [name, $("word-" + name).value]));
@@ -19,6 +20,7 @@ export async function openWords(chosen) {
   book = chosen;
   $("book-title").textContent = book.name;
   $("book-edit-form").hidden = true;
+  showSharing(book);
   $("word-search").value = "";
   $("export-link").href = exportURL();
   resetForm();

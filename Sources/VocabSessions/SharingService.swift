@@ -1,0 +1,103 @@
+import FoundationEssentials
+import VocabCore
+import VocabStore
+import VocabSync
+
+/// A book shared: how it is shown, and the link a learner opens to follow it.
+public struct SharedLink: Sendable {
+    public var share: OwnShare
+    /// `https://HOST/#follow=CODE`: opens the server's web app, which follows the book.
+    public var link: String
+}
+
+/// What a learner shares and follows, as the cloud says.
+public struct SharingOverview: Sendable {
+    public var shares: [OwnShare]
+    public var follows: [FollowedBook]
+}
+
+/// Sharing books and following others' through the learner's Vocab server (the saved login):
+/// every request is the device's, and the cloud holds the rules. A book is synced before it is
+/// shared (the cloud shares what it has); a followed book arrives by the sync that follows.
+public struct SharingService {
+    let sync: SyncService
+
+    public init(sync: SyncService) {
+        self.sync = sync
+    }
+
+    /// Shares the book `bookId` of `store` (after a sync, so the cloud has it as it is here),
+    /// or changes how it is listed when it is shared already.
+    public func share(_ bookId: UUID, in store: Store, listed: Bool, sharer: String?, languages: String?) throws -> SharedLink {
+        if let name = try store.followedBook(bookId).flatMap({ _ in try store.book(id: bookId)?.name }) {
+            throw VocabError.bookIsShared(name)
+        }
+        let session = try sync.connect()
+        _ = try sync.run(session, store: store)
+        let shared = try session.account.share(ShareSettings(book: bookId, listed: listed, sharer: sharer, languages: languages))
+        return SharedLink(share: shared, link: Self.link(code: shared.code, server: session.login.address.web ?? ""))
+    }
+
+    /// Stops sharing the book; returns how many followed it.
+    public func unshare(_ bookId: UUID) throws -> Int {
+        try sync.connect().account.unshare(book: bookId)
+    }
+
+    /// The books the learner shares (each with its link) and follows.
+    public func overview() throws -> (SharingOverview, links: [String: String]) {
+        let session = try sync.connect()
+        let shares = try session.account.shares()
+        let base = session.login.address.web ?? ""
+        let links = Dictionary(shares.map { ($0.share, Self.link(code: $0.code, server: base)) }, uniquingKeysWith: { first, _ in first })
+        return (SharingOverview(shares: shares, follows: try session.account.follows()), links)
+    }
+
+    /// Follows the book under `codeOrLink`, then syncs so that it is here.
+    public func follow(_ codeOrLink: String, store: Store) throws -> (FollowedBook, SyncOutcome) {
+        guard let code = ShareCode.read(codeOrLink) else { throw SharingInputError.notACode(codeOrLink) }
+        let session = try sync.connect()
+        let followed = try session.account.follow(code: code)
+        return (followed, try sync.run(session, store: store))
+    }
+
+    /// Stops following the shared book `bookId` (or forgets that one which ended was
+    /// shared): it goes from this device now and from the learner's others at their next sync.
+    public func unfollow(_ bookId: UUID, store: Store) throws {
+        guard let mark = try store.sharedBooks().first(where: { $0.bookId == bookId }) else {
+            throw SharingInputError.notFollowed(try store.book(id: bookId)?.name ?? bookId.lowercaseText)
+        }
+        _ = try sync.connect().account.unfollow(share: mark.share)
+        if mark.ended {
+            try store.forgetEndedShare(share: mark.share)
+        } else {
+            try store.removeSharedBook(share: mark.share)
+        }
+    }
+
+    /// The server's catalogue.
+    public func catalog(_ query: CatalogQuery) throws -> [CatalogEntry] {
+        try sync.connect().account.catalog(query)
+    }
+
+    /// The link that follows the book shared under `code` on the server at `server`.
+    public static func link(code: String, server: String) -> String {
+        server + "/#follow=" + code
+    }
+}
+
+/// What a learner typed that is no share or no followed book.
+public enum SharingInputError: UserFacingError, Equatable {
+    case notACode(String)
+    case notFollowed(String)
+
+    public var category: ErrorCategory { .userInput }
+
+    public var message: String {
+        switch self {
+        case .notACode(let text):
+            return "\"\(text.prefix(80))\" is not a share's code or link (26 letters and digits, or a link holding follow=CODE). Nothing was changed."
+        case .notFollowed(let name):
+            return "\"\(name)\" is not a book you follow. Nothing was changed."
+        }
+    }
+}

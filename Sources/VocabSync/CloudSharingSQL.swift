@@ -1,0 +1,235 @@
+extension CloudSchema {
+    /// Shared books (version 8): a learner shares one of his books under a code of 128 random
+    /// bits; other learners follow it and pull its records straight from the owner's rows
+    /// (stored once), through functions that return that book's book and word records and
+    /// nothing else of the owner's. The owner sees how many follow, never who; a follower can
+    /// write nothing of the owner's (every push writes the pusher's own rows).
+    /// Refusals carry SQLSTATEs of their own (`VS001`…), which `ShareRefusal` names.
+    static let sharingSQL = """
+        CREATE TABLE IF NOT EXISTS vocab.shares (
+            id              uuid PRIMARY KEY,
+            owner           name NOT NULL,
+            book            uuid NOT NULL,
+            -- 26 characters of Crockford's base 32: 128 random bits, made by the server.
+            code            text NOT NULL UNIQUE CHECK (code ~ '^[0-9A-HJKMNP-TV-Z]{26}$'),
+            listed          boolean NOT NULL DEFAULT false,
+            -- The name the owner shows followers and the catalogue (never the account's).
+            sharer          text NOT NULL DEFAULT '' CHECK (char_length(sharer) <= 60),
+            languages       text NOT NULL DEFAULT '' CHECK (char_length(languages) <= 20),
+            -- The book's name and live words, as last seen (kept by share_book and my_follows).
+            title           text NOT NULL DEFAULT '',
+            words           integer NOT NULL DEFAULT 0,
+            followers       integer NOT NULL DEFAULT 0,
+            created         timestamptz NOT NULL DEFAULT now(),
+            listing_changed timestamptz NOT NULL DEFAULT now(),
+            ended           timestamptz
+        );
+        CREATE UNIQUE INDEX IF NOT EXISTS shares_one_per_book ON vocab.shares (owner, book) WHERE ended IS NULL;
+        CREATE INDEX IF NOT EXISTS shares_listed_newest ON vocab.shares (created DESC) WHERE listed AND ended IS NULL;
+        CREATE INDEX IF NOT EXISTS shares_listed_followed ON vocab.shares (followers DESC, created DESC) WHERE listed AND ended IS NULL;
+        CREATE INDEX IF NOT EXISTS shares_listed_title ON vocab.shares USING gin (to_tsvector('simple', title)) WHERE listed AND ended IS NULL;
+        CREATE TABLE IF NOT EXISTS vocab.follows (
+            follower name NOT NULL,
+            share    uuid NOT NULL REFERENCES vocab.shares (id) ON DELETE CASCADE,
+            created  timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (follower, share)
+        );
+        CREATE INDEX IF NOT EXISTS follows_by_share ON vocab.follows (share);
+        -- A book's words in seq order: what a follower pulls.
+        CREATE INDEX IF NOT EXISTS records_by_book ON vocab.records (owner, (body->>'bookId'), seq) WHERE kind = 'word';
+        ALTER TABLE vocab.shares ENABLE ROW LEVEL SECURITY;
+        ALTER TABLE vocab.follows ENABLE ROW LEVEL SECURITY;
+        DROP POLICY IF EXISTS own_shares ON vocab.shares;
+        CREATE POLICY own_shares ON vocab.shares USING (owner = vocab.me());
+        DROP POLICY IF EXISTS own_follows ON vocab.follows;
+        CREATE POLICY own_follows ON vocab.follows USING (follower = vocab.me());
+
+        -- Shares `book_id` of the device's learner under `new_code` (or changes how an active
+        -- share of it is listed); at most 20 active shares, a book of at most 10,000 words,
+        -- a listing changed at most once a minute.
+        CREATE OR REPLACE FUNCTION vocab.share_book(device name, secret text, book_id uuid, new_code text, list boolean,
+                                                    shown_as text, langs text)
+        RETURNS TABLE (share uuid, code text, listed boolean, sharer text, languages text, title text, words integer, followers integer)
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE
+            me name := vocab.device_learner(device, secret);
+            name_now text;
+            live integer;
+            current vocab.shares;
+        BEGIN
+            SELECT r.body->>'name' INTO name_now FROM vocab.records r
+            WHERE r.owner = me AND r.kind = 'book' AND r.id = book_id AND NOT r.deleted;
+            IF name_now IS NULL THEN
+                RAISE EXCEPTION 'the book is not in the account (sync first)' USING ERRCODE = 'VS004';
+            END IF;
+            SELECT count(*) INTO live FROM vocab.records r
+            WHERE r.owner = me AND r.kind = 'word' AND r.body->>'bookId' = book_id::text AND NOT r.deleted;
+            IF live > 10000 THEN
+                RAISE EXCEPTION 'a shared book may hold 10000 words, and this one holds %', live USING ERRCODE = 'VS005';
+            END IF;
+            SELECT * INTO current FROM vocab.shares s WHERE s.owner = me AND s.book = book_id AND s.ended IS NULL FOR UPDATE;
+            IF current.id IS NULL THEN
+                IF (SELECT count(*) FROM vocab.shares s WHERE s.owner = me AND s.ended IS NULL) >= 20 THEN
+                    RAISE EXCEPTION 'a learner may share 20 books at once' USING ERRCODE = 'VS006';
+                END IF;
+                INSERT INTO vocab.shares (id, owner, book, code, listed, sharer, languages, title, words)
+                VALUES (gen_random_uuid(), me, book_id, new_code, list, left(coalesce(shown_as, ''), 60), left(coalesce(langs, ''), 20), name_now, live)
+                RETURNING * INTO current;
+            ELSIF current.listed IS DISTINCT FROM list OR current.sharer IS DISTINCT FROM coalesce(shown_as, current.sharer)
+                  OR current.languages IS DISTINCT FROM coalesce(langs, current.languages) THEN
+                IF current.listing_changed > now() - interval '1 minute' THEN
+                    RAISE EXCEPTION 'a listing may change once a minute' USING ERRCODE = 'VS008';
+                END IF;
+                UPDATE vocab.shares s SET listed = list, sharer = left(coalesce(shown_as, s.sharer), 60),
+                    languages = left(coalesce(langs, s.languages), 20), title = name_now, words = live, listing_changed = now()
+                WHERE s.id = current.id RETURNING * INTO current;
+            ELSE
+                UPDATE vocab.shares s SET title = name_now, words = live WHERE s.id = current.id RETURNING * INTO current;
+            END IF;
+            RETURN QUERY SELECT current.id, current.code, current.listed, current.sharer, current.languages, current.title,
+                                current.words, current.followers;
+        END
+        $fn$;
+
+        -- Stops sharing `book_id`: the code stops working at once; followers keep what they
+        -- have and are told, at their next sync, that it no longer updates. Returns how many followed.
+        CREATE OR REPLACE FUNCTION vocab.unshare(device name, secret text, book_id uuid) RETURNS integer
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := vocab.device_learner(device, secret); count integer;
+        BEGIN
+            UPDATE vocab.shares s SET ended = now() WHERE s.owner = me AND s.book = book_id AND s.ended IS NULL
+            RETURNING s.followers INTO count;
+            IF count IS NULL THEN
+                RAISE EXCEPTION 'the book is not shared' USING ERRCODE = 'VS001';
+            END IF;
+            RETURN count;
+        END
+        $fn$;
+
+        -- The learner's active shares, with how many follow each.
+        CREATE OR REPLACE FUNCTION vocab.my_shares(device name, secret text)
+        RETURNS TABLE (share uuid, book uuid, code text, listed boolean, sharer text, languages text, title text, words integer,
+                       followers integer)
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := vocab.device_learner(device, secret);
+        BEGIN
+            RETURN QUERY SELECT s.id, s.book, s.code, s.listed, s.sharer, s.languages, s.title, s.words, s.followers
+            FROM vocab.shares s WHERE s.owner = me AND s.ended IS NULL ORDER BY s.created;
+        END
+        $fn$;
+
+        -- Follows the book shared under `given_code` (at most 100 followed at once; not one's own).
+        CREATE OR REPLACE FUNCTION vocab.follow(device name, secret text, given_code text)
+        RETURNS TABLE (share uuid, book uuid, title text, sharer text, words integer)
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := vocab.device_learner(device, secret); found vocab.shares;
+        BEGIN
+            SELECT * INTO found FROM vocab.shares s WHERE s.code = upper(given_code) AND s.ended IS NULL;
+            IF found.id IS NULL THEN
+                RAISE EXCEPTION 'no book is shared under that code' USING ERRCODE = 'VS001';
+            END IF;
+            IF found.owner = me THEN
+                RAISE EXCEPTION 'the book is the learner''s own' USING ERRCODE = 'VS003';
+            END IF;
+            IF NOT EXISTS (SELECT 1 FROM vocab.follows f WHERE f.follower = me AND f.share = found.id) THEN
+                IF (SELECT count(*) FROM vocab.follows f JOIN vocab.shares s ON s.id = f.share
+                    WHERE f.follower = me AND s.ended IS NULL) >= 100 THEN
+                    RAISE EXCEPTION 'a learner may follow 100 books at once' USING ERRCODE = 'VS007';
+                END IF;
+                INSERT INTO vocab.follows (follower, share) VALUES (me, found.id);
+                UPDATE vocab.shares s SET followers = s.followers + 1 WHERE s.id = found.id;
+            END IF;
+            RETURN QUERY SELECT found.id, found.book, found.title, found.sharer, found.words;
+        END
+        $fn$;
+
+        -- Stops following `share_id` (a share that ended too: its notice goes).
+        CREATE OR REPLACE FUNCTION vocab.unfollow(device name, secret text, share_id uuid) RETURNS boolean
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := vocab.device_learner(device, secret);
+        BEGIN
+            DELETE FROM vocab.follows f WHERE f.follower = me AND f.share = share_id;
+            IF NOT FOUND THEN RETURN false; END IF;
+            UPDATE vocab.shares s SET followers = greatest(s.followers - 1, 0) WHERE s.id = share_id;
+            RETURN true;
+        END
+        $fn$;
+
+        -- The books the learner follows: each one's live words and latest change (what a
+        -- follower's sync compares), and whether its owner stopped sharing it (or deleted it).
+        CREATE OR REPLACE FUNCTION vocab.my_follows(device name, secret text)
+        RETURNS TABLE (share uuid, book uuid, title text, sharer text, ended boolean, words integer, latest bigint)
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := vocab.device_learner(device, secret);
+        BEGIN
+            RETURN QUERY
+            SELECT s.id, s.book, coalesce(b.body->>'name', s.title), s.sharer, s.ended IS NOT NULL OR coalesce(b.deleted, true),
+                   (SELECT count(*)::integer FROM vocab.records r
+                    WHERE r.owner = s.owner AND r.kind = 'word' AND r.body->>'bookId' = s.book::text AND NOT r.deleted),
+                   greatest(coalesce(b.seq, 0), coalesce((SELECT max(r.seq) FROM vocab.records r
+                    WHERE r.owner = s.owner AND r.kind = 'word' AND r.body->>'bookId' = s.book::text), 0))
+            FROM vocab.follows f JOIN vocab.shares s ON s.id = f.share
+            LEFT JOIN vocab.records b ON b.owner = s.owner AND b.kind = 'book' AND b.id = s.book
+            WHERE f.follower = me ORDER BY f.created;
+        END
+        $fn$;
+
+        -- The records of a followed book after `after`, oldest first, at most `most`: its book
+        -- record and its words (deleted ones too) — nothing else of the owner's.
+        CREATE OR REPLACE FUNCTION vocab.pull_shared(device name, secret text, share_id uuid, after bigint, most integer)
+        RETURNS TABLE (kind text, id uuid, seq bigint, deleted boolean, body jsonb)
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := vocab.device_learner(device, secret); found vocab.shares;
+        BEGIN
+            SELECT s.* INTO found FROM vocab.follows f JOIN vocab.shares s ON s.id = f.share WHERE f.follower = me AND f.share = share_id;
+            IF found.id IS NULL THEN
+                RAISE EXCEPTION 'the learner does not follow that book' USING ERRCODE = 'VS002';
+            END IF;
+            IF found.ended IS NOT NULL OR NOT EXISTS (SELECT 1 FROM vocab.records r
+                WHERE r.owner = found.owner AND r.kind = 'book' AND r.id = found.book AND NOT r.deleted) THEN
+                RAISE EXCEPTION 'the book is no longer shared' USING ERRCODE = 'VS009';
+            END IF;
+            RETURN QUERY SELECT x.kind, x.id, x.seq, x.deleted, x.body FROM (
+                SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
+                WHERE r.owner = found.owner AND r.kind = 'book' AND r.id = found.book AND r.seq > after
+                UNION ALL
+                (SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
+                 WHERE r.owner = found.owner AND r.kind = 'word' AND r.body->>'bookId' = found.book::text AND r.seq > after
+                 ORDER BY r.seq LIMIT least(greatest(most, 0), 10000))
+            ) x ORDER BY x.seq LIMIT least(greatest(most, 0), 10000);
+        END
+        $fn$;
+
+        -- The catalogue: listed books whose names hold every word of `query` (as prefixes),
+        -- of `langs` when given, newest or most followed first.
+        CREATE OR REPLACE FUNCTION vocab.catalog(device name, secret text, query text, langs text, by_followers boolean, most integer)
+        RETURNS TABLE (share uuid, code text, title text, sharer text, languages text, words integer, followers integer, created timestamptz)
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE
+            me name := vocab.device_learner(device, secret);
+            wanted tsquery := (SELECT to_tsquery('simple', string_agg(quote_literal(lower(w)) || ':*', ' & '))
+                               FROM unnest(regexp_split_to_array(left(coalesce(query, ''), 200), '[^[:alnum:]]+')) w WHERE w <> '');
+        BEGIN
+            RETURN QUERY SELECT s.id, s.code, s.title, s.sharer, s.languages, s.words, s.followers, s.created
+            FROM vocab.shares s
+            WHERE s.listed AND s.ended IS NULL
+              AND (wanted IS NULL OR to_tsvector('simple', s.title) @@ wanted)
+              AND (coalesce(langs, '') = '' OR s.languages = langs)
+            ORDER BY CASE WHEN by_followers THEN s.followers END DESC NULLS LAST, s.created DESC
+            LIMIT least(greatest(most, 0), 100);
+        END
+        $fn$;
+
+        -- As every table and function before: the server tier runs these functions and reads no table.
+        REVOKE ALL ON vocab.shares, vocab.follows FROM PUBLIC, vocab_server;
+        REVOKE ALL ON FUNCTION vocab.share_book(name, text, uuid, text, boolean, text, text), vocab.unshare(name, text, uuid),
+            vocab.my_shares(name, text), vocab.follow(name, text, text), vocab.unfollow(name, text, uuid),
+            vocab.my_follows(name, text), vocab.pull_shared(name, text, uuid, bigint, integer),
+            vocab.catalog(name, text, text, text, boolean, integer) FROM PUBLIC;
+        GRANT EXECUTE ON FUNCTION vocab.share_book(name, text, uuid, text, boolean, text, text), vocab.unshare(name, text, uuid),
+            vocab.my_shares(name, text), vocab.follow(name, text, text), vocab.unfollow(name, text, uuid),
+            vocab.my_follows(name, text), vocab.pull_shared(name, text, uuid, bigint, integer),
+            vocab.catalog(name, text, text, text, boolean, integer) TO vocab_server;
+        INSERT INTO vocab.meta VALUES ('schema_version', '8') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+        """
+}

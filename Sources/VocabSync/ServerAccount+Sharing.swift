@@ -1,0 +1,54 @@
+import FoundationEssentials
+import VocabCore
+
+/// Shared books through the Vocab server's API (version 1):
+///
+///     POST   /api/v1/shares           ShareSettings → 201 OwnShare
+///     GET    /api/v1/shares           → [OwnShare]
+///     DELETE /api/v1/shares/BOOK      → {"followers"}
+///     POST   /api/v1/follows          {"code"} → 201 FollowedBook
+///     GET    /api/v1/follows          → [FollowedBook]
+///     DELETE /api/v1/follows/SHARE    → {"unfollowed"}
+///     GET    /api/v1/follows/SHARE/records?after=N&limit=M → one record a line, as a pull
+///     GET    /api/v1/catalog?q=&languages=&sort=followers|newest&limit= → [CatalogEntry]
+///
+/// A refusal names its `ShareRefusal` (`refusal` in the JSON), thrown as `CloudError.shareRefused`.
+extension ServerAccount: SharingChannel {
+    public func share(_ settings: ShareSettings) throws -> OwnShare {
+        try request("POST", "/api/v1/shares", body: DeviceAPI.encode(settings), answer: OwnShare.self)
+    }
+
+    public func unshare(book: UUID) throws -> Int {
+        try request("DELETE", "/api/v1/shares/" + book.lowercaseText, answer: DeviceAPI.Unshared.self).followers
+    }
+
+    public func shares() throws -> [OwnShare] {
+        try request("GET", "/api/v1/shares", answer: [OwnShare].self)
+    }
+
+    public func follow(code: String) throws -> FollowedBook {
+        guard let code = ShareCode.read(code) else { throw CloudError.shareRefused(.noSuchShare) }
+        return try request("POST", "/api/v1/follows", body: DeviceAPI.encode(DeviceAPI.FollowRequest(code: code)), answer: FollowedBook.self)
+    }
+
+    public func unfollow(share: UUID) throws -> Bool {
+        try request("DELETE", "/api/v1/follows/" + share.lowercaseText, answer: DeviceAPI.Unfollowed.self).unfollowed
+    }
+
+    public func follows() throws -> [FollowedBook] {
+        try request("GET", "/api/v1/follows", answer: [FollowedBook].self)
+    }
+
+    public func pullShared(share: UUID, after token: Int64, limit: Int) throws -> [PulledRow] {
+        let answer = try exchange("GET", "/api/v1/follows/\(share.lowercaseText)/records?after=\(token)&limit=\(limit)")
+        try Self.refuse(answer, server: connection.server)
+        return try ServerSyncChannel.rows(answer.body, server: connection.server)
+    }
+
+    public func catalog(_ query: CatalogQuery) throws -> [CatalogEntry] {
+        let text = PercentEncoding.encodeAllButAlphanumerics(query.text)
+        let languages = PercentEncoding.encodeAllButAlphanumerics(query.languages)
+        return try request("GET", "/api/v1/catalog?q=\(text)&languages=\(languages)&sort=\(query.byFollowers ? "followers" : "newest")&limit=\(query.limit)",
+                           answer: [CatalogEntry].self)
+    }
+}

@@ -1,0 +1,194 @@
+import FoundationEssentials
+import VocabCore
+
+/// Why the cloud refused a request about shared books (each a SQLSTATE of the cloud's own,
+/// `VS001`…, and the `refusal` of the API's JSON).
+public enum ShareRefusal: String, Sendable, Equatable, CaseIterable {
+    /// No book is shared under that code (never, or no longer): also a book not shared.
+    case noSuchShare
+    /// The learner does not follow that book.
+    case notFollowing
+    /// The book is the learner's own.
+    case ownBook
+    /// The book is not in the account yet (it was never synced).
+    case bookNotSynced
+    /// A shared book holds at most `SharingBounds.wordsPerBook` words.
+    case bookTooLarge
+    case tooManyShares
+    case tooManyFollows
+    /// A listing in the catalogue changes at most once a minute.
+    case listingTooSoon
+    /// Its owner stopped sharing it.
+    case shareEnded
+
+    init?(sqlState: String) {
+        guard sqlState.hasPrefix("VS"), let number = Int(sqlState.dropFirst(2)), (1...Self.allCases.count).contains(number) else { return nil }
+        self = Self.allCases[number - 1]
+    }
+
+    public var message: String {
+        switch self {
+        case .noSuchShare: return "No book is shared under that code (it may have stopped being shared). Nothing was changed."
+        case .notFollowing: return "You do not follow that book. Nothing was changed."
+        case .ownBook: return "That book is your own: it is already here. Nothing was changed."
+        case .bookNotSynced: return "The book is not in the cloud yet: sync first, then share it. Nothing was changed."
+        case .bookTooLarge: return "A shared book may hold \(SharingBounds.wordsPerBook) words at most. Nothing was changed."
+        case .tooManyShares: return "You may share \(SharingBounds.sharesPerLearner) books at once: stop sharing one first. Nothing was changed."
+        case .tooManyFollows: return "You may follow \(SharingBounds.followsPerLearner) books at once: stop following one first. Nothing was changed."
+        case .listingTooSoon: return "A book's listing in the catalogue may change once a minute: try again in a minute. Nothing was changed."
+        case .shareEnded: return "Its owner stopped sharing that book. Nothing was changed."
+        }
+    }
+}
+
+/// The cloud's bounds on sharing (its functions hold them; these say them).
+public enum SharingBounds {
+    public static let wordsPerBook = 10_000
+    public static let sharesPerLearner = 20
+    public static let followsPerLearner = 100
+}
+
+/// A book the learner shares: its code (128 random bits, in 26 letters and digits) and how
+/// it is shown; how many follow it (never who).
+public struct OwnShare: Codable, Sendable, Equatable {
+    public var share: String
+    public var book: String
+    public var code: String
+    public var listed: Bool
+    /// The name followers and the catalogue see (never the account's); empty: none.
+    public var sharer: String
+    /// The languages of the book ("en-ko"); empty: not said.
+    public var languages: String
+    public var title: String
+    public var words: Int
+    public var followers: Int
+}
+
+/// How a share is shown: listed in the server's catalogue or not, under which name.
+public struct ShareSettings: Codable, Sendable, Equatable {
+    public var book: String
+    public var listed: Bool
+    public var sharer: String?
+    public var languages: String?
+
+    public init(book: UUID, listed: Bool, sharer: String?, languages: String?) {
+        self.book = book.lowercaseText
+        self.listed = listed
+        self.sharer = sharer
+        self.languages = languages
+    }
+}
+
+/// A book the learner follows: whose (the name its owner shows), how many words it holds
+/// and its latest change on the cloud (what a sync compares), and whether it still updates.
+public struct FollowedBook: Codable, Sendable, Equatable {
+    public var share: String
+    public var book: String
+    public var title: String
+    public var sharer: String
+    public var ended: Bool
+    public var words: Int
+    public var latest: Int64
+}
+
+/// A book of the server's catalogue.
+public struct CatalogEntry: Codable, Sendable, Equatable {
+    public var share: String
+    public var code: String
+    public var title: String
+    public var sharer: String
+    public var languages: String
+    public var words: Int
+    public var followers: Int
+    /// When it was shared (seconds since 1970).
+    public var created: Int64
+}
+
+/// A search of the catalogue: words of the name (each a prefix), the languages, the order.
+public struct CatalogQuery: Codable, Sendable, Equatable {
+    public var text: String
+    public var languages: String
+    /// Most followed first; else newest first.
+    public var byFollowers: Bool
+    public var limit: Int
+
+    public init(text: String = "", languages: String = "", byFollowers: Bool = false, limit: Int = 20) {
+        self.text = text
+        self.languages = languages
+        self.byFollowers = byFollowers
+        self.limit = limit
+    }
+}
+
+/// A share's code: 26 characters of Crockford's base 32 (128 random bits, made by the Vocab
+/// server); read back from what a learner types or pastes (a link, dashes, spaces, lower case,
+/// O for 0, I and L for 1).
+public enum ShareCode {
+    static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+
+    /// A new code from 16 random bytes (the system's source: getrandom).
+    public static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var bits = 0, value = 0
+        var out = ""
+        for byte in bytes {
+            value = (value << 8) | Int(byte)
+            bits += 8
+            while bits >= 5 {
+                out.append(alphabet[(value >> (bits - 5)) & 31])
+                bits -= 5
+            }
+            value &= (1 << bits) - 1
+        }
+        if bits > 0 { out.append(alphabet[(value << (5 - bits)) & 31]) }
+        return out
+    }
+
+    /// The code in `text` (a code as shown, or a link holding `follow=CODE`); nil when it is
+    /// not one.
+    public static func read(_ text: String) -> String? {
+        var given = text.trimmingSpaces()
+        if let match = given.firstMatch(of: #/follow=([^&#]*)/#) {
+            given = String(match.1)
+        }
+        var code = ""
+        for character in given.uppercased() where character != "-" && character != " " {
+            switch character {
+            case "O": code.append("0")
+            case "I", "L": code.append("1")
+            default:
+                guard alphabet.contains(character) else { return nil }
+                code.append(character)
+            }
+        }
+        return code.count == 26 ? code : nil
+    }
+
+    /// The code in groups of four, easier to read out and type.
+    public static func grouped(_ code: String) -> String {
+        var groups: [Substring] = []
+        var rest = Substring(code)
+        while !rest.isEmpty {
+            groups.append(rest.prefix(4))
+            rest = rest.dropFirst(4)
+        }
+        return groups.joined(separator: "-")
+    }
+}
+
+/// What a device asks of the cloud about shared books: through a Vocab server
+/// (`ServerAccount`) or, inside the server, through the cloud's functions (`DatabaseSharing`).
+public protocol SharingChannel {
+    func share(_ settings: ShareSettings) throws -> OwnShare
+    /// Stops sharing the book; returns how many followed it.
+    func unshare(book: UUID) throws -> Int
+    func shares() throws -> [OwnShare]
+    func follow(code: String) throws -> FollowedBook
+    /// False when the learner did not follow it.
+    func unfollow(share: UUID) throws -> Bool
+    func follows() throws -> [FollowedBook]
+    /// The followed book's records after `token`, oldest first.
+    func pullShared(share: UUID, after token: Int64, limit: Int) throws -> [PulledRow]
+    func catalog(_ query: CatalogQuery) throws -> [CatalogEntry]
+}

@@ -1,0 +1,122 @@
+import FoundationEssentials
+import VocabCore
+import VocabSync
+import VocabSessions
+import VocabStore
+import Synchronization
+
+/// Shared books on the Vocab server: a device's routes (`/api/v1/shares`, `/follows`,
+/// `/catalog`, written out on `ServerAccount`), each one call of the cloud's functions for the
+/// device the request proved. The cloud holds every rule and bound; a follower's request can
+/// reach nothing of an owner's but the book he shares.
+extension CloudWebApp {
+    func sharing(_ method: String, _ path: [String], _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
+        func channel<T>(_ body: (DatabaseSharing) throws -> T) throws -> T {
+            try cloud.with { try body(DatabaseSharing(connection: $0, device: caller.key)) }
+        }
+        switch (method, path) {
+        case ("POST", ["shares"]):
+            let settings = try WebApp.decode(ShareSettings.self, request)
+            return WebApp.json(try channel { try $0.share(settings) }, status: 201)
+        case ("GET", ["shares"]):
+            return WebApp.json(try channel { try $0.shares() })
+        case ("DELETE", let path) where path.count == 2 && path[0] == "shares":
+            let id = try Self.uuid(path[1])
+            return WebApp.json(DeviceAPI.Unshared(followers: try channel { try $0.unshare(book: id) }))
+        case ("POST", ["follows"]):
+            let code = try WebApp.decode(DeviceAPI.FollowRequest.self, request).code
+            return WebApp.json(try channel { try $0.follow(code: code) }, status: 201)
+        case ("GET", ["follows"]):
+            return WebApp.json(try channel { try $0.follows() })
+        case ("DELETE", let path) where path.count == 2 && path[0] == "follows":
+            let id = try Self.uuid(path[1])
+            return WebApp.json(DeviceAPI.Unfollowed(unfollowed: try channel { try $0.unfollow(share: id) }))
+        case ("GET", ["catalog"]):
+            let query = Self.catalogQuery(request, limit: Int(request.query["limit"] ?? "") ?? 20)
+            return WebApp.json(try channel { try $0.catalog(query) })
+        default:
+            throw WebProblem(status: 404, message: "The device API has no \(method) /api/v1/\(path.joined(separator: "/")).")
+        }
+    }
+
+    /// A search of the catalogue from a request's `q`, `languages` and `sort` (bounded).
+    static func catalogQuery(_ request: HTTPRequest, limit: Int) -> CatalogQuery {
+        CatalogQuery(text: String((request.query["q"] ?? "").prefix(200)), languages: String((request.query["languages"] ?? "").prefix(20)),
+                     byFollowers: request.query["sort"] == "followers", limit: min(max(limit, 1), 100))
+    }
+
+    /// An id in a path, or a 404 (no path part is ever more than an id).
+    static func uuid(_ text: String) throws -> UUID {
+        guard let id = UUID(text: text) else { throw WebProblem(status: 404, message: "\"\(text.prefix(40))\" is not an id Vocab made.") }
+        return id
+    }
+
+    /// The HTTP status of a refusal about shared books.
+    static func status(of refusal: ShareRefusal) -> Int {
+        switch refusal {
+        case .noSuchShare, .notFollowing: return 404
+        case .shareEnded: return 410
+        case .ownBook, .bookNotSynced, .listingTooSoon: return 409
+        case .bookTooLarge, .tooManyShares, .tooManyFollows: return 422
+        }
+    }
+}
+
+/// Shared books on the phone (the page's `books/ID/share`, `follows`, `books/ID/follow`,
+/// `catalog`): the same cloud functions, the learner's store brought up to date after a follow.
+extension CloudWebApp {
+    /// How often a learner's followed books are asked after while the phone is open.
+    static let sharedEvery: Duration = .seconds(5)
+
+    func pageSharing(_ route: WebRoute, _ ids: [String], _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
+        func channel<T>(_ body: (DatabaseSharing) throws -> T) throws -> T {
+            do {
+                return try cloud.with { try body(DatabaseSharing(connection: $0, device: caller.key)) }
+            } catch let error as CloudError {
+                throw problem(error, caller)
+            }
+        }
+        switch route {
+        case .shareBook:
+            let book = try Self.uuid(ids[0]), given = try WebApp.decode(ShareRequest.self, request)
+            let learner = try stores.learner(caller.owner, server: settings.server)
+            defer { learner.busy.subtract(1, ordering: .relaxed) }
+            if let name = try learner.pool.read({ store in try store.followedBook(book).flatMap { _ in try store.book(id: book)?.name } }) {
+                throw WebProblem(status: 422, message: VocabError.bookIsShared(name).message, cause: VocabError.bookIsShared(name))
+            }
+            try freshen(learner, caller, pushing: true)  // the cloud shares the book as it is here
+            let shared = try channel {
+                try $0.share(ShareSettings(book: book, listed: given.listed ?? false, sharer: given.sharer, languages: given.languages))
+            }
+            return WebApp.json(ShareAnswer(link: SharingService.link(code: shared.code, server: settings.scheme + "://" + (request.header("Host") ?? "")),
+                                           code: shared.code, listed: shared.listed, words: shared.words, followers: shared.followers))
+        case .unshareBook:
+            let book = try Self.uuid(ids[0])
+            return WebApp.json(DeviceAPI.Unshared(followers: try channel { try $0.unshare(book: book) }))
+        case .follow:
+            let code = try WebApp.decode(DeviceAPI.FollowRequest.self, request).code
+            let followed = try channel { try $0.follow(code: code) }
+            let learner = try stores.learner(caller.owner, server: settings.server)
+            defer { learner.busy.subtract(1, ordering: .relaxed) }
+            try freshen(learner, caller, pushing: false, sharedNow: true)
+            return WebApp.json(followed, status: 201)
+        case .unfollow:
+            let book = try Self.uuid(ids[0])
+            let learner = try stores.learner(caller.owner, server: settings.server)
+            defer { learner.busy.subtract(1, ordering: .relaxed) }
+            guard let mark = try learner.pool.read({ store in try store.sharedBooks().first { $0.bookId == book } }) else {
+                throw WebProblem(status: 404, message: "That is not a book you follow.")
+            }
+            let unfollowed = try channel { try $0.unfollow(share: mark.share) }
+            try learner.pool.write { store in
+                if mark.ended { try store.forgetEndedShare(share: mark.share) } else { try store.removeSharedBook(share: mark.share) }
+            }
+            return WebApp.json(DeviceAPI.Unfollowed(unfollowed: unfollowed))
+        case .catalog:
+            let query = Self.catalogQuery(request, limit: 50)
+            return WebApp.json(try channel { try $0.catalog(query) })
+        default:
+            throw WebProblem(status: 404, message: "There is no \(request.path).")
+        }
+    }
+}

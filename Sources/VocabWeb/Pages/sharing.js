@@ -1,0 +1,76 @@
+// Shared books on a server of many learners: share one of your books (a link and a code), follow
+// one by its link or code or from the catalogue, stop following. A followed book is read-only
+// here and stays up to date; your progress on it is your own.
+import { api, element, item, session, toast } from "./api.js";
+import { t } from "./i18n.js";
+import { $, show } from "./nav.js";
+
+/** Shows what the words page offers for `book`: a followed book's note, or sharing one's own. */
+export function showSharing(book) {
+  const shared = book.sharedBy !== null && book.sharedBy !== undefined;
+  const cloud = session.mode === "cloud";
+  $("shared-note").hidden = !shared;
+  $("shared-note-text").textContent = book.sharedBy ? t("Shared by %@: its owner keeps it up to date.", book.sharedBy)
+    : t("A shared book: its owner keeps it up to date.");
+  for (const id of ["book-edit", "word-new", "transfer"]) $(id).hidden = shared;
+  $("share-part").hidden = shared || !cloud;
+  $("share-info").hidden = true;
+}
+
+/** Follows the book of a link this page was opened with ("#follow=CODE"), once signed in. */
+export async function followPending() {
+  const code = sessionStorage.getItem("vocab.follow");
+  if (!code || !session.signedIn) return;
+  sessionStorage.removeItem("vocab.follow");
+  await follow(code).catch((error) => toast(error.message));
+}
+
+async function follow(code) {
+  const followed = await api("POST", "follows", { code });
+  toast(t("Following “%@”.", followed.title));
+  show("books");
+}
+
+export function setUpSharing(form) {
+  const linked = new URLSearchParams(location.hash.slice(1)).get("follow");
+  if (linked) {
+    sessionStorage.setItem("vocab.follow", linked);
+    history.replaceState(null, "", location.pathname);
+  }
+  form("follow-form", "follow-error", async () => {
+    await follow($("follow-code").value.trim());
+    $("follow-code").value = "";
+  });
+  form("catalog-form", "catalog-error", async () => {
+    const found = await api("GET", `catalog?q=${encodeURIComponent($("catalog-query").value)}`);
+    $("catalog-list").replaceChildren(...found.map((entry) =>
+      item(entry.title, (entry.languages ? `[${entry.languages}] ` : "") + t("by %@ · %d words · %d followers", entry.sharer, entry.words, entry.followers),
+           () => follow(entry.code).catch((error) => { $("catalog-error").textContent = error.message; }))));
+    if (found.length === 0) $("catalog-list").replaceChildren(element("li", t("No shared book matches."), "dim"));
+  });
+  $("book-share").addEventListener("click", async () => {
+    const book = (await import("./words.js")).currentBook();
+    try {
+      const shared = await api("POST", `books/${book.id}/share`, { listed: false });
+      $("share-link").value = shared.link;
+      $("share-code").textContent = shared.code.match(/.{1,4}/g).join("-");
+      $("share-info").hidden = false;
+    } catch (error) { $("share-error").textContent = error.message; }
+  });
+  $("book-unshare").addEventListener("click", async () => {
+    const book = (await import("./words.js")).currentBook();
+    try {
+      await api("DELETE", `books/${book.id}/share`);
+      $("share-info").hidden = true;
+      toast(t("“%@” is no longer shared.", book.name));
+    } catch (error) { $("share-error").textContent = error.message; }
+  });
+  $("book-unfollow").addEventListener("click", async () => {
+    const book = (await import("./words.js")).currentBook();
+    if (!confirm(t("Stop following “%@”? It goes from your devices; copy it first to keep its words.", book.name))) return;
+    try {
+      await api("DELETE", `books/${book.id}/follow`);
+      show("books");
+    } catch (error) { $("shared-error").textContent = error.message; }
+  });
+}

@@ -1,0 +1,228 @@
+import Foundation
+import XCTest
+
+/// Shared books between two learners of one Vocab server, from the terminal: a teacher shares
+/// a book, a student follows it by its link, studies it, and gets the teacher's corrections
+/// without losing his progress; the teacher's other books and reviews never reach him; a
+/// follower's writes never reach the teacher; unsharing freezes the student's copy and stops
+/// the code at once.
+final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
+    private var server = ""
+
+    /// A teacher (device "teacher") with a shared book of three words and a private book, and a
+    /// student (devices "student" and "student2"); returns the share's link.
+    private func teacherSharesABook(catalog: String? = nil) throws -> (teacher: String, student: String, link: String) {
+        server = try sharedServer()
+        let teacher = try newUser("teacher"), student = try newUser("student")
+        try signIn("teacher", to: server, as: teacher)
+        try signIn("student", to: server, as: student)
+        try signIn("student2", to: server, as: student)
+        try on("teacher", ["book", "add", "TOEIC"]).expectSuccess()
+        for (word, definition) in [("abandon", "to leave"), ("benefit", "an advantage"), ("comply", "to obey")] {
+            try on("teacher", ["word", "add", word, "--book", "TOEIC", "--definition", definition]).expectSuccess()
+        }
+        try on("teacher", ["book", "add", "Diary"]).expectSuccess()
+        try on("teacher", ["word", "add", "secret", "--book", "Diary"]).expectSuccess()
+        try on("teacher", ["review", "abandon", "--rating", "again"]).expectSuccess()  // the teacher's own progress
+        let shared = try on("teacher", ["share", "TOEIC", "--json"] + (catalog.map { ["--catalog", $0, "--languages", "en-ko"] } ?? []))
+        XCTAssertEqual(shared.status, 0, shared.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(shared.stdout.utf8)) as? [String: Any])
+        let link = try XCTUnwrap(object["link"] as? String)
+        XCTAssertTrue(link.hasPrefix(server + "/#follow="), link)
+        XCTAssertEqual((object["code"] as? String)?.count, 26, "128 bits in 26 characters")
+        return (teacher, student, link)
+    }
+
+    /// The device's own words in `book`, sorted.
+    private func words(_ device: String, book: String) throws -> [String] {
+        let listed = try JSONSerialization.jsonObject(with: Data(try on(device, ["word", "list", "--book", book, "--json"]).stdout.utf8))
+        return ((listed as? [[String: Any]]) ?? []).compactMap { $0["word"] as? String }.sorted()
+    }
+
+    /// The JSON a command of `device` prints.
+    private func json(_ device: String, _ arguments: [String]) throws -> Any {
+        let result = try on(device, arguments)
+        XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+    }
+
+    /// A request by hand with `device`'s token: (status, body).
+    private func request(_ device: String, _ method: String, _ path: String, body: String? = nil) throws -> (status: Int, body: String) {
+        let login = try String(contentsOfFile: vocab.file("\(device)/config/vocab/cloud.json"), encoding: .utf8)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(login.utf8)) as? [String: Any])
+        let token = "\(object["user"] as? String ?? "").\(object["password"] as? String ?? "")"
+        var arguments = ["-X", method, "-H", "Authorization: Bearer \(token)", "-H", "X-Vocab-Request: 1", "-w", "\n%{http_code}"]
+        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }
+        let answer = try curl(arguments + [server + path])
+        let status = Int(answer.split(separator: "\n").last ?? "") ?? 0
+        return (status, String(answer.dropLast(String(status).count)).trimmingCharacters(in: .newlines))
+    }
+
+    func testAStudentFollowsByLinkStudiesAndGetsTheTeachersCorrectionsKeepingHisProgress() throws {
+        let (_, _, link) = try teacherSharesABook()
+        let followed = try on("student", ["follow", link])
+        XCTAssertEqual(followed.status, 0, followed.stderr)
+        XCTAssertTrue(followed.stdout.contains("Following \"TOEIC\""), followed.stdout)
+        XCTAssertEqual(try words("student", book: "TOEIC"), ["abandon", "benefit", "comply"])
+        XCTAssertFalse(try on("student", ["book", "list"]).stdout.contains("Diary"), "the teacher's other books stay his")
+
+        // The student studies it: his review, his memorised mark.
+        try on("student", ["review", "benefit", "--rating", "good"]).expectSuccess()
+        try on("student", ["word", "memorize", "comply"]).expectSuccess()
+        try syncs("student")
+
+        // Read-only for him: every change is refused and changes nothing.
+        for change in [["word", "add", "extra", "--book", "TOEIC"], ["word", "edit", "abandon", "--definition", "mine"],
+                       ["word", "delete", "benefit"], ["book", "rename", "TOEIC", "Mine"], ["book", "delete", "TOEIC", "--yes"]] {
+            let refused = try on("student", change)
+            XCTAssertEqual(refused.status, 1, "\(change): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("shared book"), "\(change): \(refused.stderr)")
+        }
+        XCTAssertEqual(try words("student", book: "TOEIC"), ["abandon", "benefit", "comply"])
+
+        // The teacher corrects, adds and deletes; the student's next sync brings all three.
+        try on("teacher", ["word", "edit", "benefit", "--definition", "a good effect"]).expectSuccess()
+        try on("teacher", ["word", "add", "deadline", "--book", "TOEIC"]).expectSuccess()
+        try on("teacher", ["word", "delete", "abandon"]).expectSuccess()
+        try syncs("teacher")
+        let synced = try on("student", ["sync"])
+        XCTAssertEqual(synced.status, 0, synced.stderr)
+        XCTAssertTrue(synced.stdout.contains("Books you follow:"), synced.stdout)
+        XCTAssertEqual(try words("student", book: "TOEIC"), ["benefit", "comply", "deadline"])
+        let benefit = try XCTUnwrap(try json("student", ["word", "show", "benefit", "--json"]) as? [String: Any])
+        XCTAssertEqual(benefit["definition"] as? String, "a good effect")
+        XCTAssertEqual((benefit["schedule"] as? [String: Any])?["reviews"] as? Int, 1, "his review survived the teacher's edit")
+        let comply = try XCTUnwrap(try json("student", ["word", "show", "comply", "--json"]) as? [String: Any])
+        XCTAssertEqual(comply["memorized"] as? Bool, true, "his memorised mark survived too")
+
+        // His other device gets the book and his review of it.
+        try syncs("student2")
+        XCTAssertEqual(try words("student2", book: "TOEIC"), ["benefit", "comply", "deadline"])
+        let there = try XCTUnwrap(try json("student2", ["word", "show", "benefit", "--json"]) as? [String: Any])
+        XCTAssertEqual((there["schedule"] as? [String: Any])?["reviews"] as? Int, 1)
+        // Syncing again moves nothing, and the counts agree (no repair).
+        let again = try on("student", ["sync"])
+        XCTAssertTrue(again.stdout.contains("pulled 0, pushed 0") && !again.stdout.contains("pulled everything again"), again.stdout)
+
+        // The teacher sees how many follow, never who; the student's progress never reaches her.
+        let overview = try XCTUnwrap(try json("teacher", ["shares", "--json"]) as? [String: Any])
+        let shares = try XCTUnwrap(overview["shares"] as? [[String: Any]])
+        XCTAssertEqual(shares.first?["followers"] as? Int, 1)
+        XCTAssertFalse(try on("teacher", ["shares"]).stdout.contains("student"))
+        let hers = try XCTUnwrap(try json("teacher", ["word", "show", "benefit", "--json"]) as? [String: Any])
+        XCTAssertEqual(((hers["schedule"] as? [String: Any])?["reviews"] as? Int) ?? 0, 0, "the student's review is not hers")
+
+        // A copy is his own, with his progress, and his to change.
+        try on("student", ["copy", "TOEIC", "--name", "My TOEIC"]).expectSuccess()
+        try on("student", ["word", "add", "extra", "--book", "My TOEIC"]).expectSuccess()
+        XCTAssertEqual(try words("student", book: "My TOEIC"), ["benefit", "comply", "deadline", "extra"])
+        let copied = try XCTUnwrap(try json("student", ["word", "show", "benefit", "--book", "My TOEIC", "--json"]) as? [String: Any])
+        XCTAssertEqual((copied["schedule"] as? [String: Any])?["reviews"] as? Int, 1)
+        try syncs("student")
+        try syncs("student2")
+        XCTAssertEqual(try words("student2", book: "My TOEIC"), ["benefit", "comply", "deadline", "extra"])
+    }
+
+    func testUnsharingStopsTheCodeAtOnceAndLeavesFollowersAFrozenCopyOfTheirOwn() throws {
+        let (_, _, link) = try teacherSharesABook()
+        try on("student", ["follow", link]).expectSuccess()
+        try syncs("student2")
+        let stopped = try on("teacher", ["share", "TOEIC", "--stop"])
+        XCTAssertEqual(stopped.status, 0, stopped.stderr)
+        XCTAssertTrue(stopped.stdout.contains("Its 1 follower keeps a copy"), stopped.stdout)
+
+        // The code no longer works, for anyone, at once.
+        let third = try newUser("late")
+        try signIn("late", to: server, as: third)
+        let late = try on("late", ["follow", link])
+        XCTAssertEqual(late.status, 1, late.stderr)
+        XCTAssertTrue(late.stderr.contains("No book is shared under that code"), late.stderr)
+        XCTAssertFalse(try on("late", ["book", "list"]).stdout.contains("TOEIC"))
+
+        // The student is told, keeps the words, and may change them now; both his devices agree.
+        let told = try on("student", ["sync"])
+        XCTAssertEqual(told.status, 0, told.stderr)
+        XCTAssertTrue(told.stdout.contains("\"TOEIC\" is no longer shared by its owner"), told.stdout)
+        try on("student", ["word", "add", "mine", "--book", "TOEIC"]).expectSuccess()
+        try syncs("student")
+        try syncs("student2")
+        try syncs("student")
+        XCTAssertEqual(try words("student2", book: "TOEIC"), ["abandon", "benefit", "comply", "mine"])
+        let again = try on("student2", ["sync"])
+        XCTAssertFalse(again.stdout.contains("pulled everything again"), again.stdout)
+        // The teacher's book is as she left it.
+        XCTAssertEqual(try words("teacher", book: "TOEIC"), ["abandon", "benefit", "comply"])
+    }
+
+    func testAFollowersForgedRequestsReachNothingOfTheOwnersButTheSharedBook() throws {
+        let (teacher, student, link) = try teacherSharesABook(catalog: "Ms. Kim")
+        try on("student", ["follow", link]).expectSuccess()
+        let follows = try request("student", "GET", "/api/v1/follows")
+        XCTAssertEqual(follows.status, 200, follows.body)
+        let followed = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(follows.body.utf8)) as? [[String: Any]])?.first)
+        let share = try XCTUnwrap(followed["share"] as? String), bookId = try XCTUnwrap(followed["book"] as? String)
+        XCTAssertFalse(follows.body.contains(teacher), "the owner's account name never reaches a follower")
+
+        // What the share gives: the book and its words, nothing else of hers (no reviews, no Diary).
+        let records = try request("student", "GET", "/api/v1/follows/\(share)/records?after=0&limit=5000")
+        XCTAssertEqual(records.status, 200)
+        let kinds = records.body.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
+        XCTAssertEqual(kinds.sorted(), ["book", "word", "word", "word"], records.body)
+        XCTAssertFalse(records.body.contains("secret") || records.body.contains(teacher), records.body)
+
+        // A write into her book: his push lands in his own account, never hers.
+        let wordId = UUID().uuidString.lowercased()
+        let forged = #"[{"k":"word","i":"\#(wordId)","d":false,"b":{"word":"forged","bookId":"\#(bookId)","date":1,"createdAt":1,"modifiedAt":1}}]"#
+        let counts = try request("student", "GET", "/api/v1/account")
+        let latest = ((try JSONSerialization.jsonObject(with: Data(counts.body.utf8)) as? [String: Any])?["latest"] as? Int) ?? 0
+        let pushed = try request("student", "POST", "/api/v1/sync/push?token=\(latest)&fresh=0&merge=1", body: forged)
+        XCTAssertEqual(pushed.status, 200, pushed.body)
+        XCTAssertFalse(try request("student", "GET", "/api/v1/follows/\(share)/records?after=0&limit=5000").body.contains("forged"))
+        try syncs("teacher")
+        XCTAssertEqual(try words("teacher", book: "TOEIC"), ["abandon", "benefit", "comply"], "nothing of his reaches her")
+        // Shares by hand: of a book not his, not followed, unknown — all refused.
+        XCTAssertEqual(try request("student", "POST", "/api/v1/shares", body: #"{"book":"\#(bookId)","listed":true}"#).status, 409)
+        XCTAssertEqual(try request("student", "DELETE", "/api/v1/shares/\(bookId)").status, 404, "he cannot stop her share")
+        let third = try newUser("nosy")
+        try signIn("nosy", to: server, as: third)
+        XCTAssertEqual(try request("nosy", "GET", "/api/v1/follows/\(share)/records?after=0&limit=10").status, 404, "not followed: nothing")
+        XCTAssertEqual(try request("nosy", "GET", "/api/v1/follows/\(UUID().uuidString.lowercased())/records?after=0&limit=10").status, 404)
+        XCTAssertEqual(try request("nosy", "GET", "/api/v1/follows/..%2F..%2Fetc/records?after=0").status, 404)
+
+        // The catalogue lists what she listed, by the name she chose; never an unlisted book.
+        let found = try request("nosy", "GET", "/api/v1/catalog?q=toe")
+        XCTAssertTrue(found.body.contains("Ms. Kim") && found.body.contains("TOEIC") && !found.body.contains(teacher), found.body)
+        try on("teacher", ["book", "add", "Hidden"]).expectSuccess()
+        try on("teacher", ["share", "Hidden"]).expectSuccess()
+        XCTAssertFalse(try request("nosy", "GET", "/api/v1/catalog?q=hid").body.contains("Hidden"))
+        // A listing changes once a minute at most.
+        let soon = try on("teacher", ["share", "TOEIC", "--unlist"])
+        XCTAssertEqual(soon.status, 1, soon.stderr)
+        XCTAssertTrue(soon.stderr.contains("once a minute"), soon.stderr)
+
+        // The innocent are unharmed: her sync and his own account work as before.
+        try syncs("teacher")
+        XCTAssertEqual(try words("teacher", book: "Diary"), ["secret"])
+        try syncs("student")
+        XCTAssertFalse(try on("student", ["book", "list"]).stdout.contains("Diary"), "\(student) sees none of her books")
+    }
+
+    func testUnfollowingRemovesTheBookFromEveryDeviceOfTheFollower() throws {
+        let (_, _, link) = try teacherSharesABook()
+        try on("student", ["follow", link]).expectSuccess()
+        try syncs("student2")
+        XCTAssertEqual(try words("student2", book: "TOEIC").count, 3)
+        try on("student2", ["review", "benefit", "--rating", "good"]).expectSuccess()
+        try syncs("student2")
+        let stopped = try on("student", ["unfollow", "TOEIC"])
+        XCTAssertEqual(stopped.status, 0, stopped.stderr)
+        XCTAssertFalse(try on("student", ["book", "list"]).stdout.contains("TOEIC"))
+        let synced = try on("student2", ["sync"])
+        XCTAssertEqual(synced.status, 0, synced.stderr)
+        XCTAssertFalse(try on("student2", ["book", "list"]).stdout.contains("TOEIC"), synced.stdout)
+        XCTAssertFalse(try on("student2", ["sync"]).stdout.contains("pulled everything again"))
+        let bad = try on("student", ["follow", "not-a-code"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("not a share's code"), bad.stderr)
+    }
+}
