@@ -47,11 +47,14 @@ extension Store {
         throw VocabError.bookIsShared(mark)
     }
 
-    /// Live words of the followed book (what the cloud's count of it is compared with).
+    /// Live words of the followed book (what the cloud's count of it is compared with), from
+    /// the kept counts as `liveCounts` reads them: the same cost in a book of any size.
     public func sharedWordCount(share: UUID) throws -> Int {
         try guarded {
             Int(try database.integer("""
-                SELECT count(*) FROM words WHERE book = (SELECT book FROM shared_books WHERE share = ?)
+                SELECT (SELECT coalesce(sum(words), 0) FROM book_counts WHERE book = s.book)
+                     + (SELECT count(*) FROM words WHERE book = s.book AND rowid > (SELECT counted_through FROM word_marks))
+                FROM shared_books s WHERE s.share = ?
                 """, [.text(share.lowercaseText)]))
         }
     }

@@ -317,6 +317,8 @@ extension CloudSchema {
             after_live record;
             added bigint;
             batch_live record;
+            shared_books text[];
+            pushed_through bigint;
         BEGIN
             IF octet_length(batch_text) > 16777216 THEN
                 RAISE EXCEPTION 'a batch may hold 16 MiB, and this one holds % bytes', octet_length(batch_text)
@@ -333,6 +335,16 @@ extension CloudSchema {
                     JOIN vocab.records r ON r.owner = me AND r.kind = x.k AND r.id = x.i WHERE r.seq > expected) THEN
                     RETURN NULL;
                 END IF;
+            END IF;
+            -- A learner who shares books (version 8): the shared books this batch touches — a
+            -- word's book now or before (a word moved out), a book itself — get their live words
+            -- and latest change kept on their share, which is all a follower's sync asks.
+            IF EXISTS (SELECT 1 FROM vocab.shares s WHERE s.owner = me AND s.ended IS NULL) THEN
+                shared_books := ARRAY(
+                    SELECT x.b->>'bookId' FROM jsonb_to_recordset(batch) AS x(k text, b jsonb) WHERE x.k = 'word'
+                    UNION SELECT x.i::text FROM jsonb_to_recordset(batch) AS x(k text, i uuid) WHERE x.k = 'book'
+                    UNION SELECT r.body->>'bookId' FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
+                          JOIN vocab.records r ON r.owner = me AND r.kind = 'word' AND r.id = x.i WHERE x.k = 'word');
             END IF;
             IF fresh THEN
                 -- Into an account the caller says is empty: a plain INSERT, which fails (and
@@ -403,6 +415,13 @@ extension CloudSchema {
                 next_seq = a.next_seq + jsonb_array_length(batch)
             WHERE a.owner = me
             RETURNING a.total_records, a.total_bytes, a.next_seq INTO total, bytes, latest;
+            IF shared_books IS NOT NULL THEN
+                pushed_through := latest;
+                UPDATE vocab.shares s SET latest = pushed_through,
+                    words = (SELECT count(*) FROM vocab.records r
+                             WHERE r.owner = me AND r.kind = 'word' AND r.body->>'bookId' = s.book::text AND NOT r.deleted)
+                WHERE s.owner = me AND s.ended IS NULL AND s.book::text = ANY (shared_books);
+            END IF;
             IF cap IS NOT NULL AND total > cap THEN
                 RAISE EXCEPTION 'the account % may hold % records, and this push would make it %', me, cap, total
                     USING ERRCODE = '53400';

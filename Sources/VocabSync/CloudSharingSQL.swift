@@ -16,25 +16,36 @@ extension CloudSchema {
             -- The name the owner shows followers and the catalogue (never the account's).
             sharer          text NOT NULL DEFAULT '' CHECK (char_length(sharer) <= 60),
             languages       text NOT NULL DEFAULT '' CHECK (char_length(languages) <= 20),
-            -- The book's name and live words, as last seen (kept by share_book and my_follows).
+            -- The book's name as last shared, its live words and the owner's latest change to it
+            -- (kept by vocab.push as the owner's devices change it).
             title           text NOT NULL DEFAULT '',
             words           integer NOT NULL DEFAULT 0,
+            latest          bigint NOT NULL DEFAULT 0,
             followers       integer NOT NULL DEFAULT 0,
             created         timestamptz NOT NULL DEFAULT now(),
             listing_changed timestamptz NOT NULL DEFAULT now(),
             ended           timestamptz
         );
+        ALTER TABLE vocab.shares ADD COLUMN IF NOT EXISTS latest bigint NOT NULL DEFAULT 0;
+        -- A follow changes only `followers`, which no index holds: its update stays on its page
+        -- (HOT), and room is left there for it, so a thousand follows do not grow the indexes.
+        ALTER TABLE vocab.shares SET (fillfactor = 70);
         CREATE UNIQUE INDEX IF NOT EXISTS shares_one_per_book ON vocab.shares (owner, book) WHERE ended IS NULL;
         CREATE INDEX IF NOT EXISTS shares_listed_newest ON vocab.shares (created DESC) WHERE listed AND ended IS NULL;
-        CREATE INDEX IF NOT EXISTS shares_listed_followed ON vocab.shares (followers DESC, created DESC) WHERE listed AND ended IS NULL;
-        CREATE INDEX IF NOT EXISTS shares_listed_title ON vocab.shares USING gin (to_tsvector('simple', title)) WHERE listed AND ended IS NULL;
+        -- Listings change seldom: written straight into the index (a pending list searched
+        -- linearly made a search three times slower until the next vacuum).
+        CREATE INDEX IF NOT EXISTS shares_listed_title ON vocab.shares USING gin (to_tsvector('simple', title))
+            WITH (fastupdate = off) WHERE listed AND ended IS NULL;
+        ALTER INDEX vocab.shares_listed_title SET (fastupdate = off);
+        -- (Indexes of an early version 8 that cost more than they gave.)
+        DROP INDEX IF EXISTS vocab.shares_listed_followed;
+        DROP INDEX IF EXISTS vocab.follows_by_share;
         CREATE TABLE IF NOT EXISTS vocab.follows (
             follower name NOT NULL,
             share    uuid NOT NULL REFERENCES vocab.shares (id) ON DELETE CASCADE,
             created  timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (follower, share)
         );
-        CREATE INDEX IF NOT EXISTS follows_by_share ON vocab.follows (share);
         -- A book's words in seq order: what a follower pulls.
         CREATE INDEX IF NOT EXISTS records_by_book ON vocab.records (owner, (body->>'bookId'), seq) WHERE kind = 'word';
         ALTER TABLE vocab.shares ENABLE ROW LEVEL SECURITY;
@@ -72,8 +83,9 @@ extension CloudSchema {
                 IF (SELECT count(*) FROM vocab.shares s WHERE s.owner = me AND s.ended IS NULL) >= 20 THEN
                     RAISE EXCEPTION 'a learner may share 20 books at once' USING ERRCODE = 'VS006';
                 END IF;
-                INSERT INTO vocab.shares (id, owner, book, code, listed, sharer, languages, title, words)
-                VALUES (gen_random_uuid(), me, book_id, new_code, list, left(coalesce(shown_as, ''), 60), left(coalesce(langs, ''), 20), name_now, live)
+                INSERT INTO vocab.shares (id, owner, book, code, listed, sharer, languages, title, words, latest)
+                VALUES (gen_random_uuid(), me, book_id, new_code, list, left(coalesce(shown_as, ''), 60), left(coalesce(langs, ''), 20), name_now, live,
+                        (SELECT a.next_seq FROM vocab.accounts a WHERE a.owner = me))
                 RETURNING * INTO current;
             ELSIF current.listed IS DISTINCT FROM list OR current.sharer IS DISTINCT FROM coalesce(shown_as, current.sharer)
                   OR current.languages IS DISTINCT FROM coalesce(langs, current.languages) THEN
@@ -164,10 +176,7 @@ extension CloudSchema {
         BEGIN
             RETURN QUERY
             SELECT s.id, s.book, coalesce(b.body->>'name', s.title), s.sharer, s.ended IS NOT NULL OR coalesce(b.deleted, true),
-                   (SELECT count(*)::integer FROM vocab.records r
-                    WHERE r.owner = s.owner AND r.kind = 'word' AND r.body->>'bookId' = s.book::text AND NOT r.deleted),
-                   greatest(coalesce(b.seq, 0), coalesce((SELECT max(r.seq) FROM vocab.records r
-                    WHERE r.owner = s.owner AND r.kind = 'word' AND r.body->>'bookId' = s.book::text), 0))
+                   s.words, s.latest
             FROM vocab.follows f JOIN vocab.shares s ON s.id = f.share
             LEFT JOIN vocab.records b ON b.owner = s.owner AND b.kind = 'book' AND b.id = s.book
             WHERE f.follower = me ORDER BY f.created;
@@ -200,6 +209,39 @@ extension CloudSchema {
         END
         $fn$;
 
+        -- What a follower's sync asks, in one call: for each followed book a 'state' row (its
+        -- book's id, latest change, whether it ended, and its title, sharer and live words in the
+        -- body), then — for a book the device has pulled to `known`'s token for it, and which
+        -- changed since — its records after that token (at most `most`; the rest by pull_shared).
+        CREATE OR REPLACE FUNCTION vocab.follow_changes(device name, secret text, known jsonb, most integer)
+        RETURNS TABLE (share uuid, kind text, id uuid, seq bigint, deleted boolean, body jsonb)
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := vocab.device_learner(device, secret); followed record; after bigint;
+        BEGIN
+            FOR followed IN
+                SELECT s.id AS sid, s.owner AS sowner, s.book AS sbook, coalesce(b.body->>'name', s.title) AS title, s.sharer AS sharer,
+                       (s.ended IS NOT NULL OR coalesce(b.deleted, true)) AS gone, s.words AS words, s.latest AS latest
+                FROM vocab.follows fo JOIN vocab.shares s ON s.id = fo.share
+                LEFT JOIN vocab.records b ON b.owner = s.owner AND b.kind = 'book' AND b.id = s.book
+                WHERE fo.follower = me ORDER BY fo.created
+            LOOP
+                RETURN QUERY SELECT followed.sid, 'state'::text, followed.sbook, followed.latest, followed.gone,
+                    jsonb_build_object('title', followed.title, 'sharer', followed.sharer, 'words', followed.words);
+                after := (known->>(followed.sid::text))::bigint;
+                IF NOT followed.gone AND after IS NOT NULL AND after < followed.latest THEN
+                    RETURN QUERY SELECT followed.sid, x.kind, x.id, x.seq, x.deleted, x.body FROM (
+                        SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
+                        WHERE r.owner = followed.sowner AND r.kind = 'book' AND r.id = followed.sbook AND r.seq > after
+                        UNION ALL
+                        (SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
+                         WHERE r.owner = followed.sowner AND r.kind = 'word' AND r.body->>'bookId' = followed.sbook::text AND r.seq > after
+                         ORDER BY r.seq LIMIT least(greatest(most, 0), 10000))
+                    ) x ORDER BY x.seq LIMIT least(greatest(most, 0), 10000);
+                END IF;
+            END LOOP;
+        END
+        $fn$;
+
         -- The catalogue: listed books whose names hold every word of `query` (as prefixes),
         -- of `langs` when given, newest or most followed first.
         CREATE OR REPLACE FUNCTION vocab.catalog(device name, secret text, query text, langs text, by_followers boolean, most integer)
@@ -225,11 +267,11 @@ extension CloudSchema {
         REVOKE ALL ON FUNCTION vocab.share_book(name, text, uuid, text, boolean, text, text), vocab.unshare(name, text, uuid),
             vocab.my_shares(name, text), vocab.follow(name, text, text), vocab.unfollow(name, text, uuid),
             vocab.my_follows(name, text), vocab.pull_shared(name, text, uuid, bigint, integer),
-            vocab.catalog(name, text, text, text, boolean, integer) FROM PUBLIC;
+            vocab.catalog(name, text, text, text, boolean, integer), vocab.follow_changes(name, text, jsonb, integer) FROM PUBLIC;
         GRANT EXECUTE ON FUNCTION vocab.share_book(name, text, uuid, text, boolean, text, text), vocab.unshare(name, text, uuid),
             vocab.my_shares(name, text), vocab.follow(name, text, text), vocab.unfollow(name, text, uuid),
             vocab.my_follows(name, text), vocab.pull_shared(name, text, uuid, bigint, integer),
-            vocab.catalog(name, text, text, text, boolean, integer) TO vocab_server;
+            vocab.catalog(name, text, text, text, boolean, integer), vocab.follow_changes(name, text, jsonb, integer) TO vocab_server;
         INSERT INTO vocab.meta VALUES ('schema_version', '8') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
         """
 }

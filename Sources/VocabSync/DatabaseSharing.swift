@@ -73,6 +73,19 @@ public struct DatabaseSharing: SharingChannel {
         }
     }
 
+    public func followChanges(known: [UUID: Int64], limit: Int) throws -> [FollowChange] {
+        let tokens = JSONValue.object(known.map { ($0.key.lowercaseText, .int($0.value)) }).compact
+        let rows = try connection.execute("""
+            SELECT c.share::text, c.kind, c.id::text, c.seq::text, c.deleted::text, c.body::text
+            FROM vocab.follow_changes($1, $2, $3::jsonb, $4::integer) c
+            """, who + [tokens, String(limit)])
+        return FollowChange.group(rows.compactMap { row in
+            guard row.count == 6 else { return nil }
+            return (row[0] ?? "", PulledRow(kind: row[1] ?? "", id: row[2] ?? "", seq: row[3].flatMap { Int64($0) } ?? 0,
+                                            deleted: row[4] == "true", body: row[5] ?? "{}"))
+        })
+    }
+
     public func catalog(_ query: CatalogQuery) throws -> [CatalogEntry] {
         try connection.execute("""
             SELECT share::text, code, title, sharer, languages, words::text, followers::text, extract(epoch FROM created)::bigint::text

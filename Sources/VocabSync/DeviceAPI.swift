@@ -119,6 +119,12 @@ public enum DeviceAPI {
         public init(code: String) { self.code = code }
     }
 
+    /// `POST /api/v1/follows/changes`: the token the device has pulled each followed book to.
+    public struct FollowTokens: Codable, Sendable {
+        public var known: [String: Int64]
+        public init(known: [String: Int64]) { self.known = known }
+    }
+
     /// `DELETE /api/v1/shares/BOOK`: how many followed the book.
     public struct Unshared: Codable, Sendable {
         public var followers: Int

@@ -10,6 +10,8 @@ import VocabCore
 ///     GET    /api/v1/follows          → [FollowedBook]
 ///     DELETE /api/v1/follows/SHARE    → {"unfollowed"}
 ///     GET    /api/v1/follows/SHARE/records?after=N&limit=M → one record a line, as a pull
+///     POST   /api/v1/follows/changes?limit=M {"known": {SHARE: TOKEN}} → share TAB a pull's line: each
+///            book's 'state' line, then its records after the token when it changed
 ///     GET    /api/v1/catalog?q=&languages=&sort=followers|newest&limit= → [CatalogEntry]
 ///
 /// A refusal names its `ShareRefusal` (`refusal` in the JSON), thrown as `CloudError.shareRefused`.
@@ -43,6 +45,20 @@ extension ServerAccount: SharingChannel {
         let answer = try exchange("GET", "/api/v1/follows/\(share.lowercaseText)/records?after=\(token)&limit=\(limit)")
         try Self.refuse(answer, server: connection.server)
         return try ServerSyncChannel.rows(answer.body, server: connection.server)
+    }
+
+    public func followChanges(known: [UUID: Int64], limit: Int) throws -> [FollowChange] {
+        let body = DeviceAPI.encode(DeviceAPI.FollowTokens(known: Dictionary(known.map { ($0.key.lowercaseText, $0.value) }, uniquingKeysWith: { a, _ in a })))
+        let answer = try exchange("POST", "/api/v1/follows/changes?limit=\(limit)", headers: ["Content-Type": "application/json"], body: body)
+        try Self.refuse(answer, server: connection.server)
+        var rows: [(share: String, row: PulledRow)] = []
+        for line in answer.body.split(separator: UInt8(ascii: "\n")) {
+            guard let tab = line.firstIndex(of: 9) else { continue }
+            let share = String(decoding: line[line.startIndex..<tab], as: UTF8.self)
+            guard let row = try ServerSyncChannel.rows(Array(line[line.index(after: tab)...]), server: connection.server).first else { continue }
+            rows.append((share, row))
+        }
+        return FollowChange.group(rows)
     }
 
     public func catalog(_ query: CatalogQuery) throws -> [CatalogEntry] {

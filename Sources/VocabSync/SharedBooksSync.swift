@@ -35,14 +35,17 @@ public struct SharedBooksSync {
 
     public func run() throws -> SharedSyncReport {
         var report = SharedSyncReport()
-        let follows = try channel.follows()
         let marks = try store.sharedBooks()
-        let followed = Set(follows.compactMap { UUID(text: $0.share) })
+        // One request: every followed book's state, and the changes of those pulled before.
+        let known = Dictionary(marks.filter { !$0.ended }.map { ($0.share, $0.token) }, uniquingKeysWith: { first, _ in first })
+        let changes = try channel.followChanges(known: known, limit: pageSize)
+        let followed = Set(changes.compactMap { UUID(text: $0.book.share) })
         for mark in marks where !mark.ended && !followed.contains(mark.share) {
             try store.removeSharedBook(share: mark.share)
             report.removed += 1
         }
-        for book in follows {
+        for change in changes {
+            let book = change.book
             guard let share = UUID(text: book.share) else { continue }
             let mark = marks.first { $0.share == share }
             if mark?.ended == true { continue }  // ended here before: the learner's own now
@@ -51,11 +54,15 @@ public struct SharedBooksSync {
                 continue
             }
             do {
-                if mark == nil || mark?.token ?? 0 < book.latest {
-                    _ = try pull(share, sharer: book.sharer, after: mark?.token ?? 0, report: &report)
+                // Nothing changed in the book since it was pulled: nothing to ask (a word its owner
+                // moved out changes the share's latest too).
+                guard mark == nil || mark?.token ?? 0 < book.latest else {
+                    report.following += 1
+                    continue
                 }
+                _ = try pull(share, sharer: book.sharer, after: mark?.token ?? 0, first: change.rows, report: &report, until: book.latest)
                 if try store.sharedWordCount(share: share) != book.words {
-                    let live = try pull(share, sharer: book.sharer, after: 0, report: &report)
+                    let live = try pull(share, sharer: book.sharer, after: 0, report: &report, until: book.latest)
                     try store.keepOnlySharedWords(share: share, live)
                 }
                 report.following += 1
@@ -74,13 +81,17 @@ public struct SharedBooksSync {
         report.ended.append(title)
     }
 
-    /// Pulls the book's records after `token`, page by page, each applied with its token;
+    /// Pulls the book's records after `token`, page by page, each applied with its token, and
+    /// keeps `latest` (the share's latest change, which the pull covers) when it is further;
     /// returns the ids of the live words pulled.
-    private func pull(_ share: UUID, sharer: String, after start: Int64, report: inout SharedSyncReport) throws -> Set<UUID> {
+    private func pull(_ share: UUID, sharer: String, after start: Int64, first: [PulledRow]? = nil, report: inout SharedSyncReport,
+                      until latest: Int64) throws -> Set<UUID> {
         var token = start
         var live = Set<UUID>()
+        var given = first  // the first page, when the changes came with the book's state
         while true {
-            let rows = try channel.pullShared(share: share, after: token, limit: pageSize)
+            let rows = try given ?? channel.pullShared(share: share, after: token, limit: pageSize)
+            given = nil
             guard let last = rows.last else { break }
             let records = rows.compactMap { row -> SyncRecord? in
                 guard let id = UUID(text: row.id) else { return nil }
@@ -93,6 +104,7 @@ public struct SharedBooksSync {
             token = last.seq
             if rows.count < pageSize { break }
         }
+        if token < latest { _ = try store.applyShared(share: share, sharer: sharer, records: [], token: latest) }
         return live
     }
 }

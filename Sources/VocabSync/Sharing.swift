@@ -91,6 +91,29 @@ public struct FollowedBook: Codable, Sendable, Equatable {
     public var latest: Int64
 }
 
+/// A followed book as a follower's sync finds it, with its records after the device's token
+/// (nil when the device named no token for it, or it did not change).
+public struct FollowChange: Sendable, Equatable {
+    public var book: FollowedBook
+    public var rows: [PulledRow]?
+
+    /// The rows of `follow_changes` (a 'state' row, then that book's records), by book.
+    static func group(_ rows: [(share: String, row: PulledRow)]) -> [FollowChange] {
+        var changes: [FollowChange] = []
+        for (share, row) in rows {
+            if row.kind == "state" {
+                let state = (try? JSONParser.parse(Array(row.body.utf8))) ?? .null
+                changes.append(FollowChange(book: FollowedBook(share: share, book: row.id, title: state["title"]?.stringValue ?? "",
+                                                               sharer: state["sharer"]?.stringValue ?? "", ended: row.deleted,
+                                                               words: Int(state["words"]?.int64Value ?? 0), latest: row.seq), rows: nil))
+            } else if let last = changes.indices.last, changes[last].book.share == share {
+                changes[last].rows = (changes[last].rows ?? []) + [row]
+            }
+        }
+        return changes
+    }
+}
+
 /// A book of the server's catalogue.
 public struct CatalogEntry: Codable, Sendable, Equatable {
     public var share: String
@@ -190,5 +213,8 @@ public protocol SharingChannel {
     func follows() throws -> [FollowedBook]
     /// The followed book's records after `token`, oldest first.
     func pullShared(share: UUID, after token: Int64, limit: Int) throws -> [PulledRow]
+    /// Every followed book, each with its records after the token `known` gives for it when it
+    /// changed since (nil: not asked; at most `limit`): a follower's sync in one request.
+    func followChanges(known: [UUID: Int64], limit: Int) throws -> [FollowChange]
     func catalog(_ query: CatalogQuery) throws -> [CatalogEntry]
 }

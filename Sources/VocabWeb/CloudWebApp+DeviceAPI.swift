@@ -79,10 +79,15 @@ extension CloudWebApp {
     }
 
     /// Records as a pull answers them: a record a line, kind TAB id TAB seq TAB deleted TAB body.
-    static func lines(_ rows: [PulledRow]) -> HTTPResponse {
+    /// `shares`: each row's share first (a follower's changes of several books).
+    static func lines(_ rows: [PulledRow], shares: [String]? = nil) -> HTTPResponse {
         var body: [UInt8] = []
         body.reserveCapacity(rows.reduce(0) { $0 + $1.body.utf8.count + 64 })
-        for row in rows {
+        for (index, row) in rows.enumerated() {
+            if let shares {
+                body += shares[index].utf8
+                body.append(9)
+            }
             body += row.kind.utf8
             body.append(9)
             body += row.id.utf8

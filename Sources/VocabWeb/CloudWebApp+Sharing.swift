@@ -28,6 +28,20 @@ extension CloudWebApp {
             return WebApp.json(try channel { try $0.follow(code: code) }, status: 201)
         case ("GET", ["follows"]):
             return WebApp.json(try channel { try $0.follows() })
+        case ("POST", ["follows", "changes"]):
+            let known = try WebApp.decode(DeviceAPI.FollowTokens.self, request).known.prefix(SharingBounds.followsPerLearner * 2)
+            let tokens = Dictionary(known.compactMap { key, value in UUID(text: key).map { ($0, max(value, 0)) } }, uniquingKeysWith: { first, _ in first })
+            let limit = min(max(request.query["limit"].flatMap { Int($0) } ?? 2_000, 1), Self.maximumPull)
+            let changes = try channel { try $0.followChanges(known: tokens, limit: limit) }
+            var rows: [PulledRow] = [], shares: [String] = []
+            for change in changes {
+                rows.append(PulledRow(kind: "state", id: change.book.book, seq: change.book.latest, deleted: change.book.ended,
+                                      body: JSONValue.object([("title", .string(change.book.title)), ("sharer", .string(change.book.sharer)),
+                                                              ("words", .int(Int64(change.book.words)))]).compact))
+                rows += change.rows ?? []
+                shares += Array(repeating: change.book.share, count: 1 + (change.rows?.count ?? 0))
+            }
+            return Self.lines(rows, shares: shares)
         case ("DELETE", let path) where path.count == 2 && path[0] == "follows":
             let id = try Self.uuid(path[1])
             return WebApp.json(DeviceAPI.Unfollowed(unfollowed: try channel { try $0.unfollow(share: id) }))

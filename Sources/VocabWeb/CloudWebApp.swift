@@ -373,21 +373,25 @@ public final class CloudWebApp: Sendable {
     /// A device signed out is refused (401). A cloud that cannot be reached leaves the store as
     /// it is: the learner goes on with it, and what they change waits for the next request.
     func freshen(_ learner: Learner, _ caller: Caller, pushing: Bool, sharedNow: Bool = false) throws {
+        // The books the learner follows: at once after a follow; else every few seconds (an
+        // owner's change shows on an open phone within them), off the request's way.
+        let due = learner.sharedChecked.withLock { checked in
+            guard sharedNow || checked.map({ ContinuousClock.now - $0 > Self.sharedEvery }) ?? true else { return false }
+            checked = .now
+            return true
+        }
+        if sharedNow {
+            try bringFollowedBooksUpToDate(learner, caller)
+        } else if due {
+            learner.busy.add(1, ordering: .relaxed)  // not evicted meanwhile
+            DispatchQueue.global(qos: .utility).async { [self] in
+                defer { learner.busy.subtract(1, ordering: .relaxed) }
+                try? bringFollowedBooksUpToDate(learner, caller)
+            }
+        }
         do {
             try learner.syncLock.withLock { _ in
                 try cloud.with { connection in
-                    // The books the learner follows: every few seconds (an owner's change shows
-                    // on an open phone within them), and at once after a follow.
-                    let due = learner.sharedChecked.withLock { checked in
-                        guard sharedNow || checked.map({ ContinuousClock.now - $0 > Self.sharedEvery }) ?? true else { return false }
-                        checked = .now
-                        return true
-                    }
-                    if due {
-                        try learner.pool.write { store in
-                            _ = try SharedBooksSync(store: store, channel: DatabaseSharing(connection: connection, device: caller.key)).run()
-                        }
-                    }
                     let latest = try DatabaseSyncChannel(connection: connection, device: caller.key).counts().latest
                     let (token, waiting) = try learner.pool.read { store in (try store.pulledThrough(for: learner.account.url), try store.outboxCount()) }
                     guard latest != token || waiting > 0 else { return }
@@ -406,6 +410,21 @@ public final class CloudWebApp: Sendable {
                 throw WebProblem(status: 507, message: error.message)
             }
             throw WebProblem(status: 503, message: error.message)
+        }
+    }
+
+    /// Pulls what changed in the books the learner follows into his store.
+    private func bringFollowedBooksUpToDate(_ learner: Learner, _ caller: Caller) throws {
+        do {
+            try learner.syncLock.withLock { _ in
+                try cloud.with { connection in
+                    try learner.pool.write { store in
+                        _ = try SharedBooksSync(store: store, channel: DatabaseSharing(connection: connection, device: caller.key)).run()
+                    }
+                }
+            }
+        } catch let error as CloudError {
+            throw problem(error, caller)
         }
     }
 

@@ -8,14 +8,17 @@ import Glibc
 //   swift run -c release vocab-bench [--rows N] [--memory-rows N] [--runs N] [--skip-memory]
 //   vocab-bench cloud-load [--users N] [--devices N] [--seconds N]   (many users syncing at once)
 //   vocab-bench web-load [--learners N] [--seconds N]   (many learners on one vocab serve --cloud)
+//   vocab-bench shared-books [--words N] [--followers N] [--listed N]   (a shared book and the catalogue)
 //
 // The `vocab` commands it times are those of the `vocab` binary beside it (built with it), run
 // as children whose time and peak memory are their own.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "cloud-load" || arguments.first == "web-load" {
+if ["cloud-load", "web-load", "shared-books"].contains(arguments.first) {
     do {
-        if arguments.first == "web-load" {
+        if arguments.first == "shared-books" {
+            try SharedBooksBenchmark(Array(arguments.dropFirst())).run()
+        } else if arguments.first == "web-load" {
             try WebLoadBenchmark(Array(arguments.dropFirst())).run()
         } else {
             try CloudLoadBenchmark(Array(arguments.dropFirst())).run()
