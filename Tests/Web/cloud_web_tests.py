@@ -399,6 +399,10 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         assert visible(driver, "book-unfollow").is_displayed()
         assert not driver.find_element(By.ID, "word-new").is_displayed() and not driver.find_element(By.ID, "book-edit").is_displayed()
         shoot(driver, "shared-book")
+        # A word of it opens to be read: its fields cannot be typed into, and there is nothing to save.
+        driver.find_element(By.XPATH, "//ul[@id='word-list']//button[contains(., 'abandon')]").click()
+        assert visible(driver, "word-definition").get_attribute("readonly") is not None
+        assert not driver.find_element(By.ID, "done").is_displayed() and not driver.find_element(By.ID, "word-delete").is_displayed()
         study_one_card(driver)
 
         # The phone keeps it for offline study like any other book (the card studied just now is not due).

@@ -98,7 +98,8 @@ function resetForm(open = false) {
   editing = null;
   $("word-form").hidden = !open;
   filled = {};
-  for (const name of fields) $("word-" + name).value = "";
+  for (const name of fields) { $("word-" + name).value = ""; $("word-" + name).readOnly = false; }
+  for (const id of ["done", "dictionary"]) $(id).hidden = false;
   $("word-form-title").textContent = t("New word");
   for (const id of ["word-memorized-row", "hear", "word-delete", "senses", "web-link"]) $(id).hidden = true;
   $("word-cancel").hidden = false;
@@ -114,6 +115,12 @@ function edit(word) {
   $("word-memorized").checked = word.memorized;
   $("word-form-title").textContent = t("Edit “%@”", word.word);
   for (const id of ["word-memorized-row", "hear", "word-delete"]) $(id).hidden = false;
+  // A shared book's word is read here (its owner changes it); its memorised mark is the list's box.
+  if (book.sharedBy !== null && book.sharedBy !== undefined) {
+    for (const name of fields) $("word-" + name).readOnly = true;
+    for (const id of ["done", "dictionary", "word-delete", "word-memorized-row"]) $(id).hidden = true;
+    $("word-form-title").textContent = word.word;
+  }
   $("word-form").scrollIntoView({ behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
 }
 
