@@ -134,7 +134,7 @@ extension Store {
         let local = try database.first("SELECT book, memorized FROM words WHERE id = ?", [idText]) { ($0.int(0), $0.int(1) != 0) }
         if let local, local.0 != bookKey { throw MalformedRecord(reason: "a word of another book has its id") }
         if record.deleted {
-            try database.run("DELETE FROM words WHERE id = ?", [idText])  // its reviews here go with it; nothing is pushed
+            try forgetWords("id = ?", [idText])
             return
         }
         guard let body = SyncBodies.parse(record.body), var word = SyncBodies.word(id: record.id, body: body)
@@ -161,6 +161,7 @@ extension Store {
         try write {
             try database.run("INSERT INTO sync_applying VALUES (1)")
             defer { try? database.run("DELETE FROM sync_applying") }
+            try forgetWords("book = (SELECT book FROM shared_books WHERE share = ? AND ended = 0)", [.text(share.lowercaseText)])
             try database.run("DELETE FROM books WHERE key = (SELECT book FROM shared_books WHERE share = ? AND ended = 0)",
                              [.text(share.lowercaseText)])
         }
@@ -184,6 +185,17 @@ extension Store {
                 _ = try applyRemote([], token: token)
             }
         }
+    }
+
+    /// Deletes followed words (`condition` on `words`), their reviews here with them. Their
+    /// deletion is kept here only (a tombstone no push reads: the outbox never names them), so
+    /// that reviews and marks of them arriving later from the learner's other devices are let go
+    /// instead of waiting for them.
+    private func forgetWords(_ condition: String, _ arguments: [SQLValue]) throws {
+        try database.run("INSERT OR REPLACE INTO tombstones (id, kind, deleted_at) SELECT id, 'word', ? FROM words WHERE \(condition)",
+                         [.integer(Timestamp.now().milliseconds)] + arguments)
+        try database.run("DELETE FROM words WHERE \(condition)", arguments)
+        _ = try applyPendingReviews()  // those waiting for these words go now
     }
 
     /// A followed book holding `name` takes its sharer's name after its own, so that the
@@ -214,7 +226,7 @@ extension Store {
             let here = try database.query("SELECT id FROM words WHERE book = (SELECT book FROM shared_books WHERE share = ?)",
                                           [.text(share.lowercaseText)]) { $0.text(0) }
             for text in here where !(UUID(text: text).map(ids.contains) ?? false) {
-                try database.run("DELETE FROM words WHERE id = ?", [.text(text)])
+                try forgetWords("id = ?", [.text(text)])
             }
         }
     }

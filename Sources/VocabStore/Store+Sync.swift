@@ -326,6 +326,11 @@ extension Store {
         case "settings":
             guard let body = try learningSettingsBody() else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
             return SyncRecord(kind: kind, id: id, deleted: false, body: body)
+        case "mark":
+            // The learner's memorised mark on a word of a book he follows (the record's id is the word's).
+            guard let memorized = try database.first("SELECT memorized FROM words WHERE id = ?", [.text(id.storageText)], { $0.int(0) != 0 })
+            else { return SyncRecord(kind: kind, id: id, deleted: true, body: "{}") }
+            return SyncRecord(kind: kind, id: id, deleted: false, body: JSONValue.object([("memorized", .bool(memorized))]).compact)
         default:
             throw StoreError.malformedRow(table: "outbox", column: "kind")
         }

@@ -9,7 +9,7 @@ extension Store {
         try write {
             try database.run("INSERT INTO sync_applying VALUES (1)")
             var summary = ApplySummary()
-            let order = ["book": 0, "word": 1, "review": 2, "settings": 3]
+            let order = ["book": 0, "word": 1, "review": 2, "mark": 2, "settings": 3]
             let sorted = records.sorted { (order[$0.kind] ?? 3, $0.seq) < (order[$1.kind] ?? 3, $1.seq) }
             var touchedWords = Set<UUID>()
             var settingsChanged = false
@@ -69,6 +69,7 @@ extension Store {
         case "word": return try applyWord(record, touchedWords: &touchedWords)
         case "review": return try applyReview(record, touchedWords: &touchedWords)
         case "settings": if try applyLearningSettings(record) { settingsChanged = true }
+        case "mark": return try applyMark(record)
         default: throw MalformedRecord(reason: "unknown kind")
         }
         return true
@@ -324,16 +325,37 @@ extension Store {
         return true
     }
 
-    /// Reviews pulled before their word, applied now that it may be here (a followed book's
-    /// words arrive by another way than the learner's own records); the words they touched.
+    /// The learner's memorised mark on a word of a book he follows, from his other device; it
+    /// waits for the word when the book has not arrived. (On a word of his own, the word's
+    /// record says it.)
+    private func applyMark(_ record: SyncRecord) throws -> Bool {
+        guard !record.deleted else { return true }
+        guard let memorized = SyncBodies.parse(record.body)?["memorized"]?.boolValue else { throw MalformedRecord(reason: "no mark") }
+        guard let book = try database.first("SELECT book FROM words WHERE id = ?", [.text(record.id.storageText)], { $0.int(0) }) else {
+            if try isTombstoned(record.id) { return true }  // the word went (or its book is no longer followed)
+            try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('mark', ?, ?)",
+                             [.text(record.id.storageText), .text(record.body)])
+            return false
+        }
+        if try database.first("SELECT 1 FROM shared_books WHERE book = ? AND ended = 0", [.integer(book)], { _ in true }) ?? false {
+            try database.run("UPDATE words SET memorized = ? WHERE id = ?", [.integer(memorized ? 1 : 0), .text(record.id.storageText)])
+        }
+        return true
+    }
+
+    /// Reviews and marks pulled before their word, applied now that it may be here (a followed
+    /// book's words arrive by another way than the learner's own records); the words they touched.
     func applyPendingReviews() throws -> Set<UUID> {
         var touched = Set<UUID>()
-        let pending = try database.query("SELECT id, body FROM sync_pending WHERE kind = 'review'") { ($0.text(0), $0.text(1)) }
-        for (idText, body) in pending {
-            guard let id = UUID(text: idText),
-                  (try? applyReview(SyncRecord(kind: "review", id: id, deleted: false, body: body), touchedWords: &touched)) == true
-            else { continue }
-            try database.run("DELETE FROM sync_pending WHERE kind = 'review' AND id = ?", [.text(idText)])
+        let pending = try database.query("SELECT kind, id, body FROM sync_pending WHERE kind IN ('review', 'mark')") {
+            ($0.text(0), $0.text(1), $0.text(2))
+        }
+        for (kind, idText, body) in pending {
+            guard let id = UUID(text: idText) else { continue }
+            let record = SyncRecord(kind: kind, id: id, deleted: false, body: body)
+            let applied = kind == "mark" ? (try? applyMark(record)) : (try? applyReview(record, touchedWords: &touched))
+            guard applied == true else { continue }
+            try database.run("DELETE FROM sync_pending WHERE kind = ? AND id = ?", [.text(kind), .text(idText)])
         }
         return touched
     }

@@ -31,7 +31,7 @@ extension CloudSchema {
         -- owner first (so they partition by owner). `seq` orders a learner's changes.
         CREATE TABLE IF NOT EXISTS vocab.records (
             owner   name NOT NULL,
-            kind    text NOT NULL CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review', 'settings')),
+            kind    text NOT NULL CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review', 'settings', 'mark')),
             id      uuid NOT NULL,
             seq     bigint NOT NULL,
             deleted boolean NOT NULL DEFAULT false,
@@ -42,13 +42,15 @@ extension CloudSchema {
         ALTER TABLE vocab.records ALTER COLUMN owner DROP DEFAULT;
         CREATE INDEX IF NOT EXISTS records_by_owner_seq ON vocab.records (owner, seq);
         -- Version 3: the learner's scheduling settings (FSRS parameters, desired retention)
-        -- travel as one 'settings' record per account. An older table's kind check is replaced
-        -- once (adding a check reads the whole table under an exclusive lock: not on every init).
+        -- travel as one 'settings' record per account; version 8: a learner's memorised mark on
+        -- a word of a book he follows is a 'mark' record of his own. An older table's kind check
+        -- is replaced once (adding a check reads the whole table under an exclusive lock: not on
+        -- every init).
         DO $$ BEGIN
             IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = 'vocab.records'::regclass
-                           AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%settings%') THEN
+                           AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%mark%') THEN
                 ALTER TABLE vocab.records DROP CONSTRAINT IF EXISTS records_kind_check;
-                ALTER TABLE vocab.records ADD CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review', 'settings'));
+                ALTER TABLE vocab.records ADD CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review', 'settings', 'mark'));
             END IF;
         END $$;
         -- One row per learner: the learner's write lock, the administrator's caps, and (version

@@ -100,6 +100,8 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try words("student2", book: "TOEIC"), ["benefit", "comply", "deadline"])
         let there = try XCTUnwrap(try json("student2", ["word", "show", "benefit", "--json"]) as? [String: Any])
         XCTAssertEqual((there["schedule"] as? [String: Any])?["reviews"] as? Int, 1)
+        let marked = try XCTUnwrap(try json("student2", ["word", "show", "comply", "--json"]) as? [String: Any])
+        XCTAssertEqual(marked["memorized"] as? Bool, true, "his memorised mark reaches his other device too")
         // Syncing again moves nothing, and the counts agree (no repair).
         let again = try on("student", ["sync"])
         XCTAssertTrue(again.stdout.contains("pulled 0, pushed 0") && !again.stdout.contains("pulled everything again"), again.stdout)

@@ -55,7 +55,17 @@ final class SharedBookStoreTests: XCTestCase {
         XCTAssertThrowsError(try store.updateWord(id: try store.word("own", inBook: mine.id).id, WordChanges(bookId: bookId), now: t0),
                              "nor may a word of his move into it")
         try store.updateWord(id: word.id, WordChanges(memorized: true), now: t0)
-        XCTAssertEqual(try store.outboxCount(), before, "his mark on a followed word stays here")
+        XCTAssertEqual(try store.outboxCount(), before + 1)
+        let mark = try XCTUnwrap(try store.outbox(limit: 100).last?.record)
+        XCTAssertEqual([mark.kind, mark.body], ["mark", #"{"memorized":true}"#], "his mark travels as his own record, not the word")
+        XCTAssertEqual(mark.id, word.id)
+        // On his other device, the mark arrives (before the book, even) and lands on the word.
+        let other = try learnersStore()
+        _ = try other.applyRemote([mark], token: 1)
+        XCTAssertEqual(try other.liveCounts().waiting, 1, "it waits for the word")
+        _ = try other.applyShared(share: share, sharer: "Ms. Kim", records: records, token: 3)
+        XCTAssertTrue(try other.word(id: word.id)?.memorized ?? false)
+        XCTAssertEqual(try other.liveCounts().waiting, 0)
     }
 
     func testTheOwnersEditKeepsTheLearnersMarkAndADeletionAndAWholePullRemoveWords() throws {
@@ -76,7 +86,7 @@ final class SharedBookStoreTests: XCTestCase {
         XCTAssertEqual(now.definition, "to give up")
         XCTAssertTrue(now.memorized, "the learner's mark stays through the owner's edit")
         XCTAssertNil(try store.word(id: benefit.id))
-        XCTAssertFalse(try store.wordWasDeleted(id: benefit.id), "no tombstone: the deletion was never his to push")
+        XCTAssertEqual(try store.outbox(limit: 100).map(\.record.kind), ["mark"], "his mark; the deletion was never his to push")
         // A word moved to another of the owner's books: a whole pull keeps only what the book holds.
         let comply = try store.word("comply", inBook: bookId)
         try store.keepOnlySharedWords(share: share, [now.id])

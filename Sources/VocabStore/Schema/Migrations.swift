@@ -520,6 +520,26 @@ enum Migrations {
                 AND NOT EXISTS (SELECT 1 FROM shared_books s WHERE s.book = NEW.book AND s.ended = 0)
             BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('word', NEW.id); END;
             """),
+        // The learner's memorised mark on a word of a book he follows travels as a 'mark' record
+        // of his own (to his other devices; never to the book's owner). The outbox is made again
+        // with the wider kind check, keeping every rowid (a push compares them).
+        Migration(version: 15, sql: """
+            PRAGMA legacy_alter_table = ON;
+            ALTER TABLE outbox RENAME TO outbox_v14;
+            CREATE TABLE outbox (
+                kind TEXT NOT NULL CHECK (kind IN ('book', 'word', 'review', 'settings', 'mark')),
+                id   TEXT NOT NULL,
+                word INTEGER,
+                UNIQUE (kind, id)
+            );
+            INSERT INTO outbox (rowid, kind, id, word) SELECT rowid, kind, id, word FROM outbox_v14;
+            DROP TABLE outbox_v14;
+            PRAGMA legacy_alter_table = OFF;
+            CREATE TRIGGER outbox_mark_update AFTER UPDATE OF memorized ON words
+            WHEN NOT EXISTS (SELECT 1 FROM sync_applying) AND EXISTS (SELECT 1 FROM sync_meta WHERE key = 'server')
+                AND EXISTS (SELECT 1 FROM shared_books s WHERE s.book = NEW.book AND s.ended = 0)
+            BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('mark', NEW.id); END;
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
