@@ -28,7 +28,7 @@ public struct SharingService {
 
     /// Shares the book `bookId` of `store` (after a sync, so the cloud has it as it is here),
     /// or changes how it is listed when it is shared already.
-    public func share(_ bookId: UUID, in store: Store, listed: Bool, sharer: String?, languages: String?) throws -> SharedLink {
+    public func share(_ bookId: UUID, in store: Store, listed: Bool?, sharer: String?, languages: String?) throws -> SharedLink {
         if let name = try store.followedBook(bookId).flatMap({ _ in try store.book(id: bookId)?.name }) {
             throw VocabError.bookIsShared(name)
         }

@@ -56,7 +56,7 @@ extension CloudSchema {
         CREATE POLICY own_follows ON vocab.follows USING (follower = vocab.me());
 
         -- Shares `book_id` of the device's learner under `new_code` (or changes how an active
-        -- share of it is listed); at most 20 active shares, a book of at most 10,000 words,
+        -- share of it is listed; `list`, `shown_as`, `langs` NULL: as they are); at most 20 active shares, a book of at most 10,000 words,
         -- a listing changed at most once a minute.
         CREATE OR REPLACE FUNCTION vocab.share_book(device name, secret text, book_id uuid, new_code text, list boolean,
                                                     shown_as text, langs text)
@@ -84,15 +84,15 @@ extension CloudSchema {
                     RAISE EXCEPTION 'a learner may share 20 books at once' USING ERRCODE = 'VS006';
                 END IF;
                 INSERT INTO vocab.shares (id, owner, book, code, listed, sharer, languages, title, words, latest)
-                VALUES (gen_random_uuid(), me, book_id, new_code, list, left(coalesce(shown_as, ''), 60), left(coalesce(langs, ''), 20), name_now, live,
+                VALUES (gen_random_uuid(), me, book_id, new_code, coalesce(list, false), left(coalesce(shown_as, ''), 60), left(coalesce(langs, ''), 20), name_now, live,
                         (SELECT a.next_seq FROM vocab.accounts a WHERE a.owner = me))
                 RETURNING * INTO current;
-            ELSIF current.listed IS DISTINCT FROM list OR current.sharer IS DISTINCT FROM coalesce(shown_as, current.sharer)
+            ELSIF current.listed IS DISTINCT FROM coalesce(list, current.listed) OR current.sharer IS DISTINCT FROM coalesce(shown_as, current.sharer)
                   OR current.languages IS DISTINCT FROM coalesce(langs, current.languages) THEN
                 IF current.listing_changed > now() - interval '1 minute' THEN
                     RAISE EXCEPTION 'a listing may change once a minute' USING ERRCODE = 'VS008';
                 END IF;
-                UPDATE vocab.shares s SET listed = list, sharer = left(coalesce(shown_as, s.sharer), 60),
+                UPDATE vocab.shares s SET listed = coalesce(list, s.listed), sharer = left(coalesce(shown_as, s.sharer), 60),
                     languages = left(coalesce(langs, s.languages), 20), title = name_now, words = live, listing_changed = now()
                 WHERE s.id = current.id RETURNING * INTO current;
             ELSE

@@ -19,7 +19,7 @@ public struct DatabaseSharing: SharingChannel {
         let rows = try connection.execute("""
             SELECT share::text, code, listed::text, sharer, languages, title, words::text, followers::text
             FROM vocab.share_book($1, $2, $3::uuid, $4, $5::boolean, $6, $7)
-            """, who + [book.lowercaseText, ShareCode.make(), settings.listed ? "true" : "false", settings.sharer, settings.languages])
+            """, who + [book.lowercaseText, ShareCode.make(), settings.listed.map { $0 ? "true" : "false" }, settings.sharer, settings.languages])
         guard let row = rows.first, row.count == 8 else { throw CloudError.serverError("the cloud did not say how the book is shared") }
         return OwnShare(share: row[0] ?? "", book: book.lowercaseText, code: row[1] ?? "", listed: row[2] == "true", sharer: row[3] ?? "",
                         languages: row[4] ?? "", title: row[5] ?? "", words: Int(row[6] ?? "") ?? 0, followers: Int(row[7] ?? "") ?? 0)

@@ -64,14 +64,15 @@ public struct OwnShare: Codable, Sendable, Equatable {
     public var followers: Int
 }
 
-/// How a share is shown: listed in the server's catalogue or not, under which name.
+/// How a share is shown: listed in the server's catalogue or not, under which name (nil: as
+/// it is; a new share is not listed).
 public struct ShareSettings: Codable, Sendable, Equatable {
     public var book: String
-    public var listed: Bool
+    public var listed: Bool?
     public var sharer: String?
     public var languages: String?
 
-    public init(book: UUID, listed: Bool, sharer: String?, languages: String?) {
+    public init(book: UUID, listed: Bool?, sharer: String?, languages: String?) {
         self.book = book.lowercaseText
         self.listed = listed
         self.sharer = sharer

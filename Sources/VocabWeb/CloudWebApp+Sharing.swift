@@ -100,10 +100,10 @@ extension CloudWebApp {
             }
             try freshen(learner, caller, pushing: true)  // the cloud shares the book as it is here
             let shared = try channel {
-                try $0.share(ShareSettings(book: book, listed: given.listed ?? false, sharer: given.sharer, languages: given.languages))
+                try $0.share(ShareSettings(book: book, listed: given.listed, sharer: given.sharer, languages: given.languages))
             }
             return WebApp.json(ShareAnswer(link: SharingService.link(code: shared.code, server: settings.scheme + "://" + (request.header("Host") ?? "")),
-                                           code: shared.code, listed: shared.listed, words: shared.words, followers: shared.followers))
+                                           code: shared.code, words: shared.words, followers: shared.followers))
         case .unshareBook:
             let book = try Self.uuid(ids[0])
             return WebApp.json(DeviceAPI.Unshared(followers: try channel { try $0.unshare(book: book) }))

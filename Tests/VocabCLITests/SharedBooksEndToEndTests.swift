@@ -197,6 +197,10 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         try on("teacher", ["book", "add", "Hidden"]).expectSuccess()
         try on("teacher", ["share", "Hidden"]).expectSuccess()
         XCTAssertFalse(try request("nosy", "GET", "/api/v1/catalog?q=hid").body.contains("Hidden"))
+        // Sharing it again to see its link keeps its listing (and is no change of it).
+        let again = try on("teacher", ["share", "TOEIC"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("Listed in the catalogue as shared by Ms. Kim"), again.stdout)
         // A listing changes once a minute at most.
         let soon = try on("teacher", ["share", "TOEIC", "--unlist"])
         XCTAssertEqual(soon.status, 1, soon.stderr)

@@ -32,7 +32,8 @@ enum SharingCommands {
             context.console.print("\"\(book.name)\" is no longer shared; its link and code no longer work. \(kept) a copy that no longer updates.")
             return
         }
-        let listed = arguments.value("catalog") != nil && !arguments.flag("unlist")
+        // Listed with --catalog, taken out with --unlist, else as it is (a new share: not listed).
+        let listed: Bool? = arguments.flag("unlist") ? false : arguments.value("catalog") != nil ? true : nil
         let shared = try service.share(book.id, in: store, listed: listed, sharer: arguments.value("catalog"), languages: arguments.value("languages"))
         if arguments.flag("json") {
             context.console.print(JSONValue.object(Self.json(shared.share) + [("link", .string(shared.link))]).pretty)

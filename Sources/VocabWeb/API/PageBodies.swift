@@ -55,11 +55,10 @@ struct ShareRequest: Codable {
     var languages: String?
 }
 
-/// A book shared: its link and code, how it is listed, how many follow.
+/// A book shared: its link and code, how many words and followers it has.
 struct ShareAnswer: Codable {
     var link: String
     var code: String
-    var listed: Bool
     var words: Int
     var followers: Int
 }

@@ -51,7 +51,7 @@ export function setUpSharing(form) {
   $("book-share").addEventListener("click", async () => {
     const book = (await import("./words.js")).currentBook();
     try {
-      const shared = await api("POST", `books/${book.id}/share`, { listed: false });
+      const shared = await api("POST", `books/${book.id}/share`, {});  // its listing as it is
       $("share-link").value = shared.link;
       $("share-code").textContent = shared.code.match(/.{1,4}/g).join("-");
       $("share-info").hidden = false;
