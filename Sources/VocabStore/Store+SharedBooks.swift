@@ -32,19 +32,21 @@ extension Store {
         try sharedBooks().first { $0.bookId == bookId && !$0.ended }
     }
 
+    /// The name of `bookId` when it is a book followed here (and still updating); nil otherwise.
+    private func followedBookName(_ bookId: UUID) throws -> String? {
+        try database.first("""
+            SELECT b.name FROM shared_books s JOIN books b ON b.key = s.book WHERE b.id = ? AND s.ended = 0
+            """, [.text(bookId.storageText)]) { $0.text(0) }
+    }
+
     /// Whether `bookId` is a book followed here (and still updating).
     func isFollowedBook(_ bookId: UUID) throws -> Bool {
-        try database.first("""
-            SELECT 1 FROM shared_books s JOIN books b ON b.key = s.book WHERE b.id = ? AND s.ended = 0
-            """, [.text(bookId.storageText)]) { _ in true } ?? false
+        try followedBookName(bookId) != nil
     }
 
     /// Refuses a change to a book that is followed (it is its owner's to change).
     func refuseIfFollowed(_ bookId: UUID) throws {
-        guard let mark = try database.first("""
-            SELECT b.name FROM shared_books s JOIN books b ON b.key = s.book WHERE b.id = ? AND s.ended = 0
-            """, [.text(bookId.storageText)], { $0.text(0) }) else { return }
-        throw VocabError.bookIsShared(mark)
+        if let name = try followedBookName(bookId) { throw VocabError.bookIsShared(name) }
     }
 
     /// Live words of the followed book (what the cloud's count of it is compared with), from
@@ -69,16 +71,25 @@ extension Store {
             defer { try? database.run("DELETE FROM sync_applying") }
             var summary = ApplySummary()
             var touched = Set<UUID>()
-            for record in records.sorted(by: { ($0.kind == "book" ? 0 : 1, $0.seq) < ($1.kind == "book" ? 0 : 1, $1.seq) }) {
+            func applying(_ record: SyncRecord, _ apply: () throws -> Void) throws {
                 do {
-                    switch record.kind {
-                    case "book": try applySharedBook(record, share: share, sharer: sharer)
-                    case "word": try applySharedWord(record, share: share, touched: &touched)
-                    default: throw MalformedRecord(reason: "not a book's record")
-                    }
+                    try apply()
                     summary.applied += 1
                 } catch let error as MalformedRecord {
                     summary.skipped.append("\(record.kind) \(record.id.lowercaseText): \(error.reason)")
+                }
+            }
+            // The book first; then, found once, where its words go.
+            for record in records where record.kind == "book" {
+                try applying(record) { try applySharedBook(record, share: share, sharer: sharer) }
+            }
+            let book = try database.first("SELECT s.book, b.id FROM shared_books s JOIN books b ON b.key = s.book WHERE s.share = ?",
+                                          [.text(share.lowercaseText)]) { row in UUID(text: row.text(1)).map { (key: row.int(0), id: $0) } } ?? nil
+            for record in records.filter({ $0.kind != "book" }).sorted(by: { $0.seq < $1.seq }) {
+                try applying(record) {
+                    guard record.kind == "word" else { throw MalformedRecord(reason: "not a book's record") }
+                    guard let book else { throw MalformedRecord(reason: "its book has not arrived") }
+                    try applySharedWord(record, book: book, touched: &touched)
                 }
             }
             try database.run("UPDATE shared_books SET token = ? WHERE share = ?", [.integer(token), .text(share.lowercaseText)])
@@ -127,12 +138,11 @@ extension Store {
         return "\(name) (\(id.lowercaseText.prefix(8)))"
     }
 
-    private func applySharedWord(_ record: SyncRecord, share: UUID, touched: inout Set<UUID>) throws {
+    /// A word of the followed `book` (its key here and its id, the owner's book's).
+    private func applySharedWord(_ record: SyncRecord, book: (key: Int64, id: UUID), touched: inout Set<UUID>) throws {
         let idText = SQLValue.text(record.id.storageText)
-        guard let bookKey = try database.first("SELECT book FROM shared_books WHERE share = ?", [.text(share.lowercaseText)], { $0.int(0) })
-        else { throw MalformedRecord(reason: "its book has not arrived") }
         let local = try database.first("SELECT book, memorized FROM words WHERE id = ?", [idText]) { ($0.int(0), $0.int(1) != 0) }
-        if let local, local.0 != bookKey { throw MalformedRecord(reason: "a word of another book has its id") }
+        if let local, local.0 != book.key { throw MalformedRecord(reason: "a word of another book has its id") }
         if record.deleted {
             try forgetWords("id = ?", [idText])
             return
@@ -140,15 +150,12 @@ extension Store {
         guard let body = SyncBodies.parse(record.body), var word = SyncBodies.word(id: record.id, body: body)
         else { throw MalformedRecord(reason: "missing word, book, or times") }
         word.memorized = local?.1 ?? false
-        var values = wordValues(word)
-        // The book is its key here, not the owner's id (which is this book's id all the same).
-        guard let bookIndex = WordFields.all.firstIndex(where: { $0.name == "bookId" }) else { return }
-        values[bookIndex] = .text(try database.first("SELECT id FROM books WHERE key = ?", [.integer(bookKey)]) { $0.text(0) } ?? "")
+        word.bookId = book.id  // the followed book, whatever the body says
         do {
             try database.run("""
                 INSERT INTO words (\(Columns.wordInsert)) VALUES (\(Columns.wordPlaceholders))
                 ON CONFLICT (id) DO UPDATE SET \(Columns.wordExcluded)
-                """, values)
+                """, wordValues(word))
         } catch let error as SQLiteError where error.isConstraint {
             throw MalformedRecord(reason: "another word of the book has its text here")
         }

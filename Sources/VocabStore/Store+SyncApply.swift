@@ -353,8 +353,13 @@ extension Store {
         for (kind, idText, body) in pending {
             guard let id = UUID(text: idText) else { continue }
             let record = SyncRecord(kind: kind, id: id, deleted: false, body: body)
-            let applied = kind == "mark" ? (try? applyMark(record)) : (try? applyReview(record, touchedWords: &touched))
-            guard applied == true else { continue }
+            let applied: Bool
+            do {
+                applied = kind == "mark" ? try applyMark(record) : try applyReview(record, touchedWords: &touched)
+            } catch is MalformedRecord {
+                applied = false  // it waits on; a store failure, though, ends the write (rolled back)
+            }
+            guard applied else { continue }
             try database.run("DELETE FROM sync_pending WHERE kind = ? AND id = ?", [.text(kind), .text(idText)])
         }
         return touched
