@@ -167,45 +167,50 @@ extension CloudSchema {
         END
         $fn$;
 
-        -- The books the learner follows: each one's live words and latest change (what a
-        -- follower's sync compares), and whether its owner stopped sharing it (or deleted it).
-        CREATE OR REPLACE FUNCTION vocab.my_follows(device name, secret text)
-        RETURNS TABLE (share uuid, book uuid, title text, sharer text, ended boolean, words integer, latest bigint)
-        LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
-        DECLARE me name := vocab.device_learner(device, secret);
-        BEGIN
-            RETURN QUERY
-            SELECT s.id, s.book, coalesce(b.body->>'name', s.title), s.sharer, s.ended IS NOT NULL OR coalesce(b.deleted, true),
+        -- (Version 8's first cut had a function of its own for the followed books' states.)
+        DROP FUNCTION IF EXISTS vocab.my_follows(name, text);
+        -- The books `who` follows: each one's live words and latest change (what a follower's
+        -- sync compares), and whether its owner stopped sharing it (or deleted it). Run only by
+        -- the functions below, for the learner a device proved.
+        CREATE OR REPLACE FUNCTION vocab.followed_books(who name)
+        RETURNS TABLE (share uuid, owner name, book uuid, title text, sharer text, gone boolean, words integer, latest bigint)
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+            SELECT s.id, s.owner, s.book, coalesce(b.body->>'name', s.title), s.sharer, s.ended IS NOT NULL OR coalesce(b.deleted, true),
                    s.words, s.latest
             FROM vocab.follows f JOIN vocab.shares s ON s.id = f.share
             LEFT JOIN vocab.records b ON b.owner = s.owner AND b.kind = 'book' AND b.id = s.book
-            WHERE f.follower = me ORDER BY f.created;
-        END
+            WHERE f.follower = who ORDER BY f.created
+        $fn$;
+        -- A shared book's records after `after`, oldest first, at most `most`: its book record
+        -- and its words (deleted ones too) — nothing else of its owner's.
+        CREATE OR REPLACE FUNCTION vocab.book_records(book_owner name, book_id uuid, after bigint, most integer)
+        RETURNS TABLE (kind text, id uuid, seq bigint, deleted boolean, body jsonb)
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+            SELECT x.kind, x.id, x.seq, x.deleted, x.body FROM (
+                SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
+                WHERE r.owner = book_owner AND r.kind = 'book' AND r.id = book_id AND r.seq > after
+                UNION ALL
+                (SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
+                 WHERE r.owner = book_owner AND r.kind = 'word' AND r.body->>'bookId' = book_id::text AND r.seq > after
+                 ORDER BY r.seq LIMIT least(greatest(most, 0), 10000))
+            ) x ORDER BY x.seq LIMIT least(greatest(most, 0), 10000)
         $fn$;
 
-        -- The records of a followed book after `after`, oldest first, at most `most`: its book
-        -- record and its words (deleted ones too) — nothing else of the owner's.
+        -- The records of a followed book after `after` (`book_records`), for a device of a
+        -- learner who follows it while it is shared.
         CREATE OR REPLACE FUNCTION vocab.pull_shared(device name, secret text, share_id uuid, after bigint, most integer)
         RETURNS TABLE (kind text, id uuid, seq bigint, deleted boolean, body jsonb)
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
-        DECLARE me name := vocab.device_learner(device, secret); found vocab.shares;
+        DECLARE me name := vocab.device_learner(device, secret); found record;
         BEGIN
-            SELECT s.* INTO found FROM vocab.follows f JOIN vocab.shares s ON s.id = f.share WHERE f.follower = me AND f.share = share_id;
-            IF found.id IS NULL THEN
+            SELECT * INTO found FROM vocab.followed_books(me) f WHERE f.share = share_id;
+            IF found.share IS NULL THEN
                 RAISE EXCEPTION 'the learner does not follow that book' USING ERRCODE = 'VS002';
             END IF;
-            IF found.ended IS NOT NULL OR NOT EXISTS (SELECT 1 FROM vocab.records r
-                WHERE r.owner = found.owner AND r.kind = 'book' AND r.id = found.book AND NOT r.deleted) THEN
+            IF found.gone THEN
                 RAISE EXCEPTION 'the book is no longer shared' USING ERRCODE = 'VS009';
             END IF;
-            RETURN QUERY SELECT x.kind, x.id, x.seq, x.deleted, x.body FROM (
-                SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
-                WHERE r.owner = found.owner AND r.kind = 'book' AND r.id = found.book AND r.seq > after
-                UNION ALL
-                (SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
-                 WHERE r.owner = found.owner AND r.kind = 'word' AND r.body->>'bookId' = found.book::text AND r.seq > after
-                 ORDER BY r.seq LIMIT least(greatest(most, 0), 10000))
-            ) x ORDER BY x.seq LIMIT least(greatest(most, 0), 10000);
+            RETURN QUERY SELECT * FROM vocab.book_records(found.owner, found.book, after, most);
         END
         $fn$;
 
@@ -213,30 +218,19 @@ extension CloudSchema {
         -- book's id, latest change, whether it ended, and its title, sharer and live words in the
         -- body), then — for a book the device has pulled to `known`'s token for it, and which
         -- changed since — its records after that token (at most `most`; the rest by pull_shared).
+        -- With no tokens it is the list of the books followed.
         CREATE OR REPLACE FUNCTION vocab.follow_changes(device name, secret text, known jsonb, most integer)
         RETURNS TABLE (share uuid, kind text, id uuid, seq bigint, deleted boolean, body jsonb)
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
         DECLARE me name := vocab.device_learner(device, secret); followed record; after bigint;
         BEGIN
-            FOR followed IN
-                SELECT s.id AS sid, s.owner AS sowner, s.book AS sbook, coalesce(b.body->>'name', s.title) AS title, s.sharer AS sharer,
-                       (s.ended IS NOT NULL OR coalesce(b.deleted, true)) AS gone, s.words AS words, s.latest AS latest
-                FROM vocab.follows fo JOIN vocab.shares s ON s.id = fo.share
-                LEFT JOIN vocab.records b ON b.owner = s.owner AND b.kind = 'book' AND b.id = s.book
-                WHERE fo.follower = me ORDER BY fo.created
-            LOOP
-                RETURN QUERY SELECT followed.sid, 'state'::text, followed.sbook, followed.latest, followed.gone,
+            FOR followed IN SELECT * FROM vocab.followed_books(me) LOOP
+                RETURN QUERY SELECT followed.share, 'state'::text, followed.book, followed.latest, followed.gone,
                     jsonb_build_object('title', followed.title, 'sharer', followed.sharer, 'words', followed.words);
-                after := (known->>(followed.sid::text))::bigint;
+                after := (known->>(followed.share::text))::bigint;
                 IF NOT followed.gone AND after IS NOT NULL AND after < followed.latest THEN
-                    RETURN QUERY SELECT followed.sid, x.kind, x.id, x.seq, x.deleted, x.body FROM (
-                        SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
-                        WHERE r.owner = followed.sowner AND r.kind = 'book' AND r.id = followed.sbook AND r.seq > after
-                        UNION ALL
-                        (SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
-                         WHERE r.owner = followed.sowner AND r.kind = 'word' AND r.body->>'bookId' = followed.sbook::text AND r.seq > after
-                         ORDER BY r.seq LIMIT least(greatest(most, 0), 10000))
-                    ) x ORDER BY x.seq LIMIT least(greatest(most, 0), 10000);
+                    RETURN QUERY SELECT followed.share, x.kind, x.id, x.seq, x.deleted, x.body
+                    FROM vocab.book_records(followed.owner, followed.book, after, most) x;
                 END IF;
             END LOOP;
         END
@@ -266,11 +260,11 @@ extension CloudSchema {
         REVOKE ALL ON vocab.shares, vocab.follows FROM PUBLIC, vocab_server;
         REVOKE ALL ON FUNCTION vocab.share_book(name, text, uuid, text, boolean, text, text), vocab.unshare(name, text, uuid),
             vocab.my_shares(name, text), vocab.follow(name, text, text), vocab.unfollow(name, text, uuid),
-            vocab.my_follows(name, text), vocab.pull_shared(name, text, uuid, bigint, integer),
+            vocab.pull_shared(name, text, uuid, bigint, integer), vocab.followed_books(name), vocab.book_records(name, uuid, bigint, integer),
             vocab.catalog(name, text, text, text, boolean, integer), vocab.follow_changes(name, text, jsonb, integer) FROM PUBLIC;
         GRANT EXECUTE ON FUNCTION vocab.share_book(name, text, uuid, text, boolean, text, text), vocab.unshare(name, text, uuid),
             vocab.my_shares(name, text), vocab.follow(name, text, text), vocab.unfollow(name, text, uuid),
-            vocab.my_follows(name, text), vocab.pull_shared(name, text, uuid, bigint, integer),
+            vocab.pull_shared(name, text, uuid, bigint, integer),
             vocab.catalog(name, text, text, text, boolean, integer), vocab.follow_changes(name, text, jsonb, integer) TO vocab_server;
         INSERT INTO vocab.meta VALUES ('schema_version', '8') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
         """

@@ -10,10 +10,18 @@ import Synchronization
 /// device the request proved. The cloud holds every rule and bound; a follower's request can
 /// reach nothing of an owner's but the book he shares.
 extension CloudWebApp {
-    func sharing(_ method: String, _ path: [String], _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
-        func channel<T>(_ body: (DatabaseSharing) throws -> T) throws -> T {
-            try cloud.with { try body(DatabaseSharing(connection: $0, device: caller.key)) }
+    /// One call of the cloud's sharing functions for the caller's device; a refusal worded as
+    /// both APIs word it (a `ShareRefusal` with its status).
+    func sharingCall<T>(_ caller: Caller, _ body: (DatabaseSharing) throws -> T) throws -> T {
+        do {
+            return try cloud.with { try body(DatabaseSharing(connection: $0, device: caller.key)) }
+        } catch let error as CloudError {
+            throw problem(error, caller)
         }
+    }
+
+    func sharing(_ method: String, _ path: [String], _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
+        func channel<T>(_ body: (DatabaseSharing) throws -> T) throws -> T { try sharingCall(caller, body) }
         switch (method, path) {
         case ("POST", ["shares"]):
             let settings = try WebApp.decode(ShareSettings.self, request)
@@ -83,13 +91,7 @@ extension CloudWebApp {
     static let sharedEvery: Duration = .seconds(5)
 
     func pageSharing(_ route: WebRoute, _ ids: [String], _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
-        func channel<T>(_ body: (DatabaseSharing) throws -> T) throws -> T {
-            do {
-                return try cloud.with { try body(DatabaseSharing(connection: $0, device: caller.key)) }
-            } catch let error as CloudError {
-                throw problem(error, caller)
-            }
-        }
+        func channel<T>(_ body: (DatabaseSharing) throws -> T) throws -> T { try sharingCall(caller, body) }
         switch route {
         case .shareBook:
             let book = try Self.uuid(ids[0]), given = try WebApp.decode(ShareRequest.self, request)

@@ -77,7 +77,10 @@ final class ManyUsersTests: XCTestCase {
         }
         // The server tier reads no table itself: only the functions, which act for a device proved.
         for statement in ["SELECT * FROM vocab.records", "SELECT * FROM vocab.accounts", "SELECT * FROM vocab.devices",
-                          "UPDATE vocab.records SET body = '{}'", "SELECT * FROM pg_catalog.pg_authid"] {
+                          "UPDATE vocab.records SET body = '{}'", "SELECT * FROM pg_catalog.pg_authid",
+                          // Nor the shared books' inner functions, which take an owner, not a device.
+                          "SELECT * FROM vocab.book_records('\(alice.name)', gen_random_uuid(), 0, 10)",
+                          "SELECT * FROM vocab.followed_books('\(alice.name)')", "SELECT * FROM vocab.shares"] {
             XCTAssertThrowsError(try asServer.execute(statement), statement)
         }
         // Only the secret's SHA-256 is kept.
