@@ -39,9 +39,10 @@ extension Store {
             """, [.text(bookId.storageText)]) { $0.text(0) }
     }
 
-    /// Whether `bookId` is a book followed here (and still updating).
-    func isFollowedBook(_ bookId: UUID) throws -> Bool {
-        try followedBookName(bookId) != nil
+    /// The ids of the books followed here (and still updating).
+    func followedBookIds() throws -> Set<UUID> {
+        Set(try database.query("SELECT b.id FROM shared_books s JOIN books b ON b.key = s.book WHERE s.ended = 0") { UUID(text: $0.text(0)) }
+            .compactMap { $0 })
     }
 
     /// Refuses a change to a book that is followed (it is its owner's to change).

@@ -13,9 +13,11 @@ extension Store {
             let sorted = records.sorted { (order[$0.kind] ?? 3, $0.seq) < (order[$1.kind] ?? 3, $1.seq) }
             var touchedWords = Set<UUID>()
             var settingsChanged = false
+            // The books followed here, read once for the page (not once per pulled word).
+            let followed = try followedBookIds()
             for record in sorted {
                 do {
-                    if try apply(record, touchedWords: &touchedWords, settingsChanged: &settingsChanged) {
+                    if try apply(record, followed: followed, touchedWords: &touchedWords, settingsChanged: &settingsChanged) {
                         summary.applied += 1
                     } else {
                         summary.deferred += 1
@@ -40,7 +42,7 @@ extension Store {
                 let record = SyncRecord(kind: kind, id: id, deleted: false, body: body)
                 let applied: Bool
                 do {
-                    applied = try apply(record, touchedWords: &touchedWords, settingsChanged: &settingsChanged)
+                    applied = try apply(record, followed: followed, touchedWords: &touchedWords, settingsChanged: &settingsChanged)
                 } catch is MalformedRecord {
                     applied = false  // it waits on; a store failure, though, ends the page (rolled back)
                 }
@@ -63,10 +65,11 @@ extension Store {
 
     /// Applies one record; false when it has to wait (its book, or a review's word, is not here yet).
     /// `settingsChanged` turns true when pulled learning settings were taken.
-    private func apply(_ record: SyncRecord, touchedWords: inout Set<UUID>, settingsChanged: inout Bool) throws -> Bool {
+    /// `followed`: the books followed here (a record of the learner's own never writes into one).
+    private func apply(_ record: SyncRecord, followed: Set<UUID>, touchedWords: inout Set<UUID>, settingsChanged: inout Bool) throws -> Bool {
         switch record.kind {
-        case "book": try applyBook(record)
-        case "word": return try applyWord(record, touchedWords: &touchedWords)
+        case "book": try applyBook(record, followed: followed)
+        case "word": return try applyWord(record, followed: followed, touchedWords: &touchedWords)
         case "review": return try applyReview(record, touchedWords: &touchedWords)
         case "settings": if try applyLearningSettings(record) { settingsChanged = true }
         case "mark": return try applyMark(record)
@@ -77,7 +80,7 @@ extension Store {
 
     // MARK: Books
 
-    private func applyBook(_ record: SyncRecord) throws {
+    private func applyBook(_ record: SyncRecord, followed: Set<UUID>) throws {
         let idText = SQLValue.text(record.id.storageText)
         if record.deleted {
             let survivor = SyncBodies.parse(record.body)?["mergedInto"]?.stringValue.flatMap { UUID(text: $0) }
@@ -102,7 +105,7 @@ extension Store {
             return
         }
         // The learner's own record cannot be a book he follows (that is its owner's to change).
-        if try isFollowedBook(record.id) { throw MalformedRecord(reason: "the id of a book followed here") }
+        if followed.contains(record.id) { throw MalformedRecord(reason: "the id of a book followed here") }
         guard let body = SyncBodies.parse(record.body), let name = body["name"]?.stringValue, !name.isEmpty,
               let created = body["createdAt"]?.int64Value, let modified = body["modifiedAt"]?.int64Value
         else { throw MalformedRecord(reason: "missing name or times") }
@@ -194,7 +197,7 @@ extension Store {
 
     // MARK: Words
 
-    private func applyWord(_ record: SyncRecord, touchedWords: inout Set<UUID>) throws -> Bool {
+    private func applyWord(_ record: SyncRecord, followed: Set<UUID>, touchedWords: inout Set<UUID>) throws -> Bool {
         let idText = SQLValue.text(record.id.storageText)
         if record.deleted {
             try removeWord(id: record.id, at: .now())
@@ -210,7 +213,7 @@ extension Store {
         var home = bookId
         // A word of his own in a book he follows (written by hand): it waits, as for a book not
         // here, until the book is his (its share ended) — never into the owner's book.
-        if try isFollowedBook(bookId) {
+        if followed.contains(bookId) {
             try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('word', ?, ?)", [idText, .text(record.body)])
             return false
         }
