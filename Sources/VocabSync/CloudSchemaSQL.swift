@@ -423,6 +423,11 @@ extension CloudSchema {
                     words = (SELECT count(*) FROM vocab.records r
                              WHERE r.owner = me AND r.kind = 'word' AND r.body->>'bookId' = s.book::text AND NOT r.deleted)
                 WHERE s.owner = me AND s.ended IS NULL AND s.book::text = ANY (shared_books);
+                -- A shared book stays within what a follower may be sent (`share_book`'s bound).
+                IF EXISTS (SELECT 1 FROM vocab.shares s WHERE s.owner = me AND s.ended IS NULL
+                           AND s.book::text = ANY (shared_books) AND s.words > 10000) THEN
+                    RAISE EXCEPTION 'a shared book may hold 10000 words, and this push would make one larger' USING ERRCODE = 'VS010';
+                END IF;
             END IF;
             IF cap IS NOT NULL AND total > cap THEN
                 RAISE EXCEPTION 'the account % may hold % records, and this push would make it %', me, cap, total

@@ -20,6 +20,9 @@ public enum ShareRefusal: String, Sendable, Equatable, CaseIterable {
     case listingTooSoon
     /// Its owner stopped sharing it.
     case shareEnded
+    /// A push would make a book its learner shares hold more than `SharingBounds.wordsPerBook`
+    /// words (none of that push is stored; batches before it that fit were).
+    case sharedBookFull
 
     init?(sqlState: String) {
         guard sqlState.hasPrefix("VS"), let number = Int(sqlState.dropFirst(2)), (1...Self.allCases.count).contains(number) else { return nil }
@@ -37,6 +40,8 @@ public enum ShareRefusal: String, Sendable, Equatable, CaseIterable {
         case .tooManyFollows: return "You may follow \(SharingBounds.followsPerLearner) books at once: stop following one first. Nothing was changed."
         case .listingTooSoon: return "A book's listing in the catalogue may change once a minute: try again in a minute. Nothing was changed."
         case .shareEnded: return "Its owner stopped sharing that book. Nothing was changed."
+        case .sharedBookFull:
+            return "A book you share may hold \(SharingBounds.wordsPerBook) words: the changes not yet synced would make one larger. Stop sharing it, or keep it within that, to sync them."
         }
     }
 }

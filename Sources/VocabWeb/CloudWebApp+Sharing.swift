@@ -79,7 +79,7 @@ extension CloudWebApp {
         case .noSuchShare, .notFollowing: return 404
         case .shareEnded: return 410
         case .ownBook, .bookNotSynced, .listingTooSoon: return 409
-        case .bookTooLarge, .tooManyShares, .tooManyFollows: return 422
+        case .bookTooLarge, .tooManyShares, .tooManyFollows, .sharedBookFull: return 422
         }
     }
 }

@@ -121,6 +121,9 @@ public struct Wording: Sendable {
         case .tooManyFollows: return tr("You may follow %d books at once: stop following one first.", SharingBounds.followsPerLearner)
         case .listingTooSoon: return tr("A book's listing in the catalogue may change once a minute: try again in a minute.")
         case .shareEnded: return tr("Its owner stopped sharing that book.")
+        case .sharedBookFull:
+            return tr("A book you share may hold %d words: the changes not yet synced would make one larger. Stop sharing it, or keep it within that, to sync them.",
+                      SharingBounds.wordsPerBook)
         }
     }
 

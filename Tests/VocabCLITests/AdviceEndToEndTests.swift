@@ -130,20 +130,6 @@ final class CloudAdviceEndToEndTests: CloudEndToEndTestCase {
         return Set(words)
     }
 
-    /// Runs SQL as the administrator with psql.
-    private func psql(_ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = ["-X", "-q", "-t", "-A", "-d", adminURL, "-c", sql]
-        process.environment = ProcessInfo.processInfo.environment.merging(["PGPASSWORD": adminPassword]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// "Sync stopped: … run `vocab sync` again": the server held the records table past the
     /// sync's time limit; once it lets go, the advised command finishes and every word arrives.
     func testTheAdviceToSyncAgainAfterAStoppedSyncLosesNothing() throws {

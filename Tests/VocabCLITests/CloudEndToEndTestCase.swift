@@ -152,4 +152,18 @@ class CloudEndToEndTestCase: EndToEndTestCase {
         let listed = try JSONSerialization.jsonObject(with: Data(try on(device, ["word", "list", "--json"]).stdout.utf8)) as? [[String: Any]]
         return (listed ?? []).compactMap { $0["word"] as? String }.sorted()
     }
+
+    /// Runs SQL as the administrator with psql.
+    func psql(_ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = ["-X", "-q", "-t", "-A", "-d", adminURL, "-c", sql]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PGPASSWORD": adminPassword]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }

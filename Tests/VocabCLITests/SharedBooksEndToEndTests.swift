@@ -12,8 +12,8 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
     /// A teacher (device "teacher") with a shared book of three words and a private book, and a
     /// student (devices "student" and "student2"); returns the share's link.
     private func teacherSharesABook(catalog: String? = nil) throws -> (teacher: String, student: String, link: String) {
+        let teacher = try newUser("teacher"), student = try newUser("student")  // (the cloud made first)
         server = try sharedServer()
-        let teacher = try newUser("teacher"), student = try newUser("student")
         try signIn("teacher", to: server, as: teacher)
         try signIn("student", to: server, as: student)
         try signIn("student2", to: server, as: student)
@@ -211,6 +211,74 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try words("teacher", book: "Diary"), ["secret"])
         try syncs("student")
         XCTAssertFalse(try on("student", ["book", "list"]).stdout.contains("Diary"), "\(student) sees none of her books")
+    }
+
+    /// Book size, shares per learner and follows per learner: each refused with what the bound
+    /// is, changing nothing, and the learners' syncs unharmed.
+    func testTheBoundsOfSharingRefuseAndChangeNothing() throws {
+        let (teacher, student, link) = try teacherSharesABook()
+        try on("student", ["follow", link]).expectSuccess()
+        func count(_ sql: String) throws -> Int { Int(try psql(sql)) ?? -1 }
+
+        // A shared book grown past 10,000 words: the sync stores what fits and is refused
+        // beyond it, nothing of the refused batch stored; the follower's copy stays within the
+        // bound; once the book fits again everything syncs.
+        let csv = "word,definition\n" + (0..<9_998).map { "grown\($0),meaning\n" }.joined()
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: vocab.file("grown.csv")))
+        try on("teacher", ["import", vocab.file("grown.csv"), "--book", "TOEIC"]).expectSuccess()
+        let liveInTheBook = """
+            SELECT count(*) FROM vocab.records r JOIN vocab.records b ON b.owner = r.owner AND b.kind = 'book' AND b.id::text = r.body->>'bookId'
+            WHERE r.owner = '\(teacher)' AND r.kind = 'word' AND NOT r.deleted AND b.body->>'name' = 'TOEIC'
+            """
+        for _ in 0..<2 {
+            let grown = try on("teacher", ["sync"])
+            XCTAssertNotEqual(grown.status, 0, grown.stderr)
+            XCTAssertTrue(grown.stderr.contains("A book you share may hold 10000 words"), grown.stderr)
+            XCTAssertLessThanOrEqual(try count(liveInTheBook), 10_000)
+        }
+        try syncs("student")
+        let followed = try words("student", book: "TOEIC").count
+        XCTAssertTrue((3...10_000).contains(followed), "\(followed) words followed")
+        try on("teacher", ["word", "delete", "grown0"]).expectSuccess()  // 10,000 words: within the bound
+        try syncs("teacher")
+        XCTAssertEqual(try count(liveInTheBook), 10_000)
+        try syncs("student")
+        XCTAssertEqual(try words("student", book: "TOEIC").count, 10_000)
+
+        // Twenty books shared at once: a 21st is refused.
+        try psql("""
+            INSERT INTO vocab.shares (id, owner, book, code) SELECT gen_random_uuid(), '\(teacher)', gen_random_uuid(),
+                upper(substr(md5(random()::text), 1, 26)) FROM generate_series(1, 19)
+            """)
+        let tooMany = try on("teacher", ["share", "Diary"])
+        XCTAssertNotEqual(tooMany.status, 0, tooMany.stderr)
+        XCTAssertTrue(tooMany.stderr.contains("You may share 20 books at once"), tooMany.stderr)
+        XCTAssertEqual(try count("SELECT count(*) FROM vocab.shares WHERE owner = '\(teacher)' AND ended IS NULL"), 20)
+
+        // A hundred books followed at once: a 101st is refused.
+        let other = try newUser("other")
+        try psql("""
+            INSERT INTO vocab.shares (id, owner, book, code, title) SELECT gen_random_uuid(), '\(other)', gen_random_uuid(),
+                upper(substr(md5(random()::text), 1, 26)), 'Book ' || g FROM generate_series(1, 100) g;
+            INSERT INTO vocab.follows (follower, share) SELECT '\(student)', id FROM vocab.shares
+                WHERE owner = '\(other)' AND title <> 'Book 100';
+            """)
+        let code = try psql("SELECT code FROM vocab.shares WHERE owner = '\(other)' AND title = 'Book 100'")
+        let oneMore = try on("student", ["follow", code])
+        XCTAssertNotEqual(oneMore.status, 0, oneMore.stderr)
+        XCTAssertTrue(oneMore.stderr.contains("You may follow 100 books at once"), oneMore.stderr)
+        XCTAssertEqual(try count("SELECT count(*) FROM vocab.follows WHERE follower = '\(student)'"), 100)
+        try syncs("student")  // the books he follows still arrive
+        XCTAssertEqual(try words("student", book: "TOEIC").count, 10_000)
+
+        // A book over 10,000 words cannot be shared; no share of it is made.
+        try on("teacher", ["share", "TOEIC", "--stop"]).expectSuccess()
+        try on("teacher", ["word", "add", "grown0", "--book", "TOEIC"]).expectSuccess()
+        try syncs("teacher")
+        let tooLarge = try on("teacher", ["share", "TOEIC"])
+        XCTAssertNotEqual(tooLarge.status, 0, tooLarge.stderr)
+        XCTAssertTrue(tooLarge.stderr.contains("A shared book may hold 10000 words at most"), tooLarge.stderr)
+        XCTAssertEqual(try count("SELECT count(*) FROM vocab.shares WHERE owner = '\(teacher)' AND ended IS NULL"), 19)
     }
 
     func testUnfollowingRemovesTheBookFromEveryDeviceOfTheFollower() throws {
