@@ -78,13 +78,16 @@ extension Store {
             if try meta("server") != identity {
                 try setMeta("server", identity)
                 try setMeta("token", "0")
-                // Everything local must reach the new server: every word as one range (read in
-                // rowid order at push time, after the books), the rest as outbox rows.
+                // Everything local must reach the new server: every word of the learner's own as
+                // one range (read in rowid order at push time, after the books; it ends at his
+                // last own word, so that followed books' words after it are never read for it),
+                // the rest as outbox rows.
                 try database.execute("""
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT 'book', id FROM books WHERE key NOT IN \(Self.followedBookKeys);
                     DELETE FROM outbox WHERE kind = 'word' AND id IN (SELECT id FROM words);
                     DELETE FROM outbox_word_ranges;
-                    INSERT INTO outbox_word_ranges (after_rowid, through_rowid) SELECT 0, max(rowid) FROM words HAVING max(rowid) > 0;
+                    INSERT INTO outbox_word_ranges (after_rowid, through_rowid)
+                        SELECT 0, max(rowid) FROM words WHERE book NOT IN \(Self.followedBookKeys) HAVING max(rowid) > 0;
                     INSERT OR IGNORE INTO outbox (kind, id, word) SELECT 'review', \(Columns.idText("id")), word FROM reviews;
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT kind, id FROM tombstones;
                     INSERT OR IGNORE INTO outbox (kind, id) SELECT 'settings', '\(Self.learningSettingsId.storageText)' FROM learning_settings;
@@ -292,10 +295,12 @@ extension Store {
                 try database.run("UPDATE outbox_word_ranges SET after_rowid = max(after_rowid, ?2) WHERE rowid = ?1",
                                  [.integer(range), .integer(word)])
             }
-            // A range whose words were all pushed (or deleted) is done.
+            // A range whose own words were all pushed (or deleted) is done (a followed book's
+            // words in it are never pushed).
             try database.run("""
                 DELETE FROM outbox_word_ranges WHERE NOT EXISTS
-                    (SELECT 1 FROM words w WHERE w.rowid > outbox_word_ranges.after_rowid AND w.rowid <= outbox_word_ranges.through_rowid)
+                    (SELECT 1 FROM words w WHERE w.rowid > outbox_word_ranges.after_rowid AND w.rowid <= outbox_word_ranges.through_rowid
+                     AND w.book NOT IN \(Self.followedBookKeys))
                 """)
             try setMeta("token", String(token))
         }

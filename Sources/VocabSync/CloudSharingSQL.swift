@@ -171,21 +171,31 @@ extension CloudSchema {
         DROP FUNCTION IF EXISTS vocab.my_follows(name, text);
         -- The books `who` follows: each one's live words and latest change (what a follower's
         -- sync compares), and whether its owner stopped sharing it (or deleted it). Run only by
-        -- the functions below, for the learner a device proved.
+        -- the functions below, for the learner a device proved. (This and book_records are
+        -- plpgsql, whose plans a session keeps: a SQL function that cannot be inlined — these
+        -- run as their definer — plans its query again at every call, which was most of what
+        -- a follower's sync cost the server.)
         CREATE OR REPLACE FUNCTION vocab.followed_books(who name)
         RETURNS TABLE (share uuid, owner name, book uuid, title text, sharer text, gone boolean, words integer, latest bigint)
-        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        #variable_conflict use_column
+        BEGIN
+            RETURN QUERY
             SELECT s.id, s.owner, s.book, coalesce(b.body->>'name', s.title), s.sharer, s.ended IS NOT NULL OR coalesce(b.deleted, true),
                    s.words, s.latest
             FROM vocab.follows f JOIN vocab.shares s ON s.id = f.share
             LEFT JOIN vocab.records b ON b.owner = s.owner AND b.kind = 'book' AND b.id = s.book
-            WHERE f.follower = who ORDER BY f.created
+            WHERE f.follower = who ORDER BY f.created;
+        END
         $fn$;
         -- A shared book's records after `after`, oldest first, at most `most`: its book record
         -- and its words (deleted ones too) — nothing else of its owner's.
         CREATE OR REPLACE FUNCTION vocab.book_records(book_owner name, book_id uuid, after bigint, most integer)
         RETURNS TABLE (kind text, id uuid, seq bigint, deleted boolean, body jsonb)
-        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        #variable_conflict use_column
+        BEGIN
+            RETURN QUERY
             SELECT x.kind, x.id, x.seq, x.deleted, x.body FROM (
                 SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
                 WHERE r.owner = book_owner AND r.kind = 'book' AND r.id = book_id AND r.seq > after
@@ -193,7 +203,8 @@ extension CloudSchema {
                 (SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
                  WHERE r.owner = book_owner AND r.kind = 'word' AND r.body->>'bookId' = book_id::text AND r.seq > after
                  ORDER BY r.seq LIMIT least(greatest(most, 0), 10000))
-            ) x ORDER BY x.seq LIMIT least(greatest(most, 0), 10000)
+            ) x ORDER BY x.seq LIMIT least(greatest(most, 0), 10000);
+        END
         $fn$;
 
         -- The records of a followed book after `after` (`book_records`), for a device of a

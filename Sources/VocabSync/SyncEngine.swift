@@ -94,27 +94,32 @@ public final class SyncEngine {
             throw CloudError.boundToAnotherAccount(bound: bound, loggedIn: account, user: learner)
         }
         if let sharing { report.shared = try SharedBooksSync(store: store, channel: sharing, pageSize: pageSize).run() }
-        try exchange(account: account, report: &report)
+        var counts = try exchange(account: account, report: &report)
         // The closing check, as Anki's sync ends: this store and the server must count the same
         // live books and words (and the server at least as many reviews: its log keeps those of
         // deleted words). If not, the store's sync state is damaged: pull everything again.
-        if try !countsAgree(report) {
+        if try !countsAgree(report, known: counts) {
             try store.forgetSyncProgress(for: account)
             report.repaired = true
-            try exchange(account: account, report: &report)
-            if try !countsAgree(report) { throw CloudError.countsDisagree(detail: try countsText()) }
+            counts = try exchange(account: account, report: &report)
+            if try !countsAgree(report, known: counts) { throw CloudError.countsDisagree(detail: try countsText()) }
         }
         return report
     }
 
-    /// Pulls, then pushes, until a push finds nothing new on the server. A push stored after
-    /// others' changes (none of its records among them) counts as new: their changes are
-    /// pulled in the next round.
-    private func exchange(account: String, report: inout SyncReport) throws {
+    /// Asks the account's counts, pulls what is new since the token (nothing to ask when the
+    /// server's latest change is the token: a sync with nothing new is one request), then
+    /// pushes, until a push finds nothing new on the server. A push stored after others'
+    /// changes (none of its records among them) counts as new: their changes are pulled in the
+    /// next round. Returns the counts asked first.
+    private func exchange(account: String, report: inout SyncReport) throws -> CloudCounts {
         var token = try store.syncToken(for: account)
+        let counts = try channel.counts()
+        var latest: Int64? = counts.latest
         for _ in 0..<20 {
-            token = try pull(after: token, report: &report)
-            if try push(token: &token, report: &report) { return }
+            if latest != token { token = try pull(after: token, report: &report) }
+            if try push(token: &token, serverLatest: latest, report: &report) { return counts }
+            latest = nil  // the server moved on: pull again
         }
         throw CloudError.serverError("the server kept changing during the sync")
     }
@@ -122,12 +127,13 @@ public final class SyncEngine {
     /// Whether the closing counts agree. Compared only when the server is exactly where this
     /// store pulled to (another device may have pushed meanwhile: the next sync checks; a token
     /// beyond the server's latest is damage), and
-    /// not while pulled records wait or were skipped (live there, rightly not here).
-    private func countsAgree(_ report: SyncReport) throws -> Bool {
+    /// not while pulled records wait or were skipped (live there, rightly not here). The
+    /// counts `known` (asked as the sync began) serve when nothing moved since.
+    private func countsAgree(_ report: SyncReport, known: CloudCounts) throws -> Bool {
         let local = try store.liveCounts()
         guard report.skipped.isEmpty, local.waiting == 0 else { return true }
-        let remote = try channel.counts()
         let token = try store.syncToken(for: account)
+        let remote = token == known.latest ? known : try channel.counts()
         if token > remote.latest { return false }  // a token the server never gave: damaged
         guard token == remote.latest else { return true }
         return local.books == remote.books && local.words == remote.words && local.reviews <= remote.reviews
@@ -179,12 +185,12 @@ public final class SyncEngine {
     /// this device clears the one before from its outbox and reads and writes out the next.
     /// A batch the server stored is cleared here one batch later, always in order, so an
     /// interruption in between leaves it in the outbox, to go again (an upsert changes nothing).
-    private func push(token: inout Int64, report: inout SyncReport) throws -> Bool {
+    private func push(token: inout Int64, serverLatest: Int64?, report: inout SyncReport) throws -> Bool {
         var entries = try store.outbox(limit: batchSize)
         guard !entries.isEmpty else { return true }
         // Into an account that had no rows at all nothing can conflict: a plain INSERT (a third
         // cheaper than the upsert). Should one still conflict, the batch is redone as an upsert.
-        var intoEmptyAccount = try token == 0 && latestSeq() == 0
+        var intoEmptyAccount = try token == 0 && (serverLatest ?? latestSeq()) == 0
         var batch = SyncEngine.fittedBatch(&entries)
         var stored: (entries: [OutboxEntry], token: Int64)?
         var afterOthers = false

@@ -149,14 +149,14 @@ final class CloudAdviceEndToEndTests: CloudEndToEndTestCase {
         defer { if holder.isRunning { holder.terminate() } }
         var locked = false
         for _ in 0..<300 where !locked {
-            locked = try psql("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND state = 'active' AND pid <> pg_backend_pid()") == "1"
+            locked = try adminSQL("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND state = 'active' AND pid <> pg_backend_pid()") == "1"
             if !locked { usleep(100_000) }
         }
         XCTAssertTrue(locked, "the lock was taken")
         let stopped = try vocab.run(["sync"], environment: device("a").merging(["VOCAB_CLOUD_TIMEOUT": "2"]) { $1 })
         XCTAssertEqual(stopped.status, 3, stopped.stderr)
         // The holder's session ends (its client going away would not end a sleeping backend).
-        _ = try psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND pid <> pg_backend_pid()")
+        _ = try adminSQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND pid <> pg_backend_pid()")
         holder.waitUntilExit()
         let command = try XCTUnwrap(AdviceText.commands(in: stopped.stderr).first, stopped.stderr)
         XCTAssertEqual(command, ["sync"], stopped.stderr)

@@ -153,8 +153,9 @@ class CloudEndToEndTestCase: EndToEndTestCase {
         return (listed ?? []).compactMap { $0["word"] as? String }.sorted()
     }
 
-    /// Runs SQL as the administrator with psql.
-    func psql(_ sql: String) throws -> String {
+    /// Runs SQL as the administrator with psql (in the suite's database), answering its rows unaligned.
+    @discardableResult
+    func adminSQL(_ sql: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
         process.arguments = ["-X", "-q", "-t", "-A", "-d", adminURL, "-c", sql]

@@ -218,7 +218,7 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
     func testTheBoundsOfSharingRefuseAndChangeNothing() throws {
         let (teacher, student, link) = try teacherSharesABook()
         try on("student", ["follow", link]).expectSuccess()
-        func count(_ sql: String) throws -> Int { Int(try psql(sql)) ?? -1 }
+        func count(_ sql: String) throws -> Int { Int(try adminSQL(sql)) ?? -1 }
 
         // A shared book grown past 10,000 words: the sync stores what fits and is refused
         // beyond it, nothing of the refused batch stored; the follower's copy stays within the
@@ -246,7 +246,7 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try words("student", book: "TOEIC").count, 10_000)
 
         // Twenty books shared at once: a 21st is refused.
-        try psql("""
+        try adminSQL("""
             INSERT INTO vocab.shares (id, owner, book, code) SELECT gen_random_uuid(), '\(teacher)', gen_random_uuid(),
                 upper(substr(md5(random()::text), 1, 26)) FROM generate_series(1, 19)
             """)
@@ -257,13 +257,13 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
 
         // A hundred books followed at once: a 101st is refused.
         let other = try newUser("other")
-        try psql("""
+        try adminSQL("""
             INSERT INTO vocab.shares (id, owner, book, code, title) SELECT gen_random_uuid(), '\(other)', gen_random_uuid(),
                 upper(substr(md5(random()::text), 1, 26)), 'Book ' || g FROM generate_series(1, 100) g;
             INSERT INTO vocab.follows (follower, share) SELECT '\(student)', id FROM vocab.shares
                 WHERE owner = '\(other)' AND title <> 'Book 100';
             """)
-        let code = try psql("SELECT code FROM vocab.shares WHERE owner = '\(other)' AND title = 'Book 100'")
+        let code = try adminSQL("SELECT code FROM vocab.shares WHERE owner = '\(other)' AND title = 'Book 100'")
         let oneMore = try on("student", ["follow", code])
         XCTAssertNotEqual(oneMore.status, 0, oneMore.stderr)
         XCTAssertTrue(oneMore.stderr.contains("You may follow 100 books at once"), oneMore.stderr)

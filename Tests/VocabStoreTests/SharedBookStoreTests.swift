@@ -126,4 +126,27 @@ final class SharedBookStoreTests: XCTestCase {
         XCTAssertEqual(try store.sharedBooks(), [])
         XCTAssertEqual(try store.wordCount(WordFilter(bookId: bookId)), 3)
     }
+
+    /// A book followed before the store first binds to an account (the phone's first sync
+    /// brings followed books first): the binding offers only the learner's own words, so no
+    /// sync reads the followed words again to find nothing to push; a range made before that
+    /// (covering followed words only) goes with the next push.
+    func testBindingAfterAFollowOffersOnlyTheLearnersOwnWords() throws {
+        let (_, records) = try ownersRecords((0..<50).map { ("word\($0)", "meaning") })
+        let store = try Store(path: ":memory:")
+        _ = try store.applyShared(share: share, sharer: "", records: records, token: 51)
+        _ = try store.syncToken(for: "https://server/learner")
+        XCTAssertEqual(try store.outbox(limit: 100).count, 0, "nothing of his own to push")
+        XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox_word_ranges"), 0)
+
+        // A store bound before this version: a range over the followed words, cleared by a push.
+        try store.database.run("INSERT INTO outbox_word_ranges (after_rowid, through_rowid) SELECT 0, max(rowid) FROM words")
+        let mine = try store.addBook(BookDraft(name: "Mine"), now: t0)
+        let pushed = try store.outbox(limit: 100)
+        XCTAssertEqual(pushed.map(\.record.id), [mine.id])
+        try store.clearOutbox(pushed, token: 52)
+        XCTAssertEqual(try store.database.integer("SELECT count(*) FROM outbox_word_ranges"), 0)
+        try store.addWord(WordDraft(word: "own"), toBook: mine.id, now: t0)
+        XCTAssertEqual(try store.outbox(limit: 100).map(\.record.kind), ["word"])
+    }
 }
