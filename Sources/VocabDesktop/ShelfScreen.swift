@@ -16,6 +16,10 @@ final class ShelfScreen {
     private let pages: Widget
     private(set) var wordList: WordListScreen?
     private var editor: BookEditor?
+    private var shareSheet: ShareSheet?
+    private var followSheet: FollowSheet?
+    /// The books followed (shared by others), by id: read-only here.
+    private var followed: Set<UUID> = []
     /// The book whose words are shown, if any.
     private(set) var openBook: Book?
     /// The books the cards show now.
@@ -52,7 +56,8 @@ final class ShelfScreen {
         gtk_stack_set_transition_type(vocab_stack(pages), GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
         root = pages
         let newBook = UI.button(tr("New book"), name: tr("New book"), style: "suggested-action") { [weak self] in self?.editBook(nil) }
-        let bar = UI.box(false, spacing: 6, [UI.label(tr("Your books"), style: "title-2"), newBook])
+        let follow = UI.button(tr("Follow…"), name: tr("Follow a shared book")) { [weak self] in self?.showFollow() }
+        let bar = UI.box(false, spacing: 6, [UI.label(tr("Your books"), style: "title-2"), follow, newBook])
         gtk_widget_set_hexpand(gtk_widget_get_first_child(bar), 1)
         UI.margins(bar, 12)
         UI.append(shelf, bar, empty, UI.scrolled(cards))
@@ -89,13 +94,14 @@ final class ShelfScreen {
         shownBooks = books
         while let child = gtk_widget_get_first_child(cards) { gtk_flow_box_remove(vocab_flow_box(cards), child) }
         summaries = Dictionary(books.map { ($0.book.id, $0.summary) }, uniquingKeysWith: { first, _ in first })
+        followed = Set(books.filter { $0.sharedBy != nil }.map(\.book.id))
         UI.setVisible(empty, books.isEmpty)
         UI.setVisible(gtk_widget_get_parent(cards), !books.isEmpty)
         for item in books { gtk_flow_box_append(vocab_flow_box(cards), card(for: item)) }
         if let open = openBook, !books.contains(where: { $0.book.id == open.id }) { closeBook() }
         if let open = openBook, let fresh = books.first(where: { $0.book.id == open.id }) {
             openBook = fresh.book
-            wordList?.update(book: fresh.summary)
+            wordList?.show(book: fresh.summary, followed: followed.contains(open.id))
         }
     }
 
@@ -156,7 +162,7 @@ final class ShelfScreen {
         do {
             let summary = try summaries[bookId] ?? model.read { try $0.bookSummary(id: bookId) }
             openBook = summary.book
-            wordListScreen().show(book: summary)
+            wordListScreen().show(book: summary, followed: followed.contains(bookId))
             showPage("words")
         } catch {
             model.toast(AppModel.message(error))
@@ -170,6 +176,9 @@ final class ShelfScreen {
         let list = WordListScreen(model: model, window: window)
         list.onBack = { [weak self] in self?.closeBook() }
         list.onEditBook = { [weak self] in self?.editBook(self?.openBook) }
+        list.onShareBook = { [weak self] in self?.showShare() }
+        list.onUnfollowBook = { [weak self] in self?.unfollowOpenBook() }
+        list.onCopyBook = { [weak self] in self?.copyOpenBook() }
         wordList = list
         gtk_stack_add_named(vocab_stack(pages), list.root, "words")
         return list
@@ -191,6 +200,49 @@ final class ShelfScreen {
         while let page = child {
             if page != shown { gtk_widget_set_visible(page, 0) }
             child = gtk_widget_get_next_sibling(page)
+        }
+    }
+
+    private func showShare() {
+        guard let book = openBook else { return }
+        let sheet = ShareSheet(model: model, parent: window, book: book)
+        sheet.onClose = { [weak self] in self?.shareSheet = nil }
+        shareSheet = sheet
+        sheet.present()
+    }
+
+    private func showFollow() {
+        let sheet = FollowSheet(model: model, parent: window)
+        sheet.onClose = { [weak self] in self?.followSheet = nil }
+        followSheet = sheet
+        sheet.present()
+    }
+
+    /// Stops following the open book (after asking): it goes from this computer now and from
+    /// the learner's other devices at their next sync.
+    private func unfollowOpenBook() {
+        guard let book = openBook, let service = model.sync else { return }
+        Confirm.ask(parent: window, heading: tr("Stop following"),
+                    body: tr("Stop following “%@”? It goes from your devices; copy it first to keep its words.", book.name),
+                    action: tr("Stop following")) { [weak self] in
+            let sharing = SharingService(sync: service), id = book.id
+            self?.model.background({ store in try sharing.unfollow(id, store: store) }) { [weak self] result in
+                if case .failure(let error) = result { self?.model.toast(AppModel.message(error)) }
+            }
+        }
+    }
+
+    /// Copies the open book into a new one of the learner's own, with his progress on it.
+    private func copyOpenBook() {
+        guard let book = openBook else { return }
+        let id = book.id, name = tr("%@ (copy)", book.name), now = model.clock.now()
+        model.background({ store in try store.copyBook(id, named: name, now: now) }) { [weak self] result in
+            switch result {
+            case .success(let (copy, count)):
+                self?.model.toast(tr("Copied “%@” to “%@” (%d words): yours to change.", book.name, copy.name, count))
+            case .failure(let error):
+                self?.model.toast(AppModel.message(error))
+            }
         }
     }
 

@@ -13,6 +13,10 @@ final class WordListScreen {
     let root: Widget
     var onBack: () -> Void = {}
     var onEditBook: () -> Void = {}
+    /// The open book's "Share…", "Stop following" and "Copy" (a followed book's).
+    var onShareBook: () -> Void = {}
+    var onUnfollowBook: () -> Void = {}
+    var onCopyBook: () -> Void = {}
     /// Called after a new list of keys is in the view.
     var onApplied: (() -> Void)?
     private let model: AppModel
@@ -32,6 +36,10 @@ final class WordListScreen {
     private var hasModel = false
     private var generation = 0
     private var editor: WordEditor?
+    /// What the bar offers: an own book is edited and shared; a followed book is copied or
+    /// no longer followed (its owner alone changes it).
+    private var ownBookButtons: [Widget] = []
+    private var followedBookButtons: [Widget] = []
 
     init(model: AppModel, window: Widget) {
         self.model = model
@@ -44,9 +52,14 @@ final class WordListScreen {
         let back = UI.iconButton("go-previous-symbolic", name: tr("Back to books")) { }
         let add = UI.button(tr("Add word"), name: tr("Add word"), style: "suggested-action") { }
         let editBook = UI.button(tr("Edit book"), name: tr("Edit book")) { }
+        let share = UI.button(tr("Share…"), name: tr("Share book")) { }
+        let unfollow = UI.button(tr("Stop following"), name: tr("Stop following")) { }
+        let copy = UI.button(tr("Copy"), name: tr("Copy to a book of your own")) { }
+        ownBookButtons = [share, editBook, add]
+        followedBookButtons = [unfollow, copy]
         let heading = UI.box(true, spacing: 0, [title, counts])
         gtk_widget_set_hexpand(heading, 1)
-        let bar = UI.box(false, spacing: 8, [back, heading, search, editBook, add])
+        let bar = UI.box(false, spacing: 8, [back, heading, search, unfollow, copy, share, editBook, add])
         UI.margins(bar, 12)
 
         let factory = gtk_signal_list_item_factory_new()!
@@ -66,6 +79,9 @@ final class WordListScreen {
         on(back, "clicked") { [weak self] in self?.onBack() }
         on(add, "clicked") { [weak self] in self?.edit(nil) }
         on(editBook, "clicked") { [weak self] in self?.onEditBook() }
+        on(share, "clicked") { [weak self] in self?.onShareBook() }
+        on(unfollow, "clicked") { [weak self] in self?.onUnfollowBook() }
+        on(copy, "clicked") { [weak self] in self?.onCopyBook() }
         on(list, "activate", int: { [weak self] position in self?.activate(Int(position)) })
         on(search, "search-changed") { [weak self] in self?.reloadKeys() }
         model.onChange { [weak self] change in
@@ -73,10 +89,12 @@ final class WordListScreen {
         }
     }
 
-    /// Shows the words of `book`.
-    func show(book: BookSummary) {
+    /// Shows the words of `book` (`followed`: a shared book the learner follows).
+    func show(book: BookSummary, followed: Bool) {
         let changed = self.book?.book.id != book.book.id
         update(book: book)
+        for button in ownBookButtons { UI.setVisible(button, !followed) }
+        for button in followedBookButtons { UI.setVisible(button, followed) }
         if changed {
             UI.setText(entry: search, "")
             // A book's keys are one index walk (10-17 ms at 100k words): off the main thread too.

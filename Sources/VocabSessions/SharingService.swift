@@ -19,7 +19,7 @@ public struct SharingOverview: Sendable {
 /// Sharing books and following others' through the learner's Vocab server (the saved login):
 /// every request is the device's, and the cloud holds the rules. A book is synced before it is
 /// shared (the cloud shares what it has); a followed book arrives by the sync that follows.
-public struct SharingService {
+public struct SharingService: Sendable {
     let sync: SyncService
 
     public init(sync: SyncService) {
@@ -50,6 +50,13 @@ public struct SharingService {
         let base = session.login.address.web ?? ""
         let links = Dictionary(shares.map { ($0.share, Self.link(code: $0.code, server: base)) }, uniquingKeysWith: { first, _ in first })
         return (SharingOverview(shares: shares, follows: try session.account.follows()), links)
+    }
+
+    /// The share of the book `bookId` with its link, if the learner shares it.
+    public func sharedLink(of bookId: UUID) throws -> SharedLink? {
+        let (overview, links) = try overview()
+        let id = bookId.lowercaseText
+        return overview.shares.first { $0.book == id }.map { SharedLink(share: $0, link: links[$0.share] ?? "") }
     }
 
     /// Follows the book under `codeOrLink`, then syncs so that it is here.
