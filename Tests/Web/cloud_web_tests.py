@@ -32,7 +32,7 @@ import uuid
 
 from selenium.webdriver.common.by import By
 
-from web_tests import BINARY, add_word, browser, open_book, run_tests, shoot, text_in, visible, wait
+from web_tests import BINARY, add_word, browser, open_book, run_tests, sent_and_stays, shoot, text_in, visible, wait, waiting_on_phone
 
 ADMIN_URL = os.environ.get("VOCAB_TEST_PG_ADMIN", "")
 ADMIN_PASSWORD = os.environ.get("VOCAB_TEST_PG_PASSWORD", "")
@@ -405,10 +405,28 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         assert not driver.find_element(By.ID, "done").is_displayed() and not driver.find_element(By.ID, "word-delete").is_displayed()
         study_one_card(driver)
 
-        # The phone keeps it for offline study like any other book (the card studied just now is not due).
+        # The phone keeps it for offline study like any other book: with no network at all, the
+        # other card comes from the phone, its grade waits there and arrives once when back.
         cookie = server.sign_in(student, student_password)
         queue = server.request("GET", "/api/study/queue", cookie=cookie)[2]
         assert len(queue["cards"]) == 1 and queue["cards"][0]["word"] in ("abandon", "comply"), queue
+        wait(driver, lambda d: d.execute_script("return !!localStorage.getItem('vocab.queue')"))
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        try:
+            driver.refresh()  # the page comes from the phone, the cards from its queue
+            driver.find_element(By.XPATH, "//nav//button[@data-page='study']").click()
+            assert visible(driver, "card-word").text == queue["cards"][0]["word"]
+            visible(driver, "show").click()
+            visible(driver, "ratings").find_element(By.XPATH, "./button[@data-rating='good']").click()
+            visible(driver, "offline")
+            wait(driver, lambda d: waiting_on_phone(d) == 1)
+            shoot(driver, "shared-offline")
+            assert len(server.request("GET", "/api/study/queue", cookie=cookie)[2]["cards"]) == 1, "nothing reached the server yet"
+        finally:
+            driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        driver.refresh()  # the page is shown again, online: what waits is sent
+        sent_and_stays(driver, lambda: len(server.request("GET", "/api/study/queue", cookie=cookie)[2]["cards"]), 0, "the grade arrived once")
         books = server.request("GET", "/api/books", cookie=cookie)[2]
         shared = next(book for book in books if book["name"] == "TOEIC")
         assert shared["sharedBy"] == "", shared
@@ -434,7 +452,7 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         listed = json.loads(home.vocab("word", "list", "--book", "TOEIC", "--json"))
         assert sorted(w["word"] for w in listed) == ["abandon", "comply"], listed
         studied = [w for w in listed if (json.loads(home.vocab("word", "show", w["word"], "--json")).get("schedule") or {}).get("reviews")]
-        assert len(studied) == 1, listed
+        assert len(studied) == 2, listed
         assert "Diary" not in home.vocab("book", "list")
 
         # Stopping the share: the phone keeps its copy, now the student's own to change.
