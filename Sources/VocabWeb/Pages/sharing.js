@@ -14,6 +14,7 @@ export function showSharing(book) {
     : t("A shared book: its owner keeps it up to date.");
   for (const id of ["book-edit", "word-new", "transfer"]) $(id).hidden = shared;
   $("share-part").hidden = shared || !cloud;
+  $("book-unfollow").hidden = !cloud;  // a computer's own server: followed there, in its terminal or window
   $("share-info").hidden = true;
 }
 
