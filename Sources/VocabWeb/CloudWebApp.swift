@@ -67,10 +67,12 @@ public final class CloudWebApp: Sendable {
     /// The devices that proved themselves lately, by id (the cloud checks them again in
     /// every function a request runs; this only names their learner).
     private let devices = ShardedDictionary<SignedInDevice>()
-    /// Requests in flight per learner: past `requestsPerLearner`, a learner's next request is
-    /// answered 429 at once, so that one learner's flood queues behind himself, not in front of
-    /// everyone else (the server has a few threads for all).
-    private let inFlight = ShardedDictionary<Int>()
+    /// Requests per learner: `requestsPerLearner` in flight, a few more waiting their turn behind
+    /// his own (two seconds at most), the rest answered 429 at once — one learner's flood queues
+    /// behind himself, never in front of everyone else.
+    private let turns = LearnerTurns(inFlight: CloudWebApp.requestsPerLearner, waiting: 6, patience: .seconds(2)) {
+        WebProblem(status: 429, message: "Too many requests of this account at once: try again in a moment.", retryAfter: 1)
+    }
     static let requestsPerLearner = 3
     /// How long a device's last check with the cloud answers its reads (a device signed out
     /// on another server is refused here within this time; issue 39 allows a second).
@@ -150,24 +152,10 @@ public final class CloudWebApp: Sendable {
         return try withinShare(of: caller.owner) { try answer(request, route, caller) }
     }
 
-    /// Runs `body` as one of the learner's requests in flight, or answers 429 when he has
-    /// `requestsPerLearner` already.
+    /// Runs `body` as one of the learner's requests in flight, after waiting its turn behind his
+    /// others; 429 when his turns are taken for too long or too many of his wait.
     func withinShare<T>(of owner: String, _ body: () throws -> T) throws -> T {
-        let admitted = inFlight.withShard(of: owner) { counts in
-            guard counts[owner, default: 0] < Self.requestsPerLearner else { return false }
-            counts[owner, default: 0] += 1
-            return true
-        }
-        guard admitted else {
-            throw WebProblem(status: 429, message: "Too many requests of this account at once: try again in a moment.", retryAfter: 1)
-        }
-        defer {
-            inFlight.withShard(of: owner) { counts in
-                counts[owner, default: 1] -= 1
-                if counts[owner] == 0 { counts.removeValue(forKey: owner) }
-            }
-        }
-        return try body()
+        try turns.run(for: owner, body)
     }
 
     /// A signed-in learner's request: the account's own routes here, the rest (and a route

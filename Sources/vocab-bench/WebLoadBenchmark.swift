@@ -130,6 +130,12 @@ struct WebLoadBenchmark {
         }
         for (message, count) in errors.sorted(by: { $0.value > $1.value }).prefix(5) { print("    \(count)× \(message)") }
         BenchChecks.require(errors.isEmpty, "web-load: \(errors.values.reduce(0, +)) errors (target 0)")
+        if learners == 200 {  // issue 39's target, at 200 learners
+            let cards = (latencies["next card"] ?? []).sorted()
+            let p99 = cards.isEmpty ? 0 : cards[min(cards.count - 1, Int(Double(cards.count) * 0.99))] * 1000
+            let pace = thinkMilliseconds == 0 ? "no pause between requests" : "\(thinkMilliseconds) ms on a card"
+            BenchChecks.target("web-load next card p99 at 200 learners (\(pace)): \(String(format: "%.0f", p99)) ms", p99, atMost: 100)
+        }
 
         // Convergence: on the server, each grade and word exactly once; each desktop, synced, equal to it.
         var problems: [String] = []
