@@ -98,6 +98,12 @@ public final class DatabaseSyncChannel: SyncChannel {
 
     public func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws {
         pushingIntoEmptyAccount = intoEmptyAccount
+        // Records that are all new go in line by line (`vocab.push_lines`); should that fail, the
+        // batch is sent again as it is (`retryAsUpsert`).
+        if intoEmptyAccount, let lines = PushLines.lines(fromBatch: batch) {
+            try connection.send("SELECT vocab.push_lines($1, $2, $3::bigint, $4::text)::text", [device.id, device.secret, String(token), lines])
+            return
+        }
         try connection.send("SELECT vocab.push($1, $2, $3::bigint, $4::text, $5::boolean, $6::boolean)::text",
                             [device.id, device.secret, String(token), batch, intoEmptyAccount ? "true" : "false", merging ? "true" : "false"])
     }

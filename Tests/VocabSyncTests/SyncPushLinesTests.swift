@@ -1,0 +1,40 @@
+import XCTest
+import TestServices
+import VocabCore
+@testable import VocabStore
+@testable import VocabSync
+
+/// A first sync's batches go in line by line (`vocab.push_lines`); anything the plain insert
+/// cannot take goes back to `vocab.push`, which stores or refuses it as always.
+extension SyncEngineTests {
+    private func record(_ id: UUID, kind: String = "book", body: String = #"{"name":"x"}"#) -> String {
+        #"{"k":"\#(kind)","i":"\#(id.lowercaseText)","d":false,"b":\#(body)}"#
+    }
+
+    func testNewRecordsGoInLineByLineAndWhatTheInsertCannotTakeFallsBackToThePush() throws {
+        let channel = DatabaseSyncChannel(connection: try server.tier(), device: login.device)
+        let first = UUID(), second = UUID()
+        try channel.startPush(token: 0, batch: "[" + record(first) + ",\n" + record(second) + "]", intoEmptyAccount: true)
+        XCTAssertEqual(try channel.finishPush(), .stored(latest: 2))
+        XCTAssertEqual(try channel.counts(), CloudCounts(books: 2, words: 0, reviews: 0, latest: 2))
+        XCTAssertEqual(try channel.pull(after: 0, limit: 10).map(\.id), [first.lowercaseText, second.lowercaseText])
+
+        // A record already there, a line that is no record: nothing of the batch is kept, and the
+        // engine is told to send it as an upsert.
+        for batch in ["[" + record(UUID()) + "," + record(first) + "]", "[" + record(UUID(), kind: "bogus") + "]"] {
+            try channel.startPush(token: 2, batch: batch, intoEmptyAccount: true)
+            XCTAssertEqual(try channel.finishPush(), .retryAsUpsert, batch)
+        }
+        XCTAssertEqual(try channel.counts().latest, 2, "nothing of them was stored")
+        // Moved on since: nothing stored, pull first.
+        try channel.startPush(token: 1, batch: "[" + record(UUID()) + "]", intoEmptyAccount: true)
+        XCTAssertEqual(try channel.finishPush(), .accountMoved)
+        // A record over its bound is refused as by the push.
+        let big = #"{"review":""# + String(repeating: "x", count: 5_000) + #""}"#
+        try channel.startPush(token: 2, batch: "[" + record(UUID(), kind: "review", body: big) + "]", intoEmptyAccount: true)
+        XCTAssertThrowsError(try channel.finishPush()) { error in
+            guard case CloudError.quotaExceeded = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try channel.counts().latest, 2)
+    }
+}
