@@ -202,8 +202,9 @@ final class FollowSheet {
     private func row(_ entry: CatalogEntry) -> Widget {
         let languages = entry.languages.isEmpty ? "" : "[\(entry.languages)] "
         let text = UI.box(true, spacing: 2, [UI.label(entry.title, style: "heading"),
-                                             UI.label(languages + tr("by %@ · %d words · %d followers", entry.sharer, entry.words, entry.followers),
-                                                      style: "dim-label", wrap: true)])
+                                             UI.label(languages + [tr("by %@", entry.sharer), entry.words == 1 ? tr("1 word") : tr("%d words", entry.words),
+                                                                  entry.followers == 1 ? tr("1 follower") : tr("%d followers", entry.followers)]
+                                                                 .joined(separator: " · "), style: "dim-label", wrap: true)])
         UI.expand(text)
         let follow = UI.button(tr("Follow"), name: tr("Follow %@", entry.title)) { }
         gtk_widget_set_valign(follow, GTK_ALIGN_CENTER)

@@ -447,13 +447,13 @@ extension CloudSchema {
             RETURN latest;
         END
         $fn$;
-        -- A batch of records that are all new (what a first sync sends: `vocab.push` with
-        -- `fresh`), one record's JSON {"k","i","d","b"} a line: each line is parsed on its own as
+        -- A batch of records that are all new (what a first sync sends: vocab.push with
+        -- fresh), one record's JSON {"k","i","d","b"} a line: each line is parsed on its own as
         -- it goes in, as COPY does, instead of the whole batch as one document first (which cost
         -- a first sync a third of its time). A plain INSERT under the learner's lock if his
         -- latest seq is still `expected` (else NULL); anything unusual — a record already there, a
         -- line that is no record, a learner who shares books — fails, and the device sends the
-        -- batch to `vocab.push` instead, which stores or refuses it as always.
+        -- batch to vocab.push instead, which stores or refuses it as always.
         CREATE OR REPLACE FUNCTION vocab.push_lines(device name, secret text, expected bigint, lines text) RETURNS bigint
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $fn$
         DECLARE

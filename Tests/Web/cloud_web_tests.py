@@ -385,7 +385,7 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         desk.vocab("word", "add", "comply", "--book", "TOEIC", "--definition", "to obey")
         desk.vocab("book", "add", "Diary")
         desk.vocab("word", "add", "secret", "--book", "Diary")
-        link = json.loads(desk.vocab("share", "TOEIC", "--json"))["link"]
+        link = json.loads(desk.vocab("share", "TOEIC", "--catalog", "Ms. Kim", "--json"))["link"]
         assert link.startswith(server.url.rstrip("/") + "/#follow="), link
 
         driver.get(link)  # the link a teacher hands the class
@@ -394,6 +394,12 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         text_in(driver, "shelf", "Shared")
         assert "Diary" not in visible(driver, "shelf").text
         shoot(driver, "shared-shelf")
+        # The catalogue finds it under the name its owner chose, with its words and followers.
+        driver.find_element(By.CSS_SELECTOR, "#catalog summary").click()
+        visible(driver, "catalog-query").send_keys("toe")
+        driver.find_element(By.CSS_SELECTOR, "#catalog-form button").click()
+        text_in(driver, "catalog-list", "by Ms. Kim · 2 words · 1 follower")
+        shoot(driver, "shared-catalogue")
         open_book(driver, "TOEIC")
         text_in(driver, "word-list", "abandon")
         assert visible(driver, "book-unfollow").is_displayed()
@@ -429,7 +435,7 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         sent_and_stays(driver, lambda: len(server.request("GET", "/api/study/queue", cookie=cookie)[2]["cards"]), 0, "the grade arrived once")
         books = server.request("GET", "/api/books", cookie=cookie)[2]
         shared = next(book for book in books if book["name"] == "TOEIC")
-        assert shared["sharedBy"] == "", shared
+        assert shared["sharedBy"] == "Ms. Kim", shared
         words = server.request("GET", f"/api/books/{shared['id']}/words", cookie=cookie)[2]["words"]
         # A follower's writes into the book are refused (422, the book is its owner's) and change nothing.
         for method, path, body in (("POST", "/api/words", {"bookId": shared["id"], "word": "forged"}),

@@ -45,7 +45,8 @@ export function setUpSharing(form) {
   form("catalog-form", "catalog-error", async () => {
     const found = await api("GET", `catalog?q=${encodeURIComponent($("catalog-query").value)}`);
     $("catalog-list").replaceChildren(...found.map((entry) =>
-      item(entry.title, (entry.languages ? `[${entry.languages}] ` : "") + t("by %@ · %d words · %d followers", entry.sharer, entry.words, entry.followers),
+      item(entry.title, (entry.languages ? `[${entry.languages}] ` : "") + [t("by %@", entry.sharer), entry.words === 1 ? t("1 word") : t("%d words", entry.words),
+        entry.followers === 1 ? t("1 follower") : t("%d followers", entry.followers)].join(" · "),
            () => follow(entry.code).catch((error) => { $("catalog-error").textContent = error.message; }))));
     if (found.length === 0) $("catalog-list").replaceChildren(element("li", t("No shared book matches."), "dim"));
   });
