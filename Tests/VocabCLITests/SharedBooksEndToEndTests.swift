@@ -64,7 +64,9 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(followed.status, 0, followed.stderr)
         XCTAssertTrue(followed.stdout.contains("Following \"TOEIC\""), followed.stdout)
         XCTAssertEqual(try words("student", book: "TOEIC"), ["abandon", "benefit", "comply"])
-        XCTAssertFalse(try on("student", ["book", "list"]).stdout.contains("Diary"), "the teacher's other books stay his")
+        let listed = try on("student", ["book", "list"]).stdout
+        XCTAssertFalse(listed.contains("Diary"), "the teacher's other books stay his")
+        XCTAssertTrue(listed.contains("[shared]"), "a followed book says so: \(listed)")
 
         // The student studies it: his review, his memorised mark.
         try on("student", ["review", "benefit", "--rating", "good"]).expectSuccess()

@@ -37,7 +37,8 @@ enum BookCommands {
     static let list = Command(spec: CommandSpec(
         name: "book list", abstract: "List the books with their word counts.", options: [.json]
     )) { arguments, context in
-        let summaries = try context.store().bookSummaries()
+        let store = try context.store()
+        let summaries = try store.bookSummaries()
         let console = context.console
         if arguments.flag("json") {
             console.print(JSONValue.array(summaries.map { $0.book.json(wordCount: $0.wordCount, memorizedCount: $0.memorizedCount) }).pretty)
@@ -47,10 +48,15 @@ enum BookCommands {
             console.print("No books yet. Create one: vocab book add NAME")
             return
         }
+        // A book followed says whose it is first (its owner keeps it up to date).
+        let followed = Dictionary(try store.sharedBooks().filter { !$0.ended }.map { ($0.bookId, $0.sharer) }, uniquingKeysWith: { first, _ in first })
         var table = TextTable(header: ["NAME", "WORDS", "MEMORISED", "ABOUT"])
         for summary in summaries {
-            table.rows.append([summary.book.name, "\(summary.wordCount)", "\(summary.memorizedCount)",
-                               TextWidth.fit(summary.book.explain, width: 50)])
+            var about = summary.book.explain
+            if let sharer = followed[summary.book.id] {
+                about = (sharer.isEmpty ? "[shared]" : "[shared by \(sharer)]") + (about.isEmpty ? "" : " " + about)
+            }
+            table.rows.append([summary.book.name, "\(summary.wordCount)", "\(summary.memorizedCount)", TextWidth.fit(about, width: 50)])
         }
         table.render().forEach(console.print)
     }
