@@ -2,10 +2,10 @@ import Dispatch
 import Synchronization
 
 /// Each learner's share of a server of many: `inFlight` of his requests are answered at once;
-/// more wait their turn behind his own (at most `waiting` of them, each at most `patience`),
-/// never in front of anyone else's — every connection has a thread of its own, so a waiting
-/// request holds back only itself. Past that, `run` throws `busy` (a 429 with Retry-After). What
-/// it keeps is this server's alone: no other server needs it.
+/// `waiting` more may wait their turn behind his own (each at most `patience`; every connection
+/// has a thread of its own, so a waiting request holds back only itself). Past that, `run`
+/// throws `busy` (a 429 with Retry-After). What it keeps is this server's alone: no other
+/// server needs it.
 final class LearnerTurns: Sendable {
     private struct Turns: @unchecked Sendable {  // the semaphore is thread-safe; `users` changes under the shard's lock
         let semaphore: DispatchSemaphore
