@@ -306,8 +306,9 @@ extension CloudSchema {
         -- is stored after another device's changes too when it holds none of the records they
         -- changed, so that a learner's devices syncing at once all get through; the device
         -- knows its own rows by their seqs (the latest returned, less the batch's length).
-        -- `fresh`: the account had no rows, so a plain insert (cheaper; a conflict is an error
-        -- and the client retries).
+        -- `fresh`: records the device believes new (a first sync), never stored after another
+        -- device's changes. They go in by vocab.push_lines; one comes here only when that could
+        -- not take its batch, and is stored (or refused) as any other.
         DROP FUNCTION IF EXISTS vocab.push(bigint, jsonb, boolean);
         DROP FUNCTION IF EXISTS vocab.push(name, text, bigint, text, boolean);
         -- The batch's records as they were and are: one index look-up per record of the batch
@@ -362,61 +363,38 @@ extension CloudSchema {
                     UNION SELECT r.body->>'bookId' FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
                           JOIN vocab.records r ON r.owner = me AND r.kind = 'word' AND r.id = x.i WHERE x.k = 'word');
             END IF;
-            IF fresh THEN
-                -- Into an account the caller says is empty: a plain INSERT, which fails (and
-                -- changes nothing) should any record be there already. When it succeeds every
-                -- record is new, so the counters and bytes come from the batch alone: no lookup
-                -- of each record before and after. The records are measured as they go in (one
-                -- pass over the batch); one too large undoes the whole push below.
-                WITH stored AS (
-                    INSERT INTO vocab.records (owner, kind, id, seq, deleted, body)
-                    SELECT me, e.v->>'k', (e.v->>'i')::uuid, latest + e.n, (e.v->>'d')::boolean, e.v->'b'
-                    FROM jsonb_array_elements(batch) WITH ORDINALITY AS e(v, n)
-                    RETURNING kind AS k, deleted AS d, octet_length(body::text) AS size)
-                SELECT count(*) FILTER (WHERE x.k = 'book' AND NOT x.d) AS books,
-                       count(*) FILTER (WHERE x.k = 'word' AND NOT x.d) AS words,
-                       count(*) FILTER (WHERE x.k = 'review' AND NOT x.d) AS reviews,
-                       coalesce(sum(x.size), 0) AS bytes,
-                       (array_agg(x.k) FILTER (WHERE x.size > vocab.most_bytes(x.k)))[1] AS big_kind,
-                       (array_agg(x.size) FILTER (WHERE x.size > vocab.most_bytes(x.k)))[1] AS big_size
-                INTO batch_live FROM stored x;
-                SELECT 0::bigint AS books, 0::bigint AS words, 0::bigint AS reviews, 0::bigint AS existing, 0::bigint AS bytes
-                INTO before_live;
-                after_live := batch_live;
-            ELSE
-                -- Each body's size: what a record may hold.
-                SELECT (array_agg(x.k) FILTER (WHERE s.size > vocab.most_bytes(x.k)))[1] AS big_kind,
-                       (array_agg(s.size) FILTER (WHERE s.size > vocab.most_bytes(x.k)))[1] AS big_size
-                INTO batch_live
-                FROM jsonb_to_recordset(batch) AS x(k text, b jsonb)
-                CROSS JOIN LATERAL (SELECT octet_length(x.b::text) AS size) s;
-                -- The batch's records as they were: the live counters and the bytes kept in
-                -- step. Each is looked up by its key.
-                SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
-                       count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
-                       count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
-                       count(*) AS existing, coalesce(sum(octet_length(r.body::text)), 0) AS bytes
-                INTO before_live
-                FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
-                CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
-                                    WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
-                -- A deletion sticks, and a deleted record keeps its last known fields plus what
-                -- the deletion says (a folded book's mergedInto).
-                INSERT INTO vocab.records AS r (owner, kind, id, seq, deleted, body)
-                SELECT me, e.v->>'k', (e.v->>'i')::uuid, latest + e.n, (e.v->>'d')::boolean, e.v->'b'
-                FROM jsonb_array_elements(batch) WITH ORDINALITY AS e(v, n)
-                ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
-                    deleted = r.deleted OR excluded.deleted,
-                    body = CASE WHEN excluded.deleted THEN r.body || excluded.body ELSE excluded.body END;
-                SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
-                       count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
-                       count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
-                       coalesce(sum(octet_length(r.body::text)), 0) AS bytes
-                INTO after_live
-                FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
-                CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
-                                    WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
-            END IF;
+            -- Each body's size: what a record may hold.
+            SELECT (array_agg(x.k) FILTER (WHERE s.size > vocab.most_bytes(x.k)))[1] AS big_kind,
+                   (array_agg(s.size) FILTER (WHERE s.size > vocab.most_bytes(x.k)))[1] AS big_size
+            INTO batch_live
+            FROM jsonb_to_recordset(batch) AS x(k text, b jsonb)
+            CROSS JOIN LATERAL (SELECT octet_length(x.b::text) AS size) s;
+            -- The batch's records as they were: the live counters and the bytes kept in
+            -- step. Each is looked up by its key.
+            SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
+                   count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
+                   count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
+                   count(*) AS existing, coalesce(sum(octet_length(r.body::text)), 0) AS bytes
+            INTO before_live
+            FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
+            CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
+                                WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
+            -- A deletion sticks, and a deleted record keeps its last known fields plus what
+            -- the deletion says (a folded book's mergedInto).
+            INSERT INTO vocab.records AS r (owner, kind, id, seq, deleted, body)
+            SELECT me, e.v->>'k', (e.v->>'i')::uuid, latest + e.n, (e.v->>'d')::boolean, e.v->'b'
+            FROM jsonb_array_elements(batch) WITH ORDINALITY AS e(v, n)
+            ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
+                deleted = r.deleted OR excluded.deleted,
+                body = CASE WHEN excluded.deleted THEN r.body || excluded.body ELSE excluded.body END;
+            SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
+                   count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
+                   count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
+                   coalesce(sum(octet_length(r.body::text)), 0) AS bytes
+            INTO after_live
+            FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
+            CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
+                                WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
             IF batch_live.big_kind IS NOT NULL THEN
                 RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', batch_live.big_kind, batch_live.big_size, batch_live.big_kind
                     USING ERRCODE = '54000';
