@@ -71,7 +71,7 @@ public final class CloudWebApp: Sendable {
     /// at once — one learner's flood queues behind himself (his devices back off), never in front
     /// of everyone else. None waits its turn here: measured, even one waiting a quarter of a second
     /// took away the devices' backing off (1,000 devices syncing: p50 3.7 s instead of 0.1 s).
-    private let turns = LearnerTurns(inFlight: CloudWebApp.requestsPerLearner, waiting: 0, patience: .zero) {
+    private let turns = LearnerTurns(inFlight: CloudWebApp.requestsPerLearner) {
         WebProblem(status: 429, message: "Too many requests of this account at once: try again in a moment.", retryAfter: 1)
     }
     static let requestsPerLearner = 3

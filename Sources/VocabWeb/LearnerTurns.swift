@@ -1,63 +1,35 @@
-import Dispatch
-import Synchronization
-
-/// Each learner's share of a server of many: `inFlight` of his requests are answered at once;
-/// `waiting` more may wait their turn behind his own (each at most `patience`; every connection
-/// has a thread of its own, so a waiting request holds back only itself). Past that, `run`
-/// throws `busy` (a 429 with Retry-After). What it keeps is this server's alone: no other
-/// server needs it.
+/// Each learner's share of a server of many: `inFlight` of his requests at once; past that,
+/// `run` throws `busy` at once (a 429 with Retry-After, which his devices honour by backing
+/// off). What it keeps is this server's alone: no other server needs it. (Letting a few more
+/// wait their turn was measured and dropped: it took away the devices' backing off.)
 final class LearnerTurns: Sendable {
-    private struct Turns: @unchecked Sendable {  // the semaphore is thread-safe; `users` changes under the shard's lock
-        let semaphore: DispatchSemaphore
-        var users: Int
-    }
-
     let inFlight: Int
-    let waiting: Int
-    let patience: Duration
-    private let turns = ShardedDictionary<Turns>()
+    private let counts = ShardedDictionary<Int>()
     private let busy: @Sendable () -> Error
 
-    init(inFlight: Int, waiting: Int, patience: Duration, busy: @escaping @Sendable () -> Error) {
+    init(inFlight: Int, busy: @escaping @Sendable () -> Error) {
         self.inFlight = inFlight
-        self.waiting = waiting
-        self.patience = patience
         self.busy = busy
     }
 
-    /// Runs `body` in one of `owner`'s turns, after waiting for one if he has `inFlight` already.
+    /// Runs `body` as one of `owner`'s requests in flight, or throws `busy` when he has
+    /// `inFlight` already.
     func run<T>(for owner: String, _ body: () throws -> T) throws -> T {
-        let semaphore: DispatchSemaphore? = turns.withShard(of: owner) { turns in
-            var entry = turns[owner] ?? Turns(semaphore: DispatchSemaphore(value: inFlight), users: 0)
-            guard entry.users < inFlight + waiting else { return nil }
-            entry.users += 1
-            turns[owner] = entry
-            return entry.semaphore
+        let admitted = counts.withShard(of: owner) { counts in
+            guard counts[owner, default: 0] < inFlight else { return false }
+            counts[owner, default: 0] += 1
+            return true
         }
-        guard let semaphore else { throw busy() }
-        defer { leave(owner) }
-        let (seconds, attoseconds) = patience.components
-        let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        guard semaphore.wait(timeout: deadline) == .success else { throw busy() }
-        defer { semaphore.signal() }
+        guard admitted else { throw busy() }
+        defer {
+            counts.withShard(of: owner) { counts in
+                counts[owner, default: 1] -= 1
+                if counts[owner] == 0 { counts.removeValue(forKey: owner) }
+            }
+        }
         return try body()
     }
 
-    /// Gives `owner`'s place back; his turns go when nobody of his is in flight or waiting (every
-    /// turn taken was given back to the semaphore by then).
-    private func leave(_ owner: String) {
-        turns.withShard(of: owner) { turns in
-            guard var entry = turns[owner] else { return }
-            entry.users -= 1
-            turns[owner] = entry.users > 0 ? entry : nil
-        }
-    }
-
-    /// Learners with a request in flight or waiting.
-    var learners: Int { turns.count }
-
-    /// `owner`'s requests in flight or waiting.
-    func places(of owner: String) -> Int {
-        turns.withShard(of: owner) { $0[owner]?.users ?? 0 }
-    }
+    /// Learners with a request in flight.
+    var learners: Int { counts.count }
 }
