@@ -40,6 +40,11 @@ extension CloudSchema {
         );
         -- Version 6: the owner is the learner a request proved, never the session's role.
         ALTER TABLE vocab.records ALTER COLUMN owner DROP DEFAULT;
+        -- The bytes a record is counted with against the account's byte cap: its body as
+        -- stored (jsonb), measured once as it is written, so that nothing prints a body again
+        -- to count it (that printing was a third of a first sync's time in the cloud). NULL
+        -- for a record written before this column: it counts its body as text, as it did then.
+        ALTER TABLE vocab.records ADD COLUMN IF NOT EXISTS size integer;
         CREATE INDEX IF NOT EXISTS records_by_owner_seq ON vocab.records (owner, seq);
         -- Version 3: the learner's scheduling settings (FSRS parameters, desired retention)
         -- travel as one 'settings' record per account; version 8: a learner's memorised mark on
@@ -84,7 +89,7 @@ extension CloudSchema {
                     live_reviews = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner AND r.kind = 'review' AND NOT r.deleted),
                     total_records = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner),
                     next_seq = greatest(a.next_seq, (SELECT coalesce(max(r.seq), 0) FROM vocab.records r WHERE r.owner = a.owner)),
-                    total_bytes = (SELECT coalesce(sum(octet_length(r.body::text)), 0) FROM vocab.records r WHERE r.owner = a.owner);
+                    total_bytes = (SELECT coalesce(sum(coalesce(r.size, octet_length(r.body::text))), 0) FROM vocab.records r WHERE r.owner = a.owner);
             END IF;
         END $$;
         -- What a new account may hold until the administrator says otherwise.
@@ -277,7 +282,7 @@ extension CloudSchema {
         END
         $fn$;
 
-        -- The most bytes one record of a kind may hold (its body as text).
+        -- The most bytes one record of a kind may hold (its body as stored).
         CREATE OR REPLACE FUNCTION vocab.most_bytes(kind text) RETURNS integer
         LANGUAGE sql IMMUTABLE AS $fn$
             SELECT CASE kind WHEN 'book' THEN 2097152 WHEN 'word' THEN 524288 WHEN 'settings' THEN 65536 ELSE 4096 END
@@ -368,32 +373,33 @@ extension CloudSchema {
                    (array_agg(s.size) FILTER (WHERE s.size > vocab.most_bytes(x.k)))[1] AS big_size
             INTO batch_live
             FROM jsonb_to_recordset(batch) AS x(k text, b jsonb)
-            CROSS JOIN LATERAL (SELECT octet_length(x.b::text) AS size) s;
+            CROSS JOIN LATERAL (SELECT pg_column_size(x.b) AS size) s;
             -- The batch's records as they were: the live counters and the bytes kept in
             -- step. Each is looked up by its key.
             SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
                    count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
                    count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
-                   count(*) AS existing, coalesce(sum(octet_length(r.body::text)), 0) AS bytes
+                   count(*) AS existing, coalesce(sum(coalesce(r.size, octet_length(r.body::text))), 0) AS bytes
             INTO before_live
             FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
-            CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
+            CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body, r.size FROM vocab.records r
                                 WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
             -- A deletion sticks, and a deleted record keeps its last known fields plus what
             -- the deletion says (a folded book's mergedInto).
-            INSERT INTO vocab.records AS r (owner, kind, id, seq, deleted, body)
-            SELECT me, e.v->>'k', (e.v->>'i')::uuid, latest + e.n, (e.v->>'d')::boolean, e.v->'b'
+            INSERT INTO vocab.records AS r (owner, kind, id, seq, deleted, body, size)
+            SELECT me, e.v->>'k', (e.v->>'i')::uuid, latest + e.n, (e.v->>'d')::boolean, e.v->'b', pg_column_size(e.v->'b')
             FROM jsonb_array_elements(batch) WITH ORDINALITY AS e(v, n)
             ON CONFLICT (owner, kind, id) DO UPDATE SET seq = excluded.seq,
                 deleted = r.deleted OR excluded.deleted,
-                body = CASE WHEN excluded.deleted THEN r.body || excluded.body ELSE excluded.body END;
+                body = CASE WHEN excluded.deleted THEN r.body || excluded.body ELSE excluded.body END,
+                size = CASE WHEN excluded.deleted THEN pg_column_size(r.body || excluded.body) ELSE excluded.size END;
             SELECT count(*) FILTER (WHERE r.kind = 'book' AND NOT r.deleted) AS books,
                    count(*) FILTER (WHERE r.kind = 'word' AND NOT r.deleted) AS words,
                    count(*) FILTER (WHERE r.kind = 'review' AND NOT r.deleted) AS reviews,
-                   coalesce(sum(octet_length(r.body::text)), 0) AS bytes
+                   coalesce(sum(r.size), 0) AS bytes
             INTO after_live
             FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
-            CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.body FROM vocab.records r
+            CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.size FROM vocab.records r
                                 WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
             IF batch_live.big_kind IS NOT NULL THEN
                 RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', batch_live.big_kind, batch_live.big_size, batch_live.big_kind
@@ -455,11 +461,11 @@ extension CloudSchema {
                 RAISE EXCEPTION 'a learner who shares books pushes through vocab.push';
             END IF;
             WITH stored AS (
-                INSERT INTO vocab.records (owner, kind, id, seq, deleted, body)
-                SELECT me, r.k, r.i, latest + x.n, r.d, r.b
+                INSERT INTO vocab.records (owner, kind, id, seq, deleted, body, size)
+                SELECT me, r.k, r.i, latest + x.n, r.d, r.b, pg_column_size(r.b)
                 FROM string_to_table(lines, chr(10)) WITH ORDINALITY AS x(line, n)
                 CROSS JOIN LATERAL jsonb_to_record(x.line::jsonb) AS r(k text, i uuid, d boolean, b jsonb)
-                RETURNING kind AS k, deleted AS d, octet_length(body::text) AS size)
+                RETURNING kind AS k, deleted AS d, size)
             SELECT count(*) AS records,
                    count(*) FILTER (WHERE x.k = 'book' AND NOT x.d) AS books,
                    count(*) FILTER (WHERE x.k = 'word' AND NOT x.d) AS words,

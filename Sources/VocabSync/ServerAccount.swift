@@ -192,7 +192,7 @@ public final class ServerSyncChannel: SyncChannel {
         let work = DispatchWorkItem { [weak self] in
             let result = Result {
                 try account.exchange("POST", "/api/v1/sync/push?token=\(token)&fresh=\(intoEmptyAccount ? 1 : 0)&merge=1",
-                                     headers: ["Content-Type": "application/json"], body: Array(batch.utf8))
+                                     headers: ["Content-Type": batch.hasPrefix("[") ? "application/json" : "application/x-ndjson"], body: Array(batch.utf8))
             }
             self?.pushed = result
         }

@@ -51,7 +51,8 @@ public protocol SyncChannel: AnyObject {
     func counts() throws -> CloudCounts
     /// Up to `limit` records changed after `token`, in the order of their changes.
     func pull(after token: Int64, limit: Int) throws -> [PulledRow]
-    /// Starts storing `batch` (the JSON array `[{"k","i","d","b"}, …]`) if the account's latest
+    /// Starts storing `batch` (the JSON array `[{"k","i","d","b"}, …]`; `intoEmptyAccount`, records
+    /// believed new: the same objects one a line may be sent instead) if the account's latest
     /// change is still `token`; may return before it is stored, so that the caller prepares the
     /// next batch meanwhile. `finishPush` must follow before anything else.
     func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws
@@ -98,9 +99,10 @@ public final class DatabaseSyncChannel: SyncChannel {
 
     public func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws {
         pushingIntoEmptyAccount = intoEmptyAccount
-        // Records that are all new go in line by line (`vocab.push_lines`); should that fail, the
-        // batch is sent again as it is (`retryAsUpsert`).
-        if intoEmptyAccount, let lines = PushLines.lines(fromBatch: batch) {
+        // Records that are all new go in line by line (`vocab.push_lines`, which checks each line);
+        // a device that sent them as an array has them split here. Should that fail, the device
+        // sends the batch again as an array (`retryAsUpsert`).
+        if intoEmptyAccount, let lines = batch.utf8.first == UInt8(ascii: "{") ? batch : PushLines.lines(fromBatch: batch) {
             try connection.send("SELECT vocab.push_lines($1, $2, $3::bigint, $4::text)::text", [device.id, device.secret, String(token), lines])
             return
         }

@@ -190,8 +190,10 @@ public final class SyncEngine {
         guard !entries.isEmpty else { return true }
         // Into an account that had no rows at all nothing can conflict: a plain INSERT (a third
         // cheaper than the upsert). Should one still conflict, the batch is redone as an upsert.
+        // Such a batch goes as lines, one record a line (what the cloud stores them from, record
+        // by record), written here while the batch before is stored.
         var intoEmptyAccount = try token == 0 && (serverLatest ?? latestSeq()) == 0
-        var batch = SyncEngine.fittedBatch(&entries)
+        var batch = SyncEngine.fittedBatch(&entries, asLines: intoEmptyAccount)
         var stored: (entries: [OutboxEntry], token: Int64)?
         var afterOthers = false
         func clearStored() throws {
@@ -217,7 +219,7 @@ public final class SyncEngine {
             do {
                 try clearStored()
                 next = try store.outbox(after: entries.last, limit: batchSize)
-                nextBatch = SyncEngine.fittedBatch(&next)
+                nextBatch = SyncEngine.fittedBatch(&next, asLines: intoEmptyAccount)
             } catch {
                 channel.abandonPush()
                 throw error
@@ -225,7 +227,9 @@ public final class SyncEngine {
             let newToken: Int64
             switch try channel.finishPush() {
             case .retryAsUpsert:
+                // The same records as a JSON array (the next batch is read again after them).
                 intoEmptyAccount = false
+                batch = SyncEngine.fittedBatch(&entries, asLines: false)
                 continue
             case .accountMoved:
                 return false
@@ -249,13 +253,13 @@ public final class SyncEngine {
         return !afterOthers
     }
 
-    /// The JSON of as many of `entries` as one push may carry (`maxBatchBytes`; book covers are
+    /// The text of as many of `entries` as one push may carry (`maxBatchBytes`; book covers are
     /// large): halves `entries` until the batch fits.
-    static func fittedBatch(_ entries: inout [OutboxEntry]) -> String {
-        var batch = batchJSON(entries)
+    static func fittedBatch(_ entries: inout [OutboxEntry], asLines: Bool = false) -> String {
+        var batch = batchText(entries, asLines: asLines)
         while entries.count > 1, batch.utf8.count > maxBatchBytes {
             entries = Array(entries.prefix(entries.count / 2))
-            batch = batchJSON(entries)
+            batch = batchText(entries, asLines: asLines)
         }
         return batch
     }
@@ -267,20 +271,31 @@ public final class SyncEngine {
     /// The batch as the JSON array `vocab.push` reads: `[{"k":kind,"i":id,"d":deleted,"b":body}, …]`
     /// (bodies are JSON already and go in as they are).
     static func batchJSON(_ entries: [OutboxEntry]) -> String {
+        batchText(entries, asLines: false)
+    }
+
+    /// The JSON array, or (`asLines`) the same objects one a line, as `vocab.push_lines` reads
+    /// new records: a newline in a body can only be whitespace between its tokens, and becomes
+    /// a space.
+    static func batchText(_ entries: [OutboxEntry], asLines: Bool) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(entries.reduce(2) { $0 + $1.record.body.utf8.count + 80 })
-        bytes.append(UInt8(ascii: "["))
+        if !asLines { bytes.append(UInt8(ascii: "[")) }
         for (index, entry) in entries.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if index > 0 { bytes.append(asLines ? 0x0A : UInt8(ascii: ",")) }
             bytes += #"{"k":""#.utf8
             bytes += entry.record.kind.utf8  // book, word or review: nothing to escape
             bytes += #"","i":""#.utf8
             bytes += entry.record.id.lowercaseText.utf8
             bytes += entry.record.deleted ? #"","d":true,"b":"#.utf8 : #"","d":false,"b":"#.utf8
+            let bodyStart = bytes.count
             bytes += entry.record.body.utf8
+            if asLines {
+                for position in bodyStart..<bytes.count where bytes[position] == 0x0A || bytes[position] == 0x0D { bytes[position] = 0x20 }
+            }
             bytes.append(UInt8(ascii: "}"))
         }
-        bytes.append(UInt8(ascii: "]"))
+        if !asLines { bytes.append(UInt8(ascii: "]")) }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

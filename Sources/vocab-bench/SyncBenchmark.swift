@@ -24,6 +24,10 @@ struct SyncBenchmark {
         let work = NSTemporaryDirectory() + "vocab-bench-sync-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
+        // The accounts made here go at the end: left, they grew the records table run after
+        // run, and later first syncs went into a larger table than the reference's.
+        let made = MadeAccounts()
+        defer { made.remove(on: admin) }
 
         var incremental: [(Int, Double, Int, Int)] = []
         var copyReference: Double?
@@ -66,6 +70,7 @@ struct SyncBenchmark {
             for _ in 0..<runs {
                 let name = "bench_\(size)_\(UInt32.random(in: 0...UInt32.max))"
                 try CloudSchema.addUser(name, password: "bench", on: admin)
+                made.names.append(name)
                 var address = adminAddress
                 address.user = name
                 let device = try BenchCloud.device(name, password: "bench", on: tier)
@@ -81,7 +86,7 @@ struct SyncBenchmark {
                     try admin.execute("DROP TABLE IF EXISTS public.bench_copy; CREATE TABLE public.bench_copy (LIKE vocab.records INCLUDING ALL)")
                     references.append(try ChildProcess.measure(psql, ["-q", "-h", adminAddress.host, "-p", String(adminAddress.port),
                                                                       "-U", adminAddress.user, "-d", adminAddress.database,
-                                                                      "-c", "\\copy public.bench_copy FROM '\(copyFile)'"],
+                                                                      "-c", "\\copy public.bench_copy (owner, kind, id, seq, deleted, body) FROM '\(copyFile)'"],
                                                                environment: ["PGPASSWORD": password]).seconds)
                     let copied = try admin.execute("SELECT count(*)::text FROM public.bench_copy").first?.first ?? nil
                     BenchChecks.require(copied == String(size), "sync: psql \\copy stored \(copied ?? "no") rows of \(size)")
@@ -126,9 +131,9 @@ struct SyncBenchmark {
             print(String(format: "growth 10x account: incremental sync %.2fx", incremental[1].1 / max(incremental[0].1, 1e-9)))
         }
         let small = try throughTheServer(pristine: work + "/pristine-\(options.rows / 10)", words: options.rows / 10, reference: nil,
-                                         admin: admin, adminAddress: adminAddress, work: work)
+                                         admin: admin, adminAddress: adminAddress, work: work, made: made)
         let large = try throughTheServer(pristine: work + "/pristine-\(options.rows)", words: options.rows, reference: copyReference,
-                                         admin: admin, adminAddress: adminAddress, work: work)
+                                         admin: admin, adminAddress: adminAddress, work: work, made: made)
         let growth = large / max(small, 1e-9)
         print(String(format: "growth 10x account through the Vocab server: incremental sync %.2fx (target <= 1.2x)", growth))
         BenchChecks.target("incremental sync through the Vocab server, 10x account: \(String(format: "%.2f", growth))x", growth, atMost: 1.2)
@@ -138,7 +143,7 @@ struct SyncBenchmark {
     /// (`vocab serve --cloud` beside the bench, on loopback) in front of the same PostgreSQL.
     /// Returns the incremental sync's time in milliseconds.
     private func throughTheServer(pristine: String, words: Int, reference: Double?, admin: PostgresConnection,
-                                  adminAddress: ServerAddress, work: String) throws -> Double {
+                                  adminAddress: ServerAddress, work: String, made: MadeAccounts) throws -> Double {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: try ChildProcess.vocabProgram())
         server.arguments = ["serve", "--cloud", BenchCloud.serverURL(adminAddress), "--listen", "127.0.0.1:0", "--cache", work + "/server-cache"]
@@ -163,6 +168,7 @@ struct SyncBenchmark {
         for run in 0..<options.runs {
             let name = "bench_http_\(run)_\(UInt32.random(in: 0...UInt32.max))"
             try CloudSchema.addUser(name, password: "bench", on: admin)
+            made.names.append(name)
             let login = try ServerAccount.signIn(url: base, user: name, password: "bench", label: "bench")
             let account = try ServerAccount(login)
             try FileManager.default.copyItem(atPath: pristine, toPath: work + "/\(name)")
@@ -240,4 +246,15 @@ struct SyncBenchmark {
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// The accounts a benchmark made in the cloud, removed with their devices and records.
+final class MadeAccounts {
+    var names: [String] = []
+
+    func remove(on admin: PostgresConnection) {
+        for table in ["records", "devices", "accounts"] {
+            _ = try? admin.execute("DELETE FROM vocab.\(table) WHERE owner = ANY ($1::name[])", ["{" + names.joined(separator: ",") + "}"])
+        }
+    }
 }

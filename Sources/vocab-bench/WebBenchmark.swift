@@ -132,10 +132,10 @@ struct WebBenchmark {
 
     /// `wrk` on one URL (after two seconds to warm up): requests per second, the 99th percentile in ms, failed requests.
     /// `script`: a wrk Lua script making each request (a cookie of its own, say).
-    static func load(_ wrk: String, _ url: String, cookie: String?, script: String? = nil, connections: Int = 50,
+    static func load(_ wrk: String, _ url: String, cookie: String?, script: String? = nil, threads: Int = 2, connections: Int = 50,
                      work: String) throws -> (requests: Double, p99: Double, errors: Int) {
         let output = work + "/wrk.txt"
-        var arguments = ["-t2", "-c\(connections)", "--latency"]
+        var arguments = ["-t\(threads)", "-c\(connections)", "--latency"]
         if let cookie { arguments += ["-H", "Cookie: \(cookie)"] }
         if let script { arguments += ["-s", script] }
         // Two seconds first, not counted: the server's readers opened and warm, as in use.

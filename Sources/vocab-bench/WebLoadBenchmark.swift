@@ -167,10 +167,11 @@ struct WebLoadBenchmark {
     }
 
     /// The hosted next card beside the same card on a server of one learner, in the same run:
-    /// `wrk` (2 threads, 48 connections, 10 s) on `GET /api/study` of one Vocab server directly,
-    /// each request as one of `learners` in turn (signed in again here; up to 192, four times
-    /// the connections, so that a slow answer is not lapped into a learner's 4th request in
-    /// flight, which a server answers 429 at once), against
+    /// `wrk` (48 threads of one connection each, 10 s) on `GET /api/study` of one Vocab server
+    /// directly, each connection as its own learners in turn (`learners`, signed in again here,
+    /// up to 192: four a connection), so that a learner has one request in flight, as a phone
+    /// has (two connections taking learners in turn once gave one of them a 4th in flight now
+    /// and then, which a server answers 429 at once), against
     /// `vocab serve` on a store with the same book (`localHome`, a learner's desktop); three
     /// times each, in turn, the best of each (the machine's timing varies by a third).
     private func compareNextCard(server: CloudServer, learners: [LoadLearner], localHome: String, work: String) throws {
@@ -181,17 +182,23 @@ struct WebLoadBenchmark {
         let direct = learners.map { LoadLearner(index: $0.index, name: $0.name, password: $0.password, port: server.port) }
         _ = try parallel(direct) { learner in try learner.signInAndOpenShelf() }
         let cookies = direct.map { "\"vocab_device=\($0.cookie)\"" }.joined(separator: ", ")
+        let connections = min(48, direct.count)
         let script = work + "/learners.lua"
         try """
             local cookies = {\(cookies)}
             local threads = 0
             function setup(thread) thread:set("first", threads); threads = threads + 1 end
+            local mine = nil
             local n = 0
             request = function()
-              -- Thread 0 takes the even learners, thread 1 the odd: a learner has a request or
-              -- two in flight at most (a server answers a learner's 4th at once with 429).
-              n = n + 2
-              return wrk.format("GET", "/api/study", {["Cookie"] = cookies[((n + first) % #cookies) + 1]})
+              -- A thread has one connection and its own learners (first, first + \(connections), ...),
+              -- each in turn: one request of a learner in flight at a time.
+              if mine == nil then
+                mine = {}
+                for i = first + 1, #cookies, \(connections) do mine[#mine + 1] = cookies[i] end
+              end
+              n = n + 1
+              return wrk.format("GET", "/api/study", {["Cookie"] = mine[(n % #mine) + 1]})
             end
             """.write(toFile: script, atomically: true, encoding: .utf8)
         let local = try WebBenchmark.Server(executable: try ChildProcess.vocabProgram(), home: localHome, config: work + "/local-config")
@@ -206,13 +213,15 @@ struct WebLoadBenchmark {
         }
         var hosted: Load = (0, 0, 0), single: Load = (0, 0, 0)
         for _ in 0..<3 {
-            keep(try WebBenchmark.load(wrk, "http://127.0.0.1:\(server.port)/api/study", cookie: nil, script: script, connections: 48, work: work), in: &hosted)
-            keep(try WebBenchmark.load(wrk, local.url + "api/study", cookie: localCookie, connections: 48, work: work), in: &single)
+            keep(try WebBenchmark.load(wrk, "http://127.0.0.1:\(server.port)/api/study", cookie: nil, script: script,
+                                       threads: connections, connections: connections, work: work), in: &hosted)
+            keep(try WebBenchmark.load(wrk, local.url + "api/study", cookie: localCookie, threads: connections, connections: connections, work: work),
+                 in: &single)
         }
         let ratio = hosted.requests / max(single.requests, 1)
-        print(String(format: "  next card (wrk 2 threads, 48 connections, 10 s, best of 3): hosted, %d learners in turn on one server, %.0f requests/s, p99 %.1f ms; "
+        print(String(format: "  next card (wrk %d threads of one connection, 10 s, best of 3): hosted, %d learners in turn on one server, %.0f requests/s, p99 %.1f ms; "
                      + "a server of one learner on the same book %.0f requests/s, p99 %.1f ms; ratio %.2fx (target >= 0.5x); failed %d and %d",
-                     direct.count, hosted.requests, hosted.p99, single.requests, single.p99, ratio, hosted.errors, single.errors))
+                     connections, direct.count, hosted.requests, hosted.p99, single.requests, single.p99, ratio, hosted.errors, single.errors))
         BenchChecks.require(hosted.errors == 0, "web-load: \(hosted.errors) hosted next-card requests failed under wrk")
         BenchChecks.target("web-load hosted next card: \(String(format: "%.2f", ratio))x a server of one learner", -ratio, atMost: -0.5)
         for learner in direct { try? learner.signOut() }

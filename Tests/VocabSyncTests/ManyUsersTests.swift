@@ -182,14 +182,15 @@ final class SyncCountCheckTests: XCTestCase {
         XCTAssertFalse(try sync(a).repaired)
         XCTAssertEqual(try a.wordCount(), 4)
         // The server's kept totals (the first push went in as a plain insert into an empty
-        // account, the rest as upserts) are what its records add up to.
+        // account, the rest as upserts) are what its records add up to: their bodies measured
+        // here again as the cloud counts them (jsonb, parsed afresh: uncompressed).
         let kept = try server.admin.execute("""
             SELECT concat_ws(' ', live_books, live_words, live_reviews, total_records, total_bytes)
             FROM vocab.accounts WHERE owner = $1
             """, [login.name]).first?.first ?? nil
         let counted = try server.admin.execute("""
             SELECT concat_ws(' ', count(*) FILTER (WHERE kind = 'book' AND NOT deleted), count(*) FILTER (WHERE kind = 'word' AND NOT deleted),
-                             count(*) FILTER (WHERE kind = 'review' AND NOT deleted), count(*), sum(octet_length(body::text)))
+                             count(*) FILTER (WHERE kind = 'review' AND NOT deleted), count(*), sum(pg_column_size(body::text::jsonb)))
             FROM vocab.records WHERE owner = $1
             """, [login.name]).first?.first ?? nil
         XCTAssertEqual(kept, counted)

@@ -37,4 +37,27 @@ extension SyncEngineTests {
         }
         XCTAssertEqual(try channel.counts().latest, 2)
     }
+
+    func testADevicesLinesGoInAsTheyAreAndAnythingElseFallsBackToThePush() throws {
+        let channel = DatabaseSyncChannel(connection: try server.tier(), device: login.device)
+        let first = UUID(), second = UUID()
+        try channel.startPush(token: 0, batch: record(first) + "\n" + record(second), intoEmptyAccount: true)
+        XCTAssertEqual(try channel.finishPush(), .stored(latest: 2))
+        XCTAssertEqual(try channel.pull(after: 0, limit: 10).map(\.id), [first.lowercaseText, second.lowercaseText])
+        // Two records on one line, an empty line: no record each; nothing of the batch is kept.
+        for batch in [record(UUID()) + record(UUID()), record(UUID()) + "\n\n" + record(UUID())] {
+            try channel.startPush(token: 2, batch: batch, intoEmptyAccount: true)
+            XCTAssertEqual(try channel.finishPush(), .retryAsUpsert, batch)
+        }
+        XCTAssertEqual(try channel.counts().latest, 2)
+    }
+
+    func testTheEngineWritesNewRecordsOneALineWithNoNewlineInABody() {
+        let id = UUID()
+        let entry = OutboxEntry(place: .outbox(rowid: 1), record: SyncRecord(kind: "word", id: id, deleted: false, body: "{\"word\":\n\"a\"}"))
+        let object = #"{"k":"word","i":"\#(id.lowercaseText)","d":false,"b":{"word":\#n"a"}}"#
+        XCTAssertEqual(SyncEngine.batchText([entry, entry], asLines: false), "[" + object + "," + object + "]")
+        let line = object.replacingOccurrences(of: "\n", with: " ")
+        XCTAssertEqual(SyncEngine.batchText([entry, entry], asLines: true), line + "\n" + line)
+    }
 }
