@@ -106,14 +106,15 @@ struct SyncBenchmark {
                 print(String(format: "first sync of %d words: %.2f s (%d records pushed)", size, first, report.pushed))
             }
 
-            // Ten words change on this device; one sync takes them up (best of five rounds).
+            // Ten words change on this device; one sync takes them up (best of fifteen rounds: a sync
+            // of a few milliseconds on two busy cores varies by half from round to round).
             var small = SyncReport()
             var best = Duration.seconds(3600)
             // The words to change are picked before the rounds: reading all 100,000 words before
             // each round (as this bench did) left the caches and the heap to the next sync,
             // which then grew with the account for reasons of the bench's own.
-            let changing = try store.words().prefix(50).map(\.id)
-            for round in 0..<5 {
+            let changing = try store.words().prefix(150).map(\.id)
+            for round in 0..<15 {
                 try store.transaction {
                     for id in changing.dropFirst(round * 10).prefix(10) {
                         try store.updateWord(id: id, WordChanges(detail: "changed \(UUID().uuidString)"))
@@ -187,9 +188,9 @@ struct SyncBenchmark {
                      words, best, report.pushed, ratio.map { String(format: ", %.2fx psql \\copy of the same words", $0) } ?? ""))
         if let ratio { BenchChecks.target("first sync through the Vocab server: \(String(format: "%.2f", ratio))x psql \\copy", ratio, atMost: 1.5) }
         guard let (store, account) = last else { return 0 }
-        let changing = try store.words().prefix(50).map(\.id)
+        let changing = try store.words().prefix(150).map(\.id)
         var small = Duration.seconds(3600)
-        for round in 0..<5 {
+        for round in 0..<15 {
             try store.transaction {
                 for id in changing.dropFirst(round * 10).prefix(10) {
                     try store.updateWord(id: id, WordChanges(detail: "changed \(UUID().uuidString)"))

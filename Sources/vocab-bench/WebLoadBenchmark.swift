@@ -335,7 +335,7 @@ final class ProxyInFront {
     }
 
     func stop() {
-        process.interrupt()
+        process.terminate()  // SIGTERM: a background job's children ignore SIGINT, and HAProxy then never stops
         process.waitUntilExit()
     }
 }
