@@ -197,6 +197,32 @@ final class SyncCountCheckTests: XCTestCase {
         XCTAssertEqual(kept, "1 4 1 7 \(try XCTUnwrap(counted?.split(separator: " ").last))", "a book, four live words, a review; seven records")
     }
 
+    /// A record written before `vocab.records.size` counts its body as text, as it was counted
+    /// then: changed or deleted later, it takes away what it added, and the account's bytes stay
+    /// what its records add up to.
+    func testRecordsWrittenBeforeTheSizeColumnKeepTheAccountsBytesTrue() throws {
+        let a = try Store.open(folder: folder + "/a")
+        let book = try a.addBook(BookDraft(name: "B"), now: t0)
+        let words = try (0..<3).map { try a.addWord(WordDraft(word: "w\($0)"), toBook: book.id, now: t0) }
+        _ = try sync(a)
+        // As a cloud of before the column holds them: no size, the bytes counted as text.
+        try server.admin.execute("UPDATE vocab.records SET size = NULL WHERE owner = $1", [login.name])
+        try server.admin.execute("""
+            UPDATE vocab.accounts SET total_bytes = (SELECT sum(octet_length(body::text)) FROM vocab.records WHERE owner = $1) WHERE owner = $1
+            """, [login.name])
+        _ = try a.updateWord(id: words[0].id, WordChanges(detail: String(repeating: "longer ", count: 40)), now: t0.adding(seconds: 60))
+        try a.deleteWord(id: words[1].id, now: t0.adding(seconds: 60))
+        _ = try sync(a)
+        let row = try server.admin.execute("""
+            SELECT a.total_bytes::text, (SELECT sum(coalesce(r.size, octet_length(r.body::text)))::text FROM vocab.records r WHERE r.owner = $1),
+                   (SELECT count(*)::text FROM vocab.records r WHERE r.owner = $1 AND r.size IS NULL)
+            FROM vocab.accounts a WHERE a.owner = $1
+            """, [login.name]).first ?? []
+        XCTAssertEqual(row.count, 3)
+        XCTAssertEqual(row.first ?? nil, row.dropFirst().first ?? nil, "the kept bytes are what the records add up to")
+        XCTAssertEqual(row.last ?? nil, "2", "the book and the word left alone keep their old measure; the changed two are measured anew")
+    }
+
     func testAStoreWhoseTokenWasDamagedIsRepairedByAFullPull() throws {
         let a = try Store.open(folder: folder + "/a"), b = try Store.open(folder: folder + "/b")
         let book = try a.addBook(BookDraft(name: "B"), now: t0)
