@@ -289,6 +289,38 @@ extension CloudSchema {
         $fn$;
         REVOKE ALL ON FUNCTION vocab.most_bytes(text) FROM PUBLIC;
 
+        -- Refuses (SQLSTATE 54000) a batch of more than 16 MiB, measured as text before it is parsed.
+        CREATE OR REPLACE FUNCTION vocab.refuse_large_batch(bytes integer) RETURNS void
+        LANGUAGE plpgsql AS $fn$
+        BEGIN
+            IF bytes > 16777216 THEN
+                RAISE EXCEPTION 'a batch may hold 16 MiB, and this one holds % bytes', bytes USING ERRCODE = '54000';
+            END IF;
+        END
+        $fn$;
+
+        -- Refuses (SQLSTATE 54000, undoing the push) a record of `kind` of `size` bytes, the first
+        -- of a batch over its kind's bound (NULL: none was).
+        CREATE OR REPLACE FUNCTION vocab.refuse_large_record(kind text, size integer) RETURNS void
+        LANGUAGE plpgsql AS $fn$
+        BEGIN
+            IF kind IS NOT NULL THEN
+                RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', kind, size, kind USING ERRCODE = '54000';
+            END IF;
+        END
+        $fn$;
+
+        -- The learner's own lock (their row of vocab.accounts) for a push, waited for a few seconds
+        -- at most (then the server answers "busy, try again": one learner's long request never
+        -- holds a connection long), with the caps and the latest seq it guards.
+        CREATE OR REPLACE FUNCTION vocab.take_account(who name, OUT cap bigint, OUT byte_cap bigint, OUT latest bigint)
+        LANGUAGE plpgsql AS $fn$
+        BEGIN
+            PERFORM set_config('lock_timeout', '5s', true);
+            SELECT a.max_records, a.max_bytes, a.next_seq INTO cap, byte_cap, latest FROM vocab.accounts a WHERE a.owner = who FOR UPDATE;
+        END
+        $fn$;
+
         -- Refuses (SQLSTATE 53400, undoing the push) an account past the administrator's caps:
         -- `total` records against `cap`, `bytes` against `byte_cap` (NULL: no cap).
         CREATE OR REPLACE FUNCTION vocab.refuse_past_caps(me name, cap bigint, total bigint, byte_cap bigint, bytes bigint) RETURNS void
@@ -342,15 +374,9 @@ extension CloudSchema {
             shared_books text[];
             pushed_through bigint;
         BEGIN
-            IF octet_length(batch_text) > 16777216 THEN
-                RAISE EXCEPTION 'a batch may hold 16 MiB, and this one holds % bytes', octet_length(batch_text)
-                    USING ERRCODE = '54000';
-            END IF;
+            PERFORM vocab.refuse_large_batch(octet_length(batch_text));
             batch := batch_text::jsonb;
-            -- The learner's own lock, waited for a few seconds at most (then the server answers
-            -- "busy, try again"): one learner's long request never holds a connection long.
-            PERFORM set_config('lock_timeout', '5s', true);
-            SELECT a.max_records, a.max_bytes, a.next_seq INTO cap, byte_cap, latest FROM vocab.accounts a WHERE a.owner = me FOR UPDATE;
+            SELECT * INTO cap, byte_cap, latest FROM vocab.take_account(me);
             IF latest <> expected THEN
                 IF fresh OR NOT merge OR expected > latest OR EXISTS (
                     SELECT 1 FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
@@ -401,10 +427,7 @@ extension CloudSchema {
             FROM jsonb_to_recordset(batch) AS x(k text, i uuid)
             CROSS JOIN LATERAL (SELECT r.kind, r.deleted, r.size FROM vocab.records r
                                 WHERE r.owner = me AND r.kind = x.k AND r.id = x.i OFFSET 0) r;
-            IF batch_live.big_kind IS NOT NULL THEN
-                RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', batch_live.big_kind, batch_live.big_size, batch_live.big_kind
-                    USING ERRCODE = '54000';
-            END IF;
+            PERFORM vocab.refuse_large_record(batch_live.big_kind, batch_live.big_size);
             added := jsonb_array_length(batch) - before_live.existing;
             UPDATE vocab.accounts a SET
                 live_books = a.live_books + after_live.books - before_live.books,
@@ -449,11 +472,8 @@ extension CloudSchema {
             bytes bigint;
             batch_live record;
         BEGIN
-            IF octet_length(lines) > 16777216 THEN
-                RAISE EXCEPTION 'a batch may hold 16 MiB, and this one holds % bytes', octet_length(lines) USING ERRCODE = '54000';
-            END IF;
-            PERFORM set_config('lock_timeout', '5s', true);
-            SELECT a.max_records, a.max_bytes, a.next_seq INTO cap, byte_cap, latest FROM vocab.accounts a WHERE a.owner = me FOR UPDATE;
+            PERFORM vocab.refuse_large_batch(octet_length(lines));
+            SELECT * INTO cap, byte_cap, latest FROM vocab.take_account(me);
             IF latest <> expected THEN
                 RETURN NULL;
             END IF;
@@ -474,10 +494,7 @@ extension CloudSchema {
                    (array_agg(x.k) FILTER (WHERE x.size > vocab.most_bytes(x.k)))[1] AS big_kind,
                    (array_agg(x.size) FILTER (WHERE x.size > vocab.most_bytes(x.k)))[1] AS big_size
             INTO batch_live FROM stored x;
-            IF batch_live.big_kind IS NOT NULL THEN
-                RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', batch_live.big_kind, batch_live.big_size, batch_live.big_kind
-                    USING ERRCODE = '54000';
-            END IF;
+            PERFORM vocab.refuse_large_record(batch_live.big_kind, batch_live.big_size);
             UPDATE vocab.accounts a SET
                 live_books = a.live_books + batch_live.books,
                 live_words = a.live_words + batch_live.words,
