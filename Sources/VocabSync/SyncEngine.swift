@@ -268,15 +268,10 @@ public final class SyncEngine {
         try channel.counts().latest
     }
 
-    /// The batch as the JSON array `vocab.push` reads: `[{"k":kind,"i":id,"d":deleted,"b":body}, …]`
-    /// (bodies are JSON already and go in as they are).
-    static func batchJSON(_ entries: [OutboxEntry]) -> String {
-        batchText(entries, asLines: false)
-    }
-
-    /// The JSON array, or (`asLines`) the same objects one a line, as `vocab.push_lines` reads
-    /// new records: a newline in a body can only be whitespace between its tokens, and becomes
-    /// a space.
+    /// The batch as the JSON array `vocab.push` reads, `[{"k":kind,"i":id,"d":deleted,"b":body}, …]`
+    /// (bodies are JSON already and go in as they are), or (`asLines`) the same objects one a
+    /// line, as `vocab.push_lines` reads new records: a newline in a body can only be whitespace
+    /// between its tokens, and becomes a space.
     static func batchText(_ entries: [OutboxEntry], asLines: Bool) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(entries.reduce(2) { $0 + $1.record.body.utf8.count + 80 })

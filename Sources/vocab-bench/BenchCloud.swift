@@ -37,3 +37,18 @@ enum BenchCloud {
         return key
     }
 }
+
+/// The accounts a benchmark made in the cloud, removed with their devices and records.
+final class MadeAccounts {
+    var names: [String]
+
+    init(_ names: [String] = []) {
+        self.names = names
+    }
+
+    func remove(on admin: PostgresConnection) {
+        for table in ["records", "devices", "accounts"] {
+            _ = try? admin.execute("DELETE FROM vocab.\(table) WHERE owner = ANY ($1::name[])", ["{" + names.joined(separator: ",") + "}"])
+        }
+    }
+}

@@ -248,14 +248,3 @@ struct SyncBenchmark {
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
-
-/// The accounts a benchmark made in the cloud, removed with their devices and records.
-final class MadeAccounts {
-    var names: [String] = []
-
-    func remove(on admin: PostgresConnection) {
-        for table in ["records", "devices", "accounts"] {
-            _ = try? admin.execute("DELETE FROM vocab.\(table) WHERE owner = ANY ($1::name[])", ["{" + names.joined(separator: ",") + "}"])
-        }
-    }
-}

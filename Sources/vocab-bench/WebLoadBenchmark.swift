@@ -55,7 +55,7 @@ struct WebLoadBenchmark {
         let cap = try admin.execute("SELECT value FROM vocab.meta WHERE key = 'device_sign_ins_per_hour'").first?.first ?? nil
         try admin.execute("INSERT INTO vocab.meta VALUES ('device_sign_ins_per_hour', '1000000') ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         defer {
-            cleanUp(names, admin: admin)
+            MadeAccounts(names).remove(on: admin)
             if let cap {
                 _ = try? admin.execute("UPDATE vocab.meta SET value = $1 WHERE key = 'device_sign_ins_per_hour'", [cap])
             } else {
@@ -248,18 +248,6 @@ struct WebLoadBenchmark {
         while threads.contains(where: { !$0.isFinished }) { usleep(20_000) }
         if let first = failures.withLock({ $0.first }) { throw BenchError.message("web-load: \(failures.withLock { $0.count }) learners failed: \(first)") }
         return done.load(ordering: .relaxed)
-    }
-
-    /// Drops the run's learners, their devices' roles and their records.
-    private func cleanUp(_ names: [String], admin: PostgresConnection) {
-        for name in names {
-            let devices = (try? admin.execute("SELECT role::text FROM vocab.devices WHERE owner = $1", [name])) ?? []
-            for row in devices { if let role = row.first ?? nil { _ = try? admin.execute("DROP ROLE IF EXISTS \"\(role)\"") } }
-            _ = try? admin.execute("DROP ROLE IF EXISTS \"\(name)\"")
-        }
-        for table in ["devices", "records", "accounts"] {
-            _ = try? admin.execute("DELETE FROM vocab.\(table) WHERE owner LIKE $1", [(names.first ?? "web_").replacingOccurrences(of: "_0", with: "_%")])
-        }
     }
 
     /// A running `vocab serve --cloud`: its port and its memory.
