@@ -41,19 +41,22 @@ public final class StorePool: @unchecked Sendable {
     private var watcher: OutsideChangeWatcher?
 
     /// Opens (creating or upgrading as needed) the store in `folder`.
-    public convenience init(folder: String, maximumReaders: Int = 4, watchingOtherProcesses: Bool = true) throws {
+    public convenience init(folder: String, maximumReaders: Int = 4, watchingOtherProcesses: Bool = true, logPages: Int? = nil) throws {
         try FolderMaker.makeFolder(folder)
         try self.init(path: FilePath.joining(folder, Store.fileName), maximumReaders: maximumReaders,
-                      watchingOtherProcesses: watchingOtherProcesses)
+                      watchingOtherProcesses: watchingOtherProcesses, logPages: logPages)
     }
 
     /// Opens the store at `path` (a file: `:memory:` cannot be shared between connections).
     /// `watchingOtherProcesses` false: only this pool writes it (no watching thread).
-    public init(path: String, maximumReaders: Int = 4, watchingOtherProcesses: Bool = true) throws {
+    /// `logPages`: the write-ahead log is checkpointed whenever it holds that many pages
+    /// (`Store.checkpointWriteAheadLog(everyPages:)`); nil: SQLite's default.
+    public init(path: String, maximumReaders: Int = 4, watchingOtherProcesses: Bool = true, logPages: Int? = nil) throws {
         precondition(path != ":memory:", "a pool shares a file; use Store(path: \":memory:\") alone")
         self.path = path
         self.maximumReaders = max(1, maximumReaders)
         writer = try Store(path: path)
+        if let logPages { try writer.checkpointWriteAheadLog(everyPages: logPages) }
         writerObservation = writer.observe { [weak self] change in self?.wrote(change) }
         if watchingOtherProcesses {
             watcher = OutsideChangeWatcher(storePath: path) { [weak self] in self?.checkForOutsideChanges() }

@@ -84,7 +84,10 @@ public final class SyncEngine {
                   learner: account.user, pageSize: pageSize, batchSize: batchSize, progress: progress)
     }
 
-    public func run() throws -> SyncReport {
+    /// Syncs. `known`: the account's counts as the caller just asked them (a server that asked
+    /// whether there is anything to do), used instead of asking again; a push checks that the
+    /// account is still where they say, so counts a little old cost a pull, never a change.
+    public func run(known: CloudCounts? = nil) throws -> SyncReport {
         var report = SyncReport()
         let account = self.account
         if let former = formerAccount, try store.boundAccount() == former {
@@ -94,14 +97,14 @@ public final class SyncEngine {
             throw CloudError.boundToAnotherAccount(bound: bound, loggedIn: account, user: learner)
         }
         if let sharing { report.shared = try SharedBooksSync(store: store, channel: sharing, pageSize: pageSize).run() }
-        var counts = try exchange(account: account, report: &report)
+        var counts = try exchange(account: account, known: known, report: &report)
         // The closing check, as Anki's sync ends: this store and the server must count the same
         // live books and words (and the server at least as many reviews: its log keeps those of
         // deleted words). If not, the store's sync state is damaged: pull everything again.
         if try !countsAgree(report, known: counts) {
             try store.forgetSyncProgress(for: account)
             report.repaired = true
-            counts = try exchange(account: account, report: &report)
+            counts = try exchange(account: account, known: nil, report: &report)
             if try !countsAgree(report, known: counts) { throw CloudError.countsDisagree(detail: try countsText()) }
         }
         return report
@@ -111,10 +114,10 @@ public final class SyncEngine {
     /// server's latest change is the token: a sync with nothing new is one request), then
     /// pushes, until a push finds nothing new on the server. A push stored after others'
     /// changes (none of its records among them) counts as new: their changes are pulled in the
-    /// next round. Returns the counts asked first.
-    private func exchange(account: String, report: inout SyncReport) throws -> CloudCounts {
+    /// next round. Returns the counts asked first (or `known`, when given).
+    private func exchange(account: String, known: CloudCounts?, report: inout SyncReport) throws -> CloudCounts {
         var token = try store.syncToken(for: account)
-        let counts = try channel.counts()
+        let counts = try known ?? channel.counts()
         var latest: Int64? = counts.latest
         for _ in 0..<20 {
             if latest != token { token = try pull(after: token, report: &report) }

@@ -181,13 +181,15 @@ public final class CloudWebApp: Sendable {
         // A read within `freshFor` of the device's last word with the cloud is answered from the
         // learner's store as it is; anything else asks the cloud first (news, and whether the
         // device is still signed in: a sign-out elsewhere is refused here within that time).
+        var counts: CloudCounts?
         if request.method != "GET" || !caller.device.checked(within: Self.freshFor) {
-            try freshen(learner, caller, pushing: false)
+            counts = try freshen(learner, caller, pushing: false)
             caller.device.markChecked()
         }
         let response = learner.app.handle(request, device: caller.key.id)
-        // A write that was refused changed nothing: nothing to push.
-        if request.method != "GET", response.status < 400 { try freshen(learner, caller, pushing: true) }
+        // A write that was refused changed nothing: nothing to push. One that was not is pushed
+        // with the counts asked just before it (the device proved itself then).
+        if request.method != "GET", response.status < 400 { try freshen(learner, caller, pushing: true, known: counts) }
         return response
     }
 
@@ -358,9 +360,13 @@ public final class CloudWebApp: Sendable {
 
     /// Asks the cloud how far the account is (which also proves the device is still signed in)
     /// and syncs the learner's store when either side has news; `pushing`: after a change.
+    /// `known`: the counts this request asked before its change, used instead of asking again
+    /// (the push checks that the account is still there). Returns the counts it asked or used
+    /// (nil when the cloud could not be reached).
     /// A device signed out is refused (401). A cloud that cannot be reached leaves the store as
     /// it is: the learner goes on with it, and what they change waits for the next request.
-    func freshen(_ learner: Learner, _ caller: Caller, pushing: Bool, sharedNow: Bool = false) throws {
+    @discardableResult
+    func freshen(_ learner: Learner, _ caller: Caller, pushing: Bool, known: CloudCounts? = nil, sharedNow: Bool = false) throws -> CloudCounts? {
         // The books the learner follows: at once after a follow; else every few seconds (an
         // owner's change shows on an open phone within them), off the request's way.
         let due = learner.sharedChecked.withLock { checked in
@@ -378,22 +384,23 @@ public final class CloudWebApp: Sendable {
             }
         }
         do {
-            try learner.syncLock.withLock { _ in
+            return try learner.syncLock.withLock { _ in
                 try cloud.with { connection in
-                    let latest = try DatabaseSyncChannel(connection: connection, device: caller.key).counts().latest
+                    let counts = try known ?? DatabaseSyncChannel(connection: connection, device: caller.key).counts()
                     let (token, waiting) = try learner.pool.read { store in (try store.pulledThrough(for: learner.account.url), try store.outboxCount()) }
-                    guard latest != token || waiting > 0 else { return }
+                    guard counts.latest != token || waiting > 0 else { return counts }
                     try learner.pool.write { store in
-                        _ = try SyncEngine(store: store, connection: connection, device: caller.key, account: learner.account).run()
+                        _ = try SyncEngine(store: store, connection: connection, device: caller.key, account: learner.account).run(known: counts)
                     }
+                    return counts
                 }
             }
         } catch CloudError.accessDenied, CloudError.deviceSignedOut {
             forget(devices: [caller.key.id])
             throw Self.signedOut("This device was signed out: sign in again with your cloud account.")
         } catch let error as CloudError {
-            if case .unreachable = error { return }
-            if case .timedOut = error { return }
+            if case .unreachable = error { return nil }
+            if case .timedOut = error { return nil }
             if pushing, case .quotaExceeded = error {
                 throw WebProblem(status: 507, message: error.message)
             }

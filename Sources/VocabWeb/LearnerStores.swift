@@ -49,6 +49,10 @@ final class LearnerStores: Sendable {
     private let open = ShardedDictionary<Learner>()
     private let started = ContinuousClock.now
     private let evicting = Atomic<Bool>(false)
+    /// Each store's write-ahead log is checkpointed at 64 pages (512 KiB) instead of growing to
+    /// 8 MiB: a thousand learners' logs would take 8 GiB of the cache's budget, and a log that grows has
+    /// the system allocate and zero a new page at nearly every commit.
+    static let logPages = 64
 
     init(folder: String, budget: Int64, makeApp: @escaping @Sendable (StorePool) throws -> WebApp) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -72,7 +76,7 @@ final class LearnerStores: Sendable {
                 known.busy.add(1, ordering: .relaxed)
                 return known
             }
-            let pool = try StorePool(folder: place, maximumReaders: 2, watchingOtherProcesses: false)
+            let pool = try StorePool(folder: place, maximumReaders: 2, watchingOtherProcesses: false, logPages: Self.logPages)
             let made = Learner(owner: owner, account: account, folder: place, pool: pool, app: try makeApp(pool))
             made.app.watchStore()
             made.upkeep.start()

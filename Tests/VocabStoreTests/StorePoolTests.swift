@@ -100,4 +100,31 @@ final class StorePoolTests: XCTestCase {
         XCTAssertEqual(failures.withLock { $0 }, 0)
         XCTAssertEqual(try pool.read { try $0.wordCount() }, 100)
     }
+
+    /// A server's many small stores: a log checkpointed at a few pages is written over from its
+    /// start and stays that small; SQLite's default lets it grow to 1,000 pages.
+    func testAStoresWriteAheadLogStaysWithinThePagesItIsCheckpointedAt() throws {
+        let folder = try TemporaryFolder()
+        func logBytes(_ pool: StorePool) throws -> Int {
+            let attributes = try FileManager.default.attributesOfItem(atPath: pool.path + "-wal")
+            return (attributes[.size] as? NSNumber)?.intValue ?? 0
+        }
+        var sizes: [Int] = []
+        for (name, pages) in [("small", 16 as Int?), ("default", nil)] {
+            let pool = try StorePool(folder: folder.path + "/" + name, logPages: pages)
+            let book = try pool.write { try $0.addBook(BookDraft(name: "B"), now: self.t0) }.value
+            var largest = 0
+            for index in 0..<300 {
+                try pool.write { store in
+                    try store.addWord(WordDraft(word: "word \(index)", definition: String(repeating: "meaning ", count: 40)), toBook: book.id, now: self.t0)
+                }
+                largest = max(largest, try logBytes(pool))
+            }
+            XCTAssertEqual(try pool.read { try $0.wordCount() }, 300)
+            sizes.append(largest)
+        }
+        let frame = 8_192 + 24  // a page and its header
+        XCTAssertLessThanOrEqual(sizes[0], 64 * frame, "checkpointed at 16 pages (and one write's pages past them): \(sizes[0] / frame) frames")
+        XCTAssertGreaterThan(sizes[1], 200 * frame, "the default log grew far past that: \(sizes[1] / frame) frames")
+    }
 }

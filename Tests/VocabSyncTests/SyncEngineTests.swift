@@ -244,6 +244,28 @@ final class SyncEngineTests: XCTestCase {
         XCTAssertEqual(try a.learningSettings(), LearningSettings())
     }
 
+    /// A server asks the counts before a learner's write and syncs with them after it: counts
+    /// another device made old meanwhile cost a pull, never a change.
+    func testCountsKnownBeforeAnotherDevicesPushLoseNothing() throws {
+        let a = try device("a"), b = try device("b")
+        let book = try a.addBook(BookDraft(name: "TOEIC"), now: t0)
+        let apple = try a.addWord(WordDraft(word: "apple", definition: "사과"), toBook: book.id, now: t0)
+        try sync(a)
+        try sync(b)
+        let known = try DatabaseSyncChannel(connection: server.tier(), device: login.device).counts()
+        try a.updateWord(id: apple.id, WordChanges(definition: "사과 (과일)"), now: t0.adding(seconds: 60))
+        try sync(a)
+        try b.addWord(WordDraft(word: "banana", definition: "바나나"), toBook: book.id, now: t0.adding(seconds: 120))
+        let report = try SyncEngine(store: b, channel: DatabaseSyncChannel(connection: server.tier(), device: login.device),
+                                    account: login.address.url, learner: login.address.user).run(known: known)
+        XCTAssertEqual(report.pushed, 1)
+        XCTAssertEqual(report.pulled, 1, "a's edit, which the old counts did not know of, was pulled")
+        XCTAssertFalse(report.repaired)
+        try sync(a)
+        XCTAssertEqual(try snapshot(a), try snapshot(b))
+        XCTAssertEqual(try snapshot(b), ["TOEIC|apple|사과 (과일)|||false", "TOEIC|banana|바나나|||false"])
+    }
+
     func testConcurrentPushesFromTwoDevicesLoseNoRowForAThirdReader() throws {
         let seed = try device("seed")
         let book = try seed.addBook(BookDraft(name: "Shared"), now: t0)
