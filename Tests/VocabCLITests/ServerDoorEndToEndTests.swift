@@ -133,7 +133,8 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
 
     /// The operator's set-up the README shows: HAProxy (docs/haproxy.cfg, its ports and
     /// certificate put in) terminating HTTPS in front of two servers behind it. Devices sign in
-    /// and sync through it, each request going to either server.
+    /// and sync through it and converge; each device's requests go to one server (a hash of its
+    /// token: a terminal's Authorization, a phone's cookie), a request with no token to either.
     func testThroughHAProxyBeforeTwoServersDevicesConverge() throws {
         let haproxy = try requiredService("VOCAB_TEST_HAPROXY", "HAProxy")
         let user = try newUser()
@@ -151,6 +152,9 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         config = config.replacingOccurrences(of: "127.0.0.1:8081", with: String(backends[0].dropFirst(7)))
         config = config.replacingOccurrences(of: "127.0.0.1:8082", with: String(backends[1].dropFirst(7)))
         XCTAssertFalse(config.contains("/etc/haproxy"), config)
+        // The test's own addition: each answer names the server that gave it.
+        config = config.replacingOccurrences(of: "    hash-type consistent\n", with: "    hash-type consistent\n    http-response set-header X-Vocab-Backend %[srv_name]\n")
+        XCTAssertTrue(config.contains("X-Vocab-Backend"), "docs/haproxy.cfg balances by a hash of the device")
         let file = vocab.file("haproxy.cfg")
         try Data(config.utf8).write(to: URL(fileURLWithPath: file))
         let proxy = Process()
@@ -177,6 +181,27 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         try syncs("laptop")
         try syncs("desk")
         XCTAssertEqual(try words("desk"), ["four", "one", "three"])
+
+        // Which server answered each of six requests.
+        func answering(_ arguments: [String]) throws -> Set<String> {
+            var seen: Set<String> = []
+            for _ in 0..<6 {
+                let headers = try curl(["-o", "/dev/null", "-D", "-", "--cacert", certificate] + arguments)
+                let line = headers.split(whereSeparator: \.isNewline).first { $0.lowercased().hasPrefix("x-vocab-backend:") }
+                seen.insert(String(try XCTUnwrap(line, headers).dropFirst("x-vocab-backend:".count)).trimmingCharacters(in: .whitespaces))
+            }
+            return seen
+        }
+        let login = try String(contentsOfFile: vocab.file("desk/config/vocab/cloud.json"), encoding: .utf8)
+        let desk = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(login.utf8)) as? [String: Any])
+        let bearer = "Authorization: Bearer \(desk["user"] as? String ?? "").\(desk["password"] as? String ?? "")"
+        XCTAssertEqual(try answering(["-H", bearer, front + "/api/v1/account"]).count, 1, "a terminal's requests go to one server")
+        let jar = vocab.file("phone-cookies")
+        let signedIn = try curl(["-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate, "-c", jar, "-X", "POST",
+                                 "-H", "X-Vocab-Request: 1", "-d", #"{"user":"\#(user)","password":"pw"}"#, front + "/api/signin"])
+        XCTAssertEqual(signedIn, "200")
+        XCTAssertEqual(try answering(["-b", jar, front + "/api/books"]).count, 1, "a phone's requests go to one server")
+        XCTAssertEqual(try answering([front + "/api/meta"]).count, 2, "requests with no device's token go to either")
     }
 
     func testRefusalsAreClearAndChangeNothing() throws {
