@@ -49,6 +49,13 @@ enum BenchChecks {
         missedTargets.withLock { $0.append(text) }
     }
 
+    /// Notes `what` as a missed target unless `value` is at least `limit`.
+    static func target(_ what: @autoclosure () -> String, _ value: Double, atLeast limit: Double) {
+        guard !(value >= limit) else { return }
+        let text = what() + " (target >= \(limit))"
+        missedTargets.withLock { $0.append(text) }
+    }
+
     /// Prints the summary of targets: each missed one, or that every checked one was met.
     static func printTargetSummary() {
         let missed = missedTargets.withLock { $0 }

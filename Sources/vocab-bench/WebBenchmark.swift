@@ -99,7 +99,7 @@ struct WebBenchmark {
                      options.rows, card.requests, card.p99, file.requests, file.p99, ratio))
         _ = BenchChecks.require(card.errors == 0, "web: \(card.errors) next-card requests failed under load (answers or socket errors)")
         _ = BenchChecks.require(file.errors == 0, "web: \(file.errors) requests of the static file failed under load (answers or socket errors)")
-        BenchChecks.target("web next card: \(String(format: "%.2f", ratio))x the static file", -ratio, atMost: -0.3)
+        BenchChecks.target("web next card: \(String(format: "%.2f", ratio))x the static file", ratio, atLeast: 0.3)
         let memory = server.peakMiB
         let idle = try Server(executable: vocab, home: empty, config: work + "/config")
         let idleCookie = try idle.pair()
