@@ -78,14 +78,25 @@ public enum DeviceAPI {
         public init(signedOut: Int) { self.signedOut = signedOut }
     }
 
-    /// `POST /api/v1/sync/push`: stored (`latest`, 200), or 409 with `outcome` "moved" (the
-    /// account is another one now) or "upsert" (send the batch again as updates).
+    /// `POST /api/v1/sync/push`: stored (`latest`, 200, with the account's counts right after
+    /// the push when the server knows them), or 409 with `outcome` "moved" (the account is
+    /// another one now) or "upsert" (send the batch again as updates).
     public struct PushAnswer: Codable, Sendable {
         public var latest: Int64?
         public var outcome: String?
-        public init(latest: Int64? = nil, outcome: String? = nil) {
+        public var books: Int?, words: Int?, reviews: Int?
+        public init(latest: Int64? = nil, outcome: String? = nil, counts: CloudCounts? = nil) {
             self.latest = latest
             self.outcome = outcome
+            books = counts?.books
+            words = counts?.words
+            reviews = counts?.reviews
+        }
+
+        /// The counts the answer carries, if all of them.
+        public var counts: CloudCounts? {
+            guard let latest, let books, let words, let reviews else { return nil }
+            return CloudCounts(books: books, words: words, reviews: reviews, latest: latest)
         }
     }
 

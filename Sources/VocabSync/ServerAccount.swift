@@ -214,10 +214,11 @@ public final class ServerSyncChannel: SyncChannel {
             default: break
             }
         }
-        guard let latest = try ServerAccount.checked(answer, DeviceAPI.PushAnswer.self, server: account.connection.server).latest else {
+        let pushed = try ServerAccount.checked(answer, DeviceAPI.PushAnswer.self, server: account.connection.server)
+        guard let latest = pushed.latest else {
             throw CloudError.unexpectedAnswer(server: account.connection.server, detail: "a push's answer without the latest change")
         }
-        return .stored(latest: latest)
+        return .stored(latest: latest, counts: pushed.counts)
     }
 
     public func abandonPush() {

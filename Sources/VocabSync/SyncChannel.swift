@@ -35,8 +35,9 @@ public struct PulledRow: Sendable, Equatable {
 
 /// How a push ended.
 public enum PushOutcome: Sendable, Equatable {
-    /// Stored: the account's latest change is now `latest`.
-    case stored(latest: Int64)
+    /// Stored: the account's latest change is now `latest`, and its counts right after the push
+    /// are `counts` (nil when the cloud did not say: the sync asks them when it needs them).
+    case stored(latest: Int64, counts: CloudCounts? = nil)
     /// The account changed since the token the push named: pull first.
     case accountMoved
     /// A plain insert into what looked like an empty account met a record: send it as an upsert.
@@ -103,11 +104,23 @@ public final class DatabaseSyncChannel: SyncChannel {
         // a device that sent them as an array has them split here. Should that fail, the device
         // sends the batch again as an array (`retryAsUpsert`).
         if intoEmptyAccount, let lines = batch.utf8.first == UInt8(ascii: "{") ? batch : PushLines.lines(fromBatch: batch) {
-            try connection.send("SELECT vocab.push_lines($1, $2, $3::bigint, $4::text)::text", [device.id, device.secret, String(token), lines])
+            try connection.send(Self.withCountsAfter("vocab.push_lines($1, $2, $3::bigint, $4::text)"), [device.id, device.secret, String(token), lines])
             return
         }
-        try connection.send("SELECT vocab.push($1, $2, $3::bigint, $4::text, $5::boolean, $6::boolean)::text",
+        try connection.send(Self.withCountsAfter("vocab.push($1, $2, $3::bigint, $4::text, $5::boolean, $6::boolean)"),
                             [device.id, device.secret, String(token), batch, intoEmptyAccount ? "true" : "false", merging ? "true" : "false"])
+    }
+
+    /// The statement running `push` (which returns the latest change, or NULL) and then, in the
+    /// same round trip, `vocab.counts` for the same device: the counts the sync's closing check
+    /// needs, as the push left them (`LATERAL` makes the push run first; `vocab.counts` is
+    /// volatile, so it reads the account as the push changed it).
+    static func withCountsAfter(_ push: String) -> String {
+        """
+        SELECT p.latest::text, c.books::text, c.words::text, c.reviews::text
+        FROM (SELECT \(push) AS latest OFFSET 0) p
+        LEFT JOIN LATERAL (SELECT * FROM vocab.counts($1, $2) WHERE p.latest IS NOT NULL) c ON true
+        """
     }
 
     public func finishPush() throws -> PushOutcome {
@@ -117,9 +130,11 @@ public final class DatabaseSyncChannel: SyncChannel {
         } catch CloudError.serverError where pushingIntoEmptyAccount {
             return .retryAsUpsert  // the plain insert met a record: nothing of it was kept
         }
-        guard let text = rows.first?.first ?? nil else { return .accountMoved }
+        guard let row = rows.first, let text = row.first ?? nil else { return .accountMoved }
         guard let latest = Int64(text) else { throw CloudError.serverError("vocab.push returned \(text)") }
-        return .stored(latest: latest)
+        let counts = row.dropFirst().compactMap { $0.flatMap { Int($0) } }
+        guard counts.count == 3 else { return .stored(latest: latest) }
+        return .stored(latest: latest, counts: CloudCounts(books: counts[0], words: counts[1], reviews: counts[2], latest: latest))
     }
 
     public func abandonPush() {

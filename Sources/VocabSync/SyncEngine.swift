@@ -62,6 +62,8 @@ public final class SyncEngine {
     /// pulled: the token stays before those changes, and the pull that follows skips these
     /// rows (they are this store's own, and it may have changed them again since).
     private var ownSeqs: [ClosedRange<Int64>] = []
+    /// The account's counts as this sync's last push left them, when the cloud told them.
+    private var countsAfterPush: CloudCounts?
 
     /// A sync through `channel` for the account whose URL is `account` (what the store is
     /// bound to) and whose learner is `learner`.
@@ -136,7 +138,7 @@ public final class SyncEngine {
         let local = try store.liveCounts()
         guard report.skipped.isEmpty, local.waiting == 0 else { return true }
         let token = try store.syncToken(for: account)
-        let remote = token == known.latest ? known : try channel.counts()
+        let remote = token == known.latest ? known : try countsAfterPush.flatMap { $0.latest == token ? $0 : nil } ?? channel.counts()
         if token > remote.latest { return false }  // a token the server never gave: damaged
         guard token == remote.latest else { return true }
         return local.books == remote.books && local.words == remote.words && local.reviews <= remote.reviews
@@ -236,7 +238,8 @@ public final class SyncEngine {
                 continue
             case .accountMoved:
                 return false
-            case .stored(let latest):
+            case .stored(let latest, let counts):
+                countsAfterPush = counts
                 let first = latest - Int64(entries.count) + 1
                 if first == token + 1, !afterOthers {
                     newToken = latest

@@ -119,7 +119,7 @@ extension CloudWebApp {
             return try channel.finishPush()
         }
         switch outcome {
-        case .stored(let latest): return WebApp.json(DeviceAPI.PushAnswer(latest: latest))
+        case .stored(let latest, let counts): return WebApp.json(DeviceAPI.PushAnswer(latest: latest, counts: counts))
         case .accountMoved: return WebApp.json(DeviceAPI.PushAnswer(outcome: "moved"), status: 409)
         case .retryAsUpsert: return WebApp.json(DeviceAPI.PushAnswer(outcome: "upsert"), status: 409)
         }

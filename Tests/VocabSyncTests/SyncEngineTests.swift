@@ -266,6 +266,30 @@ final class SyncEngineTests: XCTestCase {
         XCTAssertEqual(try snapshot(b), ["TOEIC|apple|사과 (과일)|||false", "TOEIC|banana|바나나|||false"])
     }
 
+    /// A sync of one change asks the account's counts once, as it begins (none when the caller
+    /// knows them): the push answers the counts the closing check needs.
+    func testASyncOfOneChangeAsksTheCountsOnceAndWithThemKnownNever() throws {
+        let a = try device("a")
+        let book = try a.addBook(BookDraft(name: "TOEIC"), now: t0)
+        try sync(a)
+        let channel = CountingChannel(try DatabaseSyncChannel(connection: server.tier(), device: login.device))
+        func syncOnce(known: CloudCounts?) throws -> SyncReport {
+            try SyncEngine(store: a, channel: channel, account: login.address.url, learner: login.address.user).run(known: known)
+        }
+        try a.addWord(WordDraft(word: "apple"), toBook: book.id, now: t0)
+        var report = try syncOnce(known: nil)
+        XCTAssertEqual(report.pushed, 1)
+        XCTAssertFalse(report.repaired)
+        XCTAssertEqual(channel.countsAsked, 1)
+        let known = try channel.counts()
+        try a.addWord(WordDraft(word: "pear"), toBook: book.id, now: t0)
+        report = try syncOnce(known: known)
+        XCTAssertEqual(report.pushed, 1)
+        XCTAssertFalse(report.repaired)
+        XCTAssertEqual(channel.countsAsked, 2, "only the test's own ask")
+        XCTAssertEqual(try channel.counts(), CloudCounts(books: 1, words: 2, reviews: 0, latest: 3))
+    }
+
     func testConcurrentPushesFromTwoDevicesLoseNoRowForAThirdReader() throws {
         let seed = try device("seed")
         let book = try seed.addBook(BookDraft(name: "Shared"), now: t0)
@@ -378,4 +402,21 @@ extension SyncEngineTests {
         try sync(b)
         XCTAssertEqual(try b.wordCount(), 3000)
     }
+}
+
+/// A channel that counts how often the account's counts are asked.
+final class CountingChannel: SyncChannel {
+    let inner: SyncChannel
+    private(set) var countsAsked = 0
+    init(_ inner: SyncChannel) { self.inner = inner }
+    func counts() throws -> CloudCounts {
+        countsAsked += 1
+        return try inner.counts()
+    }
+    func pull(after token: Int64, limit: Int) throws -> [PulledRow] { try inner.pull(after: token, limit: limit) }
+    func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws {
+        try inner.startPush(token: token, batch: batch, intoEmptyAccount: intoEmptyAccount)
+    }
+    func finishPush() throws -> PushOutcome { try inner.finishPush() }
+    func abandonPush() { inner.abandonPush() }
 }

@@ -15,7 +15,8 @@ extension SyncEngineTests {
         let channel = DatabaseSyncChannel(connection: try server.tier(), device: login.device)
         let first = UUID(), second = UUID()
         try channel.startPush(token: 0, batch: "[" + record(first) + ",\n" + record(second) + "]", intoEmptyAccount: true)
-        XCTAssertEqual(try channel.finishPush(), .stored(latest: 2))
+        XCTAssertEqual(try channel.finishPush(), .stored(latest: 2, counts: CloudCounts(books: 2, words: 0, reviews: 0, latest: 2)),
+                       "the counts as the push left them, in the same round trip")
         XCTAssertEqual(try channel.counts(), CloudCounts(books: 2, words: 0, reviews: 0, latest: 2))
         XCTAssertEqual(try channel.pull(after: 0, limit: 10).map(\.id), [first.lowercaseText, second.lowercaseText])
 
@@ -36,13 +37,21 @@ extension SyncEngineTests {
             guard case CloudError.quotaExceeded = error else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(try channel.counts().latest, 2)
+        // The upsert tells the counts as it left them too: a deletion, an edit.
+        let deletion = #"[{"k":"book","i":"\#(first.lowercaseText)","d":true,"b":{}},"# + record(second, body: #"{"name":"y"}"#) + "]"
+        try channel.startPush(token: 2, batch: deletion, intoEmptyAccount: false)
+        XCTAssertEqual(try channel.finishPush(), .stored(latest: 4, counts: CloudCounts(books: 1, words: 0, reviews: 0, latest: 4)))
+        XCTAssertEqual(try channel.counts(), CloudCounts(books: 1, words: 0, reviews: 0, latest: 4))
+        // One that touches a record changed since its token: nothing stored, no counts.
+        try channel.startPush(token: 2, batch: "[" + record(second, body: #"{"name":"z"}"#) + "]", intoEmptyAccount: false)
+        XCTAssertEqual(try channel.finishPush(), .accountMoved)
     }
 
     func testADevicesLinesGoInAsTheyAreAndAnythingElseFallsBackToThePush() throws {
         let channel = DatabaseSyncChannel(connection: try server.tier(), device: login.device)
         let first = UUID(), second = UUID()
         try channel.startPush(token: 0, batch: record(first) + "\n" + record(second), intoEmptyAccount: true)
-        XCTAssertEqual(try channel.finishPush(), .stored(latest: 2))
+        XCTAssertEqual(try channel.finishPush(), .stored(latest: 2, counts: CloudCounts(books: 2, words: 0, reviews: 0, latest: 2)))
         XCTAssertEqual(try channel.pull(after: 0, limit: 10).map(\.id), [first.lowercaseText, second.lowercaseText])
         // Two records on one line, an empty line: no record each; nothing of the batch is kept.
         for batch in [record(UUID()) + record(UUID()), record(UUID()) + "\n\n" + record(UUID())] {
