@@ -26,6 +26,8 @@ final class ShelfScreen {
     private var shownBooks: [ShelfBook]?
     /// The shelf as last read, by book id (opening a book needs no second count of its words).
     private var summaries: [UUID: BookSummary] = [:]
+    /// Each card's line of counts, by book id: what a sync's words landing change in place.
+    private var countLines: [UUID: Widget] = [:]
     /// Whether the shelf was read once, and what waits for that.
     private var loaded = false
     private var whenLoaded: [@MainActor () -> Void] = []
@@ -72,8 +74,9 @@ final class ShelfScreen {
     }
 
     /// Reads the shelf again from the store, off the main thread (its counts grow with the
-    /// store); the cards are made anew only when what they show changed (a change elsewhere, or
-    /// another process indexing, leaves them and their focus be).
+    /// store); the cards are made anew only when the books or their names or covers changed
+    /// (new counts change in the cards; a change elsewhere, or another process indexing, leaves
+    /// them and their focus be).
     func reload() {
         let now = model.clock.now()
         model.readInBackground({ store in try Shelf.books(in: store, at: now) }) { [weak self] result in
@@ -91,13 +94,23 @@ final class ShelfScreen {
 
     private func show(_ books: [ShelfBook]) {
         guard books != shownBooks else { return }
+        let countsOnly = shownBooks.map { Self.differInCountsOnly($0, books) } ?? false
         shownBooks = books
-        while let child = gtk_widget_get_first_child(cards) { gtk_flow_box_remove(vocab_flow_box(cards), child) }
         summaries = Dictionary(books.map { ($0.book.id, $0.summary) }, uniquingKeysWith: { first, _ in first })
         followed = Set(books.filter { $0.sharedBy != nil }.map(\.book.id))
         UI.setVisible(empty, books.isEmpty)
         UI.setVisible(gtk_widget_get_parent(cards), !books.isEmpty)
-        for item in books { gtk_flow_box_append(vocab_flow_box(cards), card(for: item)) }
+        if countsOnly {
+            // The same books with other counts (words arriving by a sync, a review): the cards
+            // stay and their counts change, so a press on a card is never lost to it being made anew.
+            for item in books {
+                if let line = countLines[item.book.id] { gtk_label_set_text(vocab_label(line), Self.countsText(item)) }
+            }
+        } else {
+            while let child = gtk_widget_get_first_child(cards) { gtk_flow_box_remove(vocab_flow_box(cards), child) }
+            countLines = [:]
+            for item in books { gtk_flow_box_append(vocab_flow_box(cards), card(for: item)) }
+        }
         if let open = openBook, !books.contains(where: { $0.book.id == open.id }) { closeBook() }
         if let open = openBook, let fresh = books.first(where: { $0.book.id == open.id }) {
             openBook = fresh.book
@@ -117,15 +130,14 @@ final class ShelfScreen {
             gtk_widget_add_css_class(cover, "dim-label")
         }
         gtk_widget_set_size_request(cover, 140, 140)
-        var counts = item.summary.wordCount == 1 ? tr("1 word") : tr("%d words", item.summary.wordCount)
-        if item.summary.memorizedCount > 0 { counts += " · " + tr("%d memorised", item.summary.memorizedCount) }
-        if item.dueCount > 0 { counts += " · " + tr("%d due", item.dueCount) }
         let body = UI.box(true, spacing: 4, [cover, UI.label(book.name, style: "heading", xalign: 0.5)])
         if !book.explain.isEmpty { UI.append(body, UI.label(book.explain, style: "dim-label", wrap: true, xalign: 0.5)) }
         if let sharer = item.sharedBy {
             UI.append(body, UI.label(sharer.isEmpty ? tr("Shared") : tr("Shared by %@", sharer), style: "accent", xalign: 0.5))
         }
-        UI.append(body, UI.label(counts, style: "caption", xalign: 0.5))
+        let counts = UI.label(Self.countsText(item), style: "caption", xalign: 0.5)
+        countLines[book.id] = counts
+        UI.append(body, counts)
         UI.margins(body, 6)
         let button = gtk_button_new()!
         gtk_button_set_child(vocab_button(button), body)
@@ -134,6 +146,20 @@ final class ShelfScreen {
         let id = book.id
         on(button, "clicked") { [weak self] in self?.open(bookId: id) }
         return button
+    }
+
+    /// A card's line of counts: words, memorised, due.
+    private static func countsText(_ item: ShelfBook) -> String {
+        var counts = item.summary.wordCount == 1 ? tr("1 word") : tr("%d words", item.summary.wordCount)
+        if item.summary.memorizedCount > 0 { counts += " · " + tr("%d memorised", item.summary.memorizedCount) }
+        if item.dueCount > 0 { counts += " · " + tr("%d due", item.dueCount) }
+        return counts
+    }
+
+    /// Whether the shelf holds the same books, as they were, in the same order: only their
+    /// counts differ.
+    static func differInCountsOnly(_ shown: [ShelfBook], _ books: [ShelfBook]) -> Bool {
+        shown.count == books.count && zip(shown, books).allSatisfy { $0.book == $1.book && $0.sharedBy == $1.sharedBy }
     }
 
     /// The ready-made book of common words, for a first look (WordNet 3.0).

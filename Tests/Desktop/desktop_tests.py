@@ -213,6 +213,28 @@ def test_words_another_process_adds_always_appear(root):
         window.stop()
 
 
+def test_a_shelf_card_stays_as_its_counts_change(root):
+    """Words arriving (a sync's, another process's) change a card's counts in place: the card a
+    learner is about to press is the same card, never one made anew under the press (which the
+    press would miss), and it opens its book."""
+    window = Window(root, "cards")
+    window.terminal("book", "add", "Animals")
+    window.terminal("word", "add", "cat", "--book", "Animals")
+    window.start()
+    try:
+        card = window.find("push button", "Open book Animals")
+        window.find("label", prefix="1 word", timeout=5)
+        for count, word in [(2, "dog"), (3, "eel")]:
+            window.terminal("word", "add", word, "--book", "Animals")
+            # Asked of the card found before the words came: a card made anew would be another.
+            wait_for(f"the same card to say {count} words",
+                     lambda: any(label.name.startswith(f"{count} words") for label in find_all(card, "label")))
+        click(card)
+        window.find("label", prefix="3 words · ", timeout=5)
+    finally:
+        window.stop()
+
+
 def test_a_new_user_starts_with_the_starter_book(root):
     window = Window(root, "starter").start()
     try:
@@ -559,6 +581,7 @@ def test_the_window_shows_the_web_servers_address_and_pairing_code(root):
 
 def main():
     tests = [test_books_words_dictionary_and_live_data, test_words_another_process_adds_always_appear,
+             test_a_shelf_card_stays_as_its_counts_change,
              test_a_new_user_starts_with_the_starter_book,
              test_game_on_a_store_that_fills_later_and_study,
              test_import_and_export_through_the_file_dialog, test_an_anki_package_through_the_file_dialog,
