@@ -370,20 +370,17 @@ final class LoadLearner: Sendable {
         if !cookie.isEmpty { headers.append(("Cookie", "vocab_device=" + cookie)) }
         if body != nil { headers.append(("Content-Type", "application/json")) }
         let started = ContinuousClock.now
-        var response: LoadHTTPClient.Response
+        let response: LoadHTTPClient.Response
         do {
-            response = try client.send(method, path, headers: headers, body: body.map { Array($0.compact.utf8) } ?? [])
-        } catch let error as BenchError where method == "GET" && error.description.contains("closed the connection") {
-            // A GET whose connection closed before its answer is sent once more on a new one, as
-            // a browser does (a thousand sign-ins at once: HAProxy logged no request for such a
-            // connection, which it closed before reading one).
             do {
+                response = try client.send(method, path, headers: headers, body: body.map { Array($0.compact.utf8) } ?? [])
+            } catch let error as BenchError where method == "GET" && error.description.contains("closed the connection") {
+                // A GET whose connection closed before its answer is sent once more on a new one,
+                // as a browser does (a thousand sign-ins at once: HAProxy logged no request for
+                // such a connection, which it closed before reading one).
                 let fresh = try LoadHTTPClient(port: port)
                 response = try fresh.send(method, path, headers: headers, body: [])
                 session.withLock { $0.client = fresh }
-            } catch {
-                session.withLock { $0.client = nil }
-                throw error
             }
         } catch {
             session.withLock { $0.client = nil }  // a new connection next time
