@@ -87,8 +87,8 @@ public final class CloudWebApp: Sendable {
         stores = try LearnerStores(folder: settings.cacheFolder, budget: settings.cacheBytes, makeApp: makeApp)
         cloud = CloudConnections(address: settings.server, password: settings.serverPassword, timeouts: settings.timeouts,
                                  capacity: settings.connections)
-        // Once a minute: devices and stores nobody used for 10 minutes are let go; a device comes
-        // back with its cookie, a store from its file.
+        // Once a minute: devices and stores nobody used for 10 minutes are let go (a device comes
+        // back with its cookie, a store from its file), and the cache is kept within its budget.
         let sweep = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         sweep.schedule(deadline: .now() + 60, repeating: 60)
         sweep.setEventHandler { [weak self] in self?.letGoOfIdle(seconds: 600) }
@@ -100,14 +100,15 @@ public final class CloudWebApp: Sendable {
 
     deinit { sweep?.cancel() }
 
-    /// Forgets the devices not used for `seconds`, and closes the stores of learners not seen
-    /// as long.
+    /// Forgets the devices not used for `seconds`, closes the stores of learners not seen
+    /// as long, and brings the cache back within its budget (stores grow with what they pull).
     func letGoOfIdle(seconds: Int) {
         let now = ContinuousClock.now
         devices.forEachShard { devices in
             devices = devices.filter { now - $0.value.lastUsed.withLock { $0 } < .seconds(seconds) }
         }
         stores.closeIdle(seconds: seconds)
+        stores.evictIfOverBudget()
     }
 
     /// Checks that the cloud answers this server's role and speaks this Vocab's schema;

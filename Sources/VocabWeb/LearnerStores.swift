@@ -49,6 +49,8 @@ final class LearnerStores: Sendable {
     private let open = ShardedDictionary<Learner>()
     private let started = ContinuousClock.now
     private let evicting = Atomic<Bool>(false)
+    /// When the last eviction pass began (since `started`).
+    private let lastPass = Mutex<Duration?>(nil)
     /// Each store's write-ahead log is checkpointed at 64 pages (512 KiB) instead of growing to
     /// 8 MiB: a thousand learners' logs would take 8 GiB of the cache's budget, and a log that grows has
     /// the system allocate and zero a new page at nearly every commit.
@@ -89,14 +91,18 @@ final class LearnerStores: Sendable {
     }
 
     private func touch(_ learner: Learner) {
+        learner.lastUsed.store(nanosecondsSinceStart(), ordering: .relaxed)
+    }
+
+    /// The time now as `Learner.lastUsed` keeps it.
+    private func nanosecondsSinceStart() -> Int64 {
         let now = started.duration(to: .now)
-        learner.lastUsed.store(now.components.seconds * 1_000_000_000 + now.components.attoseconds / 1_000_000_000, ordering: .relaxed)
+        return now.components.seconds * 1_000_000_000 + now.components.attoseconds / 1_000_000_000
     }
 
     /// Closes the stores of learners not seen for `seconds` (none in use): their files stay.
     func closeIdle(seconds: Int) {
-        let now = started.duration(to: .now)
-        let before = now.components.seconds * 1_000_000_000 - Int64(seconds) * 1_000_000_000
+        let before = nanosecondsSinceStart() - Int64(seconds) * 1_000_000_000
         open.forEachShard { open in
             open = open.filter { $0.value.busy.load(ordering: .relaxed) > 0 || $0.value.lastUsed.load(ordering: .relaxed) >= before }
         }
@@ -105,11 +111,16 @@ final class LearnerStores: Sendable {
     /// How many learners' stores are open.
     var openCount: Int { open.count }
 
-    /// Deletes the stores used least lately until the cache fits its budget (one pass at a
-    /// time; a pass already running is not waited for).
-    func evictIfOverBudget() {
+    /// Deletes the stores used least lately until the cache fits its budget: one pass at a time
+    /// (a pass already running is not waited for), and none when one began less than
+    /// `notWithin` ago — a pass reads the size of every store in the cache, and a thousand
+    /// sign-ins in a minute need one pass every few seconds, not a thousand.
+    func evictIfOverBudget(notWithin: Duration = .seconds(5)) {
         guard evicting.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
         defer { evicting.store(false, ordering: .releasing) }
+        let now = started.duration(to: .now)
+        if let last = lastPass.withLock({ $0 }), now - last < notWithin { return }
+        lastPass.withLock { $0 = now }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var stores = names.map { name -> (path: String, bytes: Int64, used: Date) in
             let path = folder + "/" + name
@@ -118,8 +129,7 @@ final class LearnerStores: Sendable {
         var total = stores.reduce(0) { $0 + $1.bytes }
         guard total > budget else { return }
         stores.sort { $0.used < $1.used }
-        let now = started.duration(to: .now)
-        let recent = now.components.seconds * 1_000_000_000 - 60 * 1_000_000_000
+        let recent = nanosecondsSinceStart() - 60 * 1_000_000_000
         for store in stores where total > budget {
             // Decided and deleted under the lock a store is opened under: no request opens it
             // meanwhile, and one that holds it (busy) keeps it.
