@@ -184,8 +184,9 @@ public final class CloudWebApp: Sendable {
         // device is still signed in: a sign-out elsewhere is refused here within that time).
         var counts: CloudCounts?
         if request.method != "GET" || !caller.device.checked(within: Self.freshFor) {
+            let asking = ContinuousClock.now
             counts = try freshen(learner, caller, pushing: false)
-            caller.device.markChecked()
+            caller.device.markChecked(at: asking)  // a cloud out of reach too: reads go on from the store meanwhile
         }
         let response = learner.app.handle(request, device: caller.key.id)
         // A write that was refused changed nothing: nothing to push. One that was not is pushed
@@ -366,8 +367,12 @@ public final class CloudWebApp: Sendable {
     /// (nil when the cloud could not be reached).
     /// A device signed out is refused (401). A cloud that cannot be reached leaves the store as
     /// it is: the learner goes on with it, and what they change waits for the next request.
+    /// Whenever the cloud was asked (counts, a push, a pull: each checks the device), the device
+    /// counts as checked from the moment this began — so the next card after a grade, which
+    /// pushed, is answered from the store.
     @discardableResult
     func freshen(_ learner: Learner, _ caller: Caller, pushing: Bool, known: CloudCounts? = nil, sharedNow: Bool = false) throws -> CloudCounts? {
+        let began = ContinuousClock.now
         // The books the learner follows: at once after a follow; else every few seconds (an
         // owner's change shows on an open phone within them), off the request's way.
         let due = learner.sharedChecked.withLock { checked in
@@ -388,11 +393,13 @@ public final class CloudWebApp: Sendable {
             return try learner.syncLock.withLock { _ in
                 try cloud.with { connection in
                     let counts = try known ?? DatabaseSyncChannel(connection: connection, device: caller.key).counts()
+                    if known == nil { caller.device.markChecked(at: began) }
                     let (token, waiting) = try learner.pool.read { store in (try store.pulledThrough(for: learner.account.url), try store.outboxCount()) }
                     guard counts.latest != token || waiting > 0 else { return counts }
                     try learner.pool.write { store in
                         _ = try SyncEngine(store: store, connection: connection, device: caller.key, account: learner.account).run(known: counts)
                     }
+                    caller.device.markChecked(at: began)
                     return counts
                 }
             }
@@ -457,7 +464,12 @@ final class SignedInDevice: Sendable {
         lastChecked.withLock { $0.map { ContinuousClock.now - $0 < duration } ?? false }
     }
 
-    func markChecked() { lastChecked.withLock { $0 = .now } }
+    /// The cloud said at `instant` (or later) that this device is signed in.
+    func markChecked(at instant: ContinuousClock.Instant) {
+        lastChecked.withLock { checked in
+            if checked.map({ $0 < instant }) ?? true { checked = instant }
+        }
+    }
 
     /// Whether `secret` is this device's (compared in time that depends on the length only).
     func accepts(_ secret: String) -> Bool {
