@@ -7,8 +7,9 @@ import VocabStore
 final class ServeUpkeepTests: ServeTestCase {
     private var backups: String { vocab.home + "/backups" }
 
+    /// The automatic backups made whole (one being written is `.partial-…`, not yet a backup).
     private func autoBackups() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: backups)) ?? []).filter { $0.contains("-auto.sqlite") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: backups)) ?? []).filter { !$0.hasPrefix(".") && $0.contains("-auto.sqlite") }.sorted()
     }
 
     func testWordsAddedOnlyFromThePhoneAreBackedUpAndABigImportIsIndexed() throws {
