@@ -9,8 +9,9 @@ import Glibc
 
 /// `vocab-bench web-load`: many learners through HAProxy on two `vocab serve --cloud` (real processes) through
 /// PgBouncer to PostgreSQL. Each learner, on a thread of its own with a connection of its own,
-/// signs in once (as a phone keeps its cookie), then opens the shelf, studies 20 cards and adds 2
-/// words, again and again for the run, and signs out at its end. Reports requests per second, p50 and p99 per kind of request, errors; the server's
+/// signs in once (as a phone keeps its cookie), then opens the shelf, studies 20 cards (each as
+/// the page does: the next card, the day's queue, the grade as a review) and adds 2 words, again
+/// and again for the run, and signs out at its end. Reports requests per second, p50 and p99 per kind of request, errors; the server's
 /// memory per signed-in learner (all of them signed in at once, before the run); then checks
 /// convergence: every grade and every word on the server exactly once, and each learner's
 /// desktop store, synced, equal to the server.
@@ -123,7 +124,7 @@ struct WebLoadBenchmark {
         let total = latencies.values.reduce(0) { $0 + $1.count }
         print(String(format: "  %d requests in %.1f s: %.0f requests/s; %d errors; server peak memory %.1f MiB",
                      total, elapsedSeconds, Double(total) / elapsedSeconds, errors.values.reduce(0, +), servers.map(\.peakMiB).max() ?? 0))
-        for kind in ["sign in", "shelf", "next card", "grade", "add word", "sign out"] {
+        for kind in ["sign in", "shelf", "next card", "queue", "grade", "add word", "sign out"] {
             let sorted = (latencies[kind] ?? []).sorted()
             func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
             print(String(format: "    %-9@ %7d   p50 %7.1f ms   p99 %7.1f ms", kind as NSString, sorted.count, percentile(0.5) * 1000, percentile(0.99) * 1000))
@@ -443,13 +444,21 @@ final class LoadLearner: Sendable {
                 } else {
                     _ = try request("GET", "/api/books", kind: "shelf", results: results)
                 }
+                // A card as the page studies it: the next card, then the day's queue it keeps for
+                // studying offline; the grade, made on the phone with its own id and time, sent as
+                // the page's outbox sends it (`POST /api/reviews`).
                 for _ in 0..<20 {
                     let next = try request("GET", "/api/study", kind: "next card", results: results)
                     guard let object = try? JSONSerialization.jsonObject(with: Data(next.body)) as? [String: Any],
                           let card = object["card"] as? [String: Any], let id = card["id"] as? String else { break }
+                    _ = try request("GET", "/api/study/queue", kind: "queue", results: results)
                     if thinkMilliseconds > 0 { usleep(UInt32(Int.random(in: thinkMilliseconds / 2...thinkMilliseconds * 3 / 2) * 1000)) }
-                    _ = try request("POST", "/api/study/grade", .object([("wordId", .string(id)), ("rating", .string("good"))]),
-                                    kind: "grade", results: results)
+                    let review = JSONValue.object([("id", .string(UUID().uuidString.lowercased())), ("wordId", .string(id)),
+                                                   ("rating", .string("good")), ("at", .string(Timestamp.now().iso8601))])
+                    let sent = try request("POST", "/api/reviews", .object([("reviews", .array([review]))]), kind: "grade", results: results)
+                    guard (try? JSONSerialization.jsonObject(with: Data(sent.body)) as? [String: Any])?["added"] as? Int == 1 else {
+                        throw BenchError.message("a review the server did not add: \(String(decoding: sent.body, as: UTF8.self))")
+                    }
                     made.withLock { $0.grades += 1 }
                 }
                 let book = session.withLock { $0.book }
