@@ -393,13 +393,14 @@ public final class CloudWebApp: Sendable {
             return try learner.syncLock.withLock { _ in
                 try cloud.with { connection in
                     let counts = try known ?? DatabaseSyncChannel(connection: connection, device: caller.key).counts()
-                    if known == nil { caller.device.markChecked(at: began) }
                     let (token, waiting) = try learner.pool.read { store in (try store.pulledThrough(for: learner.account.url), try store.outboxCount()) }
-                    guard counts.latest != token || waiting > 0 else { return counts }
-                    try learner.pool.write { store in
-                        _ = try SyncEngine(store: store, connection: connection, device: caller.key, account: learner.account).run(known: counts)
+                    let syncing = counts.latest != token || waiting > 0
+                    if syncing {
+                        try learner.pool.write { store in
+                            _ = try SyncEngine(store: store, connection: connection, device: caller.key, account: learner.account).run(known: counts)
+                        }
                     }
-                    caller.device.markChecked(at: began)
+                    if known == nil || syncing { caller.device.markChecked(at: began) }
                     return counts
                 }
             }

@@ -49,8 +49,9 @@ final class LearnerStores: Sendable {
     private let open = ShardedDictionary<Learner>()
     private let started = ContinuousClock.now
     private let evicting = Atomic<Bool>(false)
-    /// When the last eviction pass began (since `started`).
-    private let lastPass = Mutex<Duration?>(nil)
+    /// When the last eviction pass began, as `Learner.lastUsed` keeps time (`Int64.min`: none
+    /// yet); only the pass `evicting` lets run touches it.
+    private let lastPass = Atomic<Int64>(.min)
     /// Each store's write-ahead log is checkpointed at 64 pages (512 KiB) instead of growing to
     /// 8 MiB: a thousand learners' logs would take 8 GiB of the cache's budget, and a log that grows has
     /// the system allocate and zero a new page at nearly every commit.
@@ -96,8 +97,11 @@ final class LearnerStores: Sendable {
 
     /// The time now as `Learner.lastUsed` keeps it.
     private func nanosecondsSinceStart() -> Int64 {
-        let now = started.duration(to: .now)
-        return now.components.seconds * 1_000_000_000 + now.components.attoseconds / 1_000_000_000
+        Self.nanoseconds(started.duration(to: .now))
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     /// Closes the stores of learners not seen for `seconds` (none in use): their files stay.
@@ -118,9 +122,10 @@ final class LearnerStores: Sendable {
     func evictIfOverBudget(notWithin: Duration = .seconds(5)) {
         guard evicting.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
         defer { evicting.store(false, ordering: .releasing) }
-        let now = started.duration(to: .now)
-        if let last = lastPass.withLock({ $0 }), now - last < notWithin { return }
-        lastPass.withLock { $0 = now }
+        let now = nanosecondsSinceStart()
+        let last = lastPass.load(ordering: .relaxed)
+        if last != .min, now - last < Self.nanoseconds(notWithin) { return }
+        lastPass.store(now, ordering: .relaxed)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var stores = names.map { name -> (path: String, bytes: Int64, used: Date) in
             let path = folder + "/" + name
@@ -129,7 +134,7 @@ final class LearnerStores: Sendable {
         var total = stores.reduce(0) { $0 + $1.bytes }
         guard total > budget else { return }
         stores.sort { $0.used < $1.used }
-        let recent = nanosecondsSinceStart() - 60 * 1_000_000_000
+        let recent = now - 60 * 1_000_000_000
         for store in stores where total > budget {
             // Decided and deleted under the lock a store is opened under: no request opens it
             // meanwhile, and one that holds it (busy) keeps it.
