@@ -10,8 +10,9 @@ import Glibc
 /// `vocab-bench web-load`: many learners through HAProxy on two `vocab serve --cloud` (real processes) through
 /// PgBouncer to PostgreSQL. Each learner, on a thread of its own with a connection of its own,
 /// signs in once (as a phone keeps its cookie), then opens the shelf, studies 20 cards (each as
-/// the page does: the next card, the day's queue, the grade as a review) and adds 2 words, again
-/// and again for the run, and signs out at its end. Reports requests per second, p50 and p99 per kind of request, errors; the server's
+/// the page does: the next card, the day's queue when the kept one is out of date, the grade as
+/// a review) and adds 2 words, again and again for the run, and signs out at its end. Reports
+/// requests per second, p50 and p99 per kind of request, errors; the server's
 /// memory per signed-in learner (all of them signed in at once, before the run); then checks
 /// convergence: every grade and every word on the server exactly once, and each learner's
 /// desktop store, synced, equal to the server.
@@ -422,6 +423,31 @@ final class LoadLearner: Sendable {
         session.withLock { $0.book = book }
     }
 
+    /// The day's queue as the page keeps it: the cards' ids, those graded since, and when.
+    struct KeptQueue {
+        var ids: [String] = []
+        var graded: Set<String> = []
+        var at: ContinuousClock.Instant?
+
+        /// The page's rule: asked again when none is kept, it was kept ten minutes ago, the next
+        /// card is not one of those left, or cards are left when none is due.
+        func outOfDate(next id: String?) -> Bool {
+            guard let at, ContinuousClock.now - at < .seconds(600) else { return true }
+            let left = ids.filter { !graded.contains($0) }
+            return id.map { !left.contains($0) } ?? !left.isEmpty
+        }
+    }
+
+    /// `GET /api/study/queue`, kept as the page keeps it (grades of cards still in it stay).
+    private func keepQueue(results: WebLoadResults, kept: inout KeptQueue) throws {
+        let answer = try request("GET", "/api/study/queue", kind: "queue", results: results)
+        guard let queue = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any],
+              let cards = queue["cards"] as? [[String: Any]] else { throw BenchError.message("a queue that is not the day's cards") }
+        kept.ids = cards.compactMap { $0["id"] as? String }
+        kept.graded = kept.graded.intersection(kept.ids)
+        kept.at = .now
+    }
+
     /// The device cookie's value while signed in.
     var cookie: String { session.withLock { $0.cookie } }
 
@@ -433,6 +459,7 @@ final class LoadLearner: Sendable {
     /// Signs in, studies 20 cards, adds 2 words, signs out — until `deadline`.
     func run(until deadline: ContinuousClock.Instant, thinkMilliseconds: Int = 0, results: WebLoadResults) {
         var added = 0
+        var kept = KeptQueue()
         // Learners who pause do not all start in the same instant: each within one pause.
         if thinkMilliseconds > 0 { usleep(UInt32(Int.random(in: 0...thinkMilliseconds) * 1000)) }
         while ContinuousClock.now < deadline {
@@ -444,14 +471,16 @@ final class LoadLearner: Sendable {
                 } else {
                     _ = try request("GET", "/api/books", kind: "shelf", results: results)
                 }
-                // A card as the page studies it: the next card, then the day's queue it keeps for
-                // studying offline; the grade, made on the phone with its own id and time, sent as
-                // the page's outbox sends it (`POST /api/reviews`).
+                // A card as the page studies it: the next card; the day's queue it keeps for
+                // studying offline, when the kept one is out of date (the page's rule); the grade,
+                // made on the phone with its own id and time, sent as the page's outbox sends it
+                // (`POST /api/reviews`).
                 for _ in 0..<20 {
                     let next = try request("GET", "/api/study", kind: "next card", results: results)
-                    guard let object = try? JSONSerialization.jsonObject(with: Data(next.body)) as? [String: Any],
-                          let card = object["card"] as? [String: Any], let id = card["id"] as? String else { break }
-                    _ = try request("GET", "/api/study/queue", kind: "queue", results: results)
+                    let object = try? JSONSerialization.jsonObject(with: Data(next.body)) as? [String: Any]
+                    let id = (object?["card"] as? [String: Any])?["id"] as? String
+                    if kept.outOfDate(next: id) { try keepQueue(results: results, kept: &kept) }
+                    guard let id else { break }
                     if thinkMilliseconds > 0 { usleep(UInt32(Int.random(in: thinkMilliseconds / 2...thinkMilliseconds * 3 / 2) * 1000)) }
                     let review = JSONValue.object([("id", .string(UUID().uuidString.lowercased())), ("wordId", .string(id)),
                                                    ("rating", .string("good")), ("at", .string(Timestamp.now().iso8601))])
@@ -460,6 +489,7 @@ final class LoadLearner: Sendable {
                         throw BenchError.message("a review the server did not add: \(String(decoding: sent.body, as: UTF8.self))")
                     }
                     made.withLock { $0.grades += 1 }
+                    kept.graded.insert(id)
                 }
                 let book = session.withLock { $0.book }
                 for _ in 0..<2 {

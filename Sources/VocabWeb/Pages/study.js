@@ -20,7 +20,19 @@ async function keepQueue() {
   // Cards graded on the phone while this was on its way stay graded.
   const { kept } = offlineCard();
   const graded = kept.graded.filter((id) => queue.cards.some((card) => card.id === id));
-  localStorage.setItem("vocab.queue", JSON.stringify({ cards: queue.cards, graded }));
+  localStorage.setItem("vocab.queue", JSON.stringify({ cards: queue.cards, graded, at: Date.now() }));
+}
+
+// The kept queue is asked for again only when it may be out of date (the whole queue after
+// every card was most of what a phone downloaded): none kept, kept ten minutes ago, the
+// server's next card not one of those left in it (a new day, words added elsewhere, a card to
+// see again, the kept ones all studied), or cards left in it when the server has none due.
+const queueKeptFor = 10 * 60 * 1000;
+function queueOutOfDate(next) {
+  const { kept } = offlineCard();
+  if (!kept.at || Date.now() - kept.at > queueKeptFor) return true;
+  const left = kept.cards.filter((card) => !kept.graded.includes(card.id));
+  return next.card ? !left.some((card) => card.id === next.card.id) : left.length > 0;
 }
 
 function offlineCard() {
@@ -34,7 +46,7 @@ export async function loadCard() {
   let next;
   try {
     next = await api("GET", "study");
-    keepQueue().catch(() => {});
+    if (queueOutOfDate(next)) keepQueue().catch(() => {});
   } catch (error) {
     if (!unreachable(error)) throw error;
     const { card: kept, left } = offlineCard();
