@@ -461,6 +461,14 @@ extension CloudSchema {
         -- latest seq is still `expected` (else NULL); anything unusual — a record already there, a
         -- line that is no record, a learner who shares books — fails, and the device sends the
         -- batch to vocab.push instead, which stores or refuses it as always.
+        -- (A batch's lines as records, each with its line's number; written into the statements
+        -- that use it.)
+        CREATE OR REPLACE FUNCTION vocab.lines_as_records(lines text) RETURNS TABLE (n bigint, k text, i uuid, d boolean, b jsonb)
+        LANGUAGE sql IMMUTABLE AS $fn$
+            SELECT x.n, r.k, r.i, r.d, r.b FROM string_to_table(lines, chr(10)) WITH ORDINALITY AS x(line, n)
+            CROSS JOIN LATERAL jsonb_to_record(x.line::jsonb) AS r(k text, i uuid, d boolean, b jsonb)
+        $fn$;
+        REVOKE ALL ON FUNCTION vocab.lines_as_records(text) FROM PUBLIC;
         CREATE OR REPLACE FUNCTION vocab.push_lines(device name, secret text, expected bigint, lines text) RETURNS bigint
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET plan_cache_mode = force_generic_plan AS $fn$
         DECLARE
@@ -471,9 +479,38 @@ extension CloudSchema {
             total bigint;
             bytes bigint;
             batch_live record;
+            -- The records, when read before the lock (row n of each array is line numbers[n]).
+            numbers bigint[];
+            kinds text[];
+            ids uuid[];
+            deletions boolean[];
+            bodies jsonb[];
+            waited integer := 0;
         BEGIN
             PERFORM vocab.refuse_large_batch(octet_length(lines));
-            SELECT * INTO cap, byte_cap, latest FROM vocab.take_account(me);
+            -- The learner's lock, taken at once when free: the lines then go straight in. While
+            -- another batch of his is being stored (a device sends the next before the one before
+            -- is answered), the lines are read first, meanwhile, and then the lock is waited for.
+            -- A batch that came before the one it follows (its `expected` ahead of the latest seq)
+            -- lets the lock go and waits for it, a quarter of a second at most.
+            LOOP
+                BEGIN
+                    SELECT a.max_records, a.max_bytes, a.next_seq INTO cap, byte_cap, latest
+                    FROM vocab.accounts a WHERE a.owner = me FOR UPDATE SKIP LOCKED;
+                    IF NOT FOUND THEN
+                        IF numbers IS NULL THEN
+                            SELECT array_agg(r.n), array_agg(r.k), array_agg(r.i), array_agg(r.d), array_agg(r.b)
+                            INTO numbers, kinds, ids, deletions, bodies FROM vocab.lines_as_records(lines) r;
+                        END IF;
+                        SELECT * INTO cap, byte_cap, latest FROM vocab.take_account(me);
+                    END IF;
+                    EXIT WHEN latest IS NULL OR latest >= expected OR waited >= 50;  -- (fewer than 64 subtransactions)
+                    RAISE EXCEPTION 'the batch before has not come' USING ERRCODE = 'VS099';  -- lets the lock go
+                EXCEPTION WHEN SQLSTATE 'VS099' THEN
+                    waited := waited + 1;
+                    PERFORM pg_sleep(0.005);
+                END;
+            END LOOP;
             IF latest <> expected THEN
                 RETURN NULL;
             END IF;
@@ -482,9 +519,9 @@ extension CloudSchema {
             END IF;
             WITH stored AS (
                 INSERT INTO vocab.records (owner, kind, id, seq, deleted, body, size)
-                SELECT me, r.k, r.i, latest + x.n, r.d, r.b, pg_column_size(r.b)
-                FROM string_to_table(lines, chr(10)) WITH ORDINALITY AS x(line, n)
-                CROSS JOIN LATERAL jsonb_to_record(x.line::jsonb) AS r(k text, i uuid, d boolean, b jsonb)
+                SELECT me, r.k, r.i, latest + r.n, r.d, r.b, pg_column_size(r.b)
+                FROM (SELECT * FROM vocab.lines_as_records(lines) WHERE numbers IS NULL  -- read now, unless read already
+                      UNION ALL SELECT * FROM unnest(numbers, kinds, ids, deletions, bodies)) AS r(n, k, i, d, b)
                 RETURNING kind AS k, deleted AS d, size)
             SELECT count(*) AS records,
                    count(*) FILTER (WHERE x.k = 'book' AND NOT x.d) AS books,

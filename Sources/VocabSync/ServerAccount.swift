@@ -23,10 +23,12 @@ import Glibc
 public final class ServerAccount {
     public let login: CloudLogin
     let connection: ServerConnection
+    let timeouts: CloudTimeouts
 
     public init(_ login: CloudLogin, timeouts: CloudTimeouts = CloudTimeouts()) throws {
         guard let web = login.address.web else { throw CloudError.invalidServerURL(login.address.url) }
         self.login = login
+        self.timeouts = timeouts
         connection = try ServerConnection(url: web, caFile: login.caFile, timeouts: timeouts)
     }
 
@@ -150,17 +152,30 @@ public final class ServerAccount {
 }
 
 /// A sync through the Vocab server's API: what every device's sync goes through. A push is
-/// sent on a thread of its own while the sync prepares the next batch (the connection is used
-/// by one request at a time: the sync asks nothing else until `finishPush`).
+/// sent on a thread of its own while the sync prepares the next batch; a batch of new records
+/// may be sent while the one before is on its way, on a second connection (a connection is
+/// used by one request at a time: the sync asks nothing else until its pushes are finished).
 public final class ServerSyncChannel: SyncChannel {
     private let account: ServerAccount
-    private let sender = DispatchQueue(label: "vocab.server-push")
-    private var pending: DispatchWorkItem?
-    private var pushed: Result<ServerConnection.Answer, Error>?
+    /// Where pushes go: the account's connection, and a second one made when a push is sent
+    /// while another is on its way.
+    private var lanes: [(sender: DispatchQueue, account: ServerAccount)]
+    /// Pushes sent, oldest first: the lane each went on, and its answer once it came.
+    private var pending: [(lane: Int, work: DispatchWorkItem, answer: PushAnswerSlot)] = []
 
-    public init(account: ServerAccount) {
-        self.account = account
+    /// Where a push's thread leaves its answer (read after the push's work item is waited for).
+    private final class PushAnswerSlot: @unchecked Sendable {
+        var result: Result<ServerConnection.Answer, Error>?
     }
+
+    /// `pushesAhead`: how many batches of new records may be on their way at once (1 or 2).
+    public init(account: ServerAccount, pushesAhead: Int = 2) {
+        self.account = account
+        self.pushesAhead = min(max(pushesAhead, 1), 2)
+        lanes = [(DispatchQueue(label: "vocab.server-push"), account)]
+    }
+
+    public let pushesAhead: Int
 
     public func counts() throws -> CloudCounts {
         try account.counts()
@@ -188,25 +203,28 @@ public final class ServerSyncChannel: SyncChannel {
     }
 
     public func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws {
-        let account = self.account
-        let work = DispatchWorkItem { [weak self] in
-            let result = Result {
+        guard pending.count < pushesAhead else { throw CloudError.serverError("too many pushes on their way") }
+        let lane = pending.first.map { $0.lane == 0 ? 1 : 0 } ?? 0
+        if lane == lanes.count {
+            lanes.append((DispatchQueue(label: "vocab.server-push-\(lane)"), try ServerAccount(account.login, timeouts: account.timeouts)))
+        }
+        let account = lanes[lane].account
+        let answer = PushAnswerSlot()
+        let work = DispatchWorkItem {
+            answer.result = Result {
                 try account.exchange("POST", "/api/v1/sync/push?token=\(token)&fresh=\(intoEmptyAccount ? 1 : 0)&merge=1",
                                      headers: ["Content-Type": batch.hasPrefix("[") ? "application/json" : "application/x-ndjson"], body: Array(batch.utf8))
             }
-            self?.pushed = result
         }
-        pending = work
-        sender.async(execute: work)
+        pending.append((lane, work, answer))
+        lanes[lane].sender.async(execute: work)
     }
 
     public func finishPush() throws -> PushOutcome {
-        guard let work = pending else { throw CloudError.serverError("no push was started") }
-        work.wait()
-        pending = nil
-        let result = pushed
-        pushed = nil
-        guard let answer = try result?.get() else { throw CloudError.serverError("the push was not sent") }
+        guard !pending.isEmpty else { throw CloudError.serverError("no push was started") }
+        let push = pending.removeFirst()
+        push.work.wait()
+        guard let answer = try push.answer.result?.get() else { throw CloudError.serverError("the push was not sent") }
         if answer.status == 409 {
             switch (try? DeviceAPI.decode(DeviceAPI.PushAnswer.self, from: answer.body))?.outcome {
             case "moved": return .accountMoved
@@ -222,8 +240,7 @@ public final class ServerSyncChannel: SyncChannel {
     }
 
     public func abandonPush() {
-        pending?.wait()
-        pending = nil
-        pushed = nil
+        for push in pending { push.work.wait() }
+        pending = []
     }
 }

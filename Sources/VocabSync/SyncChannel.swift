@@ -55,12 +55,21 @@ public protocol SyncChannel: AnyObject {
     /// Starts storing `batch` (the JSON array `[{"k","i","d","b"}, …]`; `intoEmptyAccount`, records
     /// believed new: the same objects one a line may be sent instead) if the account's latest
     /// change is still `token`; may return before it is stored, so that the caller prepares the
-    /// next batch meanwhile. `finishPush` must follow before anything else.
+    /// next batch meanwhile. `finishPush` must follow before anything else (but another
+    /// `startPush`, while fewer than `pushesAhead` are unfinished).
     func startPush(token: Int64, batch: String, intoEmptyAccount: Bool) throws
-    /// Waits for the push `startPush` began.
+    /// Waits for the oldest push `startPush` began.
     func finishPush() throws -> PushOutcome
-    /// Gives up on a push begun (an error while preparing the next batch): waits for it quietly.
+    /// Gives up on the pushes begun (an error while preparing the next batch): waits for them
+    /// quietly.
     func abandonPush()
+    /// How many pushes of new records may be on their way at once (the later ones sent with
+    /// the token the one before will leave); 1 when one must be finished before the next.
+    var pushesAhead: Int { get }
+}
+
+extension SyncChannel {
+    public var pushesAhead: Int { 1 }
 }
 
 /// The cloud's functions on a Vocab server's connection (`vocab.counts`, `vocab.pull`,

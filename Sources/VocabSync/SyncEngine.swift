@@ -188,8 +188,11 @@ public final class SyncEngine {
     ///
     /// Batches go one after another with no wait between them: while the server stores one,
     /// this device clears the one before from its outbox and reads and writes out the next.
-    /// A batch the server stored is cleared here one batch later, always in order, so an
-    /// interruption in between leaves it in the outbox, to go again (an upsert changes nothing).
+    /// Batches of new records may go further ahead (`channel.pushesAhead`): the next is sent
+    /// before the one before it is answered, with the token that one will leave, and the cloud
+    /// reads it while storing the one before. Answers are taken in order. A batch the server
+    /// stored is cleared here after it, always in order, so an interruption in between leaves it
+    /// in the outbox, to go again (an upsert changes nothing).
     private func push(token: inout Int64, serverLatest: Int64?, report: inout SyncReport) throws -> Bool {
         var entries = try store.outbox(limit: batchSize)
         guard !entries.isEmpty else { return true }
@@ -201,6 +204,9 @@ public final class SyncEngine {
         var batch = SyncEngine.fittedBatch(&entries, asLines: intoEmptyAccount)
         var stored: (entries: [OutboxEntry], token: Int64)?
         var afterOthers = false
+        // Sent and not yet answered, oldest first: each batch, the token it was sent with, and
+        // whether it went ahead of one not yet answered.
+        var sent: [(entries: [OutboxEntry], token: Int64, ahead: Bool)] = []
         func clearStored() throws {
             guard let done = stored else { return }
             try store.clearOutbox(done.entries, token: done.token)
@@ -208,39 +214,73 @@ public final class SyncEngine {
             report.pushed += done.entries.count
             progress(.pushed(report.pushed))
         }
-        while !entries.isEmpty {
-            if isCancelled() {
-                try clearStored()
-                throw CloudError.cancelled
+        /// Waits for the batches still on their way, whose answers no longer count (each was sent
+        /// expecting one before it stored that was not: none of them is stored, or, stored, it
+        /// goes again later as an upsert that changes nothing).
+        func dropSent() {
+            if !sent.isEmpty { channel.abandonPush() }
+            sent = []
+        }
+        /// Sends `again` (a batch answered "not as sent") once more, and everything after it.
+        func sendAgain(_ again: [OutboxEntry], asLines: Bool) {
+            dropSent()
+            entries = again
+            batch = SyncEngine.fittedBatch(&entries, asLines: asLines)
+        }
+        while !entries.isEmpty || !sent.isEmpty {
+            let ahead = intoEmptyAccount && !afterOthers ? max(channel.pushesAhead, 1) : 1
+            if !entries.isEmpty, sent.count < ahead {
+                if isCancelled() {
+                    dropSent()
+                    try clearStored()
+                    throw CloudError.cancelled
+                }
+                let sentToken = sent.last.map { $0.token + Int64($0.entries.count) } ?? token
+                do {
+                    try channel.startPush(token: sentToken, batch: batch, intoEmptyAccount: intoEmptyAccount)
+                } catch {
+                    dropSent()
+                    try? clearStored()  // the batch before is on the server: not sent again
+                    throw error
+                }
+                sent.append((entries, sentToken, !sent.isEmpty))
+                do {
+                    try clearStored()
+                    var next = try store.outbox(after: entries.last, limit: batchSize)
+                    batch = SyncEngine.fittedBatch(&next, asLines: intoEmptyAccount)
+                    entries = next
+                } catch {
+                    dropSent()
+                    throw error
+                }
+                if sent.count < ahead, !entries.isEmpty { continue }
             }
+            guard !sent.isEmpty else { continue }
+            let oldest = sent.removeFirst()
+            let outcome: PushOutcome
             do {
-                try channel.startPush(token: token, batch: batch, intoEmptyAccount: intoEmptyAccount)
+                outcome = try channel.finishPush()
             } catch {
-                try? clearStored()  // the batch before is on the server: not sent again
+                dropSent()
                 throw error
             }
-            var next: [OutboxEntry]
-            let nextBatch: String
-            do {
-                try clearStored()
-                next = try store.outbox(after: entries.last, limit: batchSize)
-                nextBatch = SyncEngine.fittedBatch(&next, asLines: intoEmptyAccount)
-            } catch {
-                channel.abandonPush()
-                throw error
-            }
-            let newToken: Int64
-            switch try channel.finishPush() {
+            switch outcome {
             case .retryAsUpsert:
                 // The same records as a JSON array (the next batch is read again after them).
                 intoEmptyAccount = false
-                batch = SyncEngine.fittedBatch(&entries, asLines: false)
-                continue
+                sendAgain(oldest.entries, asLines: false)
+            case .accountMoved where oldest.ahead:
+                // Sent ahead, it found the account not yet where the batch before left it: once more
+                // now that it is (if the account really moved, it says so again).
+                sendAgain(oldest.entries, asLines: intoEmptyAccount)
             case .accountMoved:
+                dropSent()
+                try clearStored()
                 return false
             case .stored(let latest, let counts):
                 countsAfterPush = counts
-                let first = latest - Int64(entries.count) + 1
+                let first = latest - Int64(oldest.entries.count) + 1
+                let newToken: Int64
                 if first == token + 1, !afterOthers {
                     newToken = latest
                 } else {
@@ -249,11 +289,10 @@ public final class SyncEngine {
                     ownSeqs.append(first...latest)
                     newToken = token
                 }
+                try clearStored()
+                stored = (oldest.entries, newToken)
+                token = newToken
             }
-            stored = (entries, newToken)
-            token = newToken
-            entries = next
-            batch = nextBatch
         }
         try clearStored()
         return !afterOthers

@@ -36,6 +36,26 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         XCTAssertTrue(again.stdout.contains("pulled 0, pushed 0"), again.stdout)
     }
 
+    func testAFirstSyncOfManyBatchesStoresEachRecordOnceInOrder() throws {
+        // 5,000 words: three batches, each sent before the one before is answered, over HTTPS.
+        let user = try newUser()
+        let server = try startServer("many")
+        try signIn("desk", to: server, as: user)
+        try signIn("laptop", to: server, as: user)
+        let csv = "word,definition\n" + (0..<5000).map { "word\($0),\"meaning \\ \"\"\($0)\"\"\"\n" }.joined()
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: vocab.file("many.csv")))
+        try on("desk", ["import", vocab.file("many.csv"), "--book", "Many"]).expectSuccess()
+        try syncs("desk")
+        XCTAssertEqual(try adminSQL("""
+            SELECT count(*), count(DISTINCT id), min(seq), max(seq), count(DISTINCT seq) FROM vocab.records WHERE owner = '\(user)'
+            """), "5001|5001|1|5001|5001", "every record once, their seqs 1 to 5001")
+        try syncs("laptop")
+        let laptop = try words("laptop")
+        XCTAssertEqual(laptop.count, 5000)
+        XCTAssertEqual(Set(laptop).symmetricDifference((0..<5000).map { "word\($0)" }).count, 0, "the same words")
+        XCTAssertTrue(try on("laptop", ["word", "show", "word4999"]).stdout.contains("meaning \\ \"4999\""))
+    }
+
     func testThroughTwoServersDevicesConvergeAndASignOutOnOneIsRefusedByTheOther() throws {
         let user = try newUser()
         let first = try startServer("first"), second = try startServer("second")
