@@ -4,15 +4,16 @@ import VocabSystem
 
 /// The Vocab server's few connections to the cloud, as the server tier's one role, shared by
 /// every request of every learner (a learner is a row the functions take, never a
-/// connection). A request waits a bounded time for one; a connection that failed is closed
+/// connection). A request waits a bounded time for one, shared fairly among learners
+/// (`FairShares`: a few learners waiting on their own locks cannot hold them all); a connection that failed is closed
 /// and made again by the next request. Nothing outlives a statement's transaction, so a
 /// transaction pooler (PgBouncer) may stand between.
 final class CloudConnections: @unchecked Sendable {
     let address: ServerAddress
     private let password: String?
     private let timeouts: CloudTimeouts
-    /// At most `capacity` connections lent at once.
-    private let admission: DispatchSemaphore
+    /// At most `capacity` connections lent at once, fairly among learners.
+    private let shares: FairShares
     /// Connections not lent now: touched only with `lock` held.
     private var idle: [PostgresConnection] = []
     private let lock = ThreadCondition()
@@ -24,16 +25,17 @@ final class CloudConnections: @unchecked Sendable {
         self.address = address
         self.password = password
         self.timeouts = timeouts
-        admission = DispatchSemaphore(value: max(capacity, 1))
+        shares = FairShares(capacity: capacity)
     }
 
-    /// Runs `body` with a connection of the pool (made when none is idle). A connection lost
-    /// meanwhile (the cloud restarted, a pooler ended it) is closed, not lent again.
-    func with<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        guard admission.wait(timeout: .now() + .seconds(Self.waitSeconds)) == .success else {
+    /// Runs `body` with a connection of the pool (made when none is idle), for `learner` (nil:
+    /// a request whose learner is not known yet). A connection lost meanwhile (the cloud
+    /// restarted, a pooler ended it) is closed, not lent again.
+    func with<T>(for learner: String?, _ body: (PostgresConnection) throws -> T) throws -> T {
+        guard shares.take(for: learner, waitingAtMost: Double(Self.waitSeconds)) else {
             throw CloudError.timedOut(server: address.server, seconds: Self.waitSeconds)
         }
-        defer { admission.signal() }
+        defer { shares.giveBack(for: learner) }
         let connection = try lock.withLock { idle.popLast() } ?? PostgresConnection(address, password: password, timeouts: timeouts)
         do {
             let result = try body(connection)

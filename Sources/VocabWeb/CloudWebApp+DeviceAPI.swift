@@ -26,7 +26,7 @@ extension CloudWebApp {
         do {
             switch (request.method, parts) {
             case ("GET", ["account"]):
-                let counts = try cloud.with { try DatabaseSyncChannel(connection: $0, device: caller.key).counts() }
+                let counts = try cloud.with(for: caller.owner) { try DatabaseSyncChannel(connection: $0, device: caller.key).counts() }
                 return WebApp.json(DeviceAPI.Counts(account: caller.owner, counts: counts))
             case ("GET", ["sync", "pull"]):
                 return try pull(request, caller)
@@ -64,7 +64,7 @@ extension CloudWebApp {
             throw WebProblem(status: 400, message: "\"after\" must be a change number, 0 or more.")
         }
         let limit = min(max(request.query["limit"].flatMap { Int($0) } ?? 2_000, 1), Self.maximumPull)
-        let rows = try cloud.with { try DatabaseSyncChannel(connection: $0, device: caller.key).pull(after: after, limit: limit) }
+        let rows = try cloud.with(for: caller.owner) { try DatabaseSyncChannel(connection: $0, device: caller.key).pull(after: after, limit: limit) }
         return Self.lines(rows)
     }
 
@@ -74,7 +74,7 @@ extension CloudWebApp {
             throw WebProblem(status: 400, message: "\"after\" must be a change number, 0 or more.")
         }
         let limit = min(max(request.query["limit"].flatMap { Int($0) } ?? 2_000, 1), Self.maximumPull)
-        let rows = try cloud.with { try DatabaseSharing(connection: $0, device: caller.key).pullShared(share: share, after: after, limit: limit) }
+        let rows = try cloud.with(for: caller.owner) { try DatabaseSharing(connection: $0, device: caller.key).pullShared(share: share, after: after, limit: limit) }
         return Self.lines(rows)
     }
 
@@ -113,7 +113,7 @@ extension CloudWebApp {
         }
         let fresh = request.query["fresh"] == "1"
         let batch = String(decoding: request.body, as: UTF8.self)
-        let outcome = try cloud.with { connection -> PushOutcome in
+        let outcome = try cloud.with(for: caller.owner) { connection -> PushOutcome in
             let channel = DatabaseSyncChannel(connection: connection, device: caller.key, merging: request.query["merge"] == "1")
             try channel.startPush(token: token, batch: batch, intoEmptyAccount: fresh)
             return try channel.finishPush()

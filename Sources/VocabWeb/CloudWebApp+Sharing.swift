@@ -14,7 +14,7 @@ extension CloudWebApp {
     /// both APIs word it (a `ShareRefusal` with its status).
     func sharingCall<T>(_ caller: Caller, _ body: (DatabaseSharing) throws -> T) throws -> T {
         do {
-            return try cloud.with { try body(DatabaseSharing(connection: $0, device: caller.key)) }
+            return try cloud.with(for: caller.owner) { try body(DatabaseSharing(connection: $0, device: caller.key)) }
         } catch let error as CloudError {
             throw problem(error, caller)
         }

@@ -34,7 +34,7 @@ public final class CloudWebApp: Sendable {
         public var behindProxy: Bool
         public var timeouts: CloudTimeouts
 
-        public init(server: ServerAddress, serverPassword: String? = nil, connections: Int = 16, cacheFolder: String, cacheBytes: Int64,
+        public init(server: ServerAddress, serverPassword: String? = nil, connections: Int = 4, cacheFolder: String, cacheBytes: Int64,
                     scheme: String, behindProxy: Bool,
                     timeouts: CloudTimeouts = CloudTimeouts(connectSeconds: 5, statementSeconds: 30, lockSeconds: 10)) {
             self.server = server
@@ -114,7 +114,7 @@ public final class CloudWebApp: Sendable {
     /// Checks that the cloud answers this server's role and speaks this Vocab's schema;
     /// throws the refusal otherwise.
     public func checkCloud() throws {
-        try cloud.with { try CloudSchema.requireThisVersion(on: $0) }
+        try cloud.with(for: nil) { try CloudSchema.requireThisVersion(on: $0) }
     }
 
     /// How many devices are signed in to this server now (in memory).
@@ -265,7 +265,7 @@ public final class CloudWebApp: Sendable {
         defer { passwordChecks.signal() }
         let device: DeviceKey?
         do {
-            device = try cloud.with { try CloudDevices.signIn(user: user, password: password, label: label, on: $0) }
+            device = try cloud.with(for: nil) { try CloudDevices.signIn(user: user, password: password, label: label, on: $0) }
         } catch CloudError.quotaExceeded(let detail) {
             throw WebProblem(status: 429, message: "The account cannot sign in more devices now (\(detail)).")
         } catch is CloudError {
@@ -312,7 +312,7 @@ public final class CloudWebApp: Sendable {
         let wait = limiter.wait(keys)
         if wait > 0 { throw tooMany(wait) }
         do {
-            let owner = try cloud.with { try CloudDevices.learner(of: key, on: $0) }
+            let owner = try cloud.with(for: nil) { try CloudDevices.learner(of: key, on: $0) }
             return remember(key, owner: owner)
         } catch CloudError.accessDenied {
             limiter.failed(keys)
@@ -335,7 +335,7 @@ public final class CloudWebApp: Sendable {
     /// `everywhere`) and forgets them here; returns how many the cloud signed out.
     func signOutCaller(_ caller: Caller, _ request: HTTPRequest) throws -> Int {
         let everywhere = (try? DeviceAPI.decode(DeviceAPI.SignOut.self, from: request.body))?.everywhere ?? false
-        let count = try cloud.with { try CloudDevices.signOut(everywhere ? nil : caller.key.id, by: caller.key, on: $0) }
+        let count = try cloud.with(for: caller.owner) { try CloudDevices.signOut(everywhere ? nil : caller.key.id, by: caller.key, on: $0) }
         if everywhere {
             var ids: [String] = []
             devices.forEachShard { ids += $0.values.filter { $0.owner == caller.owner }.map(\.id) }
@@ -347,14 +347,14 @@ public final class CloudWebApp: Sendable {
     }
 
     func signOut(_ caller: Caller, other id: String) throws -> HTTPResponse {
-        let count = try cloud.with { try CloudDevices.signOut(id, by: caller.key, on: $0) }
+        let count = try cloud.with(for: caller.owner) { try CloudDevices.signOut(id, by: caller.key, on: $0) }
         guard count > 0 else { throw WebProblem(status: 404, message: "No device of this account has that id.") }
         forget(devices: [id])
         return WebApp.json(DeviceAPI.SignedOut(signedOut: count))
     }
 
     func listDevices(_ caller: Caller) throws -> HTTPResponse {
-        let list = try cloud.with { try CloudDevices.list(by: caller.key, on: $0) }
+        let list = try cloud.with(for: caller.owner) { try CloudDevices.list(by: caller.key, on: $0) }
         return WebApp.json(list.map(DeviceAPI.Device.init))
     }
 
@@ -368,11 +368,11 @@ public final class CloudWebApp: Sendable {
     /// A device signed out is refused (401). A cloud that cannot be reached leaves the store as
     /// it is: the learner goes on with it, and what they change waits for the next request.
     /// Whenever the cloud was asked (counts, a push, a pull: each checks the device), the device
-    /// counts as checked from the moment this began — so the next card after a grade, which
-    /// pushed, is answered from the store.
+    /// counts as checked from the moment the cloud was asked (after any wait for the learner's
+    /// lock or a connection) — so the next card after a grade, which pushed, is answered from
+    /// the store even when the grade waited long.
     @discardableResult
     func freshen(_ learner: Learner, _ caller: Caller, pushing: Bool, known: CloudCounts? = nil, sharedNow: Bool = false) throws -> CloudCounts? {
-        let began = ContinuousClock.now
         // The books the learner follows: at once after a follow; else every few seconds (an
         // owner's change shows on an open phone within them), off the request's way.
         let due = learner.sharedChecked.withLock { checked in
@@ -391,7 +391,10 @@ public final class CloudWebApp: Sendable {
         }
         do {
             return try learner.syncLock.withLock { _ in
-                try cloud.with { connection in
+                try cloud.with(for: caller.owner) { connection in
+                    // The cloud checks the device in what runs from now: the time it answers
+                    // for (not when the request began to wait for the lock or a connection).
+                    let asked = ContinuousClock.now
                     let counts = try known ?? DatabaseSyncChannel(connection: connection, device: caller.key).counts()
                     let (token, waiting) = try learner.pool.read { store in (try store.pulledThrough(for: learner.account.url), try store.outboxCount()) }
                     let syncing = counts.latest != token || waiting > 0
@@ -400,7 +403,7 @@ public final class CloudWebApp: Sendable {
                             _ = try SyncEngine(store: store, connection: connection, device: caller.key, account: learner.account).run(known: counts)
                         }
                     }
-                    if known == nil || syncing { caller.device.markChecked(at: began) }
+                    if known == nil || syncing { caller.device.markChecked(at: asked) }
                     return counts
                 }
             }
@@ -421,7 +424,7 @@ public final class CloudWebApp: Sendable {
     private func bringFollowedBooksUpToDate(_ learner: Learner, _ caller: Caller) throws {
         do {
             try learner.syncLock.withLock { _ in
-                try cloud.with { connection in
+                try cloud.with(for: caller.owner) { connection in
                     try learner.pool.write { store in
                         _ = try SharedBooksSync(store: store, channel: DatabaseSharing(connection: connection, device: caller.key)).run()
                     }

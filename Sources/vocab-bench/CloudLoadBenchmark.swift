@@ -14,10 +14,14 @@ struct CloudLoadBenchmark {
     var users = 50
     var devices = 4
     var seconds = 60
+    /// The server's connections to the cloud (nil: the server's default).
+    var cloudConnections: Int?
 
     init(_ arguments: [String]) throws {
-        let given = try LoadArguments.parse(arguments, usage: "vocab-bench cloud-load [--users N (1-500, default 50)] [--devices N (1-16, default 4)] [--seconds N (1-600, default 60)]",
-                                            ranges: ["--users": 1...500, "--devices": 1...16, "--seconds": 1...600])
+        let given = try LoadArguments.parse(arguments, usage: "vocab-bench cloud-load [--users N (1-500, default 50)] [--devices N (1-16, default 4)] [--seconds N (1-600, default 60)] "
+                                                + "[--cloud-connections N (1-256, default: the server's)]",
+                                            ranges: ["--users": 1...500, "--devices": 1...16, "--seconds": 1...600, "--cloud-connections": 1...256])
+        cloudConnections = given["--cloud-connections"]
         users = given["--users"] ?? users
         devices = given["--devices"] ?? devices
         seconds = given["--seconds"] ?? seconds
@@ -53,7 +57,8 @@ struct CloudLoadBenchmark {
         let server = try WebLoadBenchmark.CloudServer(executable: try ChildProcess.vocabProgram(), home: work + "/server",
                                                       cloud: BenchCloud.serverURL(adminAddress, host: host, port: port),
                                                       password: try BenchCloud.serverPassword(),
-                                                      extra: ["--tls-cert", certificate, "--tls-key", key])
+                                                      extra: ["--tls-cert", certificate, "--tls-key", key]
+                                                        + (cloudConnections.map { ["--cloud-connections", String($0)] } ?? []))
         defer { server.stop() }
         let base = "https://127.0.0.1:\(server.port)"
         let names = (0..<users).map { "load_\(run)_\($0)" }

@@ -22,12 +22,15 @@ struct WebLoadBenchmark {
     /// How long a learner looks at a card before grading it, on average (0: no pause at all,
     /// every learner a request after the last: the server saturated).
     var thinkMilliseconds = 0
+    /// Each server's connections to the cloud (nil: the server's default).
+    var cloudConnections: Int?
     static let seededWords = 100
 
     init(_ arguments: [String]) throws {
         let given = try LoadArguments.parse(arguments, usage: "vocab-bench web-load [--learners N (1-2000, default 200)] [--seconds N (1-600, default 60)] "
-                                                + "[--think-ms N (0-60000, default 0: no pause between requests)]",
-                                            ranges: ["--learners": 1...2000, "--seconds": 1...600, "--think-ms": 0...60_000])
+                                                + "[--think-ms N (0-60000, default 0: no pause between requests)] [--cloud-connections N (1-256, default: the server's)]",
+                                            ranges: ["--learners": 1...2000, "--seconds": 1...600, "--think-ms": 0...60_000, "--cloud-connections": 1...256])
+        cloudConnections = given["--cloud-connections"]
         thinkMilliseconds = given["--think-ms"] ?? thinkMilliseconds
         learners = given["--learners"] ?? learners
         seconds = given["--seconds"] ?? seconds
@@ -92,7 +95,8 @@ struct WebLoadBenchmark {
         defer { servers.forEach { $0.stop() } }
         for name in ["one", "two"] {
             servers.append(try CloudServer(executable: try ChildProcess.vocabProgram(), home: work + "/server-" + name, cloud: cloud,
-                                           password: serverPassword, extra: ["--behind-proxy"]))
+                                           password: serverPassword,
+                                           extra: ["--behind-proxy"] + (cloudConnections.map { ["--cloud-connections", String($0)] } ?? [])))
         }
         let proxy = try ProxyInFront(of: servers.map(\.port), work: work)
         defer { proxy.stop() }

@@ -81,25 +81,29 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try words("phone"), ["passport", "ticket"], "its words stay on the device")
     }
 
-    /// Bob holds his own account's lock (psql, a transaction left open) and floods the server:
-    /// his own requests wait or are told to come back (429), and alice's sync goes through as if
-    /// he were not there.
-    func testOneLearnersLockAndFloodHoldNobodyElse() throws {
-        let alice = try newUser(), bob = try newUser()
-        let server = try startServer("fair", tls: false)
+    /// Bob and carol each hold their own account's lock (psql, a transaction left open) and
+    /// flood a server of four connections to the cloud: their own requests wait or are told to
+    /// come back (429), they hold three of the four connections between them (a learner takes a
+    /// second only while more than half are free), and alice's sync goes through as if they
+    /// were not there. (With the four lent first come, first served, it timed out.)
+    func testLearnersLocksAndFloodsHoldNobodyElse() throws {
+        let alice = try newUser(), bob = try newUser(), carol = try newUser()
+        let server = try startServer("fair", tls: false, options: ["--cloud-connections", "4"])
         try signIn("desk", to: server, as: alice)
-        try signIn("bobs", to: server, as: bob)
-        try on("bobs", ["book", "add", "Mine"]).expectSuccess()
-        try syncs("bobs")
-        for extra in ["bob2", "bob3", "bob4"] { try signIn(extra, to: server, as: bob) }
-        // A long request of bob's holds his account's own lock (here the administrator takes it).
+        for (learner, devices) in [(bob, ["bobs", "bob2", "bob3", "bob4"]), (carol, ["carols", "carol2", "carol3", "carol4"])] {
+            try signIn(devices[0], to: server, as: learner)
+            try on(devices[0], ["book", "add", "Mine"]).expectSuccess()
+            try syncs(devices[0])
+            // (Signed in before their locks are held: signing in takes the account's lock too.)
+            for extra in devices.dropFirst() { try signIn(extra, to: server, as: learner) }
+        }
+        // A long request of each holds his account's own lock (here the administrator takes them).
         let held = try PsqlSession(url: adminURL, password: adminPassword)
         defer { held.end() }
-        held.send("BEGIN; SELECT 1 FROM vocab.accounts WHERE owner = '\(bob)' FOR UPDATE;")
-        held.send("\\echo lock-held")  // printed once the statement above holds his account's lock
+        held.send("BEGIN; SELECT 1 FROM vocab.accounts WHERE owner IN ('\(bob)', '\(carol)') FOR UPDATE;")
+        held.send("\\echo lock-held")  // printed once the statement above holds both locks
         XCTAssertTrue(waitUntil(10) { held.output.contains("lock-held") }, held.output)
 
-        // (Bob's other three devices were signed in before: signing in takes his account's lock too.)
         func bearer(_ device: String) throws -> (header: String, role: String) {
             let login = try String(contentsOfFile: vocab.file("\(device)/config/vocab/cloud.json"), encoding: .utf8)
             let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(login.utf8)) as? [String: Any])
@@ -119,27 +123,32 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
             let data = (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
             return String(decoding: data, as: UTF8.self)
         }
-        // Three pushes of bob's wait for his own lock (PostgreSQL shows the three waiting)...
-        let waiting = try ["bob2", "bob3", "bob4"].map { device in
+        func waitingOnLocks() throws -> String {
+            try PsqlSession.once(url: adminURL, password: adminPassword,
+                                 "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND usename = 'vocab_server'")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func push(_ device: String) throws -> Process {
             try curl(device, ["-X", "POST", "-H", "Content-Type: application/json", "--data", "[]", server + "/api/v1/sync/push?token=1&fresh=0"])
         }
-        XCTAssertTrue(try waitUntil(5) {
-            let count = try PsqlSession.once(url: adminURL, password: adminPassword,
-                                             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND usename = 'vocab_server'")
-            return count.trimmingCharacters(in: .whitespacesAndNewlines) == "3"
-        }, "bob's three pushes wait on his lock")
-        // ...so a fourth request of his is told to come back at once...
+        // Bob's three pushes: two wait for his lock in PostgreSQL, the third in the server...
+        var waiting = try ["bob2", "bob3", "bob4"].map(push)
+        XCTAssertTrue(try waitUntil(5) { try waitingOnLocks() == "2" }, "two of bob's pushes on his lock: \((try? waitingOnLocks()) ?? "?")")
+        // ...carol's three: one waits for her lock in PostgreSQL (one connection of four is left)...
+        waiting += try ["carol2", "carol3", "carol4"].map(push)
+        XCTAssertTrue(try waitUntil(5) { try waitingOnLocks() == "3" }, "and one of carol's: \((try? waitingOnLocks()) ?? "?")")
+        // ...a fourth request of bob's is told to come back at once...
         XCTAssertEqual(status(try curl("bobs", [server + "/api/v1/account"])), "429", "past his share, bob's requests are refused at once")
-        // ...and alice syncs as if bob were not there.
-        // (Her client gives up after 5 s a request: bob's lock holds for longer.)
+        // ...and alice syncs as if they were not there.
+        // (Her client gives up after 5 s a request: their locks hold for longer.)
         try on("desk", ["book", "add", "Hers"]).expectSuccess()
         var environment = device("desk")
         environment["VOCAB_CLOUD_TIMEOUT"] = "5"
         let hers = try vocab.run(["sync"], environment: environment)
-        XCTAssertEqual(hers.status, 0, "alice never waits on bob's lock: \(hers.stderr)")
+        XCTAssertEqual(hers.status, 0, "alice never waits on bob's or carol's lock: \(hers.stderr)")
         held.send("ROLLBACK;")
         let ends = waiting.map(status)
-        XCTAssertTrue(ends.allSatisfy { ["200", "409", "429", "503"].contains($0) }, "bob's own waits end, one way or another: \(ends)")
+        XCTAssertTrue(ends.allSatisfy { ["200", "409", "429", "503"].contains($0) }, "their own waits end, one way or another: \(ends)")
 
         // A 20 MiB push is refused before it is read (413), and changes nothing.
         let giant = vocab.file("giant.json")

@@ -25,7 +25,7 @@ enum ServeCommand {
             OptionSpec("behind-proxy", help: "A reverse proxy in front serves HTTPS (cookies are then Secure; only https:// pages may write)."),
             OptionSpec("public-url", value: "URL", help: "The address phones open, for the QR code (default: the one listened on)."),
             OptionSpec("cloud", value: "URL", help: "Serve many learners of this cloud: postgresql://vocab_server@HOST[:PORT]/DATABASE (password from PGPASSWORD or ~/.pgpass)."),
-            OptionSpec("cloud-connections", value: "N", help: "With --cloud: connections to the cloud, shared by every learner (default 16)."),
+            OptionSpec("cloud-connections", value: "N", help: "With --cloud: connections to the cloud, shared fairly by the learners (default 4; all servers together: 2-4 per core of the database)."),
             OptionSpec("cache", value: "DIR", help: "With --cloud: where the learners' stores are kept (default: web-cache in the data folder)."),
             OptionSpec("cache-size", value: "SIZE", help: "With --cloud: the most the stores may take, e.g. 2GiB (default 1GiB); the least used go first."),
         ],
@@ -156,7 +156,7 @@ struct ServeOptions {
     var cloud: ServerAddress?
     var cache: String?
     var cacheBytes: Int64 = 1 << 30
-    var cloudConnections = 16
+    var cloudConnections = 4
 
     init(_ arguments: ParsedArguments) throws {
         let listen = arguments.value("listen") ?? "127.0.0.1:8080"

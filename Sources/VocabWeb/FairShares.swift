@@ -1,0 +1,93 @@
+import Dispatch
+import Synchronization
+
+/// Lends `capacity` places (the server's connections to the cloud) among learners so that a
+/// few of them cannot take them all: a learner holding none may take any free place; one who
+/// holds a place already takes another only while more than half are free; a place given back
+/// goes to the earliest waiter allowed one (so a learner holding none goes before a second
+/// place of another). Requests with no learner yet (a sign-in, a device's lookup) count as a
+/// learner holding none. A waiter gives up after its time (the request is then answered "busy").
+final class FairShares: Sendable {
+    let capacity: Int
+    private let state: Mutex<State>
+
+    private struct State {
+        var lent = 0
+        var held: [String: Int] = [:]
+        /// In the order they came; none of them may take a place now (they would have been given one).
+        var waiting: [Waiter] = []
+    }
+
+    private final class Waiter: Sendable {
+        let learner: String?
+        let wake = DispatchSemaphore(value: 0)
+        let given = Atomic<Bool>(false)
+        init(learner: String?) { self.learner = learner }
+    }
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        state = Mutex(State())
+    }
+
+    /// Takes a place for `learner`, waiting at most `seconds`; false when none came in time.
+    func take(for learner: String?, waitingAtMost seconds: Double) -> Bool {
+        let waiter: Waiter? = state.withLock { state in
+            if mayTake(learner, state) {
+                give(learner, &state)
+                return nil
+            }
+            let waiter = Waiter(learner: learner)
+            state.waiting.append(waiter)
+            return waiter
+        }
+        guard let waiter else { return true }
+        if waiter.wake.wait(timeout: .now() + seconds) == .success { return true }
+        return state.withLock { state in
+            if waiter.given.load(ordering: .acquiring) { return true }  // given just as the time ran out
+            state.waiting.removeAll { $0 === waiter }
+            return false
+        }
+    }
+
+    /// Gives back a place `learner` took, and hands free places to those waiting.
+    func giveBack(for learner: String?) {
+        state.withLock { state in
+            state.lent -= 1
+            if let learner {
+                let left = (state.held[learner] ?? 1) - 1
+                state.held[learner] = left > 0 ? left : nil
+            }
+            while let next = nextWaiter(state) {
+                let waiter = state.waiting.remove(at: next)
+                give(waiter.learner, &state)
+                waiter.given.store(true, ordering: .releasing)
+                waiter.wake.signal()
+            }
+        }
+    }
+
+    /// Places lent now, and to how many learners (for tests and the log).
+    var lent: (places: Int, learners: Int, waiting: Int) {
+        state.withLock { ($0.lent, $0.held.count, $0.waiting.count) }
+    }
+
+    private func holds(_ learner: String?, _ state: State) -> Int {
+        learner.flatMap { state.held[$0] } ?? 0
+    }
+
+    private func mayTake(_ learner: String?, _ state: State) -> Bool {
+        let free = capacity - state.lent
+        return free > 0 && (holds(learner, state) == 0 || free > capacity / 2)
+    }
+
+    private func give(_ learner: String?, _ state: inout State) {
+        state.lent += 1
+        if let learner { state.held[learner, default: 0] += 1 }
+    }
+
+    /// The waiter to give a free place to: the earliest allowed one.
+    private func nextWaiter(_ state: State) -> Int? {
+        state.waiting.firstIndex { mayTake($0.learner, state) }
+    }
+}

@@ -1,0 +1,88 @@
+import Dispatch
+import Synchronization
+import XCTest
+@testable import VocabWeb
+
+final class FairSharesTests: XCTestCase {
+    /// A learner takes a second place only while more than half are free, so the last places
+    /// stay for learners who hold none.
+    func testASecondPlaceOnlyWhileMoreThanHalfAreFree() {
+        let shares = FairShares(capacity: 4)
+        XCTAssertTrue(shares.take(for: "bob", waitingAtMost: 0.05))
+        XCTAssertTrue(shares.take(for: "bob", waitingAtMost: 0.05), "three of four free: bob may take a second")
+        XCTAssertFalse(shares.take(for: "bob", waitingAtMost: 0.05), "two of four free: not a third")
+        XCTAssertTrue(shares.take(for: "carol", waitingAtMost: 0.05), "a learner holding none takes one")
+        XCTAssertTrue(shares.take(for: "alice", waitingAtMost: 0.05))
+        XCTAssertFalse(shares.take(for: "dave", waitingAtMost: 0.05), "all four lent")
+        XCTAssertEqual(shares.lent.places, 4)
+        XCTAssertEqual(shares.lent.waiting, 0, "a waiter whose time ran out is gone")
+        shares.giveBack(for: "alice")
+        XCTAssertTrue(shares.take(for: nil, waitingAtMost: 0.05), "a request with no learner yet counts as one holding none")
+        shares.giveBack(for: nil)
+        shares.giveBack(for: "carol")
+        shares.giveBack(for: "bob")
+        shares.giveBack(for: "bob")
+        XCTAssertEqual(shares.lent.places, 0)
+        XCTAssertEqual(shares.lent.learners, 0)
+    }
+
+    /// A place given back goes to a waiting learner who holds none before an earlier waiter
+    /// for a second place; that one gets the next, once he holds none.
+    func testAFreedPlaceGoesFirstToALearnerHoldingNone() throws {
+        let shares = FairShares(capacity: 2)
+        XCTAssertTrue(shares.take(for: "bob", waitingAtMost: 0.05))
+        XCTAssertTrue(shares.take(for: "alice", waitingAtMost: 0.05))
+        let order = Mutex<[String]>([])
+        let bobsSecond = DispatchSemaphore(value: 0), carols = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            if shares.take(for: "bob", waitingAtMost: 30) { order.withLock { $0.append("bob") } }
+            bobsSecond.signal()
+        }
+        XCTAssertTrue(waitUntil { shares.lent.waiting == 1 })
+        DispatchQueue.global().async {
+            if shares.take(for: "carol", waitingAtMost: 30) { order.withLock { $0.append("carol") } }
+            carols.signal()
+        }
+        XCTAssertTrue(waitUntil { shares.lent.waiting == 2 })
+
+        shares.giveBack(for: "alice")
+        XCTAssertEqual(carols.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(order.withLock { $0 }, ["carol"], "carol, holding none, before bob's second")
+        XCTAssertEqual(shares.lent.waiting, 1, "bob's second still waits: one place of two free would not be more than half")
+
+        shares.giveBack(for: "bob")
+        XCTAssertEqual(bobsSecond.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(order.withLock { $0 }, ["carol", "bob"])
+        XCTAssertEqual(shares.lent.places, 2)
+        XCTAssertEqual(shares.lent.waiting, 0)
+    }
+
+    /// Many threads of a few learners taking and giving back: never more than the capacity
+    /// lent, and every take that succeeded is given back.
+    func testManyThreadsNeverTakeMoreThanTheCapacity() {
+        let shares = FairShares(capacity: 3)
+        let most = Atomic<Int>(0), now = Atomic<Int>(0), taken = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 400) { index in
+            let learner = ["alice", "bob", "carol", "dave", nil][index % 5]
+            guard shares.take(for: learner, waitingAtMost: 30) else { return }
+            let inside = now.add(1, ordering: .relaxed).newValue
+            _ = most.max(inside, ordering: .relaxed)
+            taken.add(1, ordering: .relaxed)
+            usleep(200)
+            now.subtract(1, ordering: .relaxed)
+            shares.giveBack(for: learner)
+        }
+        XCTAssertEqual(taken.load(ordering: .relaxed), 400, "none waited in vain")
+        XCTAssertLessThanOrEqual(most.load(ordering: .relaxed), 3)
+        XCTAssertEqual(shares.lent.places, 0)
+        XCTAssertEqual(shares.lent.learners, 0)
+    }
+
+    private func waitUntil(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<3_000 {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}
