@@ -132,6 +132,19 @@ public final class CloudWebApp: Sendable {
         return response
     }
 
+    /// Whom an upload or a device's batch counts against, from its headers alone: the signed-in
+    /// learner, or the refusal a request without a signed-in device gets (before its body is read,
+    /// so that nobody who has not proved himself holds one of the server's few slots).
+    public func bodySender(_ request: HTTPRequest) -> BodySender {
+        do {
+            return .learner(try signedInCaller(request).owner)
+        } catch {
+            var response = WebApp.refusal(error, wording: WebApp.wording(for: request, catalogs: catalogs))
+            response.headers += WebApp.securityHeaders
+            return .refused(response)
+        }
+    }
+
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         if request.path == "/catalog.json" { return WebApp.catalog(request.query["lang"] ?? "", catalogs: catalogs) }
         if request.path.hasPrefix("/api/v1/") { return try deviceAPI(request) }

@@ -30,7 +30,8 @@ final class FairShares: Sendable {
         state = Mutex(State())
     }
 
-    /// Takes a place for `learner`, waiting at most `seconds`; false when none came in time.
+    /// Takes a place for `learner`, waiting at most `seconds` (0: not at all); false when none
+    /// came in time.
     func take(for learner: String?, waitingAtMost seconds: Double) -> Bool {
         let waiter: Waiter? = state.withLock { state in
             if mayTake(learner, state) {
@@ -38,11 +39,11 @@ final class FairShares: Sendable {
                 return nil
             }
             let waiter = Waiter(learner: learner)
-            state.waiting.append(waiter)
+            if seconds > 0 { state.waiting.append(waiter) }
             return waiter
         }
         guard let waiter else { return true }
-        if waiter.wake.wait(timeout: .now() + seconds) == .success { return true }
+        if seconds > 0, waiter.wake.wait(timeout: .now() + seconds) == .success { return true }
         return state.withLock { state in
             if waiter.given.load(ordering: .acquiring) { return true }  // given just as the time ran out
             state.waiting.removeAll { $0 === waiter }

@@ -72,17 +72,32 @@ public struct HTTPLimits: Sendable {
     public var maximumBatch = 16 << 20
     /// Batches being received at once (another is answered 429 before its body is read).
     public var batchesAtOnce = 8
+    /// A body must come in within this many seconds plus one for each `slowestBody` bytes its
+    /// Content-Length announces (a client sending a byte now and then, which the idle bound
+    /// never cuts, is cut off then).
+    public var bodyGraceSeconds = 20
+    /// Bytes a second a body may come in at, on average, past its grace.
+    public var slowestBody = 32 * 1024
 
     public init() {}
+}
+
+/// Whom the body of an upload or a batch counts against, told from its headers before any of
+/// it is read: a learner who proved himself, or a refusal (answered at once, the body dropped).
+public enum BodySender: Sendable {
+    case learner(String)
+    case refused(HTTPResponse)
 }
 
 /// An HTTP/1.1 server on libmicrohttpd: a pool of threads of its own (a handler may block on
 /// the store), answering each request with `handler`. Listens until `stop()` or release.
 public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
-    /// Uploads, and devices' batches, whose bodies are being received now.
-    let uploads: Slots
-    let batches: Slots
+    /// Uploads, and devices' batches, whose bodies are being received now: shared fairly among
+    /// the learners `sender` names (without it, first come, first served).
+    let uploads: FairShares
+    let batches: FairShares
+    let sender: (@Sendable (HTTPRequest) -> BodySender)?
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let limits: HTTPLimits
     /// The port it listens on (the one chosen when asked for port 0).
@@ -91,12 +106,15 @@ public final class HTTPServer: @unchecked Sendable {
     private let certificateText: UnsafeMutablePointer<CChar>?
 
     /// Listens on `host` (an IPv4 address) and `port` (0: any free port); with `tls`, HTTPS only.
+    /// `sender`: who sends an upload or a batch, asked with its headers before its body is read.
     public init(host: String, port: UInt16, limits: HTTPLimits = HTTPLimits(), tls: TLSIdentity? = nil,
+                sender: (@Sendable (HTTPRequest) -> BodySender)? = nil,
                 handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         self.handler = handler
+        self.sender = sender
         self.limits = limits
-        uploads = Slots(capacity: limits.uploadsAtOnce)
-        batches = Slots(capacity: limits.batchesAtOnce)
+        uploads = FairShares(capacity: limits.uploadsAtOnce)
+        batches = FairShares(capacity: limits.batchesAtOnce)
         keyText = tls.map { strdup($0.key) }
         certificateText = tls.map { strdup($0.certificate) }
         var address = sockaddr_in()
@@ -174,13 +192,15 @@ private final class Exchange {
     var body: [UInt8] = []
     var limit: Int
     var refusal: HTTPResponse?
-    /// The slot (an upload's, a batch's) this request holds until it ends.
-    var slot: Slots?
+    /// The slot (an upload's, a batch's) this request holds until it ends, and for whom.
+    var slot: (shares: FairShares, learner: String?)?
+    /// When the rest of the body is no longer waited for.
+    var deadline: ContinuousClock.Instant = .now + .seconds(60)
 
     init(limit: Int) { self.limit = limit }
 
     deinit {
-        slot?.give()
+        if let slot { slot.shares.giveBack(for: slot.learner) }
     }
 }
 
@@ -198,17 +218,39 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         let path = url.map { String(cString: $0) } ?? ""
         let isUpload = path.hasPrefix(server.limits.uploadPath), isBatch = path == server.limits.batchPath
         let exchange = Exchange(limit: isUpload ? server.limits.maximumUpload : isBatch ? server.limits.maximumBatch : server.limits.maximumBody)
-        if let (slots, busy) = isUpload ? (server.uploads, "Other files are being sent: try again in a moment.")
-            : isBatch ? (server.batches, "Other devices are sending changes: try again in a moment.") : nil {
-            if slots.take() { exchange.slot = slots } else { exchange.refusal = refusal(429, busy) }
-        }
-        if let length = header(connection, "Content-Length").flatMap(Int.init), length > exchange.limit {
+        let length = header(connection, "Content-Length").flatMap(Int.init)
+        let expected = min(length ?? exchange.limit, exchange.limit)
+        exchange.deadline = .now + .seconds(server.limits.bodyGraceSeconds + expected / max(server.limits.slowestBody, 1))
+        if let length, length > exchange.limit {
             exchange.refusal = refusal(413, "The request is too large.")
+        } else if let (shares, busy) = isUpload ? (server.uploads, "Other files are being sent: try again in a moment.")
+            : isBatch ? (server.batches, "Other devices are sending changes: try again in a moment.") : nil {
+            // Only a learner who proved himself may hold one of the few slots, and a fair share of them.
+            var learner: String?
+            switch server.sender?(request(connection, url, method, body: [])) {
+            case .refused(let answer)?: exchange.refusal = answer
+            case .learner(let name)?: learner = name
+            case nil: break
+            }
+            if exchange.refusal == nil {
+                if shares.take(for: learner, waitingAtMost: 0) {
+                    exchange.slot = (shares, learner)
+                } else {
+                    var answer = refusal(429, busy)
+                    answer.headers.append(("Retry-After", "1"))
+                    exchange.refusal = answer
+                }
+            }
         }
         state.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        // A refused request is answered after its body, dropped as it comes (within its time):
+        // a client may not read an answer that comes while it still sends.
         return MHD_Result.YES
     }
     let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
+    if uploadSize.pointee > 0, ContinuousClock.now > exchange.deadline {
+        return MHD_Result.NO  // a body sent too slowly: the connection is closed
+    }
     if uploadSize.pointee > 0 {
         if exchange.refusal == nil, let uploadData {
             if exchange.body.count + uploadSize.pointee > exchange.limit {
@@ -227,17 +269,22 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     if let refused = exchange.refusal {
         response = refused
     } else {
-        var headers: [String: String] = [:]
-        for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer",
-                     "If-None-Match", "X-Vocab-Language", "User-Agent", "X-Forwarded-For", "Authorization"] {
-            if let value = header(connection, name) { headers[name.lowercased()] = value }
-        }
-        let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-                                  query: arguments(connection), headers: headers, body: exchange.body, peer: clientAddress(connection))
+        let whole = request(connection, url, method, body: exchange.body)
         exchange.body = []
-        response = server.handler(request)
+        response = server.handler(whole)
     }
     return respond(connection, response)
+}
+
+/// The request as a handler sees it: the headers it reads, the query, the client's address.
+private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?, body: [UInt8]) -> HTTPRequest {
+    var headers: [String: String] = [:]
+    for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer",
+                 "If-None-Match", "X-Vocab-Language", "User-Agent", "X-Forwarded-For", "Authorization"] {
+        if let value = header(connection, name) { headers[name.lowercased()] = value }
+    }
+    return HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
+                       query: arguments(connection), headers: headers, body: body, peer: clientAddress(connection))
 }
 
 /// Releases a request's state when libmicrohttpd is done with it (answered, or cut off).
@@ -282,22 +329,4 @@ private func respond(_ connection: OpaquePointer, _ response: HTTPResponse) -> M
     defer { vocab_MHD_destroy_response(made) }
     for (name, value) in response.headers { _ = vocab_MHD_add_response_header(made, name, value) }
     return vocab_MHD_queue_response(connection, UInt32(response.status), made)
-}
-
-/// A few requests of one kind at once (uploads, batches): a slot is taken before the body is
-/// read and given back when the request ends.
-final class Slots: Sendable {
-    private let used = Atomic<Int>(0)
-    let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    /// Takes a slot; false (and nothing taken) when all are in use.
-    func take() -> Bool {
-        guard used.add(1, ordering: .relaxed).newValue > capacity else { return true }
-        used.subtract(1, ordering: .relaxed)
-        return false
-    }
-
-    func give() { used.subtract(1, ordering: .relaxed) }
 }

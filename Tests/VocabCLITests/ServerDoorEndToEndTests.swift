@@ -104,16 +104,10 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         held.send("\\echo lock-held")  // printed once the statement above holds both locks
         XCTAssertTrue(waitUntil(10) { held.output.contains("lock-held") }, held.output)
 
-        func bearer(_ device: String) throws -> (header: String, role: String) {
-            let login = try String(contentsOfFile: vocab.file("\(device)/config/vocab/cloud.json"), encoding: .utf8)
-            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(login.utf8)) as? [String: Any])
-            let role = object["user"] as? String ?? ""
-            return ("Authorization: Bearer \(role).\(object["password"] as? String ?? "")", role)
-        }
         func curl(_ device: String, _ arguments: [String]) throws -> Process {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", try bearer(device).header] + arguments
+            process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", try bearer(device)] + arguments
             process.standardOutput = Pipe()
             try process.run()
             return process
@@ -158,6 +152,67 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(status(refused), "413")
         try syncs("desk")
         try syncs("bobs")
+    }
+
+    /// A device's `Authorization` header, from the login its terminal keeps.
+    private func bearer(_ device: String) throws -> String {
+        let login = try String(contentsOfFile: vocab.file("\(device)/config/vocab/cloud.json"), encoding: .utf8)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(login.utf8)) as? [String: Any])
+        return "Authorization: Bearer \(object["user"] as? String ?? "").\(object["password"] as? String ?? "")"
+    }
+
+    /// The server's few slots for batches being received: nobody who has not signed in holds
+    /// one (eight pushes with no device, sending a byte now and then, used to hold all eight, and
+    /// every device's sync was refused "busy" meanwhile); a learner
+    /// holds a fair share (a second only while more than half are free: four of eight, the fifth
+    /// refused); alice syncs meanwhile; and a body sent too slowly is cut off at its
+    /// time (20 s and a second for each 32 KiB announced), which the idle bound never would.
+    func testBatchSlotsOnlyForSignedInLearnersAndTheirShare() throws {
+        let alice = try newUser(), bob = try newUser()
+        let server = try startServer("slots", tls: false)
+        let port = try XCTUnwrap(server.split(separator: ":").last.flatMap { Int($0) })
+        try signIn("desk", to: server, as: alice)
+        try signIn("bobs", to: server, as: bob)
+        let push = "/api/v1/sync/push?token=0&fresh=0"
+
+        // Eight pushes with no device, as slow as can be: they take no slot.
+        let anonymous = try (0..<8).map { _ in try SlowSender(port: port, path: push, length: 100_000) }
+
+        // Bob's four slow pushes hold four slots (each taken while more than half were free)...
+        let bobs = try (0..<4).map { _ in try SlowSender(port: port, path: push, headers: [try bearer("bobs")], length: 100_000) }
+        XCTAssertTrue(waitUntil(10) { bobs.allSatisfy { $0.sendByte() } })
+        // ...so a fifth of his, whole, is told to come back (with four of eight free, not more than half).
+        var fifth: String = ""
+        XCTAssertTrue(try waitUntil(10) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", try bearer("bobs"), "-H", "Content-Type: application/json",
+                                 "-H", "X-Vocab-Request: 1", "--data", "[]", "http://127.0.0.1:\(port)" + push]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            process.waitUntilExit()
+            fifth = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return fifth == "429"
+        }, "bob's fifth batch is refused: \(fifth)")
+        XCTAssertTrue(bobs.allSatisfy { $0.status(waitingAtMost: 0) == nil }, "his four still hold their slots")
+
+        try on("desk", ["book", "add", "Hers"]).expectSuccess()
+        var environment = device("desk")
+        environment["VOCAB_CLOUD_TIMEOUT"] = "5"
+        let hers = try vocab.run(["sync"], environment: environment)
+        XCTAssertEqual(hers.status, 0, "alice pushes beside bob's slow batches: \(hers.stderr)")
+
+        // They go on sending a byte every 2 s: past 20 s + 3 s the server stops waiting for them.
+        var cut = false
+        for _ in 0..<30 where !cut {
+            for sender in bobs + anonymous { sender.sendByte() }
+            cut = (bobs + anonymous).allSatisfy { $0.closedUnanswered(waitingAtMost: 0) }
+            if !cut { sleep(2) }
+        }
+        XCTAssertTrue(cut, "a body sent a byte at a time is cut off at its time")
+        try syncs("bobs")
+        try syncs("desk")
     }
 
     /// The operator's set-up the README shows: HAProxy (docs/haproxy.cfg, its ports and

@@ -73,7 +73,9 @@ enum ServeCommand {
             var limits = HTTPLimits()
             limits.threadPerConnection = true  // one learner's waiting request holds back no one else's
             limits.maximumConnections = 1024
-            let server = try listen(options, identity, limits: limits) { request in app.handle(request) }
+            let server = try listen(options, identity, limits: limits, sender: { request in app.bodySender(request) }) { request in
+                app.handle(request)
+            }
             let url = options.address(of: server)
             if showQR, let lines = QRCodeText.lines(for: url) { say(lines.joined(separator: "\n")) }
             say("Serving Vocab at \(url) to the learners of \(cloud.server)/\(cloud.database): each signs in with their account (Ctrl-C stops)")
@@ -113,9 +115,10 @@ enum ServeCommand {
     }
 
     private static func listen(_ options: ServeOptions, _ identity: TLSIdentity?, limits: HTTPLimits = HTTPLimits(),
+                               sender: (@Sendable (HTTPRequest) -> BodySender)? = nil,
                                handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws -> HTTPServer {
         do {
-            return try HTTPServer(host: options.host, port: options.port, limits: limits, tls: identity, handler: handler)
+            return try HTTPServer(host: options.host, port: options.port, limits: limits, tls: identity, sender: sender, handler: handler)
         } catch let error as HTTPServerError {
             throw ServeError.cannotListen(error.description)
         }

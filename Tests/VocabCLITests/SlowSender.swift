@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A client that sends a POST's head and then its body a byte at a time, as slowly as it
+/// likes: a slow phone, or someone holding the server's connections on purpose.
+final class SlowSender {
+    private let descriptor: Int32
+
+    /// Connects to `port` on loopback and sends the head (announcing `length` bytes) and the body's first byte.
+    init(port: Int, path: String, headers: [String] = [], length: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        var head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nX-Vocab-Request: 1\r\n"
+        for header in headers { head += header + "\r\n" }
+        head += "Content-Length: \(length)\r\n\r\n["
+        let bytes = Array(head.utf8)
+        guard bytes.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
+            close(descriptor)
+            throw POSIXError(.EPIPE)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends one more byte of the body; false once the connection is closed.
+    @discardableResult
+    func sendByte() -> Bool {
+        var space: UInt8 = 0x20
+        return send(descriptor, &space, 1, Int32(MSG_NOSIGNAL)) == 1
+    }
+
+    /// The status the server answered with within `seconds`, nil if none came (or the
+    /// connection was closed without one).
+    func status(waitingAtMost seconds: Double) -> Int? {
+        guard let text = received(waitingAtMost: seconds), text.hasPrefix("HTTP/1.1 ") else { return nil }
+        return Int(text.dropFirst(9).prefix(3))
+    }
+
+    /// Whether the server closed the connection without answering, seen within `seconds`.
+    func closedUnanswered(waitingAtMost seconds: Double) -> Bool {
+        received(waitingAtMost: seconds) == ""
+    }
+
+    /// What the server sent within `seconds`: nil if nothing came, "" if it closed the connection.
+    private func received(waitingAtMost seconds: Double) -> String? {
+        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&watched, 1, Int32(seconds * 1000)) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        return count <= 0 ? "" : String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+}
