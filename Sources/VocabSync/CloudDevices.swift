@@ -46,20 +46,30 @@ public enum CloudDevices {
     /// Checks `password` against what the cloud keeps of `user`'s (re-hashing an older kind
     /// after it passed) and adds a device; nil when the user or the password is wrong.
     public static func signIn(user: String, password: String, label: String, on connection: PostgresConnection) throws -> DeviceKey? {
-        let stored = try connection.execute("SELECT vocab.password_verifier($1)", [user]).first?.first ?? nil
+        try signIn(user: user, password: password, label: label) { step in try step(connection) }
+    }
+
+    /// The same, with a connection lent by `lending` for each step: none is held while the
+    /// password is checked (Argon2id takes a core's time and 64 MiB), so that sign-ins never
+    /// keep a server's few connections from everyone else.
+    public static func signIn(user: String, password: String, label: String,
+                              lending: (_ step: (PostgresConnection) throws -> Void) throws -> Void) throws -> DeviceKey? {
+        var stored: String?
+        try lending { stored = try $0.execute("SELECT vocab.password_verifier($1)", [user]).first?.first ?? nil }
         guard let stored else {
             _ = try PasswordVerifier.check(password, against: unknownLearnerVerifier)  // as long as a wrong password takes
             return nil
         }
         guard case .right(let rehash) = try PasswordVerifier.check(password, against: stored) else { return nil }
-        if rehash {
-            try connection.execute("SELECT vocab.replace_verifier($1, $2, $3)", [user, stored, try PasswordVerifier.make(password)])
-        }
+        let better = rehash ? try PasswordVerifier.make(password) : nil
         let secret = Secrets.randomHex(bytes: 32)
-        guard let id = try connection.execute("SELECT vocab.add_device($1, $2, $3::bytea)::text",
-                                              [user, label, "\\x" + SHA256.hex(Array(secret.utf8))]).first?.first ?? nil else {
-            throw CloudError.serverError("the cloud made no device")
+        var id: String?
+        try lending { connection in
+            if let better { try connection.execute("SELECT vocab.replace_verifier($1, $2, $3)", [user, stored, better]) }
+            id = try connection.execute("SELECT vocab.add_device($1, $2, $3::bytea)::text",
+                                        [user, label, "\\x" + SHA256.hex(Array(secret.utf8))]).first?.first ?? nil
         }
+        guard let id else { throw CloudError.serverError("the cloud made no device") }
         return DeviceKey(id: id, secret: secret)
     }
 

@@ -278,7 +278,9 @@ public final class CloudWebApp: Sendable {
         defer { passwordChecks.signal() }
         let device: DeviceKey?
         do {
-            device = try cloud.with(for: nil) { try CloudDevices.signIn(user: user, password: password, label: label, on: $0) }
+            device = try CloudDevices.signIn(user: user, password: password, label: label) { step in
+                try cloud.with(for: nil) { try step($0) }  // none held while the password is checked
+            }
         } catch CloudError.quotaExceeded(let detail) {
             throw WebProblem(status: 429, message: "The account cannot sign in more devices now (\(detail)).")
         } catch is CloudError {

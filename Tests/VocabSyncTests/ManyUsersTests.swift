@@ -95,6 +95,21 @@ final class ManyUsersTests: XCTestCase {
         // A wrong password makes no device.
         XCTAssertNil(try CloudDevices.signIn(user: alice.name, password: "wrong", label: "x", on: asServer))
         XCTAssertNil(try CloudDevices.signIn(user: "nobody_\(UUID().uuidString.prefix(6))", password: "pw", label: "x", on: asServer))
+        // A server lends its connection for each step only: none is held while the password is
+        // checked (a connection lent, given back, then lent again for the new device).
+        var lent = 0, holding = false
+        let lending = { (step: (PostgresConnection) throws -> Void) throws in
+            XCTAssertFalse(holding)
+            holding = true
+            defer { holding = false }
+            lent += 1
+            try step(asServer)
+        }
+        XCTAssertNotNil(try CloudDevices.signIn(user: alice.name, password: alice.password, label: "lent", lending: lending))
+        XCTAssertEqual(lent, 2, "the verifier read, then the device made")
+        lent = 0
+        XCTAssertNil(try CloudDevices.signIn(user: alice.name, password: "wrong", label: "lent", lending: lending))
+        XCTAssertEqual(lent, 1, "a wrong password: the verifier read, nothing else")
     }
 
     func testASyncThatCannotFinishStopsInTimeLosesNothingAndTheNextOneResumes() throws {
