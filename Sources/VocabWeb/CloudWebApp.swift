@@ -132,9 +132,9 @@ public final class CloudWebApp: Sendable {
         return response
     }
 
-    /// Whom an upload or a device's batch counts against, from its headers alone: the signed-in
-    /// learner, or the refusal a request without a signed-in device gets (before its body is read,
-    /// so that nobody who has not proved himself holds one of the server's few slots).
+    /// Whom an upload or a device's batch counts against, from its headers alone (before its
+    /// body is read, so that nobody who has not proved himself holds one of the server's few
+    /// slots): the signed-in learner, or the refusal a request without a signed-in device gets.
     public func bodySender(_ request: HTTPRequest) -> BodySender {
         do {
             return .learner(try signedInCaller(request).owner)

@@ -33,21 +33,27 @@ final class FairShares: Sendable {
     /// Takes a place for `learner`, waiting at most `seconds` (0: not at all); false when none
     /// came in time.
     func take(for learner: String?, waitingAtMost seconds: Double) -> Bool {
-        let waiter: Waiter? = state.withLock { state in
+        enum Turn { case taken, refused, waiting(Waiter) }
+        let turn: Turn = state.withLock { state in
             if mayTake(learner, state) {
                 give(learner, &state)
-                return nil
+                return .taken
             }
+            guard seconds > 0 else { return .refused }
             let waiter = Waiter(learner: learner)
-            if seconds > 0 { state.waiting.append(waiter) }
-            return waiter
+            state.waiting.append(waiter)
+            return .waiting(waiter)
         }
-        guard let waiter else { return true }
-        if seconds > 0, waiter.wake.wait(timeout: .now() + seconds) == .success { return true }
-        return state.withLock { state in
-            if waiter.given.load(ordering: .acquiring) { return true }  // given just as the time ran out
-            state.waiting.removeAll { $0 === waiter }
-            return false
+        switch turn {
+        case .taken: return true
+        case .refused: return false
+        case .waiting(let waiter):
+            if waiter.wake.wait(timeout: .now() + seconds) == .success { return true }
+            return state.withLock { state in
+                if waiter.given.load(ordering: .acquiring) { return true }  // given just as the time ran out
+                state.waiting.removeAll { $0 === waiter }
+                return false
+            }
         }
     }
 
@@ -68,7 +74,7 @@ final class FairShares: Sendable {
         }
     }
 
-    /// Places lent now, and to how many learners (for tests and the log).
+    /// Places lent now, to how many learners, and how many wait (for the tests).
     var lent: (places: Int, learners: Int, waiting: Int) {
         state.withLock { ($0.lent, $0.held.count, $0.waiting.count) }
     }

@@ -64,13 +64,13 @@ public struct HTTPLimits: Sendable {
     public var uploadPath = "/api/imports"
     /// The largest file uploaded.
     public var maximumUpload = 32 << 20
-    /// Uploads being received at once (another is answered 429 before its body is read).
+    /// Uploads being received at once (another is answered 429, its body dropped as it comes).
     public var uploadsAtOnce = 2
     /// Requests to this path carry a device's batch of changes (a sync's push): their own bound.
     public var batchPath = "/api/v1/sync/push"
     /// The largest batch (what the cloud's push takes).
     public var maximumBatch = 16 << 20
-    /// Batches being received at once (another is answered 429 before its body is read).
+    /// Batches being received at once (another is answered 429, its body dropped as it comes).
     public var batchesAtOnce = 8
     /// A body must come in within this many seconds plus one for each `slowestBody` bytes its
     /// Content-Length announces (a client sending a byte now and then, which the idle bound
@@ -83,7 +83,8 @@ public struct HTTPLimits: Sendable {
 }
 
 /// Whom the body of an upload or a batch counts against, told from its headers before any of
-/// it is read: a learner who proved himself, or a refusal (answered at once, the body dropped).
+/// it is read: a learner who proved himself, or a refusal (no slot taken; answered once the
+/// body, dropped as it comes, has ended).
 public enum BodySender: Sendable {
     case learner(String)
     case refused(HTTPResponse)
@@ -195,9 +196,12 @@ private final class Exchange {
     /// The slot (an upload's, a batch's) this request holds until it ends, and for whom.
     var slot: (shares: FairShares, learner: String?)?
     /// When the rest of the body is no longer waited for.
-    var deadline: ContinuousClock.Instant = .now + .seconds(60)
+    let deadline: ContinuousClock.Instant
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, deadline: ContinuousClock.Instant) {
+        self.limit = limit
+        self.deadline = deadline
+    }
 
     deinit {
         if let slot { slot.shares.giveBack(for: slot.learner) }
@@ -217,10 +221,11 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     guard let stored = state.pointee else {
         let path = url.map { String(cString: $0) } ?? ""
         let isUpload = path.hasPrefix(server.limits.uploadPath), isBatch = path == server.limits.batchPath
-        let exchange = Exchange(limit: isUpload ? server.limits.maximumUpload : isBatch ? server.limits.maximumBatch : server.limits.maximumBody)
+        let limit = isUpload ? server.limits.maximumUpload : isBatch ? server.limits.maximumBatch : server.limits.maximumBody
         let length = header(connection, "Content-Length").flatMap(Int.init)
-        let expected = min(length ?? exchange.limit, exchange.limit)
-        exchange.deadline = .now + .seconds(server.limits.bodyGraceSeconds + expected / max(server.limits.slowestBody, 1))
+        let expected = min(length ?? limit, limit)
+        let exchange = Exchange(limit: limit,
+                                deadline: .now + .seconds(server.limits.bodyGraceSeconds + expected / max(server.limits.slowestBody, 1)))
         if let length, length > exchange.limit {
             exchange.refusal = refusal(413, "The request is too large.")
         } else if let (shares, busy) = isUpload ? (server.uploads, "Other files are being sent: try again in a moment.")
