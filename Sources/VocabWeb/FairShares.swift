@@ -6,9 +6,11 @@ import Synchronization
 /// holds a place already takes another only while more than half are free; a place given back
 /// goes to the earliest waiter allowed one (so a learner holding none goes before a second
 /// place of another). Requests with no learner yet (a sign-in, a device's lookup) count as a
-/// learner holding none. A waiter gives up after its time (the request is then answered "busy").
+/// learner holding none. A waiter gives up after its time (the request is then answered "busy");
+/// a learner may have at most `waitersPerLearner` waiting at once (more are refused at once).
 final class FairShares: Sendable {
     let capacity: Int
+    let waitersPerLearner: Int
     private let state: Mutex<State>
 
     private struct State {
@@ -25,8 +27,9 @@ final class FairShares: Sendable {
         init(learner: String?) { self.learner = learner }
     }
 
-    init(capacity: Int) {
+    init(capacity: Int, waitersPerLearner: Int = .max) {
         self.capacity = max(capacity, 1)
+        self.waitersPerLearner = max(waitersPerLearner, 0)
         state = Mutex(State())
     }
 
@@ -39,7 +42,8 @@ final class FairShares: Sendable {
                 give(learner, &state)
                 return .taken
             }
-            guard seconds > 0 else { return .refused }
+            guard seconds > 0, learner == nil || state.waiting.lazy.filter({ $0.learner == learner }).count < waitersPerLearner
+            else { return .refused }
             let waiter = Waiter(learner: learner)
             state.waiting.append(waiter)
             return .waiting(waiter)

@@ -72,6 +72,11 @@ public struct HTTPLimits: Sendable {
     public var maximumBatch = 16 << 20
     /// Batches being received at once (another is answered 429, its body dropped as it comes).
     public var batchesAtOnce = 8
+    /// Seconds a learner's upload or batch waits, in the order they came, for a slot it may
+    /// take before it is answered 429 (0: at once). A freed slot then goes to the device that
+    /// waited longest, not to whichever tries just then. Only with `threadPerConnection` (the
+    /// waiting request holds its thread); at most half the slots' number of a learner wait.
+    public var slotWaitSeconds: Double = 0
     /// A body must come in within this many seconds plus one for each `slowestBody` bytes its
     /// Content-Length announces (a client sending a byte now and then, which the idle bound
     /// never cuts, is cut off then).
@@ -114,8 +119,8 @@ public final class HTTPServer: @unchecked Sendable {
         self.handler = handler
         self.sender = sender
         self.limits = limits
-        uploads = FairShares(capacity: limits.uploadsAtOnce)
-        batches = FairShares(capacity: limits.batchesAtOnce)
+        uploads = FairShares(capacity: limits.uploadsAtOnce, waitersPerLearner: max(limits.uploadsAtOnce / 2, 1))
+        batches = FairShares(capacity: limits.batchesAtOnce, waitersPerLearner: max(limits.batchesAtOnce / 2, 1))
         keyText = tls.map { strdup($0.key) }
         certificateText = tls.map { strdup($0.certificate) }
         var address = sockaddr_in()
@@ -194,13 +199,15 @@ private final class Exchange {
     var limit: Int
     var refusal: HTTPResponse?
     /// The slot (an upload's, a batch's) this request holds until it ends, and for whom.
-    var slot: (shares: FairShares, learner: String?)?
+    let slot: (shares: FairShares, learner: String?)?
     /// When the rest of the body is no longer waited for.
     let deadline: ContinuousClock.Instant
 
-    init(limit: Int, deadline: ContinuousClock.Instant) {
+    init(limit: Int, deadline: ContinuousClock.Instant, refusal: HTTPResponse?, slot: (shares: FairShares, learner: String?)?) {
         self.limit = limit
         self.deadline = deadline
+        self.refusal = refusal
+        self.slot = slot
     }
 
     deinit {
@@ -223,30 +230,33 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         let isUpload = path.hasPrefix(server.limits.uploadPath), isBatch = path == server.limits.batchPath
         let limit = isUpload ? server.limits.maximumUpload : isBatch ? server.limits.maximumBatch : server.limits.maximumBody
         let length = header(connection, "Content-Length").flatMap(Int.init)
-        let expected = min(length ?? limit, limit)
-        let exchange = Exchange(limit: limit,
-                                deadline: .now + .seconds(server.limits.bodyGraceSeconds + expected / max(server.limits.slowestBody, 1)))
-        if let length, length > exchange.limit {
-            exchange.refusal = refusal(413, "The request is too large.")
+        var refused: HTTPResponse?, slot: (shares: FairShares, learner: String?)?
+        if let length, length > limit {
+            refused = refusal(413, "The request is too large.")
         } else if let (shares, busy) = isUpload ? (server.uploads, "Other files are being sent: try again in a moment.")
             : isBatch ? (server.batches, "Other devices are sending changes: try again in a moment.") : nil {
             // Only a learner who proved himself may hold one of the few slots, and a fair share of them.
             var learner: String?
             switch server.sender?(request(connection, url, method, body: [])) {
-            case .refused(let answer)?: exchange.refusal = answer
+            case .refused(let answer)?: refused = answer
             case .learner(let name)?: learner = name
             case nil: break
             }
-            if exchange.refusal == nil {
-                if shares.take(for: learner, waitingAtMost: 0) {
-                    exchange.slot = (shares, learner)
+            if refused == nil {
+                let wait = learner != nil && server.limits.threadPerConnection ? server.limits.slotWaitSeconds : 0
+                if shares.take(for: learner, waitingAtMost: wait) {
+                    slot = (shares, learner)
                 } else {
                     var answer = refusal(429, busy)
                     answer.headers.append(("Retry-After", "1"))
-                    exchange.refusal = answer
+                    refused = answer
                 }
             }
         }
+        // The body's time counts from now, once any wait for a slot is over.
+        let expected = min(length ?? limit, limit)
+        let exchange = Exchange(limit: limit, deadline: .now + .seconds(server.limits.bodyGraceSeconds + expected / max(server.limits.slowestBody, 1)),
+                                refusal: refused, slot: slot)
         state.pointee = Unmanaged.passRetained(exchange).toOpaque()
         // A refused request is answered after its body, dropped as it comes (within its time):
         // a client may not read an answer that comes while it still sends.

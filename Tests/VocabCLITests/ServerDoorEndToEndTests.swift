@@ -165,7 +165,7 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
     /// one (eight pushes with no device, sending a byte now and then, used to hold all eight, and
     /// every device's sync was refused "busy" meanwhile); a learner
     /// holds a fair share (a second only while more than half are free: four of eight, the fifth
-    /// refused); alice syncs meanwhile; and a body sent too slowly is cut off at its
+    /// refused after its wait); alice syncs meanwhile; and a body sent too slowly is cut off at its
     /// time (20 s and a second for each 32 KiB announced), which the idle bound never would.
     func testBatchSlotsOnlyForSignedInLearnersAndTheirShare() throws {
         let alice = try newUser(), bob = try newUser()
@@ -173,28 +173,17 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         let port = try XCTUnwrap(server.split(separator: ":").last.flatMap { Int($0) })
         try signIn("desk", to: server, as: alice)
         try signIn("bobs", to: server, as: bob)
-        let push = "/api/v1/sync/push?token=0&fresh=0"
+        let pushPath = "/api/v1/sync/push?token=0&fresh=0"
 
         // Eight pushes with no device, as slow as can be: they take no slot.
-        let anonymous = try (0..<8).map { _ in try SlowSender(port: port, path: push, length: 100_000) }
+        let anonymous = try (0..<8).map { _ in try SlowSender(port: port, path: pushPath, length: 100_000) }
 
         // Bob's four slow pushes hold four slots (each taken while more than half were free)...
-        let bobs = try (0..<4).map { _ in try SlowSender(port: port, path: push, headers: [try bearer("bobs")], length: 100_000) }
+        let bobs = try (0..<4).map { _ in try SlowSender(port: port, path: pushPath, headers: [try bearer("bobs")], length: 100_000) }
         XCTAssertTrue(waitUntil(10) { bobs.allSatisfy { $0.sendByte() } })
-        // ...so a fifth of his, whole, is told to come back (with four of eight free, not more than half).
-        var fifth: String = ""
-        XCTAssertTrue(try waitUntil(10) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", try bearer("bobs"), "-H", "Content-Type: application/json",
-                                 "-H", "X-Vocab-Request: 1", "--data", "[]", "http://127.0.0.1:\(port)" + push]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            process.waitUntilExit()
-            fifth = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return fifth == "429"
-        }, "bob's fifth batch is refused: \(fifth)")
+        // ...so a fifth of his, whole, waits for one (5 s) and is told to come back: with four
+        // of eight free, not more than half, none of them is his to take.
+        XCTAssertEqual(try push(as: "bobs", port: port).status(), "429", "bob's fifth batch is refused")
         XCTAssertTrue(bobs.allSatisfy { $0.status(waitingAtMost: 0) == nil }, "his four still hold their slots")
 
         try on("desk", ["book", "add", "Hers"]).expectSuccess()
@@ -213,6 +202,58 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         XCTAssertTrue(cut, "a body sent a byte at a time is cut off at its time")
         try syncs("bobs")
         try syncs("desk")
+    }
+
+    /// A device pushing a whole (empty) batch with curl, answered in the background.
+    private final class WholePush {
+        private let process = Process(), output = Pipe()
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = arguments
+            process.standardOutput = output
+            try process.run()
+        }
+
+        var answered: Bool { !process.isRunning }
+
+        /// The HTTP status it was answered with, once it is.
+        func status() -> String {
+            process.waitUntilExit()
+            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+    }
+
+    private func push(as device: String, port: Int) throws -> WholePush {
+        try WholePush(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", try bearer(device), "-H", "Content-Type: application/json",
+                       "-H", "X-Vocab-Request: 1", "--data", "[]", "http://127.0.0.1:\(port)/api/v1/sync/push?token=0&fresh=0"])
+    }
+
+    /// Every batch slot taken, a learner's push waits its turn instead of being refused at once
+    /// (with a refusal at once, the slot freed went to whichever device tried just then, and
+    /// under load a device could lose every time); a slot freed goes to it.
+    func testAPushFindingEverySlotTakenWaitsItsTurn() throws {
+        let users = try (0..<6).map { _ in try newUser() }  // the cloud made before its server starts
+        let server = try startServer("queue", tls: false)
+        let port = try XCTUnwrap(server.split(separator: ":").last.flatMap { Int($0) })
+        var holders: [SlowSender] = []
+        // Eight slots: alice takes four (each while more than half are free), four others one each.
+        for (index, device) in ["alice", "bob", "carol", "dave", "eve", "frank"].enumerated() {
+            try signIn(device, to: server, as: users[index])
+            guard index < 5 else { break }
+            for _ in 0..<(index == 0 ? 4 : 1) {
+                holders.append(try SlowSender(port: port, path: "/api/v1/sync/push?token=0&fresh=0", headers: [try bearer(device)], length: 100_000))
+            }
+        }
+        XCTAssertTrue(waitUntil(10) { holders.allSatisfy { $0.sendByte() } })
+        XCTAssertTrue(holders.allSatisfy { $0.status(waitingAtMost: 0) == nil }, "all eight hold their slots")
+
+        let franks = try push(as: "frank", port: port)
+        sleep(1)
+        XCTAssertFalse(franks.answered, "frank's push waits, every slot taken")
+        holders.remove(at: 6)  // dave's slow push ends: its connection closes
+        XCTAssertEqual(franks.status(), "200", "frank's push took dave's slot")
+        try syncs("frank")
     }
 
     /// The operator's set-up the README shows: HAProxy (docs/haproxy.cfg, its ports and

@@ -57,6 +57,36 @@ final class FairSharesTests: XCTestCase {
         XCTAssertEqual(shares.lent.waiting, 0)
     }
 
+    /// A learner may have only so many requests waiting: one more is refused at once, and
+    /// other learners may still wait.
+    func testALearnersWaitersAreBounded() {
+        let shares = FairShares(capacity: 2, waitersPerLearner: 1)
+        XCTAssertTrue(shares.take(for: "alice", waitingAtMost: 0))
+        XCTAssertTrue(shares.take(for: "bob", waitingAtMost: 0))
+        let bobsWait = DispatchSemaphore(value: 0), carolsWait = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = shares.take(for: "bob", waitingAtMost: 30)
+            bobsWait.signal()
+        }
+        XCTAssertTrue(waitUntil { shares.lent.waiting == 1 })
+        let asked = ContinuousClock.now
+        XCTAssertFalse(shares.take(for: "bob", waitingAtMost: 30), "bob's second waiter is refused")
+        XCTAssertLessThan(ContinuousClock.now - asked, .seconds(20), "at once, not after its wait")
+        DispatchQueue.global().async {
+            _ = shares.take(for: "carol", waitingAtMost: 30)
+            carolsWait.signal()
+        }
+        XCTAssertTrue(waitUntil { shares.lent.waiting == 2 }, "carol still waits her turn")
+        shares.giveBack(for: "alice")
+        XCTAssertEqual(carolsWait.wait(timeout: .now() + 30), .success, "carol, holding none, takes alice's place")
+        shares.giveBack(for: "carol")
+        shares.giveBack(for: "bob")
+        XCTAssertEqual(bobsWait.wait(timeout: .now() + 30), .success)
+        shares.giveBack(for: "bob")
+        XCTAssertEqual(shares.lent.places, 0)
+        XCTAssertEqual(shares.lent.waiting, 0)
+    }
+
     /// Many threads of a few learners taking and giving back: never more than the capacity
     /// lent, and every take that succeeded is given back.
     func testManyThreadsNeverTakeMoreThanTheCapacity() {

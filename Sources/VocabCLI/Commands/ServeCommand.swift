@@ -73,6 +73,7 @@ enum ServeCommand {
             var limits = HTTPLimits()
             limits.threadPerConnection = true  // one learner's waiting request holds back no one else's
             limits.maximumConnections = 1024
+            limits.slotWaitSeconds = 5  // a device that finds every batch slot taken waits its turn
             let server = try listen(options, identity, limits: limits, sender: { request in app.bodySender(request) }) { request in
                 app.handle(request)
             }
