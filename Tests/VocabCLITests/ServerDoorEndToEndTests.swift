@@ -104,27 +104,12 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         held.send("\\echo lock-held")  // printed once the statement above holds both locks
         XCTAssertTrue(waitUntil(10) { held.output.contains("lock-held") }, held.output)
 
-        func curl(_ device: String, _ arguments: [String]) throws -> Process {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", try bearer(device)] + arguments
-            process.standardOutput = Pipe()
-            try process.run()
-            return process
-        }
-        func status(_ process: Process) -> String {
-            process.waitUntilExit()
-            let data = (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
-            return String(decoding: data, as: UTF8.self)
-        }
         func waitingOnLocks() throws -> String {
             try PsqlSession.once(url: adminURL, password: adminPassword,
                                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND usename = 'vocab_server'")
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        func push(_ device: String) throws -> Process {
-            try curl(device, ["-X", "POST", "-H", "Content-Type: application/json", "--data", "[]", server + "/api/v1/sync/push?token=1&fresh=0"])
-        }
+        func push(_ device: String) throws -> Process { try self.push(device, to: server, token: 1) }
         // Bob's three pushes: two wait for his lock in PostgreSQL, the third in the server...
         var waiting = try ["bob2", "bob3", "bob4"].map(push)
         XCTAssertTrue(try waitUntil(5) { try waitingOnLocks() == "2" }, "two of bob's pushes on his lock: \((try? waitingOnLocks()) ?? "?")")
@@ -132,7 +117,7 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         waiting += try ["carol2", "carol3", "carol4"].map(push)
         XCTAssertTrue(try waitUntil(5) { try waitingOnLocks() == "3" }, "and one of carol's: \((try? waitingOnLocks()) ?? "?")")
         // ...a fourth request of bob's is told to come back at once...
-        XCTAssertEqual(status(try curl("bobs", [server + "/api/v1/account"])), "429", "past his share, bob's requests are refused at once")
+        XCTAssertEqual(status(try curlInBackground(as: "bobs", [server + "/api/v1/account"])), "429", "past his share, bob's requests are refused at once")
         // ...and alice syncs as if they were not there.
         // (Her client gives up after 5 s a request: their locks hold for longer.)
         try on("desk", ["book", "add", "Hers"]).expectSuccess()
@@ -147,11 +132,34 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         // A 20 MiB push is refused before it is read (413), and changes nothing.
         let giant = vocab.file("giant.json")
         try Data(("[" + String(repeating: " ", count: 20 << 20) + "]").utf8).write(to: URL(fileURLWithPath: giant))
-        let refused = try curl("bobs", ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@" + giant,
-                                server + "/api/v1/sync/push?token=0&fresh=0"])
+        let refused = try curlInBackground(as: "bobs", ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@" + giant,
+                                                     server + "/api/v1/sync/push?token=0&fresh=0"])
         XCTAssertEqual(status(refused), "413")
         try syncs("desk")
         try syncs("bobs")
+    }
+
+    /// curl as `device` (its `Authorization`), running in the background; `status` waits for its answer.
+    private func curlInBackground(as device: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", try bearer(device)] + arguments
+        process.standardOutput = Pipe()
+        try process.run()
+        return process
+    }
+
+    /// The HTTP status a `curlInBackground` was answered with, once it was.
+    private func status(_ process: Process) -> String {
+        process.waitUntilExit()
+        let data = (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A whole (empty) batch pushed by `device` to `server`, as its terminal sends one, in the background.
+    private func push(_ device: String, to server: String, token: Int = 0) throws -> Process {
+        try curlInBackground(as: device, ["-X", "POST", "-H", "Content-Type: application/json", "-H", "X-Vocab-Request: 1", "--data", "[]",
+                                          server + "/api/v1/sync/push?token=\(token)&fresh=0"])
     }
 
     /// A device's `Authorization` header, from the login its terminal keeps.
@@ -183,7 +191,7 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         XCTAssertTrue(waitUntil(10) { bobs.allSatisfy { $0.sendByte() } })
         // ...so a fifth of his, whole, waits for one (5 s) and is told to come back: with four
         // of eight free, not more than half, none of them is his to take.
-        XCTAssertEqual(try push(as: "bobs", port: port).status(), "429", "bob's fifth batch is refused")
+        XCTAssertEqual(status(try push("bobs", to: server)), "429", "bob's fifth batch is refused")
         XCTAssertTrue(bobs.allSatisfy { $0.status(waitingAtMost: 0) == nil }, "his four still hold their slots")
 
         try on("desk", ["book", "add", "Hers"]).expectSuccess()
@@ -202,31 +210,6 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         XCTAssertTrue(cut, "a body sent a byte at a time is cut off at its time")
         try syncs("bobs")
         try syncs("desk")
-    }
-
-    /// A device pushing a whole (empty) batch with curl, answered in the background.
-    private final class WholePush {
-        private let process = Process(), output = Pipe()
-
-        init(_ arguments: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = arguments
-            process.standardOutput = output
-            try process.run()
-        }
-
-        var answered: Bool { !process.isRunning }
-
-        /// The HTTP status it was answered with, once it is.
-        func status() -> String {
-            process.waitUntilExit()
-            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        }
-    }
-
-    private func push(as device: String, port: Int) throws -> WholePush {
-        try WholePush(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", try bearer(device), "-H", "Content-Type: application/json",
-                       "-H", "X-Vocab-Request: 1", "--data", "[]", "http://127.0.0.1:\(port)/api/v1/sync/push?token=0&fresh=0"])
     }
 
     /// Every batch slot taken, a learner's push waits its turn instead of being refused at once
@@ -248,11 +231,11 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         XCTAssertTrue(waitUntil(10) { holders.allSatisfy { $0.sendByte() } })
         XCTAssertTrue(holders.allSatisfy { $0.status(waitingAtMost: 0) == nil }, "all eight hold their slots")
 
-        let franks = try push(as: "frank", port: port)
+        let franks = try push("frank", to: server)
         sleep(1)
-        XCTAssertFalse(franks.answered, "frank's push waits, every slot taken")
+        XCTAssertTrue(franks.isRunning, "frank's push waits, every slot taken")
         holders.remove(at: 6)  // dave's slow push ends: its connection closes
-        XCTAssertEqual(franks.status(), "200", "frank's push took dave's slot")
+        XCTAssertEqual(status(franks), "200", "frank's push took dave's slot")
         try syncs("frank")
     }
 
@@ -317,9 +300,7 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
             }
             return seen
         }
-        let login = try String(contentsOfFile: vocab.file("desk/config/vocab/cloud.json"), encoding: .utf8)
-        let desk = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(login.utf8)) as? [String: Any])
-        let bearer = "Authorization: Bearer \(desk["user"] as? String ?? "").\(desk["password"] as? String ?? "")"
+        let bearer = try self.bearer("desk")
         XCTAssertEqual(try answering(["-H", bearer, front + "/api/v1/account"]).count, 1, "a terminal's requests go to one server")
         let jar = vocab.file("phone-cookies")
         let signedIn = try curl(["-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate, "-c", jar, "-X", "POST",
