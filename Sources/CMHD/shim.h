@@ -40,12 +40,14 @@ VOCAB_LAZY_VOID_FUNCTION(vocab_libmhd, MHD_stop_daemon, (struct MHD_Daemon *daem
 
 /// Starts a daemon on `address` (port 0: any free one) with a pool of `threads`, at most
 /// `connections` at once, each idle for at most `timeout` seconds and given `memory` bytes
-/// for its headers and buffers; `done` runs when a request ends (to free its state).
+/// for its headers and buffers; `done` runs when a request ends (to free its state), `watch`
+/// when a connection opens and when it closes.
 static inline struct MHD_Daemon *vocab_mhd_start(unsigned int flags, const struct sockaddr *address,
                                                  unsigned int threads, unsigned int connections,
                                                  unsigned int timeout, size_t memory,
                                                  MHD_AccessHandlerCallback handler, void *handler_cls,
                                                  MHD_RequestCompletedCallback done, void *done_cls,
+                                                 MHD_NotifyConnectionCallback watch, void *watch_cls,
                                                  const char *tls_key, const char *tls_cert) {
     int tls = tls_key && tls_cert;
     struct MHD_Daemon *(*start)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *, MHD_AccessHandlerCallback, void *, ...) =
@@ -61,6 +63,7 @@ static inline struct MHD_Daemon *vocab_mhd_start(unsigned int flags, const struc
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory,
                             MHD_OPTION_NOTIFY_COMPLETED, done, done_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, watch, watch_cls,
                             tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, tls_key,
                             MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
                             MHD_OPTION_END);
@@ -88,4 +91,23 @@ static inline int vocab_mhd_client_address(struct MHD_Connection *connection, ch
     if (!info || !info->client_addr || info->client_addr->sa_family != AF_INET) return 0;
     const struct sockaddr_in *inet = (const struct sockaddr_in *) info->client_addr;
     return inet_ntop(AF_INET, &inet->sin_addr, out, (socklen_t) size) != NULL;
+}
+
+/// The connection's socket (to shut it down from another thread: libmicrohttpd then closes it
+/// as a peer that hung up; it calls `watch` with the connection closed before it closes the socket).
+static inline int vocab_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *(*get)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...) =
+        VOCAB_MHD_FUNCTION(const union MHD_ConnectionInfo *(*)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...),
+                           "MHD_get_connection_info");
+    const union MHD_ConnectionInfo *info = get(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+/// What `watch` kept for the connection when it opened (NULL if nothing).
+static inline void *vocab_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *(*get)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...) =
+        VOCAB_MHD_FUNCTION(const union MHD_ConnectionInfo *(*)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...),
+                           "MHD_get_connection_info");
+    const union MHD_ConnectionInfo *info = get(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
 }

@@ -51,16 +51,18 @@ public enum CloudDevices {
 
     /// The same, with a connection lent by `lending` for each step: none is held while the
     /// password is checked (Argon2id takes a core's time and 64 MiB), so that sign-ins never
-    /// keep a server's few connections from everyone else.
+    /// keep a server's few connections from everyone else. `checking` runs the check itself,
+    /// told whether the account exists (a server gives its few places for checks to known
+    /// accounts first); an unknown name is checked against a verifier no password matches, so
+    /// that a wrong name and a wrong password take as long.
     public static func signIn(user: String, password: String, label: String,
-                              lending: (_ step: (PostgresConnection) throws -> Void) throws -> Void) throws -> DeviceKey? {
-        var stored: String?
-        try lending { stored = try $0.execute("SELECT vocab.password_verifier($1)", [user]).first?.first ?? nil }
-        guard let stored else {
-            _ = try PasswordVerifier.check(password, against: unknownLearnerVerifier)  // as long as a wrong password takes
-            return nil
-        }
-        guard case .right(let rehash) = try PasswordVerifier.check(password, against: stored) else { return nil }
+                              lending: (_ step: (PostgresConnection) throws -> Void) throws -> Void,
+                              checking: (_ knownAccount: Bool, _ check: () throws -> Void) throws -> Void = { try $1() }) throws -> DeviceKey? {
+        var found: String?
+        try lending { found = try $0.execute("SELECT vocab.password_verifier($1)", [user]).first?.first ?? nil }
+        var verdict = PasswordVerifier.Check.wrong
+        try checking(found != nil) { verdict = try PasswordVerifier.check(password, against: found ?? unknownLearnerVerifier) }
+        guard let stored = found, case .right(let rehash) = verdict else { return nil }
         let better = rehash ? try PasswordVerifier.make(password) : nil
         let secret = Secrets.randomHex(bytes: 32)
         var id: String?

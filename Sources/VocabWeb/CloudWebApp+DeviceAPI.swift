@@ -142,10 +142,17 @@ extension CloudWebApp {
             return WebProblem(status: 429, message: "The account is busy with another request: try again in a moment.", retryAfter: 1)
         case .unreachable, .timedOut:
             return WebProblem(status: 503, message: "The cloud is busy or cannot be reached now: try again in a moment.", retryAfter: 2)
-        case .serverError(let detail):
-            return WebProblem(status: 400, message: detail)  // the cloud refused what was sent (a record too large, say)
+        case .serverError:
+            // The cloud refused what was sent; its own words (a relation, a constraint) stay here.
+            return WebProblem(status: 400, message: "The cloud refused what was sent: it is not in the form the cloud keeps.")
         default:
-            return WebProblem(status: 500, message: error.message)
+            return Self.cloudTrouble(error)
         }
+    }
+
+    /// A cloud failure as a device is told it: in our words, never PostgreSQL's (which name its
+    /// tables, constraints and hosts).
+    static func cloudTrouble(_ error: CloudError) -> WebProblem {
+        WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.", retryAfter: 2)
     }
 }

@@ -30,12 +30,10 @@ public final class CloudWebApp: Sendable {
         public var cacheBytes: Int64
         /// "https" behind TLS or a proxy that terminates it (cookies then `Secure`), "http" on this machine.
         public var scheme: String
-        /// Behind a proxy: the client's address is the last one the proxy adds to X-Forwarded-For.
-        public var behindProxy: Bool
         public var timeouts: CloudTimeouts
 
         public init(server: ServerAddress, serverPassword: String? = nil, connections: Int = 4, cacheFolder: String, cacheBytes: Int64,
-                    scheme: String, behindProxy: Bool,
+                    scheme: String,
                     timeouts: CloudTimeouts = CloudTimeouts(connectSeconds: 5, statementSeconds: 30, lockSeconds: 10)) {
             self.server = server
             self.serverPassword = serverPassword
@@ -43,7 +41,6 @@ public final class CloudWebApp: Sendable {
             self.cacheFolder = cacheFolder
             self.cacheBytes = cacheBytes
             self.scheme = scheme
-            self.behindProxy = behindProxy
             self.timeouts = timeouts
         }
     }
@@ -51,9 +48,13 @@ public final class CloudWebApp: Sendable {
     let settings: Settings
     let catalogs: [String: Catalog]
     let stores: LearnerStores
-    /// Wrong passwords and secrets per address: 30 free (a school's learners share one), then
-    /// waits that double.
+    /// Wrong passwords per address: 30 free (a school's learners share one), then waits that double.
     let limiter = SignInLimiter(free: 30)
+    /// Device tokens the cloud refused (signed out, or made up), per address and apart from
+    /// passwords: a signed-out device retrying from a school's address never keeps anyone there
+    /// from signing in. A device's own id is held back after 5, before it counts against its address.
+    let tokenFailures = SignInLimiter(free: 100)
+    let deviceFailures = SignInLimiter(free: 5)
     /// Wrong passwords per account from one address: 5 free, then waits that double.
     let accountFromAddress = SignInLimiter()
     /// Wrong passwords per account from every address together: a slower ceiling, which holds
@@ -62,8 +63,9 @@ public final class CloudWebApp: Sendable {
     let accountCeiling = SignInLimiter(free: 20, firstLock: 60, longestLock: 3_600)
     /// The server's connections to the cloud.
     let cloud: CloudConnections
-    /// Passwords checked at once (Argon2id takes 64 MiB and a core's time each): more wait, 30 s at most.
-    private let passwordChecks = DispatchSemaphore(value: 2)
+    /// Passwords checked at once (Argon2id takes 64 MiB and a core's time each): two, known
+    /// accounts from clean addresses first; more wait, 30 s at most.
+    private let passwordChecks = PasswordChecks(places: 2)
     /// The devices that proved themselves lately, by id (the cloud checks them again in
     /// every function a request runs; this only names their learner).
     private let devices = ShardedDictionary<SignedInDevice>()
@@ -215,13 +217,8 @@ public final class CloudWebApp: Sendable {
         ["address:" + clientAddress(request)]
     }
 
-    /// The client's address: the connection's, or behind a proxy the one the proxy saw.
-    private func clientAddress(_ request: HTTPRequest) -> String {
-        if settings.behindProxy, let forwarded = request.header("X-Forwarded-For")?.split(separator: ",").last {
-            return forwarded.trimmingSpaces()
-        }
-        return request.peer
-    }
+    /// The client's address: the connection's, or behind a trusted proxy the one it forwarded.
+    private func clientAddress(_ request: HTTPRequest) -> String { request.peer }
 
     /// A 401 that tells the page to show the account's sign-in.
     static func signedOut(_ message: String) -> WebProblem {
@@ -266,34 +263,53 @@ public final class CloudWebApp: Sendable {
             throw wrong
         }
         // Limited per address, per account from that address, and — only for an address that
-        // has failed with this account — by the account's ceiling across all addresses.
+        // has failed with this account — by the account's ceiling across all addresses. Each
+        // takes its place before the password is checked: tries sent at once count as they come.
         let keys = limitKeys(request), account = ["account:" + user.lowercased()]
         let pair = ["account:" + user.lowercased() + "@" + clientAddress(request)]
-        var wait = max(limiter.wait(keys), accountFromAddress.wait(pair))
-        if wait == 0, accountFromAddress.hasFailed(pair) { wait = accountCeiling.wait(account) }
-        if wait > 0 { throw tooMany(wait) }
-        guard passwordChecks.wait(timeout: .now() + .seconds(30)) == .success else {
-            throw WebProblem(status: 503, message: "The server is busy signing others in: try again in a moment.", retryAfter: 2)
-        }
-        defer { passwordChecks.signal() }
+        let ceiling = accountFromAddress.hasFailed(pair) ? account : []
+        let taken = try reserveTries([(limiter, keys), (accountFromAddress, pair), (accountCeiling, ceiling)])
+        var settled = false
+        defer { if !settled { taken.forEach { $0.limiter.settled($0.keys) } } }  // no verdict: nothing counted
+        let clean = !limiter.hasFailed(keys)
         let device: DeviceKey?
         do {
-            device = try CloudDevices.signIn(user: user, password: password, label: label) { step in
+            device = try CloudDevices.signIn(user: user, password: password, label: label, lending: { step in
                 try cloud.with(for: nil) { try step($0) }  // none held while the password is checked
-            }
+            }, checking: { knownAccount, check in
+                let standing: PasswordChecks.Standing = knownAccount && clean ? .likelyOwner : .other
+                guard try passwordChecks.run(as: standing, check) != nil else {
+                    throw WebProblem(status: 503, message: "The server is busy signing others in: try again in a moment.", retryAfter: 2)
+                }
+            })
         } catch CloudError.quotaExceeded(let detail) {
             throw WebProblem(status: 429, message: "The account cannot sign in more devices now (\(detail)).")
         } catch is CloudError {
             throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.", retryAfter: 5)
         }
+        settled = true
         guard let device else {
-            limiter.failed(keys)
-            accountFromAddress.failed(pair)
-            accountCeiling.failed(account)
+            taken.forEach { $0.limiter.failed($0.keys, reserved: true) }
             throw wrong
         }
-        accountFromAddress.succeeded(pair)  // the address stays counted: others may guess from it
+        accountFromAddress.succeeded(pair)
+        limiter.settled(keys)  // the address stays counted: others may guess from it
+        accountCeiling.settled(ceiling)
         return remember(device, owner: user)
+    }
+
+    /// Takes a try in each limiter for its keys, or none (429 with the longest wait).
+    private func reserveTries(_ wanted: [(limiter: SignInLimiter, keys: [String])]) throws -> [(limiter: SignInLimiter, keys: [String])] {
+        var taken: [(limiter: SignInLimiter, keys: [String])] = []
+        for entry in wanted where !entry.keys.isEmpty {
+            let wait = entry.limiter.reserve(entry.keys)
+            guard wait == 0 else {
+                taken.forEach { $0.limiter.settled($0.keys) }
+                throw tooMany(wait)
+            }
+            taken.append(entry)
+        }
+        return taken
     }
 
     private func cookie(value: String, maxAge: Int) -> String {
@@ -314,23 +330,24 @@ public final class CloudWebApp: Sendable {
         guard let token = bearer ?? WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? ""), let key = DeviceKey(token: token) else {
             throw Self.signedOut("Sign in with your cloud account.")
         }
+        let keys = ["address:" + clientAddress(request)], deviceKey = ["device:" + key.id]
         if let known = devices[key.id] {
             guard known.accepts(key.secret) else {
-                limiter.failed(limitKeys(request))
+                tokenFailures.failed(keys, reserved: false)
                 throw Self.signedOut("Sign in with your cloud account.")
             }
             known.lastUsed.withLock { $0 = .now }
             return Caller(key: key, owner: known.owner, device: known)
         }
         // Not seen since this server started (or signed out here): the cloud checks the secret.
-        let keys = limitKeys(request)
-        let wait = limiter.wait(keys)
+        let wait = max(deviceFailures.wait(deviceKey), tokenFailures.wait(keys))
         if wait > 0 { throw tooMany(wait) }
         do {
             let owner = try cloud.with(for: nil) { try CloudDevices.learner(of: key, on: $0) }
             return remember(key, owner: owner)
         } catch CloudError.accessDenied {
-            limiter.failed(keys)
+            deviceFailures.failed(deviceKey, reserved: false)
+            tokenFailures.failed(keys, reserved: false)
             throw Self.signedOut("This device was signed out: sign in again with your cloud account.")
         } catch {
             throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.")
@@ -431,7 +448,8 @@ public final class CloudWebApp: Sendable {
             if pushing, case .quotaExceeded = error {
                 throw WebProblem(status: 507, message: error.message)
             }
-            throw WebProblem(status: 503, message: error.message)
+            if case .serverError = error { throw problem(error, caller) }
+            throw Self.cloudTrouble(error)
         }
     }
 

@@ -1,6 +1,8 @@
 import CMHD
+import Dispatch
 import FoundationEssentials
 import Synchronization
+import VocabCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +16,9 @@ public struct HTTPRequest: Sendable {
     /// Header names lower-cased.
     public var headers: [String: String]
     public var body: [UInt8]
-    /// The address the request came from (the proxy's, behind one).
+    /// The address the request came from: the connection's, or when the connection comes from
+    /// a proxy the server trusts (`HTTPLimits.trustedProxies`), the last one that proxy appended
+    /// to X-Forwarded-For (what a client wrote there itself is never taken).
     public var peer: String
 
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [],
@@ -83,6 +87,17 @@ public struct HTTPLimits: Sendable {
     public var bodyGraceSeconds = 20
     /// Bytes a second a body may come in at, on average, past its grace.
     public var slowestBody = 32 * 1024
+    /// Connections at once from one address (0: no bound); a proxy in `trustedProxies` has none.
+    public var connectionsPerAddress = 64
+    /// Seconds a request's whole head may take, from the connection's opening or the end of the
+    /// request before (a byte now and then does not reset it, as it resets `idleSeconds`).
+    public var headerSeconds = 10
+    /// Requests from one client address whose bodies are being received at once (another is
+    /// answered 429 at once).
+    public var bodiesPerAddress = 16
+    /// The addresses of the proxies in front (`vocab serve --behind-proxy`): only a connection
+    /// from one of them may say, in X-Forwarded-For, whom it comes from.
+    public var trustedProxies: Set<String> = []
 
     public init() {}
 }
@@ -106,6 +121,10 @@ public final class HTTPServer: @unchecked Sendable {
     let sender: (@Sendable (HTTPRequest) -> BodySender)?
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let limits: HTTPLimits
+    /// Connections by address: bounded in number, in the time a request's head takes, in bodies at once.
+    let connections: ConnectionGuard
+    /// Cuts, every second, connections whose request's head is late (from when the server listens).
+    private var lateCutter: DispatchSourceTimer?
     /// The port it listens on (the one chosen when asked for port 0).
     public private(set) var port: UInt16 = 0
     private let keyText: UnsafeMutablePointer<CChar>?
@@ -121,6 +140,9 @@ public final class HTTPServer: @unchecked Sendable {
         self.limits = limits
         uploads = FairShares(capacity: limits.uploadsAtOnce, waitersPerLearner: max(limits.uploadsAtOnce / 2, 1))
         batches = FairShares(capacity: limits.batchesAtOnce, waitersPerLearner: max(limits.batchesAtOnce / 2, 1))
+        let connections = ConnectionGuard(bounds: .init(perAddress: limits.connectionsPerAddress, headerSeconds: limits.headerSeconds,
+                                                        bodiesPerAddress: limits.bodiesPerAddress, exempt: limits.trustedProxies))
+        self.connections = connections
         keyText = tls.map { strdup($0.key) }
         certificateText = tls.map { strdup($0.certificate) }
         var address = sockaddr_in()
@@ -137,7 +159,7 @@ public final class HTTPServer: @unchecked Sendable {
         daemon = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
                 vocab_mhd_start(flags, socketAddress, limits.threadPerConnection ? 0 : limits.threads, limits.maximumConnections, limits.idleSeconds,
-                                limits.connectionMemory, accessHandler, me, completedHandler, nil,
+                                limits.connectionMemory, accessHandler, me, completedHandler, me, connectionHandler, me,
                                 keyText.map { UnsafePointer($0) }, certificateText.map { UnsafePointer($0) })
             }
         }
@@ -146,6 +168,11 @@ public final class HTTPServer: @unchecked Sendable {
             throw HTTPServerError.cannotListen(host: host, port: port, reason: reason)
         }
         self.port = vocab_mhd_port(daemon)
+        let cutter = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        cutter.schedule(deadline: .now() + 1, repeating: 1)
+        cutter.setEventHandler { connections.cutLate() }
+        cutter.resume()
+        lateCutter = cutter
     }
 
     deinit {
@@ -159,6 +186,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops listening and ends every connection.
     public func stop() {
+        lateCutter?.cancel()
+        lateCutter = nil
         if let daemon { vocab_MHD_stop_daemon(daemon) }
         daemon = nil
     }
@@ -192,26 +221,30 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A request's state between libmicrohttpd's calls: the body read so far, and whether it was
-/// refused before its end (too large, or one upload too many: then the rest is dropped as it comes).
+/// A request's state between libmicrohttpd's calls: the body read so far, and whether it grew
+/// too large on the way (the rest is then dropped as it comes and the request answered 413).
 private final class Exchange {
     var body: [UInt8] = []
     var limit: Int
     var refusal: HTTPResponse?
     /// The slot (an upload's, a batch's) this request holds until it ends, and for whom.
     let slot: (shares: FairShares, learner: String?)?
+    /// The client's place for a body being received, held until the request ends.
+    let bodyPlace: (connections: ConnectionGuard, address: String)?
     /// When the rest of the body is no longer waited for.
     let deadline: ContinuousClock.Instant
 
-    init(limit: Int, deadline: ContinuousClock.Instant, refusal: HTTPResponse?, slot: (shares: FairShares, learner: String?)?) {
+    init(limit: Int, deadline: ContinuousClock.Instant, slot: (shares: FairShares, learner: String?)?,
+         bodyPlace: (connections: ConnectionGuard, address: String)?) {
         self.limit = limit
         self.deadline = deadline
-        self.refusal = refusal
         self.slot = slot
+        self.bodyPlace = bodyPlace
     }
 
     deinit {
         if let slot { slot.shares.giveBack(for: slot.learner) }
+        if let bodyPlace { bodyPlace.connections.giveBackBody(from: bodyPlace.address) }
     }
 }
 
@@ -221,45 +254,55 @@ private func refusal(_ status: Int, _ message: String) -> HTTPResponse {
 }
 
 /// Called with the headers (set the exchange, read nothing yet), then with each piece of the
-/// body, then once more to answer — answering on the first call would close every connection.
+/// body, then once more to answer — answering on the first call closes the connection once the
+/// answer is sent, which is what a refusal wants: a request refused from its head (too large,
+/// nobody signed in, no slot, too many bodies from its address) is answered at once and its
+/// connection closed, never held while its body trickles in.
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, state in
     guard let cls, let connection, let state, let uploadSize else { return MHD_Result.NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     guard let stored = state.pointee else {
+        watched(connection).map(server.connections.requestBegan)
         let path = url.map { String(cString: $0) } ?? ""
         let isUpload = path.hasPrefix(server.limits.uploadPath), isBatch = path == server.limits.batchPath
         let limit = isUpload ? server.limits.maximumUpload : isBatch ? server.limits.maximumBatch : server.limits.maximumBody
         let length = header(connection, "Content-Length").flatMap(Int.init)
-        var refused: HTTPResponse?, slot: (shares: FairShares, learner: String?)?
+        let hasBody = length.map { $0 > 0 } ?? (header(connection, "Transfer-Encoding") != nil)
         if let length, length > limit {
-            refused = refusal(413, "The request is too large.")
-        } else if let (shares, busy) = isUpload ? (server.uploads, "Other files are being sent: try again in a moment.")
+            return refuse(connection, refusal(413, "The request is too large."))
+        }
+        var bodyPlace: (connections: ConnectionGuard, address: String)?
+        if hasBody {
+            let address = clientAddress(connection, trusting: server.limits.trustedProxies)
+            guard server.connections.takeBody(from: address) else {
+                return refuse(connection, busy("Too many requests from your address at once: try again in a moment."))
+            }
+            bodyPlace = (server.connections, address)
+        }
+        var slot: (shares: FairShares, learner: String?)?
+        if let (shares, busyText) = isUpload ? (server.uploads, "Other files are being sent: try again in a moment.")
             : isBatch ? (server.batches, "Other devices are sending changes: try again in a moment.") : nil {
             // Only a learner who proved himself may hold one of the few slots, and a fair share of them.
             var learner: String?
-            switch server.sender?(request(connection, url, method, body: [])) {
-            case .refused(let answer)?: refused = answer
+            switch server.sender?(request(server, connection, url, method, body: [])) {
+            case .refused(let answer)?:
+                bodyPlace.map { $0.connections.giveBackBody(from: $0.address) }
+                return refuse(connection, answer)
             case .learner(let name)?: learner = name
             case nil: break
             }
-            if refused == nil {
-                let wait = learner != nil && server.limits.threadPerConnection ? server.limits.slotWaitSeconds : 0
-                if shares.take(for: learner, waitingAtMost: wait) {
-                    slot = (shares, learner)
-                } else {
-                    var answer = refusal(429, busy)
-                    answer.headers.append(("Retry-After", "1"))
-                    refused = answer
-                }
+            let wait = learner != nil && server.limits.threadPerConnection ? server.limits.slotWaitSeconds : 0
+            guard shares.take(for: learner, waitingAtMost: wait) else {
+                bodyPlace.map { $0.connections.giveBackBody(from: $0.address) }
+                return refuse(connection, busy(busyText))
             }
+            slot = (shares, learner)
         }
         // The body's time counts from now, once any wait for a slot is over.
         let expected = min(length ?? limit, limit)
         let exchange = Exchange(limit: limit, deadline: .now + .seconds(server.limits.bodyGraceSeconds + expected / max(server.limits.slowestBody, 1)),
-                                refusal: refused, slot: slot)
+                                slot: slot, bodyPlace: bodyPlace)
         state.pointee = Unmanaged.passRetained(exchange).toOpaque()
-        // A refused request is answered after its body, dropped as it comes (within its time):
-        // a client may not read an answer that comes while it still sends.
         return MHD_Result.YES
     }
     let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
@@ -284,34 +327,103 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     if let refused = exchange.refusal {
         response = refused
     } else {
-        let whole = request(connection, url, method, body: exchange.body)
+        let whole = request(server, connection, url, method, body: exchange.body)
         exchange.body = []
         response = server.handler(whole)
     }
     return respond(connection, response)
 }
 
+/// Answers a request from its head alone, at once; libmicrohttpd reads none of its body and
+/// closes the connection once the answer is sent.
+private func refuse(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
+    var answer = response
+    answer.headers.append(("Connection", "close"))
+    return respond(connection, answer)
+}
+
+/// A 429 that asks the client to come back in a second.
+private func busy(_ message: String) -> HTTPResponse {
+    var answer = refusal(429, message)
+    answer.headers.append(("Retry-After", "1"))
+    return answer
+}
+
 /// The request as a handler sees it: the headers it reads, the query, the client's address.
-private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?, body: [UInt8]) -> HTTPRequest {
+private func request(_ server: HTTPServer, _ connection: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+                     body: [UInt8]) -> HTTPRequest {
     var headers: [String: String] = [:]
     for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer",
-                 "If-None-Match", "X-Vocab-Language", "User-Agent", "X-Forwarded-For", "Authorization"] {
+                 "If-None-Match", "X-Vocab-Language", "User-Agent", "Authorization"] {
         if let value = header(connection, name) { headers[name.lowercased()] = value }
     }
     return HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-                       query: arguments(connection), headers: headers, body: body, peer: clientAddress(connection))
+                       query: arguments(connection), headers: headers, body: body,
+                       peer: clientAddress(connection, trusting: server.limits.trustedProxies))
 }
 
-/// Releases a request's state when libmicrohttpd is done with it (answered, or cut off).
-private let completedHandler: MHD_RequestCompletedCallback = { _, _, state, _ in
+/// Releases a request's state when libmicrohttpd is done with it (answered, or cut off); the
+/// connection's next request's head is waited for from now.
+private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, state, _ in
+    if let cls, let connection, let watched = watched(connection) {
+        Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().connections.requestEnded(watched)
+    }
     guard let state, let stored = state.pointee else { return }
     Unmanaged<Exchange>.fromOpaque(stored).release()
     state.pointee = nil
 }
 
-private func clientAddress(_ connection: OpaquePointer) -> String {
+/// A connection opened (watched from now, by its socket and address) or closed (forgotten).
+private let connectionHandler: MHD_NotifyConnectionCallback = { cls, connection, context, event in
+    guard let cls, let connection, let context else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    if event == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED {
+        let watched = ConnectionGuard.Watched(socket: vocab_mhd_connection_fd(connection), address: connectionAddress(connection))
+        context.pointee = Unmanaged.passRetained(watched).toOpaque()
+        server.connections.opened(watched)
+    } else if let kept = context.pointee {
+        let watched = Unmanaged<ConnectionGuard.Watched>.fromOpaque(kept)
+        server.connections.closed(watched.takeUnretainedValue())
+        watched.release()
+        context.pointee = nil
+    }
+}
+
+/// What the server watches of a request's connection.
+private func watched(_ connection: OpaquePointer) -> ConnectionGuard.Watched? {
+    vocab_mhd_socket_context(connection).map { Unmanaged<ConnectionGuard.Watched>.fromOpaque($0).takeUnretainedValue() }
+}
+
+/// The address of the machine at the other end of the connection.
+private func connectionAddress(_ connection: OpaquePointer) -> String {
     var text = [CChar](repeating: 0, count: 64)
     return vocab_mhd_client_address(connection, &text, text.count) == 1 ? String(cString: text) : ""
+}
+
+/// The client's address: the connection's; or, when the connection comes from a trusted proxy,
+/// the last address in the last X-Forwarded-For header (the one the proxy appended: what the
+/// client wrote comes before it).
+private func clientAddress(_ connection: OpaquePointer, trusting proxies: Set<String>) -> String {
+    let peer = connectionAddress(connection)
+    guard proxies.contains(peer), let forwarded = headerValues(connection, "X-Forwarded-For").last,
+          let last = forwarded.split(separator: ",").last.map({ String($0).trimmingSpaces() }), !last.isEmpty else { return peer }
+    return last
+}
+
+/// Every value of the header `name` (a header may be sent more than once), in order.
+private func headerValues(_ connection: OpaquePointer, _ name: String) -> [String] {
+    final class Box { let name: String; var values: [String] = []; init(_ name: String) { self.name = name } }
+    let box = Box(name.lowercased())
+    let iterator: MHD_KeyValueIterator = { cls, _, key, value in
+        guard let cls, let key, let value else { return MHD_Result.YES }
+        let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
+        if String(cString: key).lowercased() == box.name, box.values.count < 16 { box.values.append(String(cString: value)) }
+        return MHD_Result.YES
+    }
+    withExtendedLifetime(box) {
+        _ = vocab_MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, iterator, Unmanaged.passUnretained(box).toOpaque())
+    }
+    return box.values
 }
 
 private func header(_ connection: OpaquePointer, _ name: String) -> String? {

@@ -1,13 +1,19 @@
 import FoundationEssentials
 import Synchronization
 
-/// Failed sign-ins, per key (an account, an address): the first `free` failures cost nothing,
-/// then each one locks the key out for twice as long as the one before (from `firstLock`
-/// seconds up to `longestLock`); a success clears the key. In memory only, and bounded: past
-/// `keysKept` keys the ones quiet longest are forgotten.
+/// Tries per key (an account, an address): the first `free` failures cost nothing, and the
+/// failure that uses the last of them locks the key out for `firstLock` seconds, each later one
+/// twice as long as the one before (up to `longestLock`); a success clears the key.
+///
+/// A try takes its place before it is checked (`reserve`), so tries sent at once count as they
+/// come, not when their checks end: while `free` are in flight no more are let through, and past
+/// the free ones only one at a time. In memory only, and bounded: past `keysKept` keys the ones
+/// quiet longest are forgotten.
 final class SignInLimiter: Sendable {
     private struct Record {
         var failures = 0
+        /// Tries taken and not yet settled.
+        var inFlight = 0
         var lockedUntil: ContinuousClock.Instant
         var last: ContinuousClock.Instant
     }
@@ -25,7 +31,32 @@ final class SignInLimiter: Sendable {
         self.keysKept = keysKept
     }
 
-    /// Seconds until any of `keys` may try again (0: now).
+    /// Takes a try for every one of `keys` and returns 0, or takes none and returns the seconds
+    /// until one may be taken. A try taken is settled by `failed(_:reserved: true)`,
+    /// `settled` or `succeeded`.
+    func reserve(_ keys: [String]) -> Int {
+        let now = ContinuousClock.now
+        return records.withLock { records in
+            let wait = keys.map { key -> Int in
+                guard let record = records[key] else { return 0 }
+                let left = now.duration(to: record.lockedUntil)
+                if left > .zero { return Int(left.components.seconds) + 1 }
+                let mayTry = record.failures + record.inFlight < free || (record.failures >= free && record.inFlight == 0)
+                return mayTry ? 0 : 1  // the tries left are all being checked now: one of them may end well
+            }.max() ?? 0
+            guard wait == 0 else { return wait }
+            makeRoom(for: keys.count, in: &records)
+            for key in keys {
+                var record = records[key] ?? Record(lockedUntil: now, last: now)
+                record.inFlight += 1
+                record.last = now
+                records[key] = record
+            }
+            return 0
+        }
+    }
+
+    /// Seconds until any of `keys` may try again (0: now), taking nothing.
     func wait(_ keys: [String]) -> Int {
         let now = ContinuousClock.now
         return records.withLock { records in
@@ -36,20 +67,18 @@ final class SignInLimiter: Sendable {
         }
     }
 
-    /// Counts a failure against each of `keys`.
-    func failed(_ keys: [String]) {
+    /// Counts a failure against each of `keys`; `reserved`: the try was taken by `reserve`.
+    func failed(_ keys: [String], reserved: Bool) {
         let now = ContinuousClock.now
         records.withLock { records in
-            if records.count + keys.count > keysKept {
-                let oldest = records.sorted { $0.value.last < $1.value.last }.prefix(records.count / 2).map(\.key)
-                oldest.forEach { records.removeValue(forKey: $0) }
-            }
+            makeRoom(for: keys.count, in: &records)
             for key in keys {
                 var record = records[key] ?? Record(lockedUntil: now, last: now)
+                if reserved { record.inFlight = max(record.inFlight - 1, 0) }
                 record.failures += 1
                 record.last = now
-                if record.failures > free {
-                    let doublings = min(record.failures - free - 1, 10)
+                if record.failures >= free {
+                    let doublings = min(record.failures - free, 10)
                     record.lockedUntil = now + .seconds(min(firstLock << doublings, longestLock))
                 }
                 records[key] = record
@@ -57,13 +86,32 @@ final class SignInLimiter: Sendable {
         }
     }
 
-    /// Whether any of `keys` has failed (and is still remembered).
-    func hasFailed(_ keys: [String]) -> Bool {
-        records.withLock { records in keys.contains { records[$0] != nil } }
+    /// Ends tries taken by `reserve` that neither failed nor cleared the key (a check that could
+    /// not be made, a success that leaves the key counted).
+    func settled(_ keys: [String]) {
+        records.withLock { records in
+            for key in keys {
+                guard var record = records[key] else { continue }
+                record.inFlight = max(record.inFlight - 1, 0)
+                records[key] = record
+            }
+        }
     }
 
-    /// Clears `keys` after a success.
+    /// Whether any of `keys` has failed (and is still remembered).
+    func hasFailed(_ keys: [String]) -> Bool {
+        records.withLock { records in keys.contains { (records[$0]?.failures ?? 0) > 0 } }
+    }
+
+    /// Clears `keys` after a success (tries of theirs still in flight then count as new ones).
     func succeeded(_ keys: [String]) {
         records.withLock { records in keys.forEach { records.removeValue(forKey: $0) } }
+    }
+
+    /// Forgets the quietest half when `count` more keys would pass the bound.
+    private func makeRoom(for count: Int, in records: inout [String: Record]) {
+        guard records.count + count > keysKept else { return }
+        let oldest = records.sorted { $0.value.last < $1.value.last }.prefix(records.count / 2).map(\.key)
+        oldest.forEach { records.removeValue(forKey: $0) }
     }
 }

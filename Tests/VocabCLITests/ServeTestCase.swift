@@ -94,7 +94,7 @@ class ServeTestCase: EndToEndTestCase {
         let request = Array((head + "\r\n").utf8) + payload
         var sent = 0
         while sent < request.count {
-            let written = request[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            let written = request[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard written > 0 else { break }  // the server may answer (413) and close before the whole body
             sent += written
         }

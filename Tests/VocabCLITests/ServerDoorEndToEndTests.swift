@@ -162,16 +162,10 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
                                           server + "/api/v1/sync/push?token=\(token)&fresh=0"])
     }
 
-    /// A device's `Authorization` header, from the login its terminal keeps.
-    private func bearer(_ device: String) throws -> String {
-        let login = try String(contentsOfFile: vocab.file("\(device)/config/vocab/cloud.json"), encoding: .utf8)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(login.utf8)) as? [String: Any])
-        return "Authorization: Bearer \(object["user"] as? String ?? "").\(object["password"] as? String ?? "")"
-    }
-
     /// The server's few slots for batches being received: nobody who has not signed in holds
-    /// one (eight pushes with no device, sending a byte now and then, used to hold all eight, and
-    /// every device's sync was refused "busy" meanwhile); a learner
+    /// one, nor his connection (eight pushes with no device, sending a byte now and then, used to
+    /// hold all eight, and every device's sync was refused "busy" meanwhile: now each is answered
+    /// 401 from its head at once and its connection closed); a learner
     /// holds a fair share (a second only while more than half are free: four of eight, the fifth
     /// refused after its wait); alice syncs meanwhile; and a body sent too slowly is cut off at its
     /// time (20 s and a second for each 32 KiB announced), which the idle bound never would.
@@ -183,8 +177,9 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         try signIn("bobs", to: server, as: bob)
         let pushPath = "/api/v1/sync/push?token=0&fresh=0"
 
-        // Eight pushes with no device, as slow as can be: they take no slot.
+        // Eight pushes with no device, as slow as can be: answered at once, they take no slot.
         let anonymous = try (0..<8).map { _ in try SlowSender(port: port, path: pushPath, length: 100_000) }
+        XCTAssertEqual(anonymous.map { $0.status(waitingAtMost: 30) }, Array(repeating: 401, count: 8), "refused from their heads")
 
         // Bob's four slow pushes hold four slots (each taken while more than half were free)...
         let bobs = try (0..<4).map { _ in try SlowSender(port: port, path: pushPath, headers: [try bearer("bobs")], length: 100_000) }
@@ -203,8 +198,8 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         // They go on sending a byte every 2 s: past 20 s + 3 s the server stops waiting for them.
         var cut = false
         for _ in 0..<30 where !cut {
-            for sender in bobs + anonymous { sender.sendByte() }
-            cut = (bobs + anonymous).allSatisfy { $0.closedUnanswered(waitingAtMost: 0) }
+            for sender in bobs { sender.sendByte() }
+            cut = bobs.allSatisfy { $0.closedUnanswered(waitingAtMost: 0) }
             if !cut { sleep(2) }
         }
         XCTAssertTrue(cut, "a body sent a byte at a time is cut off at its time")
@@ -244,35 +239,13 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
     /// and sync through it and converge; each device's requests go to one server (a hash of its
     /// token: a terminal's Authorization, a phone's cookie), a request with no token to either.
     func testThroughHAProxyBeforeTwoServersDevicesConverge() throws {
-        let haproxy = try requiredService("VOCAB_TEST_HAPROXY", "HAProxy")
         let user = try newUser()
         var backends: [String] = []
         for name in ["one", "two"] {
             backends.append(try startServer(name, tls: false, options: ["--behind-proxy"]))
         }
-        let (certificate, key) = try makeCertificate()
-        let pem = vocab.file("haproxy.pem")
-        try Data((try String(contentsOfFile: certificate, encoding: .utf8) + String(contentsOfFile: key, encoding: .utf8)).utf8)
-            .write(to: URL(fileURLWithPath: pem))
-        let port = 20_000 + Int.random(in: 0..<20_000)
-        var config = try String(contentsOfFile: VocabRunner.repository + "/docs/haproxy.cfg", encoding: .utf8)
-        config = config.replacingOccurrences(of: "bind :443 ssl crt /etc/haproxy/vocab.pem", with: "bind 127.0.0.1:\(port) ssl crt \(pem)")
-        config = config.replacingOccurrences(of: "127.0.0.1:8081", with: String(backends[0].dropFirst(7)))
-        config = config.replacingOccurrences(of: "127.0.0.1:8082", with: String(backends[1].dropFirst(7)))
-        XCTAssertFalse(config.contains("/etc/haproxy"), config)
-        // The test's own addition: each answer names the server that gave it.
-        config = config.replacingOccurrences(of: "    hash-type consistent\n", with: "    hash-type consistent\n    http-response set-header X-Vocab-Backend %[srv_name]\n")
-        XCTAssertTrue(config.contains("X-Vocab-Backend"), "docs/haproxy.cfg balances by a hash of the device")
-        let file = vocab.file("haproxy.cfg")
-        try Data(config.utf8).write(to: URL(fileURLWithPath: file))
-        let proxy = Process()
-        proxy.executableURL = URL(fileURLWithPath: haproxy)
-        proxy.arguments = ["-f", file, "-db"]
-        proxy.standardOutput = FileHandle.nullDevice
-        proxy.standardError = FileHandle.nullDevice
-        try proxy.run()
-        servers.append(proxy)
-        let front = "https://127.0.0.1:\(port)"
+        let proxy = try startHAProxy(before: backends, namingTheBackend: true)
+        let (front, certificate) = (proxy.front, proxy.certificate)
         XCTAssertTrue(waitUntil(10) {
             (try? vocab.run(["login", front.replacingOccurrences(of: "://", with: "://\(user)@"), "--device-name", "desk", "--ca-file", certificate],
                             environment: device("desk").merging(["VOCAB_PASSWORD": "pw"]) { $1 }).status) == 0

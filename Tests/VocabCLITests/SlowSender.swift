@@ -8,10 +8,29 @@ import Glibc
 final class SlowSender {
     private let descriptor: Int32
 
-    /// Connects to `port` on loopback and sends the head (announcing `length` bytes) and the body's first byte.
-    init(port: Int, path: String, headers: [String] = [], length: Int) throws {
+    /// Connects to `port` on loopback from `source` (another loopback address is another
+    /// client's) and sends the head (announcing `length` bytes) and the body's first byte.
+    convenience init(port: Int, from source: String = "127.0.0.1", path: String, headers: [String] = [], length: Int) throws {
+        var head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nX-Vocab-Request: 1\r\n"
+        for header in headers { head += header + "\r\n" }
+        head += "Content-Length: \(length)\r\n\r\n["
+        try self.init(port: port, from: source, sending: head)
+    }
+
+    /// Connects to `port` on loopback from `source` and sends `text` (a head, or part of one).
+    init(port: Int, from source: String = "127.0.0.1", sending text: String) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, source, &local.sin_addr)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(descriptor)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -23,11 +42,8 @@ final class SlowSender {
             close(descriptor)
             throw POSIXError(.ECONNREFUSED)
         }
-        var head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nX-Vocab-Request: 1\r\n"
-        for header in headers { head += header + "\r\n" }
-        head += "Content-Length: \(length)\r\n\r\n["
-        let bytes = Array(head.utf8)
-        guard bytes.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
+        let bytes = Array(text.utf8)
+        guard bytes.withUnsafeBytes({ Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
             close(descriptor)
             throw POSIXError(.EPIPE)
         }
@@ -38,8 +54,14 @@ final class SlowSender {
     /// Sends one more byte of the body; false once the connection is closed.
     @discardableResult
     func sendByte() -> Bool {
-        var space: UInt8 = 0x20
-        return send(descriptor, &space, 1, Int32(MSG_NOSIGNAL)) == 1
+        send(" ")
+    }
+
+    /// Sends `text` (one more header line, say); false once the connection is closed.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
     /// The status the server answered with within `seconds`, nil if none came (or the

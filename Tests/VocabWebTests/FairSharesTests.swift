@@ -107,12 +107,4 @@ final class FairSharesTests: XCTestCase {
         XCTAssertEqual(shares.lent.places, 0)
         XCTAssertEqual(shares.lent.learners, 0)
     }
-
-    private func waitUntil(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<3_000 {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return false
-    }
 }

@@ -1,30 +1,58 @@
+import Dispatch
+import Synchronization
 import XCTest
 @testable import VocabWeb
 
 /// The sign-in limits of a server of many learners: free tries, then waits that grow, cleared
-/// by a success, and a bounded memory of keys.
+/// by a success, tries that take their place before they are checked, and a bounded memory of keys.
 final class SignInLimiterTests: XCTestCase {
     func testFiveFailuresAreFreeThenTheKeyWaitsLongerEachTime() {
         let limiter = SignInLimiter(free: 5, firstLock: 30, longestLock: 900)
         let keys = ["account:alice", "address:10.0.0.1"]
-        for _ in 0..<5 { limiter.failed(keys) }
-        XCTAssertEqual(limiter.wait(keys), 0, "five wrong passwords cost nothing yet")
-        limiter.failed(keys)
+        for _ in 0..<4 { limiter.failed(keys, reserved: false) }
+        XCTAssertEqual(limiter.wait(keys), 0, "four wrong passwords cost nothing yet")
+        limiter.failed(keys, reserved: false)
         let first = limiter.wait(keys)
-        XCTAssertTrue((1...31).contains(first), "\(first)")
-        limiter.failed(keys)
+        XCTAssertTrue((1...31).contains(first), "the fifth locks: \(first)")
+        limiter.failed(keys, reserved: false)
         XCTAssertGreaterThan(limiter.wait(keys), first, "the next wait is longer")
         XCTAssertEqual(limiter.wait(["account:bob", "address:10.0.0.2"]), 0, "others are not held")
         XCTAssertGreaterThan(limiter.wait(["account:bob", "address:10.0.0.1"]), 0, "the address waits for any account")
-        for _ in 0..<40 { limiter.failed(keys) }
+        for _ in 0..<40 { limiter.failed(keys, reserved: false) }
         XCTAssertLessThanOrEqual(limiter.wait(keys), 901, "never longer than the longest")
         limiter.succeeded(keys)
         XCTAssertEqual(limiter.wait(keys), 0)
     }
 
+    /// Forty tries at once: five take their places (the free ones), the rest are refused before
+    /// any is checked; once the five fail, the key is locked.
+    func testTriesAtOnceTakeTheirPlacesBeforeTheyAreChecked() {
+        let limiter = SignInLimiter(free: 5, firstLock: 30, longestLock: 900)
+        let keys = ["account:alice@10.0.0.9"]
+        let taken = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 40) { _ in
+            if limiter.reserve(keys) == 0 { taken.add(1, ordering: .relaxed) }
+        }
+        XCTAssertEqual(taken.load(ordering: .relaxed), 5, "only the free tries are let through")
+        XCTAssertEqual(limiter.reserve(keys), 1, "while they are checked, the next is told to try again in a moment")
+        XCTAssertEqual(limiter.reserve(["account:bob@10.0.0.9"]), 0, "another key is not held")
+        for _ in 0..<5 { limiter.failed(keys, reserved: true) }
+        XCTAssertGreaterThan(limiter.reserve(keys), 1, "five failures lock the key")
+    }
+
+    /// A try that ends without a verdict (the cloud out of reach) gives its place back.
+    func testATryWithoutAVerdictGivesItsPlaceBack() {
+        let limiter = SignInLimiter(free: 1)
+        XCTAssertEqual(limiter.reserve(["k"]), 0)
+        XCTAssertEqual(limiter.reserve(["k"]), 1)
+        limiter.settled(["k"])
+        XCTAssertEqual(limiter.reserve(["k"]), 0)
+        XCTAssertFalse(limiter.hasFailed(["k"]))
+    }
+
     func testItForgetsTheQuietestKeysPastItsBound() {
         let limiter = SignInLimiter(free: 0, firstLock: 30, longestLock: 900, keysKept: 100)
-        for n in 0..<1_000 { limiter.failed(["address:\(n)"]) }
+        for n in 0..<1_000 { limiter.failed(["address:\(n)"], reserved: false) }
         XCTAssertGreaterThan(limiter.wait(["address:999"]), 0, "the latest is kept")
         XCTAssertEqual(limiter.wait(["address:0"]), 0, "the oldest were forgotten")
     }

@@ -22,7 +22,8 @@ enum ServeCommand {
             OptionSpec("listen", value: "ADDR:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0: any free one)."),
             OptionSpec("tls-cert", value: "FILE", help: "Serve HTTPS with this certificate chain (PEM); needs --tls-key."),
             OptionSpec("tls-key", value: "FILE", help: "The certificate's private key (PEM, readable by you only)."),
-            OptionSpec("behind-proxy", help: "A reverse proxy in front serves HTTPS (cookies are then Secure; only https:// pages may write)."),
+            OptionSpec("behind-proxy", help: "A reverse proxy in front serves HTTPS (cookies are then Secure; only https:// pages may write); its X-Forwarded-For names the client."),
+            OptionSpec("proxy-address", value: "ADDR[,ADDR...]", help: "With --behind-proxy: the proxy's own addresses, whose X-Forwarded-For is trusted (default 127.0.0.1: a proxy on this machine)."),
             OptionSpec("public-url", value: "URL", help: "The address phones open, for the QR code (default: the one listened on)."),
             OptionSpec("cloud", value: "URL", help: "Serve many learners of this cloud: postgresql://vocab_server@HOST[:PORT]/DATABASE (password from PGPASSWORD or ~/.pgpass)."),
             OptionSpec("cloud-connections", value: "N", help: "With --cloud: connections to the cloud, shared fairly by the learners (default 4; all servers together: 2-4 per core of the database)."),
@@ -62,7 +63,7 @@ enum ServeCommand {
         if let cloud = options.cloud {
             let settings = CloudWebApp.Settings(server: cloud, connections: options.cloudConnections,
                                                 cacheFolder: options.cache ?? folder + "/web-cache", cacheBytes: options.cacheBytes,
-                                                scheme: scheme, behindProxy: options.behindProxy)
+                                                scheme: scheme)
             let app = try CloudWebApp(settings: settings, catalogs: catalogs) { pool in try makeApp(pool, nil) }
             do {
                 try app.checkCloud()  // unreachable, refused or of another schema: said now, not at the first learner's request
@@ -70,9 +71,10 @@ enum ServeCommand {
                 throw ServeError.cloudRefused(error)
             }
             // Many learners: more connections, each with a thread of its own (a request waits on the cloud).
-            var limits = HTTPLimits()
+            var limits = options.limits
             limits.threadPerConnection = true  // one learner's waiting request holds back no one else's
             limits.maximumConnections = 1024
+            limits.connectionsPerAddress = 128  // one address holds an eighth at most (a school's learners share one)
             limits.slotWaitSeconds = 5  // a device that finds every batch slot taken waits its turn
             let server = try listen(options, identity, limits: limits, sender: { request in app.bodySender(request) }) { request in
                 app.handle(request)
@@ -104,7 +106,7 @@ enum ServeCommand {
         })
         upkeep.start()
         defer { withExtendedLifetime(upkeep) {} }
-        let server = try listen(options, identity) { request in app.handle(request) }
+        let server = try listen(options, identity, limits: options.limits) { request in app.handle(request) }
         let url = options.address(of: server)
         address.withLock { $0 = url }
         offer(ServingNotice(address: url, code: pairing.code))  // before the line below: whoever reads that line finds the notice
@@ -161,6 +163,8 @@ struct ServeOptions {
     var cache: String?
     var cacheBytes: Int64 = 1 << 30
     var cloudConnections = 4
+    /// The addresses whose X-Forwarded-For is trusted (the proxy's own, with --behind-proxy).
+    var proxyAddresses: Set<String> = []
 
     init(_ arguments: ParsedArguments) throws {
         let listen = arguments.value("listen") ?? "127.0.0.1:8080"
@@ -176,6 +180,17 @@ struct ServeOptions {
         default: throw ServeError.tlsHalf
         }
         if tls != nil, behindProxy { throw ServeError.tlsAndProxy }
+        if let list = arguments.value("proxy-address") {
+            guard behindProxy else { throw ServeError.proxyAddressWithoutProxy }
+            let addresses = list.split(separator: ",").map { String($0).trimmingSpaces() }
+            var parsed = in_addr()
+            guard !addresses.isEmpty, addresses.allSatisfy({ inet_pton(AF_INET, $0, &parsed) == 1 }) else {
+                throw UsageError.invalidValue(option: "proxy-address", value: list, expected: "IPv4 addresses separated by commas, e.g. 10.0.0.5")
+            }
+            proxyAddresses = Set(addresses)
+        } else if behindProxy {
+            proxyAddresses = ["127.0.0.1"]
+        }
         if let url = arguments.value("public-url") {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
                 throw UsageError.invalidValue(option: "public-url", value: url, expected: "an address such as https://vocab.example.org")
@@ -229,6 +244,13 @@ struct ServeOptions {
         return host
     }
 
+    /// The bounds of the server's connections, with the proxy it trusts.
+    var limits: HTTPLimits {
+        var limits = HTTPLimits()
+        limits.trustedProxies = proxyAddresses
+        return limits
+    }
+
     /// "https" when this server or the proxy in front serves TLS: cookies are then `Secure`.
     var scheme: String { tls != nil || behindProxy ? "https" : "http" }
 
@@ -258,6 +280,7 @@ enum ServeError: UserFacingError {
     case keyReadableByOthers(String)
     case notPEM(String, String)
     case cacheWithoutCloud
+    case proxyAddressWithoutProxy
     /// The cloud refused or could not be reached when the server started.
     case cloudRefused(CloudError)
 
@@ -291,6 +314,8 @@ enum ServeError: UserFacingError {
             return "The Vocab server cannot use the cloud: " + error.message + advice
         case .cacheWithoutCloud:
             return "--cache, --cache-size and --cloud-connections go with --cloud (a server of many learners)."
+        case .proxyAddressWithoutProxy:
+            return "--proxy-address goes with --behind-proxy (it names the proxy in front)."
         case .notPEM(let path, let what):
             return "\(path) is not \(what) in PEM form (the text starting with -----BEGIN)."
         }
