@@ -13,7 +13,7 @@ public final class XLSXSheet: RecordReader {
     public let sheetNames: [String]
     private let archive: ZipArchive
     private let xml: XMLStream
-    private let sharedStrings: [String]
+    private let sharedStrings: SharedStrings
     private let dateStyles: Set<Int>
     private let dateBase: Double
     private var finished = false
@@ -38,7 +38,7 @@ public final class XLSXSheet: RecordReader {
         }
         name = chosen.name
         dateBase = workbook.uses1904 ? 24_107 : 25_569
-        sharedStrings = archive.contains("xl/sharedStrings.xml") ? try Self.readSharedStrings(archive) : []
+        sharedStrings = archive.contains("xl/sharedStrings.xml") ? try Self.readSharedStrings(archive) : SharedStrings()
         dateStyles = archive.contains("xl/styles.xml") ? try Self.readDateStyles(archive) : []
         xml = try XMLStream(try archive.stream(chosen.target), path: path, entry: chosen.target)
     }
@@ -55,12 +55,16 @@ public final class XLSXSheet: RecordReader {
         return nil
     }
 
+    /// The most text one cell may hold (a word is at most 512 KiB in all).
+    static let largestCell = 1 << 20
+
     /// The cells of the row just opened, by column (gaps filled with empty fields).
     private func readRow() throws -> [String] {
         var fields: [String] = []
         var cell: (column: Int, type: String, style: Int)?
         var value = ""
         var inValue = false, inInline = false, inPhonetic = false
+        var rowBytes = 0
         while try xml.next() {
             if xml.isStart {
                 switch xml.name {
@@ -78,7 +82,12 @@ public final class XLSXSheet: RecordReader {
                 switch xml.name {
                 case "row": return Array(fields.reversed().drop { $0.isEmpty }.reversed())
                 case "c":
-                    store(cell, try text(of: value, cell: cell), into: &fields)
+                    let text = try text(of: value, cell: cell)
+                    rowBytes += text.utf8.count
+                    guard rowBytes <= Self.largestCell * 4 else {
+                        throw ArchiveError.malformed(path: archive.path, reason: "a row holds more than \(Self.largestCell * 4 >> 20) MiB of text, far more than a word's")
+                    }
+                    store(cell, text, into: &fields)
                     cell = nil
                 case "v": inValue = false
                 case "is": inInline = false
@@ -87,6 +96,9 @@ public final class XLSXSheet: RecordReader {
                 }
             } else if xml.isText, (inValue || inInline) && !inPhonetic {
                 value += xml.text
+                if value.utf8.count > Self.largestCell {
+                    throw ArchiveError.malformed(path: archive.path, reason: "a cell holds more than \(Self.largestCell >> 20) MiB of text, far more than a word's")
+                }
             }
         }
         return fields
@@ -102,10 +114,10 @@ public final class XLSXSheet: RecordReader {
         guard let cell else { return raw }
         switch cell.type {
         case "s":
-            guard let index = Int(raw), sharedStrings.indices.contains(index) else {
+            guard let index = Int(raw), let shared = sharedStrings[index] else {
                 throw ArchiveError.malformed(path: archive.path, reason: "a cell names shared string \(raw), which the workbook lacks")
             }
-            return sharedStrings[index]
+            return shared
         case "b": return raw == "1" ? "true" : "false"
         case "inlineStr", "str", "e", "d": return raw
         default:
@@ -138,28 +150,35 @@ public final class XLSXSheet: RecordReader {
         return letters == 0 ? nil : column - 1
     }
 
-    private static func readSharedStrings(_ archive: ZipArchive) throws -> [String] {
+    /// The workbook's shared strings, within `SharedStrings.budget` (past it the workbook is refused).
+    private static func readSharedStrings(_ archive: ZipArchive) throws -> SharedStrings {
         let xml = try XMLStream(try archive.stream("xl/sharedStrings.xml"), path: archive.path, entry: "xl/sharedStrings.xml")
-        var strings: [String] = []
+        var strings = SharedStrings()
+        func keep(_ text: String) throws {
+            guard strings.append(text) else {
+                throw ArchiveError.malformed(path: archive.path, reason: "its shared strings take more than \(SharedStrings.budget >> 20) MiB (\(strings.count) of them read), far more than a word list's")
+            }
+        }
         var current = ""
         var inItem = false, inText = false, inPhonetic = false
         while try xml.next() {
             if xml.isStart {
                 switch xml.name {
-                case "si": inItem = true; current = ""; if xml.isEmptyElement { strings.append(""); inItem = false }
+                case "si": inItem = true; current = ""; if xml.isEmptyElement { try keep(""); inItem = false }
                 case "t": inText = !xml.isEmptyElement
                 case "rPh": inPhonetic = !xml.isEmptyElement
                 default: break
                 }
             } else if xml.isEnd {
                 switch xml.name {
-                case "si": strings.append(current); inItem = false
+                case "si": try keep(current); inItem = false
                 case "t": inText = false
                 case "rPh": inPhonetic = false
                 default: break
                 }
             } else if xml.isText, inItem, inText, !inPhonetic {
                 current += xml.text
+                if current.utf8.count > SharedStrings.budget { try keep(current) }  // refused: one string past the whole budget
             }
         }
         return strings

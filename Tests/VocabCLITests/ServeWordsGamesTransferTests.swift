@@ -186,3 +186,56 @@ final class ServeWordsGamesTransferTests: ServeTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: notice), "gone when the server stops")
     }
 }
+
+/// A spreadsheet bomb through the phone's import: a workbook of a few hundred kilobytes whose
+/// shared strings are 30 million empty `<si/>` (once, as an array of strings, well over a
+/// gigabyte of the server's memory for a 3 MB file). It is refused with the reason, nothing is
+/// imported, and the server's resident memory stays small.
+final class ServeImportBombTests: ServeTestCase {
+    func testAWorkbookOfMillionsOfEmptySharedStringsIsRefusedInBoundedMemory() throws {
+        try startServer()
+        let device = try pairForWrites()
+        let books = try send("POST", "/api/books", body: #"{"name":"Bombed"}"#, headers: device)
+        let bookId = try XCTUnwrap(books.object["id"] as? String, books.body)
+        let bomb = vocab.file("bomb.xlsx")
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+                z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
+                z.writestr("xl/workbook.xml", '<workbook xmlns:r="r"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>')
+                z.writestr("xl/_rels/workbook.xml.rels", '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>')
+                z.writestr("xl/worksheets/sheet1.xml", '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>')
+                with z.open("xl/sharedStrings.xml", "w", force_zip64=True) as part:
+                    part.write(b'<sst count="30000000" uniqueCount="30000000">')
+                    chunk = b"<si/>" * 1000000
+                    for _ in range(30):
+                        part.write(chunk)
+                    part.write(b"</sst>")
+            """, bomb]
+        try python.run()
+        python.waitUntilExit()
+        XCTAssertEqual(python.terminationStatus, 0)
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: bomb)[.size] as? Int)
+        XCTAssertLessThan(size, 4 << 20, "a small file")
+
+        let started = try send("POST", "/api/imports?name=bomb.xlsx&book=\(bookId)", headers: device,
+                               rawBody: Array(try Data(contentsOf: URL(fileURLWithPath: bomb))))
+        XCTAssertEqual(started.status, 202, started.body)
+        let id = try XCTUnwrap(started.object["id"] as? String)
+        var state: [String: Any] = [:]
+        XCTAssertTrue(try waitUntil(120) {
+            state = try send("GET", "/api/imports/\(id)", headers: device).object
+            return state["state"] as? String != "running"
+        })
+        XCTAssertEqual(state["state"] as? String, "failed", "\(state)")
+        XCTAssertTrue((state["error"] as? String ?? "").contains("shared strings"), "\(state)")
+        XCTAssertEqual(try send("GET", "/api/books/\(bookId)/words", headers: device).object["total"] as? Int, 0, "nothing imported")
+        // The most the server ever held in memory, from the kernel's own count.
+        let status = try String(contentsOfFile: "/proc/\(try XCTUnwrap(server?.processIdentifier))/status", encoding: .utf8)
+        let peakLine = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        let peakKiB = try XCTUnwrap(Int(peakLine.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        XCTAssertLessThan(peakKiB, 256 << 10, "the server's resident memory peaked at \(peakKiB >> 10) MiB")
+    }
+}
