@@ -189,14 +189,17 @@ extension CloudSchema {
         END
         $fn$;
         -- A shared book's records after `after`, oldest first, at most `most`: its book record
-        -- and its words (deleted ones too) — nothing else of its owner's.
+        -- and its words (deleted ones too) — nothing else of its owner's. Only the book itself:
+        -- the owner's memorised marks, her per-field stamps (times and a store's id) and her
+        -- edit times are taken out (an edit time becomes the creation time).
         CREATE OR REPLACE FUNCTION vocab.book_records(book_owner name, book_id uuid, after bigint, most integer)
         RETURNS TABLE (kind text, id uuid, seq bigint, deleted boolean, body jsonb)
         LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
         #variable_conflict use_column
         BEGIN
             RETURN QUERY
-            SELECT x.kind, x.id, x.seq, x.deleted, x.body FROM (
+            SELECT x.kind, x.id, x.seq, x.deleted,
+                   (x.body - 'memorized' - 'stamps') || jsonb_build_object('modifiedAt', x.body->'createdAt') FROM (
                 SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
                 WHERE r.owner = book_owner AND r.kind = 'book' AND r.id = book_id AND r.seq > after
                 UNION ALL

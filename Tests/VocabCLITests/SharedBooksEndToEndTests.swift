@@ -58,6 +58,35 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         return (status, String(answer.dropLast(String(status).count)).trimmingCharacters(in: .newlines))
     }
 
+    /// A follower's pull of a book whose owner memorised and edited words carries only the
+    /// book: none of her memorised marks, per-field stamps (times and a store's id) or edit times
+    /// (issue 54: they all reached him, though memorised marks stay each learner's own).
+    func testAFollowersPullCarriesNoneOfTheOwnersMarksStampsOrEditTimes() throws {
+        let (_, _, link) = try teacherSharesABook()
+        try on("teacher", ["word", "memorize", "benefit"]).expectSuccess()
+        try on("teacher", ["word", "edit", "comply", "--definition", "to follow a rule"]).expectSuccess()
+        try syncs("teacher")
+        try on("student", ["follow", link]).expectSuccess()
+        let follows = try request("student", "GET", "/api/v1/follows")
+        XCTAssertEqual(follows.status, 200, follows.body)
+        let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(follows.body.utf8)) as? [[String: Any]])
+        let share = try XCTUnwrap(listed.first?["share"] as? String, follows.body)
+        let pulled = try request("student", "GET", "/api/v1/follows/\(share)/records?after=0")
+        XCTAssertEqual(pulled.status, 200, pulled.body)
+        let bodies = pulled.body.split(separator: "\n").compactMap { line in
+            line.split(separator: "\t", maxSplits: 4).last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        XCTAssertEqual(bodies.count, 4, "the book and its three words: \(pulled.body)")
+        for body in bodies {
+            XCTAssertNil(body["memorized"], "no memorised mark of hers: \(body)")
+            XCTAssertNil(body["stamps"], "no stamps of hers: \(body)")
+            XCTAssertEqual(body["modifiedAt"] as? Int, body["createdAt"] as? Int, "no edit time of hers: \(body)")
+        }
+        XCTAssertTrue(bodies.contains { $0["definition"] as? String == "to follow a rule" }, "her edit itself arrives")
+        let benefit = try XCTUnwrap(try json("student", ["word", "show", "benefit", "--json"]) as? [String: Any])
+        XCTAssertEqual(benefit["memorized"] as? Bool, false, "her mark is not his")
+    }
+
     func testAStudentFollowsByLinkStudiesAndGetsTheTeachersCorrectionsKeepingHisProgress() throws {
         let (_, _, link) = try teacherSharesABook()
         let followed = try on("student", ["follow", link])
