@@ -155,6 +155,23 @@ extension CloudSchema {
         END
         $fn$;
 
+        -- What a link's code shares, asked before following it: the book's title, the name its
+        -- owner chose to be shown by, how many words and followers, whether it is the learner's
+        -- own and whether he follows it already. Nothing changes.
+        CREATE OR REPLACE FUNCTION vocab.share_preview(device name, secret text, given_code text)
+        RETURNS TABLE (title text, sharer text, words integer, followers integer, own boolean, following boolean)
+        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE me name := vocab.device_learner(device, secret); found vocab.shares;
+        BEGIN
+            SELECT * INTO found FROM vocab.shares s WHERE s.code = upper(given_code) AND s.ended IS NULL;
+            IF found.id IS NULL THEN
+                RAISE EXCEPTION 'no book is shared under that code' USING ERRCODE = 'VS001';
+            END IF;
+            RETURN QUERY SELECT found.title, found.sharer, found.words, found.followers, found.owner = me,
+                EXISTS (SELECT 1 FROM vocab.follows f WHERE f.follower = me AND f.share = found.id);
+        END
+        $fn$;
+
         -- Stops following `share_id` (a share that ended too: its notice goes).
         CREATE OR REPLACE FUNCTION vocab.unfollow(device name, secret text, share_id uuid) RETURNS boolean
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
@@ -275,10 +292,11 @@ extension CloudSchema {
         REVOKE ALL ON FUNCTION vocab.share_book(name, text, uuid, text, boolean, text, text), vocab.unshare(name, text, uuid),
             vocab.my_shares(name, text), vocab.follow(name, text, text), vocab.unfollow(name, text, uuid),
             vocab.pull_shared(name, text, uuid, bigint, integer), vocab.followed_books(name), vocab.book_records(name, uuid, bigint, integer),
+            vocab.share_preview(name, text, text),
             vocab.catalog(name, text, text, text, boolean, integer), vocab.follow_changes(name, text, jsonb, integer) FROM PUBLIC;
         GRANT EXECUTE ON FUNCTION vocab.share_book(name, text, uuid, text, boolean, text, text), vocab.unshare(name, text, uuid),
             vocab.my_shares(name, text), vocab.follow(name, text, text), vocab.unfollow(name, text, uuid),
-            vocab.pull_shared(name, text, uuid, bigint, integer),
+            vocab.pull_shared(name, text, uuid, bigint, integer), vocab.share_preview(name, text, text),
             vocab.catalog(name, text, text, text, boolean, integer), vocab.follow_changes(name, text, jsonb, integer) TO vocab_server;
         INSERT INTO vocab.meta VALUES ('schema_version', '8') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
         """

@@ -49,6 +49,17 @@ public struct DatabaseSharing: SharingChannel {
                             words: Int(row[4] ?? "") ?? 0, latest: 0)
     }
 
+    /// What the book shared under `code` is, asked before following it (nothing changes).
+    public func preview(code: String) throws -> SharePreview {
+        guard let code = ShareCode.read(code) else { throw CloudError.shareRefused(.noSuchShare) }
+        let rows = try connection.execute("""
+            SELECT title, sharer, words::text, followers::text, own::text, following::text FROM vocab.share_preview($1, $2, $3)
+            """, who + [code])
+        guard let row = rows.first, row.count == 6 else { throw CloudError.shareRefused(.noSuchShare) }
+        return SharePreview(title: row[0] ?? "", sharer: row[1] ?? "", words: Int(row[2] ?? "") ?? 0, followers: Int(row[3] ?? "") ?? 0,
+                            own: row[4] == "true", following: row[5] == "true")
+    }
+
     public func unfollow(share: UUID) throws -> Bool {
         try connection.execute("SELECT vocab.unfollow($1, $2, $3::uuid)::text", who + [share.lowercaseText]).first?.first == "true"
     }

@@ -87,6 +87,26 @@ public struct ShareSettings: Codable, Sendable, Equatable {
 
 /// A book the learner follows: whose (the name its owner shows), how many words it holds
 /// and its latest change on the cloud (what a sync compares), and whether it still updates.
+/// A shared book as a learner sees it before following it: its title, the name its owner is
+/// shown by, its size, and whether it is his own or followed already.
+public struct SharePreview: Codable, Sendable, Equatable {
+    public var title: String
+    public var sharer: String
+    public var words: Int
+    public var followers: Int
+    public var own: Bool
+    public var following: Bool
+
+    public init(title: String, sharer: String, words: Int, followers: Int, own: Bool, following: Bool) {
+        self.title = title
+        self.sharer = sharer
+        self.words = words
+        self.followers = followers
+        self.own = own
+        self.following = following
+    }
+}
+
 public struct FollowedBook: Codable, Sendable, Equatable {
     public var share: String
     public var book: String

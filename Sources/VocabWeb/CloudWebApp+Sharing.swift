@@ -116,6 +116,8 @@ extension CloudWebApp {
             defer { learner.busy.subtract(1, ordering: .relaxed) }
             try freshen(learner, caller, pushing: false, sharedNow: true)
             return WebApp.json(followed, status: 201)
+        case .sharePreview:
+            return WebApp.json(try channel { try $0.preview(code: String(ids[0].prefix(64))) })
         case .unfollow:
             let book = try Self.uuid(ids[0])
             let learner = try stores.learner(caller.owner, server: settings.server)

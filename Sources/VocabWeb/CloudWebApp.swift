@@ -183,7 +183,7 @@ public final class CloudWebApp: Sendable {
             case .signOut: return try signOut(caller, request)
             case .devices: return try listDevices(caller)
             case .signOutDevice: return try signOut(caller, other: ids[0])
-            case .shareBook, .unshareBook, .follow, .unfollow, .catalog:
+            case .shareBook, .unshareBook, .follow, .sharePreview, .unfollow, .catalog:
                 return try pageSharing(route, ids, request, caller)
             case .signIn, .pair, .meta, .session: break  // answered before a learner is known
             case .changes, .books, .addBook, .editBook, .deleteBook, .cover, .words, .export, .addWord, .editWord, .deleteWord, .sound,

@@ -166,7 +166,7 @@ public final class WebApp: Sendable {
         case .cancelImport: return Self.json(try cancelImport(try id(), device: device))
         case .pair:
             throw WebProblem(status: 405, message: "This device is paired already.")
-        case .signIn, .signOut, .devices, .signOutDevice, .shareBook, .unshareBook, .follow, .unfollow, .catalog:
+        case .signIn, .signOut, .devices, .signOutDevice, .shareBook, .unshareBook, .follow, .sharePreview, .unfollow, .catalog:
             // The server of many learners answers these itself.
             throw WebProblem(status: 404, message: "This server pairs devices with a code; it has no accounts.")
         }

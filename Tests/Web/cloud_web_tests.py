@@ -394,7 +394,15 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
 
         driver.get(link)  # the link a teacher hands the class
         sign_in_in_the_browser_here(driver, student, student_password)
+        # Nothing is followed unasked: the link opens a question naming the book, who shares it and its size.
+        text_in(driver, "follow-ask-book", "TOEIC", timeout=15)
+        text_in(driver, "follow-ask-detail", "by Ms. Kim · 2 words · 0 followers")
+        assert "TOEIC" not in driver.find_element(By.ID, "shelf").text, "not followed before the learner says so"
+        assert visible(driver, "follow-ask-no").is_displayed()
+        shoot(driver, "shared-follow-ask")
+        visible(driver, "follow-ask-yes").click()
         text_in(driver, "shelf", "TOEIC", timeout=15)
+        assert not driver.find_element(By.ID, "follow-ask").is_displayed()
         text_in(driver, "shelf", "Shared")
         assert "Diary" not in visible(driver, "shelf").text
         shoot(driver, "shared-shelf")

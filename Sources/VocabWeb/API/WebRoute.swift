@@ -41,6 +41,7 @@ enum WebRoute: String, CaseIterable, Sendable {
     case shareBook = "POST books/*/share"
     case unshareBook = "DELETE books/*/share"
     case follow = "POST follows"
+    case sharePreview = "GET shared/*"
     case unfollow = "DELETE books/*/follow"
     case catalog = "GET catalog"
 
@@ -78,6 +79,7 @@ enum WebRoute: String, CaseIterable, Sendable {
         case .shareBook: return (ShareRequest.self, ShareAnswer.self)
         case .unshareBook: return (nil, DeviceAPI.Unshared.self)
         case .follow: return (DeviceAPI.FollowRequest.self, FollowedBook.self)
+        case .sharePreview: return (nil, SharePreview.self)
         case .unfollow: return (nil, DeviceAPI.Unfollowed.self)
         case .catalog: return (nil, [CatalogEntry].self)
         }

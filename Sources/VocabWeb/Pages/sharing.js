@@ -18,12 +18,25 @@ export function showSharing(book) {
   $("share-info").hidden = true;
 }
 
-/** Follows the book of a link this page was opened with ("#follow=CODE"), once signed in. */
+/** Asks about the book of a link this page was opened with ("#follow=CODE"), once signed in:
+ * its title, who shares it and its size, with Follow and Cancel (nothing is followed unasked). */
 export async function followPending() {
   const code = sessionStorage.getItem("vocab.follow");
   if (!code || !session.signedIn) return;
   sessionStorage.removeItem("vocab.follow");
-  await follow(code).catch((error) => toast(error.message));
+  try {
+    const offered = await api("GET", `shared/${encodeURIComponent(code)}`);
+    $("follow-ask-book").textContent = offered.title;
+    $("follow-ask-detail").textContent = offered.own ? t("This book is your own.")
+      : offered.following ? t("You follow this book already.")
+      : [t("by %@", offered.sharer), offered.words === 1 ? t("1 word") : t("%d words", offered.words),
+         offered.followers === 1 ? t("1 follower") : t("%d followers", offered.followers)].join(" · ");
+    $("follow-ask-yes").hidden = offered.own || offered.following;
+    $("follow-ask-error").textContent = "";
+    $("follow-ask").dataset.code = code;
+    $("follow-ask").hidden = false;
+    $("follow-ask-yes").hidden ? $("follow-ask-no").focus() : $("follow-ask-yes").focus();
+  } catch (error) { toast(error.message); }
 }
 
 async function follow(code) {
@@ -38,6 +51,13 @@ export function setUpSharing(form) {
     sessionStorage.setItem("vocab.follow", linked);
     history.replaceState(null, "", location.pathname);
   }
+  $("follow-ask-yes").addEventListener("click", async () => {
+    try {
+      await follow($("follow-ask").dataset.code);
+      $("follow-ask").hidden = true;
+    } catch (error) { $("follow-ask-error").textContent = error.message; }
+  });
+  $("follow-ask-no").addEventListener("click", () => { $("follow-ask").hidden = true; });
   form("follow-form", "follow-error", async () => {
     await follow($("follow-code").value.trim());
     $("follow-code").value = "";
