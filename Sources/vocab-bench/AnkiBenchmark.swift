@@ -57,6 +57,8 @@ struct AnkiBenchmark {
         }
         print(String(format: "  store size after that import: vocab %.1f MiB, Anki's collection %.1f MiB, ratio %.2fx (target <= 1x)",
                      Double(storeBytes) / 1_048_576, Double(ankiBytes) / 1_048_576, Double(storeBytes) / Double(max(ankiBytes, 1))))
+        BenchChecks.target("store after an Anki import: \(String(format: "%.2f", Double(storeBytes) / Double(max(ankiBytes, 1))))x Anki's collection",
+                           Double(storeBytes) / Double(max(ankiBytes, 1)), atMost: 1)
         if let floor {
             print(String(format: "  (the floor of this schema: SQLite alone writing the same rows into an empty store, an INSERT ... SELECT per table, %.2f s = %.2fx Anki's import, of it the %d reviews %.2f s)",
                          floor.total, floor.total / max(ankiBest, 1e-9), options.ankiNotes * 4, floor.reviews))

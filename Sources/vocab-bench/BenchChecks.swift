@@ -3,9 +3,11 @@ import Synchronization
 import VocabStore
 
 /// The checks a benchmark makes beside its figures — the work converged, the counts imported
-/// are the counts asked for, a reference asked for is present. A failed check is printed at
-/// once (standard error, "CHECK FAILED") and the run goes on; `vocab-bench` then exits 1 and
-/// names every failed check (a figure beside a missing or wrong result would mean nothing).
+/// are the counts asked for, a reference asked for is present — and the targets it prints. A
+/// failed check is printed at once (standard error, "CHECK FAILED") and the run goes on;
+/// `vocab-bench` then names every failed check and missed target and exits 1 when there is
+/// any (a figure beside a missing or wrong result would mean nothing, and a target missed is a
+/// target missed: the run fails as a failed check fails it).
 enum BenchChecks {
     private static let failures = Mutex<[String]>([])
 
@@ -70,13 +72,21 @@ enum BenchChecks {
     /// Every failed check so far, in order.
     static var failed: [String] { failures.withLock { $0 } }
 
-    /// Exits 1 naming the failed checks, if any.
+    /// Every missed target so far, in order.
+    static var missed: [String] { missedTargets.withLock { $0 } }
+
+    /// Exits 1 naming the failed checks and the missed targets, if any.
     static func exitIfAnyFailed() {
         printTargetSummary()
         let failed = self.failed
-        guard !failed.isEmpty else { return }
-        FileHandle.standardError.write(Data("vocab-bench: \(failed.count) check(s) failed:\n".utf8))
-        for what in failed { FileHandle.standardError.write(Data("  - \(what)\n".utf8)) }
-        exit(1)
+        if !failed.isEmpty {
+            FileHandle.standardError.write(Data("vocab-bench: \(failed.count) check(s) failed:\n".utf8))
+            for what in failed { FileHandle.standardError.write(Data("  - \(what)\n".utf8)) }
+        }
+        let missed = self.missed
+        if !missed.isEmpty {
+            FileHandle.standardError.write(Data("vocab-bench: \(missed.count) target(s) missed (the run fails)\n".utf8))
+        }
+        if !failed.isEmpty || !missed.isEmpty { exit(1) }
     }
 }

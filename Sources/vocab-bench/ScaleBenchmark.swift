@@ -107,6 +107,10 @@ struct ScaleBenchmark {
                 print(String(format: "  %-28@ time %5.2fx   memory %5.2fx", a.name as NSString == b.name as NSString ? a.name as NSString : "\(a.name) / \(b.name)" as NSString,
                              b.ours.seconds / max(a.ours.seconds, 1e-9),
                              Double(b.ours.maxResidentBytes) / Double(max(a.ours.maxResidentBytes, 1))))
+                // Everything but the word lists (which hold every word) stays within 1.5x.
+                guard !b.name.hasPrefix("word list") else { continue }
+                BenchChecks.target("\(b.name): \(String(format: "%.2f", b.ours.seconds / max(a.ours.seconds, 1e-9)))x from \(small.0) to \(large.0) words",
+                                   b.ours.seconds / max(a.ours.seconds, 1e-9), atMost: 1.5)
             }
         }
     }

@@ -69,8 +69,12 @@ struct StudyBenchmark {
                          size, size * 10, due, game, dueGame, answer))
         }
         if results.count == 2 {
-            print(String(format: "growth 10x book: next due card %.2fx, game setup %.2fx (due order %.2fx), recording an answer %.2fx (target: next pick < 1 ms, flat)",
+            print(String(format: "growth 10x book: next due card %.2fx, game setup %.2fx (due order %.2fx), recording an answer %.2fx (target: next pick < 1 ms, flat: <= 1.2x)",
                          results[1].1 / results[0].1, results[1].2 / results[0].2, results[1].4 / results[0].4, results[1].3 / results[0].3))
+            BenchChecks.target("next due card: \(String(format: "%.2f", results[1].1 / results[0].1))x at 10x the book", results[1].1 / results[0].1, atMost: 1.2)
+        }
+        for (size, due, _, _, _) in results {
+            BenchChecks.target("next due card at \(size) words: \(String(format: "%.3f", due)) ms", due, atMost: 1)
         }
     }
 }

@@ -127,9 +127,12 @@ struct SyncBenchmark {
         for (size, ms, pushed, pulled) in incremental {
             print(String(format: "incremental sync of 10 changed words in an account of %d words (the cloud's functions): %.1f ms, %d records pushed, %d pulled (target < 50 ms, flat)",
                          size, ms, pushed, pulled))
+            BenchChecks.target("incremental sync at \(size) words (the cloud's functions): \(String(format: "%.1f", ms)) ms", ms, atMost: 50)
         }
         if incremental.count == 2 {
-            print(String(format: "growth 10x account: incremental sync %.2fx", incremental[1].1 / max(incremental[0].1, 1e-9)))
+            let growth = incremental[1].1 / max(incremental[0].1, 1e-9)
+            print(String(format: "growth 10x account: incremental sync %.2fx (target <= 1.2x)", growth))
+            BenchChecks.target("incremental sync (the cloud's functions), 10x account: \(String(format: "%.2f", growth))x", growth, atMost: 1.2)
         }
         let small = try throughTheServer(pristine: work + "/pristine-\(options.rows / 10)", words: options.rows / 10, reference: nil,
                                          admin: admin, adminAddress: adminAddress, work: work, made: made)

@@ -100,6 +100,7 @@ struct WebBenchmark {
         _ = BenchChecks.require(card.errors == 0, "web: \(card.errors) next-card requests failed under load (answers or socket errors)")
         _ = BenchChecks.require(file.errors == 0, "web: \(file.errors) requests of the static file failed under load (answers or socket errors)")
         BenchChecks.target("web next card: \(String(format: "%.2f", ratio))x the static file", ratio, atLeast: 0.3)
+        BenchChecks.target("web next card under load: p99 \(String(format: "%.1f", card.p99)) ms", card.p99, atMost: 20)
         let memory = server.peakMiB
         let idle = try Server(executable: vocab, home: empty, config: work + "/config")
         let idleCookie = try idle.pair()
@@ -108,6 +109,7 @@ struct WebBenchmark {
         idle.stop()
         print(String(format: "web server peak memory after that load, %d-word store: %.1f MiB; empty store %.1f MiB, ratio %.2fx (target < 64 MiB)",
                      options.rows, memory, emptyMemory, memory / max(emptyMemory, 1)))
+        BenchChecks.target("web server peak memory, \(options.rows)-word store: \(String(format: "%.1f", memory)) MiB", memory, atMost: 64)
     }
 
     /// The study page's first load in headless Chromium (scripts/bench_web.py), best of the runs.
@@ -128,6 +130,8 @@ struct WebBenchmark {
         print(String(format: "web first load of the study page, %d-word store, headless Chromium at 390x844: %.1f KiB on the wire "
                      + "(target < 100 KiB), a card shown after %d ms best, every run %@ ms (target < 1 s)",
                      options.rows, Double(bytes.min() ?? 0) / 1024, times.min() ?? 0, times.map(String.init).joined(separator: "/")))
+        BenchChecks.target("web first load: \(String(format: "%.1f", Double(bytes.min() ?? 0) / 1024)) KiB on the wire", Double(bytes.min() ?? 0) / 1024, atMost: 100)
+        BenchChecks.target("web first load: a card shown after \(times.max() ?? 0) ms (slowest run)", Double(times.max() ?? 0), atMost: 1_000)
     }
 
     /// `wrk` on one URL (after two seconds to warm up): requests per second, the 99th percentile in ms, failed requests.
