@@ -29,9 +29,10 @@ final class BackupEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(folderMode & 0o777, 0o700)
         let fileMode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: backups + "/" + files[0])[.posixPermissions] as? Int)
         XCTAssertEqual(fileMode & 0o777, 0o600)
-        // Not due again so soon: the next change starts no second backup.
+        // Not due again so soon: the next change starts no second backup (whatever upkeep it
+        // started has ended when the count is read).
         _ = try vocab.ok(["book", "add", "Second"])
-        usleep(1_500_000)
+        XCTAssertTrue(vocab.waitForBackgroundUpkeep())
         XCTAssertEqual(backupFiles().count, 1)
     }
 
@@ -79,7 +80,7 @@ final class BackupEndToEndTests: EndToEndTestCase {
 
     func testABackupFolderThatCannotBeWrittenOrHoldsOtherFilesGetsClearMessages() throws {
         _ = try vocab.ok(["book", "add", "Kept"])
-        usleep(1_500_000)  // let the automatic backup finish
+        XCTAssertTrue(vocab.waitForBackgroundUpkeep(), "the automatic backup finished")
         try? FileManager.default.removeItem(atPath: backups)
         try Data("not a folder".utf8).write(to: URL(fileURLWithPath: backups))
         let refused = try vocab.run(["backup"])
@@ -99,9 +100,8 @@ final class BackupEndToEndTests: EndToEndTestCase {
         let environment = try configured(backups: #"{"everyMinutes": 60}"#)
         XCTAssertEqual(try vocab.run(["book", "add", "Old"], environment: environment).status, 0)
         XCTAssertEqual(try vocab.run(["word", "add", "first", "--book", "Old"], environment: environment).status, 0)
-        let deadline = Date().addingTimeInterval(20)
-        while backupFiles().isEmpty && Date() < deadline { usleep(100_000) }  // the automatic one after the first change
-        usleep(500_000)
+        XCTAssertTrue(waitUntil(20) { !backupFiles().isEmpty }, "the automatic one after the first change")
+        XCTAssertTrue(vocab.waitForBackgroundUpkeep(), "and it has ended (it compresses the older ones last)")
         XCTAssertEqual(try vocab.run(["backup", "--now", "2027-01-01T00:00:00Z"], environment: environment).status, 0)
         XCTAssertEqual(try vocab.run(["word", "add", "second", "--book", "Old"], environment: environment).status, 0)
         XCTAssertEqual(try vocab.run(["backup", "--auto", "--now", "2027-01-01T02:00:00Z"], environment: environment).status, 0)

@@ -97,17 +97,34 @@ final class BadInputEndToEndTests: EndToEndTestCase {
         let result = try vocab.run(["book", "add", "X"], environment: ["VOCAB_HOME": "/proc/self"])
         XCTAssertEqual(result.status, 5, result.stderr)
         XCTAssertTrue(result.stderr.contains("VOCAB_HOME"), result.stderr)
-        if getuid() != 0 {
-            _ = try vocab.ok(["book", "add", "Old"])  // a store to find read-only
-            let folder = vocab.home
-            XCTAssertEqual(chmod(folder, 0o500), 0)
-            defer { chmod(folder, 0o700) }
-            let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/vocab.sqlite"))
-            let write = try vocab.run(["book", "add", "New"])
-            XCTAssertNotEqual(write.status, 0)
-            XCTAssertEqual(write.stderr.split(separator: "\n").count, 1, write.stderr)
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/vocab.sqlite")), before)
+        _ = try vocab.ok(["book", "add", "Old"])  // a store to find read-only
+        var folder = vocab.home, binary = VocabRunner.binary, arguments = ["book", "add", "New"]
+        let place = "/tmp/vocab-read-only-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: place) }
+        if getuid() == 0 {
+            // Root (as CI runs) is stopped by no mode: the store is handed to `nobody`, who then
+            // finds its folder read-only — run as him through util-linux's setpriv.
+            try FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+            folder = place + "/data"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            for name in ["vocab.sqlite", "vocab.sqlite-wal", "vocab.sqlite-shm"] where FileManager.default.fileExists(atPath: vocab.home + "/" + name) {
+                try FileManager.default.copyItem(atPath: vocab.home + "/" + name, toPath: folder + "/" + name)
+            }
+            for path in [folder] + (try FileManager.default.contentsOfDirectory(atPath: folder)).map({ folder + "/" + $0 }) {
+                XCTAssertEqual(chown(path, 65_534, 65_534), 0, path)
+            }
+            binary = "/usr/bin/setpriv"
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", VocabRunner.binary] + arguments
         }
+        XCTAssertEqual(chmod(folder, 0o500), 0)
+        defer { chmod(folder, 0o700) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/vocab.sqlite"))
+        let write = try vocab.run(arguments, environment: ["VOCAB_HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "VOCAB_BACKGROUND": "off"],
+                                  binary: binary)
+        XCTAssertEqual(write.status, 5, write.stderr)
+        XCTAssertTrue(write.stderr.contains("read-only"), write.stderr)
+        XCTAssertEqual(write.stderr.split(separator: "\n").count, 1, write.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/vocab.sqlite")), before)
     }
 
     /// Needs no server: none listens on port 1 (it ran with the cloud tests, skipped with them).

@@ -76,7 +76,10 @@ final class PsqlSession: @unchecked Sendable {
 }
 
 extension RunResult {
-    func expectSuccess(file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Checks that the command succeeded; its standard output (what a negative check then reads).
+    @discardableResult
+    func expectSuccess(file: StaticString = #filePath, line: UInt = #line) throws -> String {
         XCTAssertEqual(status, 0, stderr, file: file, line: line)
+        return stdout
     }
 }

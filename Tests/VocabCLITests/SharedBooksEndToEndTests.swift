@@ -135,13 +135,14 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(marked["memorized"] as? Bool, true, "his memorised mark reaches his other device too")
         // Syncing again moves nothing, and the counts agree (no repair).
         let again = try on("student", ["sync"])
+        try again.expectSuccess()
         XCTAssertTrue(again.stdout.contains("pulled 0, pushed 0") && !again.stdout.contains("pulled everything again"), again.stdout)
 
         // The teacher sees how many follow, never who; the student's progress never reaches her.
         let overview = try XCTUnwrap(try json("teacher", ["shares", "--json"]) as? [String: Any])
         let shares = try XCTUnwrap(overview["shares"] as? [[String: Any]])
         XCTAssertEqual(shares.first?["followers"] as? Int, 1)
-        XCTAssertFalse(try on("teacher", ["shares"]).stdout.contains("student"))
+        XCTAssertFalse(try on("teacher", ["shares"]).expectSuccess().contains("student"))
         let hers = try XCTUnwrap(try json("teacher", ["word", "show", "benefit", "--json"]) as? [String: Any])
         XCTAssertEqual(((hers["schedule"] as? [String: Any])?["reviews"] as? Int) ?? 0, 0, "the student's review is not hers")
 
@@ -170,7 +171,7 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         let late = try on("late", ["follow", link])
         XCTAssertEqual(late.status, 1, late.stderr)
         XCTAssertTrue(late.stderr.contains("No book is shared under that code"), late.stderr)
-        XCTAssertFalse(try on("late", ["book", "list"]).stdout.contains("TOEIC"))
+        XCTAssertFalse(try on("late", ["book", "list"]).expectSuccess().contains("TOEIC"))
 
         // The student is told, keeps the words, and may change them now; both his devices agree.
         let told = try on("student", ["sync"])
@@ -182,6 +183,7 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         try syncs("student")
         XCTAssertEqual(try words("student2", book: "TOEIC"), ["abandon", "benefit", "comply", "mine"])
         let again = try on("student2", ["sync"])
+        try again.expectSuccess()
         XCTAssertFalse(again.stdout.contains("pulled everything again"), again.stdout)
         // The teacher's book is as she left it.
         XCTAssertEqual(try words("teacher", book: "TOEIC"), ["abandon", "benefit", "comply"])
@@ -241,7 +243,7 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         try syncs("teacher")
         XCTAssertEqual(try words("teacher", book: "Diary"), ["secret"])
         try syncs("student")
-        XCTAssertFalse(try on("student", ["book", "list"]).stdout.contains("Diary"), "\(student) sees none of her books")
+        XCTAssertFalse(try on("student", ["book", "list"]).expectSuccess().contains("Diary"), "\(student) sees none of her books")
     }
 
     /// Book size, shares per learner and follows per learner: each refused with what the bound
@@ -321,11 +323,11 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         try syncs("student2")
         let stopped = try on("student", ["unfollow", "TOEIC"])
         XCTAssertEqual(stopped.status, 0, stopped.stderr)
-        XCTAssertFalse(try on("student", ["book", "list"]).stdout.contains("TOEIC"))
+        XCTAssertFalse(try on("student", ["book", "list"]).expectSuccess().contains("TOEIC"))
         let synced = try on("student2", ["sync"])
         XCTAssertEqual(synced.status, 0, synced.stderr)
-        XCTAssertFalse(try on("student2", ["book", "list"]).stdout.contains("TOEIC"), synced.stdout)
-        XCTAssertFalse(try on("student2", ["sync"]).stdout.contains("pulled everything again"))
+        XCTAssertFalse(try on("student2", ["book", "list"]).expectSuccess().contains("TOEIC"), synced.stdout)
+        XCTAssertFalse(try on("student2", ["sync"]).expectSuccess().contains("pulled everything again"))
         let bad = try on("student", ["follow", "not-a-code"])
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("not a share's code"), bad.stderr)

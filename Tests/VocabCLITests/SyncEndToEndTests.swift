@@ -22,7 +22,7 @@ final class SyncEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try on("a", ["word", "list", "--json"]).stdout.contains("secret"), true, "logging out keeps local words")
         // bob's own device sees nothing of alice's.
         XCTAssertEqual(try on("bob", ["sync"]).status, 0)
-        XCTAssertFalse(try on("bob", ["word", "list", "--json"]).stdout.contains("secret"))
+        XCTAssertFalse(try on("bob", ["word", "list", "--json"]).expectSuccess().contains("secret"))
         // A wrong name is refused; the right one copies.
         XCTAssertEqual(try on("a", ["sync", "--copy-into-account", "somebody_else"]).status, 1)
         let copied = try on("a", ["sync", "--copy-into-account", bobName])
@@ -116,7 +116,7 @@ final class SyncEndToEndTests: CloudEndToEndTestCase {
     }
 
     private func syncKilledMidwayCompletes(through pooler: String?) throws {
-        _ = try setUpUser(through: pooler)
+        let user = try setUpUser(through: pooler)
         var csv = "word,definition\n"
         for index in 0..<20_000 { csv += "word\(index),meaning \(index)\n" }
         try Data(csv.utf8).write(to: URL(fileURLWithPath: vocab.file("big.csv")))
@@ -132,7 +132,11 @@ final class SyncEndToEndTests: CloudEndToEndTestCase {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        usleep(300_000)
+        // Killed once the cloud holds some of its records (a batch or more of its 20,001).
+        let name = userName(user)
+        XCTAssertTrue(try waitUntil(60) {
+            (Int(try adminSQL("SELECT count(*) FROM vocab.records WHERE owner = '\(name)'")) ?? 0) > 1
+        }, "the sync began to push")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
 

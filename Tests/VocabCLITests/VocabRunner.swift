@@ -83,6 +83,26 @@ final class VocabRunner {
         return result
     }
 
+    /// Waits until no detached upkeep (`vocab maintain --auto`, which a changing command starts
+    /// before it exits when a backup or indexing is due) runs on this runner's store: what it
+    /// would write is then written. True when none is left within `seconds`.
+    @discardableResult
+    func waitForBackgroundUpkeep(seconds: Double = 30) -> Bool {
+        waitUntil(seconds) { !Self.upkeepRunning(home: home) }
+    }
+
+    /// Whether a `vocab … maintain` process with VOCAB_HOME `home` runs (read from /proc).
+    static func upkeepRunning(home: String) -> Bool {
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return processes.contains { pid in
+            guard pid.allSatisfy(\.isNumber),
+                  let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                  command.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == "maintain" }),
+                  let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            return environment.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "VOCAB_HOME=" + home }
+        }
+    }
+
     /// Runs a command that must succeed; returns its standard output.
     @discardableResult
     func ok(_ arguments: [String], input: String = "", file: StaticString = #filePath, line: UInt = #line) throws -> String {

@@ -234,9 +234,40 @@ class StoreBehaviourTests: XCTestCase {
     }
 }
 
+/// The same behaviour on a real file. XCTest on Linux runs only the tests a class declares
+/// itself (none it inherits), so each is declared again here; `testEveryBehaviourRunsOnAFile`
+/// fails when one is added above and not here.
 final class FileStoreBehaviourTests: StoreBehaviourTests {
     override func makeStore() throws -> Store {
         try Store.open(folder: folder.file("data"))
+    }
+
+    override func testABookKeepsEveryFieldOfTheOriginalApp() throws { try super.testABookKeepsEveryFieldOfTheOriginalApp() }
+    override func testBookNamesAreUniqueIgnoringCase() throws { try super.testBookNamesAreUniqueIgnoringCase() }
+    override func testRenamingABookKeepsAllItsWords() throws { try super.testRenamingABookKeepsAllItsWords() }
+    override func testRenamingOnlyTheCaseOfABookIsAllowed() throws { try super.testRenamingOnlyTheCaseOfABookIsAllowed() }
+    override func testAWordKeepsEveryField() throws { try super.testAWordKeepsEveryField() }
+    override func testAWordIsUniqueInItsBookByExactText() throws { try super.testAWordIsUniqueInItsBookByExactText() }
+    override func testAWordInSeveralBooksMustBeNamedWithItsBook() throws { try super.testAWordInSeveralBooksMustBeNamedWithItsBook() }
+    override func testEditingAndMovingAWordChecksItsNewBook() throws { try super.testEditingAndMovingAWordChecksItsNewBook() }
+    override func testDeletingABookTakesItsWordsAndRemembersTheDeletions() throws { try super.testDeletingABookTakesItsWordsAndRemembersTheDeletions() }
+    override func testSearchIgnoresCaseAcrossFields() throws { try super.testSearchIgnoresCaseAcrossFields() }
+    override func testMemorizedFilter() throws { try super.testMemorizedFilter() }
+    override func testAFailedMultiStepChangeLeavesNothingBehind() throws { try super.testAFailedMultiStepChangeLeavesNothingBehind() }
+    override func testObserversHearOfTheFirstDataInAnEmptyStoreAfterItCommits() throws { try super.testObserversHearOfTheFirstDataInAnEmptyStoreAfterItCommits() }
+    override func testObserversAreToldInTheOrderTheyCameAndOneCancelledOnTheWayIsNot() throws { try super.testObserversAreToldInTheOrderTheyCameAndOneCancelledOnTheWayIsNot() }
+    override func testObserversHearNothingOfARolledBackChange() throws { try super.testObserversHearNothingOfARolledBackChange() }
+    override func testObserversAreToldOnceForAWholeTransaction() throws { try super.testObserversAreToldOnceForAWholeTransaction() }
+    override func testAGameSetUpOnAnEmptyStoreSeesWordsAddedAfterwards() throws { try super.testAGameSetUpOnAnEmptyStoreSeesWordsAddedAfterwards() }
+
+    func testEveryBehaviourRunsOnAFile() throws {
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let parts = source.components(separatedBy: "\nfinal class FileStoreBehaviourTests:")
+        XCTAssertEqual(parts.count, 2)
+        let declared = Set(parts[0].matches(of: #/\n    func (test\w+)\(/#).map { String($0.1) })
+        let redeclared = Set(parts[1].matches(of: #/override func (test\w+)\(/#).map { String($0.1) })
+        XCTAssertGreaterThan(declared.count, 10)
+        XCTAssertEqual(declared.subtracting(redeclared), [], "run on a file too")
     }
 
     func testTheStoreFileUsesWALAndForeignKeys() throws {

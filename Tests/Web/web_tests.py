@@ -202,9 +202,11 @@ def test_the_shell_loads_with_the_server_stopped_and_says_so(server, driver):
 
 
 def reviews_of(server, word):
+    """The word's review count as the terminal shows it (its absence is a failure, never 0)."""
     shown = server.vocab("word", "show", word, "--json")
     found = re.search(r'"reviews"\s*:\s*(\d+)', shown)
-    return int(found.group(1)) if found else 0
+    assert found, f"no review count in: {shown}"
+    return int(found.group(1))
 
 
 def waiting_on_phone(driver):
