@@ -290,6 +290,8 @@ public final class CloudWebApp: Sendable {
         settled = true
         guard let device else {
             taken.forEach { $0.limiter.failed($0.keys, reserved: true) }
+            // The ceiling counts every address's failures, whether or not it held this one back.
+            if ceiling.isEmpty { accountCeiling.failed(account, reserved: false) }
             throw wrong
         }
         accountFromAddress.succeeded(pair)
