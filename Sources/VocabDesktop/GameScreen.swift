@@ -44,7 +44,7 @@ final class GameScreen {
     private var answering = false
 
     private static let modes: [GameMode] = [.choice, .reverse, .spelling, .flashcard]
-    private static let counts = [5, 10, 20, 50]
+    private static let counts = GamePlanner.questionCounts
 
     init(model: AppModel, window: Widget) {
         self.model = model
@@ -57,7 +57,7 @@ final class GameScreen {
         modeChoice = UI.dropDown([tr("Choice: word → meaning"), tr("Reverse: meaning → word"), tr("Spelling: type the word"),
                                   tr("Flashcard: grade yourself")], name: tr("Game mode"))
         countChoice = UI.dropDown(GameScreen.counts.map { tr("%d questions", $0) }, name: tr("Number of questions"))
-        gtk_drop_down_set_selected(vocab_drop_down(countChoice), 1)
+        gtk_drop_down_set_selected(vocab_drop_down(countChoice), guint(GameScreen.counts.firstIndex(of: GamePlanner.defaultCount) ?? 0))
         setupError = UI.label("", style: "error", wrap: true)
         gtk_label_set_max_width_chars(vocab_label(setupError), 40)
         UI.setVisible(setupError, false)

@@ -132,7 +132,7 @@ final class WordEditor {
         UI.removeAll(senses)
         guard entry.senses.count > 1 else { return UI.setVisible(senses, false) }
         UI.append(senses, UI.label(tr("Meanings, most used first:"), style: "caption", xalign: 0))
-        for (index, sense) in entry.senses.prefix(5).enumerated() {
+        for (index, sense) in entry.senses.prefix(DictionaryService.sensesOffered).enumerated() {
             let text = "\(index + 1). " + WordLookup.definition(of: sense)
             let button = UI.button(text, name: tr("Meaning %@", text)) { [weak self] in self?.choose(sense: index) }
             gtk_widget_add_css_class(button, "flat")

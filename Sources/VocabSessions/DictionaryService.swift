@@ -6,6 +6,10 @@ import VocabSystem
 /// The dictionaries a session can ask: WordNet offline (with IPA from espeak-ng), the web
 /// dictionary page for a word, and speech. Built from the environment and the user's config.
 public struct DictionaryService: Sendable {
+    /// How many of a word's senses, most met first, a learner is offered to fill from (in the
+    /// terminal, the window and on the phone).
+    public static let sensesOffered = 5
+
     public let environment: [String: String]
     /// The config's `webDictionary` URL template, if it sets one (checked when used).
     public let webTemplate: String?

@@ -107,7 +107,7 @@ extension WebApp {
         var fields: [String: String] = [:]
         for field in WordField.allCases { fields[field.rawValue] = form[field] }
         return DictionaryAnswer(form: fields, filled: Dictionary(uniqueKeysWithValues: form.filledByDictionary.map { ($0.key.rawValue, $0.value) }),
-                                senses: entry.senses.prefix(5).map { WordLookup.definition(of: $0) },
+                                senses: entry.senses.prefix(DictionaryService.sensesOffered).map { WordLookup.definition(of: $0) },
                                 webURL: try? dictionaries.webURL(for: form[.word]))  // no template: no link, the fill stands
     }
 }

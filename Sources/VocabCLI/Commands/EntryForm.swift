@@ -62,12 +62,12 @@ struct EntryForm {
         }
         // The senses, most met first; the first one's fill is shown, any other is a number away.
         if entry.senses.count > 1 {
-            for (index, sense) in entry.senses.prefix(9).enumerated() {
+            for (index, sense) in entry.senses.prefix(DictionaryService.sensesOffered).enumerated() {
                 console.print("  \(index + 1). " + TextWidth.fit(WordLookup.definition(of: sense), width: 100))
             }
         }
         for (field, value) in changes { console.print("  \(field.rawValue): \(value)") }
-        let senses = min(entry.senses.count, 9)
+        let senses = min(entry.senses.count, DictionaryService.sensesOffered)
         let question = senses > 1 ? "Fill these fields? [y/N, or the number of another sense 1-\(senses)] " : "Fill these fields? [y/N] "
         console.prompt(question)
         let answer = (console.readLine() ?? "").trimmingSpaces().lowercased()

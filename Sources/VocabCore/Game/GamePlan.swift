@@ -75,13 +75,18 @@ public enum GameSetupError: UserFacingError, Equatable {
 /// Builds a game's questions from the words as they are now. Pure: the same words, options and
 /// seed always give the same questions.
 public struct GamePlanner: Sendable {
+    /// The numbers of questions a learner chooses from, the same in every front end (the web
+    /// pages have them from `/api/meta`), and the one chosen unless he says otherwise.
+    public static let questionCounts = [3, 5, 10, 20, 50]
+    public static let defaultCount = 10
+
     public var mode: GameMode
     public var count: Int
     public var order: GameOrder
     public var includeMemorized: Bool
     public var seed: UInt64
 
-    public init(mode: GameMode = .choice, count: Int = 10, order: GameOrder = .random, includeMemorized: Bool = false, seed: UInt64) {
+    public init(mode: GameMode = .choice, count: Int = GamePlanner.defaultCount, order: GameOrder = .random, includeMemorized: Bool = false, seed: UInt64) {
         self.mode = mode
         self.count = count
         self.order = order

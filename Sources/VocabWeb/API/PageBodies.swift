@@ -375,6 +375,9 @@ struct WebMeta: Codable {
     var wordsPerPage = WebMeta.wordsPerPage
     /// The study buttons' ratings, in order.
     var ratings = Rating.allCases.map(\.name)
+    /// The game's numbers of questions to choose from, and the one chosen first.
+    var gameCounts = GamePlanner.questionCounts
+    var gameCount = GamePlanner.defaultCount
 
     static let reviewsPerRequest = 1_000
     static let wordsPerPage = 200

@@ -8,9 +8,21 @@ import { $, showing, whenShown } from "./nav.js";
 
 let game = null, index = 0, answered = false, memorizable = 0;
 
+/** The numbers of questions to choose from, as the server has them (kept for offline). */
+async function showCounts() {
+  const { gameCounts, gameCount } = await meta();
+  if (!Array.isArray(gameCounts) || $("game-count").options.length === gameCounts.length) return;
+  $("game-count").replaceChildren(...gameCounts.map((count) => {
+    const option = element("option", String(count));
+    option.selected = count === gameCount;
+    return option;
+  }));
+}
+
 async function setUp() {
   $("game-setup").hidden = false; $("game-play").hidden = true; $("game-end").hidden = true;
   $("game-error").textContent = "";
+  await showCounts().catch(() => {});
   let books;
   try { books = await api("GET", "books"); } catch (error) {
     if (!unreachable(error)) throw error;

@@ -2,7 +2,7 @@
 // original app's two buttons — Dictionary (fills the empty fields) and Done (validates; an error
 // shows under the form) — editing, memorised, delete, hearing the word, import and export.
 // A word added or edited with no network waits on the phone and is sent when the server answers.
-import { api, element, toast, unreachable } from "./api.js";
+import { api, element, meta, toast, unreachable } from "./api.js";
 import { t } from "./i18n.js";
 import { $, show } from "./nav.js";
 import { keep, waiting } from "./outbox.js";
@@ -10,7 +10,8 @@ import { showSharing } from "./sharing.js";
 
 const fields = ["word", "definition", "detail", "pronunciation", "synonym", "antonym"];
 const formValues = () => Object.fromEntries(fields.map((name) => [name, $("word-" + name).value]));
-const PAGE = 50;
+/** Words asked for at once: the most one page of the server holds (`/api/meta`). */
+let perPage = 200;
 
 let book = null, editing = null, filled = {}, loaded = 0, total = 0, generation = 0;
 
@@ -25,6 +26,7 @@ export async function openWords(chosen) {
   $("export-link").href = exportURL();
   resetForm();
   show("words");
+  perPage = (await meta().catch(() => null))?.wordsPerPage || perPage;
   await loadWords();
 }
 
@@ -60,7 +62,7 @@ async function loadMore() {
 
 function fetchPage(offset) {
   const query = $("word-search").value.trim();
-  return api("GET", `books/${book.id}/words?offset=${offset}&limit=${PAGE}${query ? "&q=" + encodeURIComponent(query) : ""}`);
+  return api("GET", `books/${book.id}/words?offset=${offset}&limit=${perPage}${query ? "&q=" + encodeURIComponent(query) : ""}`);
 }
 
 function showCount() {
