@@ -47,7 +47,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The few POSIX pieces the layers above share: threads, child processes, writing files.
         .target(name: "VocabSystem", swiftSettings: withoutFoundation),
-        // Models, validation, errors and text rules: pure Swift, no C, no I/O.
+        // Models, validation, errors, text rules, scheduling: Swift on libc alone (its math, the
+        // local time zone, the environment) and VocabSystem's threads; no file or network I/O.
         .target(name: "VocabCore", dependencies: ["VocabSystem"], swiftSettings: withoutFoundation),
         // The SQLite store: schema, migrations, queries, change observation.
         .target(name: "VocabStore", dependencies: ["VocabCore", "CSQLite", "VocabSystem"], swiftSettings: withoutFoundation),
@@ -55,7 +56,8 @@ let package = Package(
         .target(name: "VocabArchives", dependencies: ["VocabCore", "CZip", "CXML2", "VocabSystem"], swiftSettings: withoutFoundation),
         // Anki packages (.apkg, .colpkg): read in both layouts, written in the legacy one.
         .target(name: "VocabAnki", dependencies: ["VocabCore", "VocabStore", "VocabArchives", "CZstd", "VocabSystem"], swiftSettings: withoutFoundation),
-        // The cloud: PostgreSQL connection, server schema, account status (sync to come).
+        // The cloud: the device's sync client (over HTTPS, libcurl) and, for the server, the
+        // cloud's schema, accounts and password verifiers (PostgreSQL, libsodium).
         .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CLibPQ", "CSodium", "CCurl"], swiftSettings: withoutFoundation),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
         .target(name: "VocabDictionary", dependencies: ["VocabCore", "VocabSystem"], swiftSettings: withoutFoundation),
