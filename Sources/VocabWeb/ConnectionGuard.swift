@@ -12,6 +12,7 @@ import Glibc
 ///   the end of the request before (a byte now and then does not reset it, as it resets the idle
 ///   bound); a connection past it is shut down;
 /// - at most `bodiesPerAddress` requests from one client address whose bodies are being received.
+/// A bound of 0 is no bound.
 /// A connection refused or cut is shut down (libmicrohttpd then closes it as one whose peer hung
 /// up, and says so before it closes the socket, so a socket is never shut down once reused).
 final class ConnectionGuard: Sendable {
@@ -96,7 +97,7 @@ final class ConnectionGuard: Sendable {
     func takeBody(from address: String) -> Bool {
         state.withLock { state in
             let count = state.bodies[address] ?? 0
-            guard count < bounds.bodiesPerAddress else { return false }
+            guard bounds.bodiesPerAddress <= 0 || count < bounds.bodiesPerAddress else { return false }
             state.bodies[address] = count + 1
             return true
         }

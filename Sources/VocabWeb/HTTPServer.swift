@@ -93,7 +93,7 @@ public struct HTTPLimits: Sendable {
     /// request before (a byte now and then does not reset it, as it resets `idleSeconds`).
     public var headerSeconds = 10
     /// Requests from one client address whose bodies are being received at once (another is
-    /// answered 429 at once).
+    /// answered 429 at once; 0: no bound).
     public var bodiesPerAddress = 16
     /// The addresses of the proxies in front (`vocab serve --behind-proxy`): only a connection
     /// from one of them may say, in X-Forwarded-For, whom it comes from.

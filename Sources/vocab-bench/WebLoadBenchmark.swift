@@ -353,6 +353,10 @@ final class LoadLearner: Sendable {
     let made = Mutex<(grades: Int, words: Int)>((0, 0))
     private let session = Mutex<(client: LoadHTTPClient?, cookie: String, book: String, used: ContinuousClock.Instant)>((nil, "", "", .now))
 
+    /// The learner's own address (127.10.x.y on loopback): the servers and HAProxy bound each
+    /// address, and real learners come from many.
+    var address: String { "127.10.\(index / 250).\(index % 250 + 1)" }
+
     init(index: Int, name: String, password: String, port: Int) {
         self.index = index
         self.name = name
@@ -368,7 +372,7 @@ final class LoadLearner: Sendable {
             // 15 s): a new one, as a browser opens (the wait for a thousand sign-ins is longer).
             if ContinuousClock.now - state.used > .seconds(10) { state.client = nil }
             state.used = .now
-            if state.client == nil { state.client = try LoadHTTPClient(port: port) }
+            if state.client == nil { state.client = try LoadHTTPClient(port: port, source: address) }
             guard let client = state.client else { throw BenchError.message("no connection") }
             return (client, state.cookie)
         }
@@ -384,7 +388,7 @@ final class LoadLearner: Sendable {
                 // A GET whose connection closed before its answer is sent once more on a new one,
                 // as a browser does (a thousand sign-ins at once: HAProxy logged no request for
                 // such a connection, which it closed before reading one).
-                let fresh = try LoadHTTPClient(port: port)
+                let fresh = try LoadHTTPClient(port: port, source: address)
                 response = try fresh.send(method, path, headers: headers, body: [])
                 session.withLock { $0.client = fresh }
             }
@@ -527,9 +531,20 @@ final class LoadHTTPClient: @unchecked Sendable {
     private let socket: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int) throws {
+    /// Connects to `port` on loopback, from `source` when given (another loopback address: a
+    /// learner of his own address, as learners are, rather than all from one).
+    init(port: Int, source: String? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw BenchError.message("no socket") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { close(socket); throw BenchError.message("cannot send from \(source)") }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian

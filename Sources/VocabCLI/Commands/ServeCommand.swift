@@ -26,6 +26,8 @@ enum ServeCommand {
             OptionSpec("proxy-address", value: "ADDR[,ADDR...]", help: "With --behind-proxy: the proxy's own addresses, whose X-Forwarded-For is trusted (default 127.0.0.1: a proxy on this machine)."),
             OptionSpec("public-url", value: "URL", help: "The address phones open, for the QR code (default: the one listened on)."),
             OptionSpec("cloud", value: "URL", help: "Serve many learners of this cloud: postgresql://vocab_server@HOST[:PORT]/DATABASE (password from PGPASSWORD or ~/.pgpass)."),
+            OptionSpec("connections-per-address", value: "N", help: "Connections at once from one address (default 64; 128 with --cloud; 0: no bound; a trusted proxy has none)."),
+            OptionSpec("bodies-per-address", value: "N", help: "Requests from one address sending bodies at once (default 16; 0: no bound)."),
             OptionSpec("cloud-connections", value: "N", help: "With --cloud: connections to the cloud, shared fairly by the learners (default 4; all servers together: 2-4 per core of the database)."),
             OptionSpec("cache", value: "DIR", help: "With --cloud: where the learners' stores are kept (default: web-cache in the data folder)."),
             OptionSpec("cache-size", value: "SIZE", help: "With --cloud: the most the stores may take, e.g. 2GiB (default 1GiB); the least used go first."),
@@ -74,7 +76,7 @@ enum ServeCommand {
             var limits = options.limits
             limits.threadPerConnection = true  // one learner's waiting request holds back no one else's
             limits.maximumConnections = 1024
-            limits.connectionsPerAddress = 128  // one address holds an eighth at most (a school's learners share one)
+            if options.connectionsPerAddress == nil { limits.connectionsPerAddress = 128 }  // an eighth at most (a school shares one address)
             limits.slotWaitSeconds = 5  // a device that finds every batch slot taken waits its turn
             let server = try listen(options, identity, limits: limits, sender: { request in app.bodySender(request) }) { request in
                 app.handle(request)
@@ -165,6 +167,9 @@ struct ServeOptions {
     var cloudConnections = 4
     /// The addresses whose X-Forwarded-For is trusted (the proxy's own, with --behind-proxy).
     var proxyAddresses: Set<String> = []
+    /// The bounds per address, when given (0: none).
+    var connectionsPerAddress: Int?
+    var bodiesPerAddress: Int?
 
     init(_ arguments: ParsedArguments) throws {
         let listen = arguments.value("listen") ?? "127.0.0.1:8080"
@@ -190,6 +195,13 @@ struct ServeOptions {
             proxyAddresses = Set(addresses)
         } else if behindProxy {
             proxyAddresses = ["127.0.0.1"]
+        }
+        for (option, keep) in [("connections-per-address", \ServeOptions.connectionsPerAddress), ("bodies-per-address", \ServeOptions.bodiesPerAddress)] {
+            guard let text = arguments.value(option) else { continue }
+            guard let number = Int(text), (0...100_000).contains(number) else {
+                throw UsageError.invalidValue(option: option, value: text, expected: "a whole number from 0 (no bound) to 100000")
+            }
+            self[keyPath: keep] = number
         }
         if let url = arguments.value("public-url") {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
@@ -248,6 +260,8 @@ struct ServeOptions {
     var limits: HTTPLimits {
         var limits = HTTPLimits()
         limits.trustedProxies = proxyAddresses
+        if let connectionsPerAddress { limits.connectionsPerAddress = connectionsPerAddress }
+        if let bodiesPerAddress { limits.bodiesPerAddress = bodiesPerAddress }
         return limits
     }
 
