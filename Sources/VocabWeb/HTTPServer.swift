@@ -95,6 +95,12 @@ public struct HTTPLimits: Sendable {
     /// Requests from one client address whose bodies are being received at once (another is
     /// answered 429 at once; 0: no bound).
     public var bodiesPerAddress = 16
+    /// A request refused from its head whose client sends its body anyway (it did not ask to
+    /// wait with `Expect: 100-continue`) is read and dropped for at most this long and this many
+    /// bytes, then answered (a client that sends all before it reads would otherwise never see
+    /// the answer); past either, its connection is closed.
+    public var refusalDrainSeconds = 5
+    public var refusalDrainBytes = 4 << 20
     /// The addresses of the proxies in front (`vocab serve --behind-proxy`): only a connection
     /// from one of them may say, in X-Forwarded-For, whom it comes from.
     public var trustedProxies: Set<String> = []
@@ -227,6 +233,8 @@ private final class Exchange {
     var body: [UInt8] = []
     var limit: Int
     var refusal: HTTPResponse?
+    /// Bytes of a refused body still read and dropped before the connection is closed.
+    var drainLeft: Int
     /// The slot (an upload's, a batch's) this request holds until it ends, and for whom.
     let slot: (shares: FairShares, learner: String?)?
     /// The client's place for a body being received, held until the request ends.
@@ -235,9 +243,11 @@ private final class Exchange {
     let deadline: ContinuousClock.Instant
 
     init(limit: Int, deadline: ContinuousClock.Instant, slot: (shares: FairShares, learner: String?)?,
-         bodyPlace: (connections: ConnectionGuard, address: String)?) {
+         bodyPlace: (connections: ConnectionGuard, address: String)?, refusal: HTTPResponse? = nil, drainLeft: Int) {
         self.limit = limit
         self.deadline = deadline
+        self.refusal = refusal
+        self.drainLeft = drainLeft
         self.slot = slot
         self.bodyPlace = bodyPlace
     }
@@ -268,16 +278,33 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         let limit = isUpload ? server.limits.maximumUpload : isBatch ? server.limits.maximumBatch : server.limits.maximumBody
         let length = header(connection, "Content-Length").flatMap(Int.init)
         let hasBody = length.map { $0 > 0 } ?? (header(connection, "Transfer-Encoding") != nil)
-        if let length, length > limit {
-            return refuse(connection, refusal(413, "The request is too large."))
+        // A refusal from the head: answered at once when the client sends no body, waits for our
+        // word before it does (Expect: 100-continue), or announces more than the drain reads (or
+        // no length); else after its body, read and dropped within the drain's bounds, so that a
+        // client that sends all before it reads sees the answer.
+        let waitsForOurWord = !hasBody || header(connection, "Expect")?.lowercased() == "100-continue"
+            || (length ?? .max) > server.limits.refusalDrainBytes
+        func refused(_ answer: HTTPResponse, holding place: (connections: ConnectionGuard, address: String)? = nil) -> MHD_Result {
+            guard !waitsForOurWord else {
+                place.map { $0.connections.giveBackBody(from: $0.address) }
+                return refuse(connection, answer)
+            }
+            let exchange = Exchange(limit: 0, deadline: .now + .seconds(server.limits.refusalDrainSeconds), slot: nil, bodyPlace: place,
+                                    refusal: answer, drainLeft: server.limits.refusalDrainBytes)
+            state.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            return MHD_Result.YES
         }
         var bodyPlace: (connections: ConnectionGuard, address: String)?
         if hasBody {
             let address = clientAddress(connection, trusting: server.limits.trustedProxies)
+            // Past its address's share, answered and closed at once whatever the client does.
             guard server.connections.takeBody(from: address) else {
                 return refuse(connection, busy("Too many requests from your address at once: try again in a moment."))
             }
             bodyPlace = (server.connections, address)
+        }
+        if let length, length > limit {
+            return refused(refusal(413, "The request is too large."), holding: bodyPlace)
         }
         var slot: (shares: FairShares, learner: String?)?
         if let (shares, busyText) = isUpload ? (server.uploads, "Other files are being sent: try again in a moment.")
@@ -285,23 +312,18 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
             // Only a learner who proved himself may hold one of the few slots, and a fair share of them.
             var learner: String?
             switch server.sender?(request(server, connection, url, method, body: [])) {
-            case .refused(let answer)?:
-                bodyPlace.map { $0.connections.giveBackBody(from: $0.address) }
-                return refuse(connection, answer)
+            case .refused(let answer)?: return refused(answer, holding: bodyPlace)
             case .learner(let name)?: learner = name
             case nil: break
             }
             let wait = learner != nil && server.limits.threadPerConnection ? server.limits.slotWaitSeconds : 0
-            guard shares.take(for: learner, waitingAtMost: wait) else {
-                bodyPlace.map { $0.connections.giveBackBody(from: $0.address) }
-                return refuse(connection, busy(busyText))
-            }
+            guard shares.take(for: learner, waitingAtMost: wait) else { return refused(busy(busyText), holding: bodyPlace) }
             slot = (shares, learner)
         }
         // The body's time counts from now, once any wait for a slot is over.
         let expected = min(length ?? limit, limit)
         let exchange = Exchange(limit: limit, deadline: .now + .seconds(server.limits.bodyGraceSeconds + expected / max(server.limits.slowestBody, 1)),
-                                slot: slot, bodyPlace: bodyPlace)
+                                slot: slot, bodyPlace: bodyPlace, drainLeft: server.limits.refusalDrainBytes)
         state.pointee = Unmanaged.passRetained(exchange).toOpaque()
         return MHD_Result.YES
     }
@@ -310,10 +332,14 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         return MHD_Result.NO  // a body sent too slowly: the connection is closed
     }
     if uploadSize.pointee > 0 {
-        if exchange.refusal == nil, let uploadData {
+        if exchange.refusal != nil {
+            exchange.drainLeft -= uploadSize.pointee
+            if exchange.drainLeft < 0 { return MHD_Result.NO }  // more than the drain takes: closed unanswered
+        } else if let uploadData {
             if exchange.body.count + uploadSize.pointee > exchange.limit {
                 exchange.refusal = refusal(413, "The request is too large.")
                 exchange.body = []
+                exchange.drainLeft -= uploadSize.pointee
             } else {
                 uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) { bytes in
                     exchange.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: uploadSize.pointee))
