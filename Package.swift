@@ -76,10 +76,16 @@ let package = Package(
         .target(name: "VocabCatalog", dependencies: ["VocabCore"], swiftSettings: withoutFoundation, plugins: ["CompileTranslations"]),
         // The words of the window and the web app for the layers' values and errors, through the catalogue.
         .target(name: "VocabWording", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabSync", "VocabCatalog"], swiftSettings: withoutFoundation),
-        // The web app: an HTTP server over the sessions, a JSON API and the pages (served by `vocab serve`).
+        // The web app: an HTTP server (bounded per address), the JSON API over the sessions and the
+        // pages, for one learner's store (`vocab serve`); the server of many builds on it.
         .target(name: "VocabWeb", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabSync", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], swiftSettings: withoutFoundation, plugins: ["EmbedWebPages"]),
+        // The server of many learners (`vocab serve --cloud`): each signs in with a cloud account
+        // and studies on a store of the server's kept in step with the cloud; the cloud's only
+        // door (sign-in limits, fair shares of its few connections, the device API).
+        .target(name: "VocabServer", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabSync", "VocabSessions", "VocabCatalog", "VocabWeb"],
+                swiftSettings: withoutFoundation),
         .target(name: "VocabCLI", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb",
-                                                 "VocabCatalog", "CQREncode"], swiftSettings: withoutFoundation),
+                                                 "VocabServer", "VocabCatalog", "CQREncode"], swiftSettings: withoutFoundation),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the
         // macros and variadic functions Swift cannot import.
@@ -113,7 +119,8 @@ let package = Package(
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives"]),
         .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),
-        .testTarget(name: "VocabWebTests", dependencies: ["VocabWeb", "VocabCore", "VocabStore", "VocabSync"]),
+        .testTarget(name: "VocabWebTests", dependencies: ["VocabWeb", "VocabCore", "VocabStore", "VocabSync", "TestServices"]),
+        .testTarget(name: "VocabServerTests", dependencies: ["VocabServer", "VocabWeb", "VocabCore", "VocabStore", "VocabSync", "TestServices"]),
         // End-to-end: runs the built `vocab` binary as a separate process.
         .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore", "VocabStore", "TestServices"], exclude: ["Fixtures"]),
     ]

@@ -8,8 +8,8 @@ import Synchronization
 /// place of another). Requests with no learner yet (a sign-in, a device's lookup) count as a
 /// learner holding none. A waiter gives up after its time (the request is then answered "busy");
 /// a learner may have at most `waitersPerLearner` waiting at once (more are refused at once).
-final class FairShares: Sendable {
-    let capacity: Int
+package final class FairShares: Sendable {
+    package let capacity: Int
     let waitersPerLearner: Int
     private let state: Mutex<State>
 
@@ -27,7 +27,7 @@ final class FairShares: Sendable {
         init(learner: String?) { self.learner = learner }
     }
 
-    init(capacity: Int, waitersPerLearner: Int = .max) {
+    package init(capacity: Int, waitersPerLearner: Int = .max) {
         self.capacity = max(capacity, 1)
         self.waitersPerLearner = max(waitersPerLearner, 0)
         state = Mutex(State())
@@ -35,7 +35,7 @@ final class FairShares: Sendable {
 
     /// Takes a place for `learner`, waiting at most `seconds` (0: not at all); false when none
     /// came in time.
-    func take(for learner: String?, waitingAtMost seconds: Double) -> Bool {
+    package func take(for learner: String?, waitingAtMost seconds: Double) -> Bool {
         enum Turn { case taken, refused, waiting(Waiter) }
         let turn: Turn = state.withLock { state in
             if mayTake(learner, state) {
@@ -62,7 +62,7 @@ final class FairShares: Sendable {
     }
 
     /// Gives back a place `learner` took, and hands free places to those waiting.
-    func giveBack(for learner: String?) {
+    package func giveBack(for learner: String?) {
         state.withLock { state in
             state.lent -= 1
             if let learner {
@@ -79,7 +79,7 @@ final class FairShares: Sendable {
     }
 
     /// Places lent now, to how many learners, and how many wait (for the tests).
-    var lent: (places: Int, learners: Int, waiting: Int) {
+    package var lent: (places: Int, learners: Int, waiting: Int) {
         state.withLock { ($0.lent, $0.held.count, $0.waiting.count) }
     }
 

@@ -78,7 +78,7 @@ public final class WebApp: Sendable {
     /// `WebProblem` as it says; a user's mistake 422 (a book or word not there 404), worded in
     /// the page's language when `wording` has it, as the window words it (the page translates
     /// the server's other sentences itself); anything else 500, changing nothing.
-    static func refusal(_ error: Error, wording: Wording?) -> HTTPResponse {
+    package static func refusal(_ error: Error, wording: Wording?) -> HTTPResponse {
         func worded(_ status: Int, _ error: UserFacingError, field: String? = nil) -> HTTPResponse {
             WebProblem(status: status, message: wording?.message(for: error) ?? error.message, field: field).response
         }
@@ -108,12 +108,12 @@ public final class WebApp: Sendable {
     }
 
     /// The words of the page's language (`X-Vocab-Language`), when `catalogs` has it.
-    static func wording(for request: HTTPRequest, catalogs: [String: Catalog]) -> Wording? {
+    package static func wording(for request: HTTPRequest, catalogs: [String: Catalog]) -> Wording? {
         request.header("X-Vocab-Language").map { String($0.prefix { $0.isLetter }).lowercased() }.flatMap { catalogs[$0] }
             .map { Wording(catalog: $0) }
     }
 
-    static let securityHeaders = [
+    package static let securityHeaders = [
         ("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),
@@ -201,7 +201,7 @@ public final class WebApp: Sendable {
     }
 
     /// The value of the cookie `name` in a Cookie header ("a=1; vocab_session=…").
-    static func cookie(_ cookieName: String, in header: String) -> String? {
+    package static func cookie(_ cookieName: String, in header: String) -> String? {
         let name = (cookieName + "=").utf8
         for part in header.utf8.split(separator: UInt8(ascii: ";")) {
             let cookie = part.drop { $0 == UInt8(ascii: " ") }
@@ -212,7 +212,7 @@ public final class WebApp: Sendable {
 
     /// A write must say it comes from the app (a header no cross-site form can send) and, when
     /// the browser names its origin, come from this server.
-    static func checkWrite(_ request: HTTPRequest, scheme: String) throws {
+    package static func checkWrite(_ request: HTTPRequest, scheme: String) throws {
         guard request.header("X-Vocab-Request") == "1" else {
             throw WebProblem(status: 403, message: "Writes need the X-Vocab-Request header.")
         }
@@ -231,7 +231,7 @@ public final class WebApp: Sendable {
         try Self.decode(type, request)
     }
 
-    static func decode<Body: Decodable>(_ type: Body.Type, _ request: HTTPRequest) throws -> Body {
+    package static func decode<Body: Decodable>(_ type: Body.Type, _ request: HTTPRequest) throws -> Body {
         do {
             return try DeviceAPI.decode(type, from: request.body)
         } catch .notAnObject {
@@ -249,7 +249,7 @@ public final class WebApp: Sendable {
     }
 
     /// `value` (one of the API's types) as JSON; never cached unless said (`cache`).
-    static func json<Body: Encodable>(_ value: Body, status: Int = 200, cache: String = "no-store") -> HTTPResponse {
+    package static func json<Body: Encodable>(_ value: Body, status: Int = 200, cache: String = "no-store") -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", cache)],
                      body: DeviceAPI.encode(value))
     }
@@ -257,13 +257,13 @@ public final class WebApp: Sendable {
     // MARK: The pages
 
     /// The catalogue for a language the server has (`ko`), else an empty one (English).
-    static func catalog(_ language: String, catalogs: [String: Catalog]) -> HTTPResponse {
+    package static func catalog(_ language: String, catalogs: [String: Catalog]) -> HTTPResponse {
         let code = String(language.prefix { $0.isLetter }).lowercased()
         let entries = catalogs[code]?.entries ?? [:]
         return Self.json(CatalogAnswer(language: catalogs[code] == nil ? "en" : code, entries: entries), cache: "no-cache")
     }
 
-    static func page(_ request: HTTPRequest) throws -> HTTPResponse {
+    package static func page(_ request: HTTPRequest) throws -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else { throw WebProblem(status: 405, message: "Pages are read with GET.") }
         let name = request.path == "/" ? "/index.html" : request.path
         guard let file = WebPages.files[name] else { throw WebProblem(status: 404, message: "There is no \(request.path).") }
@@ -291,20 +291,20 @@ public final class WebApp: Sendable {
 }
 
 /// A refusal with its status, in the API's JSON form: `{"error": "...", "field": "..."}`.
-struct WebProblem: Error {
-    var status: Int
-    var message: String
-    var field: String?
+package struct WebProblem: Error {
+    package var status: Int
+    package var message: String
+    package var field: String?
     /// The layer's error it words, when there is one (worded again in the page's language).
-    var cause: UserFacingError?
+    package var cause: UserFacingError?
     /// Seconds before trying again is any use (429): a Retry-After header, and in the JSON.
-    var retryAfter: Int?
+    package var retryAfter: Int?
     /// How this server signs a device in, said with a 401 ("account": a cloud account's password).
-    var signIn: String?
+    package var signIn: String?
     /// Why the cloud refused a request about shared books.
-    var refusal: ShareRefusal?
+    package var refusal: ShareRefusal?
 
-    init(status: Int, message: String, field: String? = nil, cause: UserFacingError? = nil, retryAfter: Int? = nil) {
+    package init(status: Int, message: String, field: String? = nil, cause: UserFacingError? = nil, retryAfter: Int? = nil) {
         self.status = status
         self.message = message
         self.field = field
@@ -312,7 +312,7 @@ struct WebProblem: Error {
         self.retryAfter = retryAfter
     }
 
-    var response: HTTPResponse {
+    package var response: HTTPResponse {
         var response = WebApp.json(DeviceAPI.Problem(error: message, field: field, retryAfter: retryAfter, signIn: signIn,
                                                      refusal: refusal?.rawValue), status: status)
         if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }

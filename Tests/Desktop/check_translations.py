@@ -17,8 +17,9 @@ for match in re.finditer(r'\bt\("((?:[^"\\]|\\.)*)"|data-t(?:-label|-placeholder
     used.add(match.group(1) if match.group(1) is not None else match.group(2))
 for name in re.findall(r'(\w+): "(Again|Hard|Good|Easy)"', web):
     used.add(name[1])
-# The server's refusals the page shows through t(data.error): each one that names nothing.
-for path in (root / "Sources" / "VocabWeb").glob("*.swift"):
+# The servers' refusals the page shows through t(data.error): each one that names nothing
+# (the server of one learner's in VocabWeb, the server of many's in VocabServer).
+for path in [*(root / "Sources" / "VocabWeb").glob("*.swift"), *(root / "Sources" / "VocabServer").glob("*.swift")]:
     for message in re.findall(r'(?:WebProblem\(status: \d+, message: |signedOut\()"((?:[^"\\]|\\")*)"', path.read_text()):
         if "\\(" not in message:
             used.add(message.replace('\\"', '"'))

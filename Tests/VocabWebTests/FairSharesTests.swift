@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TestServices
 import XCTest
 @testable import VocabWeb
 

@@ -7,6 +7,7 @@ import VocabDictionary
 import VocabSessions
 import VocabStore
 import VocabSync
+import VocabServer
 import VocabWeb
 #if canImport(Glibc)
 import Glibc

@@ -8,11 +8,18 @@ import VocabSync
 
 /// `GET /api/session`: whether this device is in, and if not, how it gets in ("code": a pairing
 /// code, one learner's server; "account": a cloud account's password).
-struct SessionAnswer: Codable {
-    var mode: String
-    var signedIn: Bool
-    var signIn: String?
-    var account: String?
+package struct SessionAnswer: Codable {
+    package var mode: String
+    package var signedIn: Bool
+    package var signIn: String?
+    package var account: String?
+
+    package init(mode: String, signedIn: Bool, signIn: String? = nil, account: String? = nil) {
+        self.mode = mode
+        self.signedIn = signedIn
+        self.signIn = signIn
+        self.account = account
+    }
 }
 
 /// `GET /api/changes`: a number that moves with every change, polled by an open page.
@@ -26,8 +33,12 @@ struct PairRequest: Codable {
 }
 
 /// `POST /api/signin` answers the account signed in.
-struct SignInAnswer: Codable {
-    var account: String
+package struct SignInAnswer: Codable {
+    package var account: String
+
+    package init(account: String) {
+        self.account = account
+    }
 }
 
 // MARK: Books
@@ -49,18 +60,31 @@ struct BookRow: Codable {
 }
 
 /// `POST /api/books/ID/share`: list it in the catalogue (as shared by `sharer`) or not.
-struct ShareRequest: Codable {
-    var listed: Bool?
-    var sharer: String?
-    var languages: String?
+package struct ShareRequest: Codable {
+    package var listed: Bool?
+    package var sharer: String?
+    package var languages: String?
+
+    package init(listed: Bool? = nil, sharer: String? = nil, languages: String? = nil) {
+        self.listed = listed
+        self.sharer = sharer
+        self.languages = languages
+    }
 }
 
 /// A book shared: its link and code, how many words and followers it has.
-struct ShareAnswer: Codable {
-    var link: String
-    var code: String
-    var words: Int
-    var followers: Int
+package struct ShareAnswer: Codable {
+    package var link: String
+    package var code: String
+    package var words: Int
+    package var followers: Int
+
+    package init(link: String, code: String, words: Int, followers: Int) {
+        self.link = link
+        self.code = code
+        self.words = words
+        self.followers = followers
+    }
 }
 
 /// `POST /api/books` (name needed) and `PUT /api/books/ID` (what is given changes).
@@ -367,7 +391,7 @@ struct CatalogAnswer: Codable {
 
 /// `GET /api/meta`: what the page needs of the server's rules and bounds, instead of copies
 /// in its JavaScript.
-struct WebMeta: Codable {
+package struct WebMeta: Codable {
     var api = 1
     /// The most reviews one `POST /api/reviews` takes (the page's outbox sends no more at once).
     var reviewsPerRequest = WebMeta.reviewsPerRequest
@@ -381,4 +405,7 @@ struct WebMeta: Codable {
 
     static let reviewsPerRequest = 1_000
     static let wordsPerPage = 200
+
+    /// The server's names and bounds as they are.
+    package init() {}
 }

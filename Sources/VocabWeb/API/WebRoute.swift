@@ -6,7 +6,7 @@ import VocabSync
 /// many (`CloudWebApp`) both route through `match`, each with a `switch` over every case, so a
 /// new route does not compile until each server says what it does with it; a test holds the
 /// page's JavaScript calls to this table (`Tests/VocabWebTests/WebRouteTests.swift`).
-enum WebRoute: String, CaseIterable, Sendable {
+package enum WebRoute: String, CaseIterable, Sendable {
     case meta = "GET meta"
     case session = "GET session"
     case changes = "GET changes"
@@ -93,7 +93,7 @@ enum WebRoute: String, CaseIterable, Sendable {
 
     /// The route a request is, with its `*` parts in order; nil when no route has that method
     /// and path.
-    static func match(method: String, path parts: [String]) -> (route: WebRoute, ids: [String])? {
+    package static func match(method: String, path parts: [String]) -> (route: WebRoute, ids: [String])? {
         for entry in table where entry.method == method {
             if let ids = captures(entry.pattern, parts) { return (entry.route, ids) }
         }

@@ -3,7 +3,8 @@ import XCTest
 import VocabCore
 import VocabStore
 import VocabSync
-@testable import VocabWeb
+@testable import VocabServer
+import VocabWeb
 
 /// The learners' stores on a server of many, past the cache's budget: the stores used least
 /// lately go first, only until the cache fits; a store in use, used in the last minute or

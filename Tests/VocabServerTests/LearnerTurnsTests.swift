@@ -1,6 +1,6 @@
 import Dispatch
 import XCTest
-@testable import VocabWeb
+@testable import VocabServer
 
 /// A learner's turns: three of his requests at once, the fourth refused at once; another
 /// learner is answered meanwhile; nothing is kept once his requests ended.

@@ -1,4 +1,5 @@
 import Synchronization
+import VocabWeb
 
 /// A dictionary by text key split into shards, each behind a lock of its own: the threads of
 /// many requests reach different entries without queueing on one lock (a server of many

@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
+import TestServices
 import XCTest
-@testable import VocabWeb
+@testable import VocabServer
 
 /// The server's few places for password checks: the likely owner (a known account from a clean
 /// address) goes before strangers already waiting; a bounded number wait.

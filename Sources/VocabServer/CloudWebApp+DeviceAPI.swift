@@ -1,6 +1,7 @@
 import FoundationEssentials
 import VocabCore
 import VocabSync
+import VocabWeb
 
 /// The API devices sync through (version 1; `ServerAccount` is its client): a terminal or a
 /// window signs in once with the learner's password and then sends its device id and secret

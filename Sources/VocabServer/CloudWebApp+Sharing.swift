@@ -1,9 +1,10 @@
 import FoundationEssentials
+import Synchronization
 import VocabCore
-import VocabSync
 import VocabSessions
 import VocabStore
-import Synchronization
+import VocabSync
+import VocabWeb
 
 /// Shared books on the Vocab server: a device's routes (`/api/v1/shares`, `/follows`,
 /// `/catalog`, written out on `ServerAccount`), each one call of the cloud's functions for the

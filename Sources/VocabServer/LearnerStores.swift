@@ -2,9 +2,10 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 import VocabCore
+import VocabSessions
 import VocabStore
 import VocabSync
-import VocabSessions
+import VocabWeb
 
 /// A learner's store on a server of many: one more device of the learner's, synced with the
 /// cloud, and the web app over it.

@@ -6,6 +6,7 @@ import VocabCore
 import VocabStore
 import VocabSync
 import VocabSystem
+import VocabWeb
 
 /// Many learners on one server, signed in with their cloud accounts: the Vocab server, the
 /// cloud's only door. A learner signs in with the account's password, which this server checks
