@@ -55,17 +55,19 @@ extension CloudWebApp {
             let id = try Self.uuid(path[1])
             return WebApp.json(DeviceAPI.Unfollowed(unfollowed: try channel { try $0.unfollow(share: id) }))
         case ("GET", ["catalog"]):
-            let query = Self.catalogQuery(request, limit: Int(request.query["limit"] ?? "") ?? 20)
+            let query = Self.catalogQuery(request)
             return WebApp.json(try channel { try $0.catalog(query) })
         default:
             throw WebProblem(status: 404, message: "The device API has no \(method) /api/v1/\(path.joined(separator: "/")).")
         }
     }
 
-    /// A search of the catalogue from a request's `q`, `languages` and `sort` (bounded).
-    static func catalogQuery(_ request: HTTPRequest, limit: Int) -> CatalogQuery {
-        CatalogQuery(text: String((request.query["q"] ?? "").prefix(200)), languages: String((request.query["languages"] ?? "").prefix(20)),
-                     byFollowers: request.query["sort"] == "followers", limit: min(max(limit, 1), 100))
+    /// A search of the catalogue from a request's `q`, `languages`, `sort` and `limit` (bounded),
+    /// the same for the page and a device.
+    static func catalogQuery(_ request: HTTPRequest) -> CatalogQuery {
+        let limit = Int(request.query["limit"] ?? "") ?? CatalogQuery.defaultLimit
+        return CatalogQuery(text: String((request.query["q"] ?? "").prefix(200)), languages: String((request.query["languages"] ?? "").prefix(20)),
+                            byFollowers: request.query["sort"] == "followers", limit: min(max(limit, 1), 100))
     }
 
     /// An id in a path, or a 404 (no path part is ever more than an id).
@@ -132,7 +134,7 @@ extension CloudWebApp {
             }
             return WebApp.json(DeviceAPI.Unfollowed(unfollowed: unfollowed))
         case .catalog:
-            let query = Self.catalogQuery(request, limit: 50)
+            let query = Self.catalogQuery(request)
             return WebApp.json(try channel { try $0.catalog(query) })
         default:
             throw WebProblem(status: 404, message: "There is no \(request.path).")

@@ -259,7 +259,7 @@ public final class CloudWebApp: Sendable {
     /// account and address, a few checks at once) and adds a device to the account.
     func addDevice(_ request: HTTPRequest, user: String, password: String, label: String) throws -> Caller {
         let wrong = WebProblem(status: 403, message: "The user name or the password is wrong.", field: "password")
-        guard user.wholeMatch(of: #/[A-Za-z][A-Za-z0-9_]{0,62}/#) != nil, !user.hasPrefix("vd_"), !password.isEmpty,
+        guard CloudSchema.isUserName(user), !password.isEmpty,
               password.utf8.count <= 1_024 else {
             throw wrong
         }

@@ -160,8 +160,10 @@ public struct CatalogQuery: Codable, Sendable, Equatable {
     /// Most followed first; else newest first.
     public var byFollowers: Bool
     public var limit: Int
+    /// Books a search gives unless it asks for another number (the page, a device, the terminal).
+    public static let defaultLimit = 20
 
-    public init(text: String = "", languages: String = "", byFollowers: Bool = false, limit: Int = 20) {
+    public init(text: String = "", languages: String = "", byFollowers: Bool = false, limit: Int = CatalogQuery.defaultLimit) {
         self.text = text
         self.languages = languages
         self.byFollowers = byFollowers

@@ -106,11 +106,11 @@ enum SharingCommands {
         arguments: [ArgumentSpec("WORDS", optional: true, variadic: true, help: "Words of the book's name (each may be the start of a word).")],
         options: [OptionSpec("languages", value: "PAIR", help: "Only books in these languages, e.g. en-ko."),
                   OptionSpec("popular", help: "Most followed first (else newest first)."),
-                  OptionSpec("limit", value: "N", help: "At most N books (1 to 100; 20 by default)."), .json],
+                  OptionSpec("limit", value: "N", help: "At most N books (1 to 100; \(CatalogQuery.defaultLimit) by default)."), .json],
         examples: ["vocab catalog", "vocab catalog toeic --popular"]
     )) { arguments, context in
         let service = SharingService(sync: try SyncService(paths: context.paths))
-        let limitText = arguments.value("limit") ?? "20"
+        let limitText = arguments.value("limit") ?? String(CatalogQuery.defaultLimit)
         guard let limit = Int(limitText), (1...100).contains(limit) else { throw UsageError.invalidValue(option: "limit", value: limitText, expected: "a number from 1 to 100") }
         let entries = try service.catalog(CatalogQuery(text: arguments.positionals.joined(separator: " "), languages: arguments.value("languages") ?? "",
                                                        byFollowers: arguments.flag("popular"), limit: limit))
