@@ -34,23 +34,10 @@ extension Store {
                     try database.run("DELETE FROM sync_pending WHERE kind = 'fold' AND id = ?", [.text(foldedText)])
                 }
             }
-            let pending = try database.query("SELECT kind, id, body FROM sync_pending WHERE kind != 'fold' ORDER BY kind = 'review'") {
-                ($0.text(0), $0.text(1), $0.text(2))
+            let replayed = try replayPending("kind != 'fold'") { record in
+                try apply(record, followed: followed, touchedWords: &touchedWords, settingsChanged: &settingsChanged)
             }
-            for (kind, idText, body) in pending {
-                guard let id = UUID(text: idText) else { continue }
-                let record = SyncRecord(kind: kind, id: id, deleted: false, body: body)
-                let applied: Bool
-                do {
-                    applied = try apply(record, followed: followed, touchedWords: &touchedWords, settingsChanged: &settingsChanged)
-                } catch is MalformedRecord {
-                    applied = false  // it waits on; a store failure, though, ends the page (rolled back)
-                }
-                if applied {
-                    try database.run("DELETE FROM sync_pending WHERE kind = ? AND id = ?", [.text(kind), .text(idText)])
-                    summary.deferred = max(0, summary.deferred - 1)
-                }
-            }
+            summary.deferred = max(0, summary.deferred - replayed)
             if settingsChanged {
                 try rebuildAllSchedules()  // other parameters: every schedule changes
             } else {
@@ -350,22 +337,34 @@ extension Store {
     /// book's words arrive by another way than the learner's own records); the words they touched.
     func applyPendingReviews() throws -> Set<UUID> {
         var touched = Set<UUID>()
-        let pending = try database.query("SELECT kind, id, body FROM sync_pending WHERE kind IN ('review', 'mark')") {
-            ($0.text(0), $0.text(1), $0.text(2))
-        }
-        for (kind, idText, body) in pending {
-            guard let id = UUID(text: idText) else { continue }
-            let record = SyncRecord(kind: kind, id: id, deleted: false, body: body)
-            let applied: Bool
-            do {
-                applied = kind == "mark" ? try applyMark(record) : try applyReview(record, touchedWords: &touched)
-            } catch is MalformedRecord {
-                applied = false  // it waits on; a store failure, though, ends the write (rolled back)
-            }
-            guard applied else { continue }
-            try database.run("DELETE FROM sync_pending WHERE kind = ? AND id = ?", [.text(kind), .text(idText)])
+        _ = try replayPending("kind IN ('review', 'mark')") { record in
+            record.kind == "mark" ? try applyMark(record) : try applyReview(record, touchedWords: &touched)
         }
         return touched
+    }
+
+    /// Applies again the records waiting in `sync_pending` that `filter` (SQL) selects, reviews
+    /// last, each with `apply`: one that applies leaves the queue; one that still misses what it
+    /// needs, or is malformed, waits on (a store failure, though, ends the write: rolled back).
+    /// How many applied.
+    private func replayPending(_ filter: String, _ apply: (SyncRecord) throws -> Bool) throws -> Int {
+        let pending = try database.query("SELECT kind, id, body FROM sync_pending WHERE \(filter) ORDER BY kind = 'review'") {
+            ($0.text(0), $0.text(1), $0.text(2))
+        }
+        var applied = 0
+        for (kind, idText, body) in pending {
+            guard let id = UUID(text: idText) else { continue }
+            let done: Bool
+            do {
+                done = try apply(SyncRecord(kind: kind, id: id, deleted: false, body: body))
+            } catch is MalformedRecord {
+                done = false
+            }
+            guard done else { continue }
+            try database.run("DELETE FROM sync_pending WHERE kind = ? AND id = ?", [.text(kind), .text(idText)])
+            applied += 1
+        }
+        return applied
     }
 
     // MARK: Helpers
