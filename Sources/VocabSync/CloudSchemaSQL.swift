@@ -446,8 +446,8 @@ extension CloudSchema {
                 WHERE s.owner = me AND s.ended IS NULL AND s.book::text = ANY (shared_books);
                 -- A shared book stays within what a follower may be sent (`share_book`'s bound).
                 IF EXISTS (SELECT 1 FROM vocab.shares s WHERE s.owner = me AND s.ended IS NULL
-                           AND s.book::text = ANY (shared_books) AND s.words > 10000) THEN
-                    RAISE EXCEPTION 'a shared book may hold 10000 words, and this push would make one larger' USING ERRCODE = 'VS010';
+                           AND s.book::text = ANY (shared_books) AND s.words > \(SharingBounds.wordsPerBook)) THEN
+                    RAISE EXCEPTION 'a shared book may hold \(SharingBounds.wordsPerBook) words, and this push would make one larger' USING ERRCODE = 'VS010';
                 END IF;
             END IF;
             PERFORM vocab.refuse_past_caps(me, cap, total, byte_cap, bytes);

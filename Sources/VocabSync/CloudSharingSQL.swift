@@ -75,13 +75,13 @@ extension CloudSchema {
             END IF;
             SELECT count(*) INTO live FROM vocab.records r
             WHERE r.owner = me AND r.kind = 'word' AND r.body->>'bookId' = book_id::text AND NOT r.deleted;
-            IF live > 10000 THEN
-                RAISE EXCEPTION 'a shared book may hold 10000 words, and this one holds %', live USING ERRCODE = 'VS005';
+            IF live > \(SharingBounds.wordsPerBook) THEN
+                RAISE EXCEPTION 'a shared book may hold \(SharingBounds.wordsPerBook) words, and this one holds %', live USING ERRCODE = 'VS005';
             END IF;
             SELECT * INTO current FROM vocab.shares s WHERE s.owner = me AND s.book = book_id AND s.ended IS NULL FOR UPDATE;
             IF current.id IS NULL THEN
-                IF (SELECT count(*) FROM vocab.shares s WHERE s.owner = me AND s.ended IS NULL) >= 20 THEN
-                    RAISE EXCEPTION 'a learner may share 20 books at once' USING ERRCODE = 'VS006';
+                IF (SELECT count(*) FROM vocab.shares s WHERE s.owner = me AND s.ended IS NULL) >= \(SharingBounds.sharesPerLearner) THEN
+                    RAISE EXCEPTION 'a learner may share \(SharingBounds.sharesPerLearner) books at once' USING ERRCODE = 'VS006';
                 END IF;
                 INSERT INTO vocab.shares (id, owner, book, code, listed, sharer, languages, title, words, latest)
                 VALUES (gen_random_uuid(), me, book_id, new_code, coalesce(list, false), left(coalesce(shown_as, ''), 60), left(coalesce(langs, ''), 20), name_now, live,
@@ -145,8 +145,8 @@ extension CloudSchema {
             END IF;
             IF NOT EXISTS (SELECT 1 FROM vocab.follows f WHERE f.follower = me AND f.share = found.id) THEN
                 IF (SELECT count(*) FROM vocab.follows f JOIN vocab.shares s ON s.id = f.share
-                    WHERE f.follower = me AND s.ended IS NULL) >= 100 THEN
-                    RAISE EXCEPTION 'a learner may follow 100 books at once' USING ERRCODE = 'VS007';
+                    WHERE f.follower = me AND s.ended IS NULL) >= \(SharingBounds.followsPerLearner) THEN
+                    RAISE EXCEPTION 'a learner may follow \(SharingBounds.followsPerLearner) books at once' USING ERRCODE = 'VS007';
                 END IF;
                 INSERT INTO vocab.follows (follower, share) VALUES (me, found.id);
                 UPDATE vocab.shares s SET followers = s.followers + 1 WHERE s.id = found.id;

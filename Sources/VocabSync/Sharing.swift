@@ -46,7 +46,8 @@ public enum ShareRefusal: String, Sendable, Equatable, CaseIterable {
     }
 }
 
-/// The cloud's bounds on sharing (its functions hold them; these say them).
+/// The cloud's bounds on sharing, written once: the cloud's functions are made with them (its
+/// SQL interpolates these) and the refusals say them.
 public enum SharingBounds {
     public static let wordsPerBook = 10_000
     public static let sharesPerLearner = 20
