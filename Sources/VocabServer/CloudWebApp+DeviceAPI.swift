@@ -61,22 +61,30 @@ extension CloudWebApp {
 
     /// `GET /api/v1/sync/pull?after=N&limit=M`: a record a line.
     private func pull(_ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
-        guard let after = request.query["after"].flatMap({ Int64($0) }), after >= 0 else {
-            throw WebProblem(status: 400, message: "\"after\" must be a change number, 0 or more.")
-        }
-        let limit = min(max(request.query["limit"].flatMap { Int($0) } ?? 2_000, 1), Self.maximumPull)
+        let (after, limit) = try Self.page(request)
         let rows = try cloud.with(for: caller.owner) { try DatabaseSyncChannel(connection: $0, device: caller.key).pull(after: after, limit: limit) }
         return Self.lines(rows)
     }
 
     /// `GET /api/v1/follows/SHARE/records?after=N&limit=M`: a followed book's records, as a pull's.
     private func pullShared(_ request: HTTPRequest, share: UUID, _ caller: Caller) throws -> HTTPResponse {
+        let (after, limit) = try Self.page(request)
+        let rows = try cloud.with(for: caller.owner) { try DatabaseSharing(connection: $0, device: caller.key).pullShared(share: share, after: after, limit: limit) }
+        return Self.lines(rows)
+    }
+
+    /// A pull's page: the change it starts after (`after`, needed) and how many records at most
+    /// (`limit`, 2,000 unless asked, within 1 and `maximumPull`).
+    static func page(_ request: HTTPRequest) throws -> (after: Int64, limit: Int) {
         guard let after = request.query["after"].flatMap({ Int64($0) }), after >= 0 else {
             throw WebProblem(status: 400, message: "\"after\" must be a change number, 0 or more.")
         }
-        let limit = min(max(request.query["limit"].flatMap { Int($0) } ?? 2_000, 1), Self.maximumPull)
-        let rows = try cloud.with(for: caller.owner) { try DatabaseSharing(connection: $0, device: caller.key).pullShared(share: share, after: after, limit: limit) }
-        return Self.lines(rows)
+        return (after, pullLimit(request))
+    }
+
+    /// How many records a pull answers at most: `limit`, 2,000 unless asked, within 1 and `maximumPull`.
+    static func pullLimit(_ request: HTTPRequest) -> Int {
+        min(max(request.query["limit"].flatMap { Int($0) } ?? 2_000, 1), maximumPull)
     }
 
     /// Records as a pull answers them: a record a line, kind TAB id TAB seq TAB deleted TAB body.

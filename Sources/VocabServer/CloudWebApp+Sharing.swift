@@ -40,7 +40,7 @@ extension CloudWebApp {
         case ("POST", ["follows", "changes"]):
             let known = try WebApp.decode(DeviceAPI.FollowTokens.self, request).known.prefix(SharingBounds.followsPerLearner * 2)
             let tokens = Dictionary(known.compactMap { key, value in UUID(text: key).map { ($0, max(value, 0)) } }, uniquingKeysWith: { first, _ in first })
-            let limit = min(max(request.query["limit"].flatMap { Int($0) } ?? 2_000, 1), Self.maximumPull)
+            let limit = Self.pullLimit(request)
             let changes = try channel { try $0.followChanges(known: tokens, limit: limit) }
             var rows: [PulledRow] = [], shares: [String] = []
             for change in changes {
