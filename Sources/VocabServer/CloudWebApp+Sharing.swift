@@ -98,14 +98,8 @@ extension CloudWebApp {
         switch route {
         case .shareBook:
             let book = try Self.uuid(ids[0]), given = try WebApp.decode(ShareRequest.self, request)
-            let learner = try stores.learner(caller.owner, server: settings.server)
-            defer { learner.busy.subtract(1, ordering: .relaxed) }
-            if let name = try learner.pool.read({ store in try store.followedBook(book).flatMap { _ in try store.book(id: book)?.name } }) {
-                throw WebProblem(status: 422, message: VocabError.bookIsShared(name).message, cause: VocabError.bookIsShared(name))
-            }
-            try freshen(learner, caller, pushing: true)  // the cloud shares the book as it is here
-            let shared = try channel {
-                try $0.share(ShareSettings(book: book, listed: given.listed, sharer: given.sharer, languages: given.languages))
+            let shared = try atLearnersPlace(caller) { place in
+                try SharingSteps.share(book, ShareSettings(book: book, listed: given.listed, sharer: given.sharer, languages: given.languages), at: place)
             }
             return WebApp.json(ShareAnswer(link: SharingService.link(code: shared.code, server: settings.scheme + "://" + (request.header("Host") ?? "")),
                                            code: shared.code, words: shared.words, followers: shared.followers))
@@ -123,14 +117,12 @@ extension CloudWebApp {
             return WebApp.json(try channel { try $0.preview(code: String(ids[0].prefix(64))) })
         case .unfollow:
             let book = try Self.uuid(ids[0])
-            let learner = try stores.learner(caller.owner, server: settings.server)
-            defer { learner.busy.subtract(1, ordering: .relaxed) }
-            guard let mark = try learner.pool.read({ store in try store.sharedBooks().first { $0.bookId == book } }) else {
-                throw WebProblem(status: 404, message: "That is not a book you follow.")
-            }
-            let unfollowed = try channel { try $0.unfollow(share: mark.share) }
-            try learner.pool.write { store in
-                if mark.ended { try store.forgetEndedShare(share: mark.share) } else { try store.removeSharedBook(share: mark.share) }
+            let unfollowed = try atLearnersPlace(caller) { place in
+                do {
+                    return try SharingSteps.unfollow(book, at: place)
+                } catch SharingInputError.notFollowed {
+                    throw WebProblem(status: 404, message: "That is not a book you follow.")
+                }
             }
             return WebApp.json(DeviceAPI.Unfollowed(unfollowed: unfollowed))
         case .catalog:
@@ -138,6 +130,33 @@ extension CloudWebApp {
             return WebApp.json(try channel { try $0.catalog(query) })
         default:
             throw WebProblem(status: 404, message: "There is no \(request.path).")
+        }
+    }
+}
+
+/// A signed-in learner's place on this server: his store here, the cloud's sharing functions
+/// for his device, and `freshen` as the sync before a share.
+struct LearnersSharingPlace: SharingPlace {
+    let app: CloudWebApp
+    let learner: Learner
+    let caller: Caller
+
+    func reading<T>(_ body: (Store) throws -> T) throws -> T { try learner.pool.read(body) }
+    func writing<T>(_ body: (Store) throws -> T) throws -> T { try learner.pool.write(body).value }
+    func syncFirst() throws { try app.freshen(learner, caller, pushing: true) }
+    func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T { try app.sharingCall(caller) { try body($0) } }
+}
+
+extension CloudWebApp {
+    /// Runs `body` at the caller's place (his store held meanwhile); a rule of the store's
+    /// (a followed book shared, say) is a 422 worded in the page's language.
+    func atLearnersPlace<T>(_ caller: Caller, _ body: (LearnersSharingPlace) throws -> T) throws -> T {
+        let learner = try stores.learner(caller.owner, server: settings.server)
+        defer { learner.busy.subtract(1, ordering: .relaxed) }
+        do {
+            return try body(LearnersSharingPlace(app: self, learner: learner, caller: caller))
+        } catch let error as VocabError {
+            throw WebProblem(status: 422, message: error.message, cause: error)
         }
     }
 }

@@ -16,6 +16,73 @@ public struct SharingOverview: Sendable {
     public var follows: [FollowedBook]
 }
 
+/// Where a learner's sharing runs: his store, the cloud's sharing functions for his device, and
+/// the sync that brings the cloud up to his store. A device (the terminal, the window: through
+/// its saved login) and the server of many (for a signed-in learner) each give one, and
+/// `SharingSteps` are the same on both.
+public protocol SharingPlace {
+    func reading<T>(_ body: (Store) throws -> T) throws -> T
+    func writing<T>(_ body: (Store) throws -> T) throws -> T
+    /// Brings the cloud up to the store (it shares a book as the cloud has it).
+    func syncFirst() throws
+    /// One call of the cloud's sharing functions for the learner's device.
+    func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T
+}
+
+/// The steps of sharing that hold wherever they run.
+public enum SharingSteps {
+    /// Shares the book `bookId` (or changes how it is listed), after a sync; a book the learner
+    /// follows is refused (it is its owner's to share).
+    public static func share(_ bookId: UUID, _ settings: ShareSettings, at place: some SharingPlace) throws -> OwnShare {
+        if let name = try place.reading({ store in try store.followedBook(bookId).flatMap { _ in try store.book(id: bookId)?.name } }) {
+            throw VocabError.bookIsShared(name)
+        }
+        try place.syncFirst()
+        return try place.sharing { try $0.share(settings) }
+    }
+
+    /// Stops following the shared book `bookId` (or forgets that one which ended was shared):
+    /// it goes from the store now, and from the learner's other devices at their next sync.
+    /// False when the cloud found him no longer following it (it goes all the same).
+    @discardableResult
+    public static func unfollow(_ bookId: UUID, at place: some SharingPlace) throws -> Bool {
+        guard let mark = try place.reading({ store in try store.sharedBooks().first { $0.bookId == bookId } }) else {
+            throw SharingInputError.notFollowed(try place.reading { try $0.book(id: bookId)?.name } ?? bookId.lowercaseText)
+        }
+        let unfollowed = try place.sharing { try $0.unfollow(share: mark.share) }
+        try place.writing { store in
+            if mark.ended { try store.forgetEndedShare(share: mark.share) } else { try store.removeSharedBook(share: mark.share) }
+        }
+        return unfollowed
+    }
+}
+
+/// A device's place: its store and its login to the Vocab server (connected when first needed).
+final class DeviceSharingPlace: SharingPlace {
+    let store: Store
+    let sync: SyncService
+    private var connected: CloudSession?
+
+    init(store: Store, sync: SyncService) {
+        self.store = store
+        self.sync = sync
+    }
+
+    var session: CloudSession {
+        get throws {
+            if let connected { return connected }
+            let made = try sync.connect()
+            connected = made
+            return made
+        }
+    }
+
+    func reading<T>(_ body: (Store) throws -> T) throws -> T { try body(store) }
+    func writing<T>(_ body: (Store) throws -> T) throws -> T { try body(store) }
+    func syncFirst() throws { _ = try sync.run(try session, store: store) }
+    func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T { try body(try session.account) }
+}
+
 /// Sharing books and following others' through the learner's Vocab server (the saved login):
 /// every request is the device's, and the cloud holds the rules. A book is synced before it is
 /// shared (the cloud shares what it has); a followed book arrives by the sync that follows.
@@ -29,13 +96,9 @@ public struct SharingService: Sendable {
     /// Shares the book `bookId` of `store` (after a sync, so the cloud has it as it is here),
     /// or changes how it is listed when it is shared already.
     public func share(_ bookId: UUID, in store: Store, listed: Bool?, sharer: String?, languages: String?) throws -> SharedLink {
-        if let name = try store.followedBook(bookId).flatMap({ _ in try store.book(id: bookId)?.name }) {
-            throw VocabError.bookIsShared(name)
-        }
-        let session = try sync.connect()
-        _ = try sync.run(session, store: store)
-        let shared = try session.account.share(ShareSettings(book: bookId, listed: listed, sharer: sharer, languages: languages))
-        return SharedLink(share: shared, link: Self.link(code: shared.code, server: session.login.address.web ?? ""))
+        let place = DeviceSharingPlace(store: store, sync: sync)
+        let shared = try SharingSteps.share(bookId, ShareSettings(book: bookId, listed: listed, sharer: sharer, languages: languages), at: place)
+        return SharedLink(share: shared, link: Self.link(code: shared.code, server: try place.session.login.address.web ?? ""))
     }
 
     /// Stops sharing the book; returns how many followed it.
@@ -70,15 +133,7 @@ public struct SharingService: Sendable {
     /// Stops following the shared book `bookId` (or forgets that one which ended was
     /// shared): it goes from this device now and from the learner's others at their next sync.
     public func unfollow(_ bookId: UUID, store: Store) throws {
-        guard let mark = try store.sharedBooks().first(where: { $0.bookId == bookId }) else {
-            throw SharingInputError.notFollowed(try store.book(id: bookId)?.name ?? bookId.lowercaseText)
-        }
-        _ = try sync.connect().account.unfollow(share: mark.share)
-        if mark.ended {
-            try store.forgetEndedShare(share: mark.share)
-        } else {
-            try store.removeSharedBook(share: mark.share)
-        }
+        try SharingSteps.unfollow(bookId, at: DeviceSharingPlace(store: store, sync: sync))
     }
 
     /// The server's catalogue.

@@ -457,6 +457,13 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
                                    ("DELETE", f"/api/books/{shared['id']}", None)):
             status, _, answer = server.request(method, path, body, cookie=cookie)
             assert status == 422 and "shared book" in answer["error"], (method, path, status, answer)
+        # Sharing from the phone: not the followed book (its owner's to share), but one of his own.
+        status, _, answer = server.request("POST", f"/api/books/{shared['id']}/share", {}, cookie=cookie)
+        assert status == 422 and "shared book" in answer["error"], (status, answer)
+        own = server.request("POST", "/api/books", {"name": "Mine to share"}, cookie=cookie)[2]
+        status, _, answer = server.request("POST", f"/api/books/{own['id']}/share", {}, cookie=cookie)
+        assert status == 200 and answer["link"].endswith("#follow=" + answer["code"]) and answer["followers"] == 0, (status, answer)
+        assert server.request("DELETE", f"/api/books/{own['id']}/share", cookie=cookie)[0] == 200
 
         # The teacher's correction reaches the open phone within seconds, without a tap.
         driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()
@@ -482,6 +489,11 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()
         open_book(driver, "TOEIC")
         text_in(driver, "word-list", "mine", timeout=30)
+        # Forgetting that the copy was shared: once; a second time it is no book he follows.
+        status, _, answer = server.request("DELETE", f"/api/books/{shared['id']}/follow", cookie=cookie)
+        assert status == 200, (status, answer)
+        status, _, answer = server.request("DELETE", f"/api/books/{shared['id']}/follow", cookie=cookie)
+        assert status == 404 and "not a book you follow" in answer["error"], (status, answer)
     finally:
         server.stop()
 
