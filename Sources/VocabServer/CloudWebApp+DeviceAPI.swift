@@ -155,13 +155,13 @@ extension CloudWebApp {
             // The cloud refused what was sent; its own words (a relation, a constraint) stay here.
             return WebProblem(status: 400, message: "The cloud refused what was sent: it is not in the form the cloud keeps.")
         default:
-            return Self.cloudTrouble(error)
+            return Self.cloudTrouble
         }
     }
 
     /// A cloud failure as a device is told it: in our words, never PostgreSQL's (which name its
     /// tables, constraints and hosts).
-    static func cloudTrouble(_ error: CloudError) -> WebProblem {
+    static var cloudTrouble: WebProblem {
         WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.", retryAfter: 2)
     }
 }

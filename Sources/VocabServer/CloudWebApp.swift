@@ -213,13 +213,11 @@ public final class CloudWebApp: Sendable {
 
     // MARK: Signing in and out
 
-    /// The key a request from its address is limited by.
+    /// The key a request from its address is limited by (the client's address: the
+    /// connection's, or behind a trusted proxy the one it forwarded).
     func limitKeys(_ request: HTTPRequest) -> [String] {
-        ["address:" + clientAddress(request)]
+        ["address:" + request.peer]
     }
-
-    /// The client's address: the connection's, or behind a trusted proxy the one it forwarded.
-    private func clientAddress(_ request: HTTPRequest) -> String { request.peer }
 
     /// A 401 that tells the page to show the account's sign-in.
     static func signedOut(_ message: String) -> WebProblem {
@@ -267,7 +265,7 @@ public final class CloudWebApp: Sendable {
         // has failed with this account — by the account's ceiling across all addresses. Each
         // takes its place before the password is checked: tries sent at once count as they come.
         let keys = limitKeys(request), account = ["account:" + user.lowercased()]
-        let pair = ["account:" + user.lowercased() + "@" + clientAddress(request)]
+        let pair = ["account:" + user.lowercased() + "@" + request.peer]
         let ceiling = accountFromAddress.hasFailed(pair) ? account : []
         let taken = try reserveTries([(limiter, keys), (accountFromAddress, pair), (accountCeiling, ceiling)])
         var settled = false
@@ -333,7 +331,7 @@ public final class CloudWebApp: Sendable {
         guard let token = bearer ?? WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? ""), let key = DeviceKey(token: token) else {
             throw Self.signedOut("Sign in with your cloud account.")
         }
-        let keys = ["address:" + clientAddress(request)], deviceKey = ["device:" + key.id]
+        let keys = limitKeys(request), deviceKey = ["device:" + key.id]
         if let known = devices[key.id] {
             guard known.accepts(key.secret) else {
                 tokenFailures.failed(keys, reserved: false)
@@ -452,7 +450,7 @@ public final class CloudWebApp: Sendable {
                 throw WebProblem(status: 507, message: error.message)
             }
             if case .serverError = error { throw problem(error, caller) }
-            throw Self.cloudTrouble(error)
+            throw Self.cloudTrouble
         }
     }
 

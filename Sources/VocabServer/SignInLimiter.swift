@@ -40,8 +40,8 @@ final class SignInLimiter: Sendable {
         return records.withLock { records in
             let wait = keys.map { key -> Int in
                 guard let record = records[key] else { return 0 }
-                let left = now.duration(to: record.lockedUntil)
-                if left > .zero { return Int(left.components.seconds) + 1 }
+                let locked = Self.secondsLocked(record, now: now)
+                if locked > 0 { return locked }
                 let mayTry = record.failures + record.inFlight < free || (record.failures >= free && record.inFlight == 0)
                 return mayTry ? 0 : 1  // the tries left are all being checked now: one of them may end well
             }.max() ?? 0
@@ -61,11 +61,14 @@ final class SignInLimiter: Sendable {
     func wait(_ keys: [String]) -> Int {
         let now = ContinuousClock.now
         return records.withLock { records in
-            keys.compactMap { records[$0] }.map { record in
-                let left = now.duration(to: record.lockedUntil)
-                return left > .zero ? Int(left.components.seconds) + 1 : 0
-            }.max() ?? 0
+            keys.compactMap { records[$0] }.map { Self.secondsLocked($0, now: now) }.max() ?? 0
         }
+    }
+
+    /// Whole seconds until `record`'s lock ends (0: not locked).
+    private static func secondsLocked(_ record: Record, now: ContinuousClock.Instant) -> Int {
+        let left = now.duration(to: record.lockedUntil)
+        return left > .zero ? Int(left.components.seconds) + 1 : 0
     }
 
     /// Counts a failure against each of `keys`; `reserved`: the try was taken by `reserve`.

@@ -109,7 +109,4 @@ final class ConnectionGuard: Sendable {
             state.bodies[address] = count > 0 ? count : nil
         }
     }
-
-    /// Connections open now (for tests and the health of the server).
-    var openCount: Int { state.withLock { $0.open.count } }
 }

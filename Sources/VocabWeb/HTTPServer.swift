@@ -239,11 +239,14 @@ private final class Exchange {
     let slot: (shares: FairShares, learner: String?)?
     /// The client's place for a body being received, held until the request ends.
     let bodyPlace: (connections: ConnectionGuard, address: String)?
+    /// The client's address, read once from the request's head.
+    let client: String
     /// When the rest of the body is no longer waited for.
     let deadline: ContinuousClock.Instant
 
-    init(limit: Int, deadline: ContinuousClock.Instant, slot: (shares: FairShares, learner: String?)?,
+    init(client: String, limit: Int, deadline: ContinuousClock.Instant, slot: (shares: FairShares, learner: String?)?,
          bodyPlace: (connections: ConnectionGuard, address: String)?, refusal: HTTPResponse? = nil, drainLeft: Int) {
+        self.client = client
         self.limit = limit
         self.deadline = deadline
         self.refusal = refusal
@@ -264,10 +267,10 @@ private func refusal(_ status: Int, _ message: String) -> HTTPResponse {
 }
 
 /// Called with the headers (set the exchange, read nothing yet), then with each piece of the
-/// body, then once more to answer — answering on the first call closes the connection once the
-/// answer is sent, which is what a refusal wants: a request refused from its head (too large,
-/// nobody signed in, no slot, too many bodies from its address) is answered at once and its
-/// connection closed, never held while its body trickles in.
+/// body, then once more to answer. Answering on the first call closes the connection once the
+/// answer is sent: a request refused from its head is answered so when its client waits for our
+/// word (or sends more than the drain reads, or is past its address's share of bodies), else
+/// after its body, dropped as it comes within the drain's bounds — never held while it trickles.
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, state in
     guard let cls, let connection, let state, let uploadSize else { return MHD_Result.NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
@@ -284,24 +287,24 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         // client that sends all before it reads sees the answer.
         let waitsForOurWord = !hasBody || header(connection, "Expect")?.lowercased() == "100-continue"
             || (length ?? .max) > server.limits.refusalDrainBytes
+        let client = clientAddress(connection, trusting: server.limits.trustedProxies)
         func refused(_ answer: HTTPResponse, holding place: (connections: ConnectionGuard, address: String)? = nil) -> MHD_Result {
             guard !waitsForOurWord else {
                 place.map { $0.connections.giveBackBody(from: $0.address) }
                 return refuse(connection, answer)
             }
-            let exchange = Exchange(limit: 0, deadline: .now + .seconds(server.limits.refusalDrainSeconds), slot: nil, bodyPlace: place,
-                                    refusal: answer, drainLeft: server.limits.refusalDrainBytes)
+            let exchange = Exchange(client: client, limit: 0, deadline: .now + .seconds(server.limits.refusalDrainSeconds), slot: nil,
+                                    bodyPlace: place, refusal: answer, drainLeft: server.limits.refusalDrainBytes)
             state.pointee = Unmanaged.passRetained(exchange).toOpaque()
             return MHD_Result.YES
         }
         var bodyPlace: (connections: ConnectionGuard, address: String)?
         if hasBody {
-            let address = clientAddress(connection, trusting: server.limits.trustedProxies)
             // Past its address's share, answered and closed at once whatever the client does.
-            guard server.connections.takeBody(from: address) else {
+            guard server.connections.takeBody(from: client) else {
                 return refuse(connection, busy("Too many requests from your address at once: try again in a moment."))
             }
-            bodyPlace = (server.connections, address)
+            bodyPlace = (server.connections, client)
         }
         if let length, length > limit {
             return refused(refusal(413, "The request is too large."), holding: bodyPlace)
@@ -311,7 +314,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
             : isBatch ? (server.batches, "Other devices are sending changes: try again in a moment.") : nil {
             // Only a learner who proved himself may hold one of the few slots, and a fair share of them.
             var learner: String?
-            switch server.sender?(request(server, connection, url, method, body: [])) {
+            switch server.sender?(request(connection, url, method, client: client, body: [])) {
             case .refused(let answer)?: return refused(answer, holding: bodyPlace)
             case .learner(let name)?: learner = name
             case nil: break
@@ -322,7 +325,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         }
         // The body's time counts from now, once any wait for a slot is over.
         let expected = min(length ?? limit, limit)
-        let exchange = Exchange(limit: limit, deadline: .now + .seconds(server.limits.bodyGraceSeconds + expected / max(server.limits.slowestBody, 1)),
+        let exchange = Exchange(client: client, limit: limit,
+                                deadline: .now + .seconds(server.limits.bodyGraceSeconds + expected / max(server.limits.slowestBody, 1)),
                                 slot: slot, bodyPlace: bodyPlace, drainLeft: server.limits.refusalDrainBytes)
         state.pointee = Unmanaged.passRetained(exchange).toOpaque()
         return MHD_Result.YES
@@ -353,7 +357,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     if let refused = exchange.refusal {
         response = refused
     } else {
-        let whole = request(server, connection, url, method, body: exchange.body)
+        let whole = request(connection, url, method, client: exchange.client, body: exchange.body)
         exchange.body = []
         response = server.handler(whole)
     }
@@ -376,7 +380,7 @@ private func busy(_ message: String) -> HTTPResponse {
 }
 
 /// The request as a handler sees it: the headers it reads, the query, the client's address.
-private func request(_ server: HTTPServer, _ connection: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+private func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?, client: String,
                      body: [UInt8]) -> HTTPRequest {
     var headers: [String: String] = [:]
     for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer",
@@ -384,8 +388,7 @@ private func request(_ server: HTTPServer, _ connection: OpaquePointer, _ url: U
         if let value = header(connection, name) { headers[name.lowercased()] = value }
     }
     return HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",
-                       query: arguments(connection), headers: headers, body: body,
-                       peer: clientAddress(connection, trusting: server.limits.trustedProxies))
+                       query: arguments(connection), headers: headers, body: body, peer: client)
 }
 
 /// Releases a request's state when libmicrohttpd is done with it (answered, or cut off); the
@@ -436,20 +439,35 @@ private func clientAddress(_ connection: OpaquePointer, trusting proxies: Set<St
     return last
 }
 
-/// Every value of the header `name` (a header may be sent more than once), in order.
+/// Every value of the header `name` (a header may be sent more than once), in order, 16 at most.
 private func headerValues(_ connection: OpaquePointer, _ name: String) -> [String] {
-    final class Box { let name: String; var values: [String] = []; init(_ name: String) { self.name = name } }
-    let box = Box(name.lowercased())
-    let iterator: MHD_KeyValueIterator = { cls, _, key, value in
-        guard let cls, let key, let value else { return MHD_Result.YES }
-        let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
-        if String(cString: key).lowercased() == box.name, box.values.count < 16 { box.values.append(String(cString: value)) }
-        return MHD_Result.YES
+    let wanted = name.lowercased()
+    var values: [String] = []
+    forEachValue(connection, MHD_ValueKind.HEADER_KIND) { key, value in
+        if key.lowercased() == wanted, let value, values.count < 16 { values.append(value) }
+        return true
     }
-    withExtendedLifetime(box) {
-        _ = vocab_MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, iterator, Unmanaged.passUnretained(box).toOpaque())
+    return values
+}
+
+/// Each value of `kind` the request carries (its headers, its query's arguments), in order,
+/// until `visit` returns false.
+private func forEachValue(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ visit: (String, String?) -> Bool) {
+    withoutActuallyEscaping(visit) { visit in
+        final class Box {
+            let visit: (String, String?) -> Bool
+            init(_ visit: @escaping (String, String?) -> Bool) { self.visit = visit }
+        }
+        let box = Box(visit)
+        let iterator: MHD_KeyValueIterator = { cls, _, key, value in
+            guard let cls, let key else { return MHD_Result.YES }
+            let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
+            return box.visit(String(cString: key), value.map { String(cString: $0) }) ? MHD_Result.YES : MHD_Result.NO
+        }
+        withExtendedLifetime(box) {
+            _ = vocab_MHD_get_connection_values(connection, kind, iterator, Unmanaged.passUnretained(box).toOpaque())
+        }
     }
-    return box.values
 }
 
 private func header(_ connection: OpaquePointer, _ name: String) -> String? {
@@ -458,20 +476,13 @@ private func header(_ connection: OpaquePointer, _ name: String) -> String? {
 
 /// The query's arguments (the first value of each name), at most 32 of them.
 private func arguments(_ connection: OpaquePointer) -> [String: String] {
-    final class Box { var values: [String: String] = [:] }
-    let box = Box()
-    let iterator: MHD_KeyValueIterator = { cls, _, key, value in
-        guard let cls, let key else { return MHD_Result.YES }
-        let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
-        guard box.values.count < 32 else { return MHD_Result.NO }
-        let name = String(cString: key)
-        if box.values[name] == nil { box.values[name] = value.map { String(cString: $0) } ?? "" }
-        return MHD_Result.YES
+    var values: [String: String] = [:]
+    forEachValue(connection, MHD_ValueKind.GET_ARGUMENT_KIND) { name, value in
+        guard values.count < 32 else { return false }
+        if values[name] == nil { values[name] = value ?? "" }
+        return true
     }
-    withExtendedLifetime(box) {
-        _ = vocab_MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, iterator, Unmanaged.passUnretained(box).toOpaque())
-    }
-    return box.values
+    return values
 }
 
 private func respond(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
