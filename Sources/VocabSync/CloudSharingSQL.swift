@@ -130,16 +130,26 @@ extension CloudSchema {
         END
         $fn$;
 
+        -- The share live under `given_code`, or VS001 (a follow's and a preview's look-up).
+        CREATE OR REPLACE FUNCTION vocab.live_share(given_code text) RETURNS vocab.shares
+        LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        DECLARE found vocab.shares;
+        BEGIN
+            SELECT * INTO found FROM vocab.shares s WHERE s.code = upper(given_code) AND s.ended IS NULL;
+            IF found.id IS NULL THEN
+                RAISE EXCEPTION 'no book is shared under that code' USING ERRCODE = 'VS001';
+            END IF;
+            RETURN found;
+        END
+        $fn$;
+
         -- Follows the book shared under `given_code` (at most 100 followed at once; not one's own).
         CREATE OR REPLACE FUNCTION vocab.follow(device name, secret text, given_code text)
         RETURNS TABLE (share uuid, book uuid, title text, sharer text, words integer)
         LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
         DECLARE me name := vocab.device_learner(device, secret); found vocab.shares;
         BEGIN
-            SELECT * INTO found FROM vocab.shares s WHERE s.code = upper(given_code) AND s.ended IS NULL;
-            IF found.id IS NULL THEN
-                RAISE EXCEPTION 'no book is shared under that code' USING ERRCODE = 'VS001';
-            END IF;
+            found := vocab.live_share(given_code);
             IF found.owner = me THEN
                 RAISE EXCEPTION 'the book is the learner''s own' USING ERRCODE = 'VS003';
             END IF;
@@ -163,10 +173,7 @@ extension CloudSchema {
         LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
         DECLARE me name := vocab.device_learner(device, secret); found vocab.shares;
         BEGIN
-            SELECT * INTO found FROM vocab.shares s WHERE s.code = upper(given_code) AND s.ended IS NULL;
-            IF found.id IS NULL THEN
-                RAISE EXCEPTION 'no book is shared under that code' USING ERRCODE = 'VS001';
-            END IF;
+            found := vocab.live_share(given_code);
             RETURN QUERY SELECT found.title, found.sharer, found.words, found.followers, found.owner = me,
                 EXISTS (SELECT 1 FROM vocab.follows f WHERE f.follower = me AND f.share = found.id);
         END
@@ -292,7 +299,7 @@ extension CloudSchema {
         REVOKE ALL ON FUNCTION vocab.share_book(name, text, uuid, text, boolean, text, text), vocab.unshare(name, text, uuid),
             vocab.my_shares(name, text), vocab.follow(name, text, text), vocab.unfollow(name, text, uuid),
             vocab.pull_shared(name, text, uuid, bigint, integer), vocab.followed_books(name), vocab.book_records(name, uuid, bigint, integer),
-            vocab.share_preview(name, text, text),
+            vocab.share_preview(name, text, text), vocab.live_share(text),
             vocab.catalog(name, text, text, text, boolean, integer), vocab.follow_changes(name, text, jsonb, integer) FROM PUBLIC;
         GRANT EXECUTE ON FUNCTION vocab.share_book(name, text, uuid, text, boolean, text, text), vocab.unshare(name, text, uuid),
             vocab.my_shares(name, text), vocab.follow(name, text, text), vocab.unfollow(name, text, uuid),
