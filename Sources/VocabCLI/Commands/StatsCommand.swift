@@ -2,16 +2,31 @@ import VocabCore
 import VocabSessions
 import VocabStore
 
-/// `vocab stats`: totals, study state and game history.
+/// `vocab stats`: totals, the progress report (due ahead, days studied, true retention, where
+/// words stand, memory) and game history.
 enum StatsCommand {
     static let command = Command(spec: CommandSpec(
-        name: "stats", abstract: "Show totals, what is due and your game history.",
-        options: [OptionSpec("games", value: "N", help: "How many recent games to list (default 10)."),
-                  OptionSpec("now", value: "TIME", help: "The time to count due words at (ISO 8601)."), .json]
+        name: "stats", abstract: "Show your progress: what is due, days studied, retention, words and games.",
+        options: [OptionSpec("book", short: "b", value: "BOOK", repeatable: true, help: "Only this book (default: all)."),
+                  OptionSpec("days", value: "N", help: "Days the calendar and answers cover (1 to \(ProgressReport.maximumDays); default \(ProgressReport.defaultDays))."),
+                  OptionSpec("games", value: "N", help: "How many recent games to list (default 10)."),
+                  OptionSpec("now", value: "TIME", help: "The time to count due words at (ISO 8601)."), .json],
+        discussion: """
+            Every day is a study day: it begins at 4 a.m. where you are (TZ), or at the hour set as dayStartHour.
+            True retention counts the reviews of words last seen on an earlier day: young words (an interval under
+            21 days) and mature ones.
+            """,
+        examples: ["vocab stats", "vocab stats --book TOEIC --days 30", "vocab stats --json"]
     )) { arguments, context in
         let store = try context.store()
         let time = try context.now(arguments)
         let limit = try number(arguments, "games", default: 10)
+        let days = try positiveNumber(arguments, "days", default: ProgressReport.defaultDays)
+        guard days <= ProgressReport.maximumDays else {
+            throw UsageError.invalidValue(option: "days", value: "\(days)", expected: "a whole number from 1 to \(ProgressReport.maximumDays)")
+        }
+        let bookIds = try StudyCommands.resolve(arguments.allValues("book"), store: store)
+        let report = try ProgressService.report(in: store, books: bookIds, days: days, now: time, studyDay: try context.paths.studyDay())
         let summaries = try store.bookSummaries()
         let words = summaries.reduce(0) { $0 + $1.wordCount }
         let memorized = summaries.reduce(0) { $0 + $1.memorizedCount }
@@ -26,6 +41,7 @@ enum StatsCommand {
                 ("memorized", .int(Int64(memorized))), ("reviews", .int(Int64(reviews))), ("due", .int(Int64(due))),
                 ("games", .int(Int64(totals.games))), ("answered", .int(Int64(totals.answered))),
                 ("correct", .int(Int64(totals.correct))),
+                ("progress", report.json),
                 ("recentGames", .array(games.map { game in
                     .object([("id", .string(game.id.lowercaseText)), ("startedAt", .string(game.startedAt.iso8601)),
                              ("mode", .string(game.mode)), ("books", .array(game.books.map { .string($0) })),
@@ -39,6 +55,8 @@ enum StatsCommand {
         console.print("\(plural(reviews, "review")) logged; \(plural(due, "word")) due now")
         let accuracy = GameSummary.percent(right: totals.correct, of: totals.answered)
         console.print("\(plural(totals.games, "game")) played: \(totals.correct)/\(totals.answered) right (\(accuracy)%)")
+        console.print("")
+        ProgressText.lines(report, style: Style(console: console, environment: context.environment)).forEach(console.print)
         guard !games.isEmpty else { return }
         console.print("")
         var table = TextTable(header: ["WHEN", "MODE", "BOOKS", "SCORE", "WRONG"])
