@@ -156,6 +156,7 @@ public final class WebApp: Sendable {
         case .nextCard: return Self.json(try nextCard(request.query, wording: wording(for: request)))
         case .grade: return Self.json(try grade(try decode(GradeRequest.self, request)))
         case .studyQueue: return Self.json(try queue())
+        case .progress: return try progress(request.query)
         case .addReviews: return Self.json(try addReviews(try decode(ReviewsRequest.self, request)))
         case .startGame: return Self.json(try startGame(try decode(GameRequest.self, request), device: device), status: 201)
         case .answerGame: return Self.json(try answerGame(try id(), try decode(GameAnswerRequest.self, request), device: device))

@@ -84,6 +84,28 @@ final class ServeWordsGamesTransferTests: ServeTestCase {
         XCTAssertEqual(try send("DELETE", "/api/books/\(bookId)", headers: device).status, 404)
     }
 
+    /// The page's Progress asks for the same report `stats --json` prints; a bad span or an
+    /// unknown book is refused in the page's words.
+    func testProgressIsTheReportTheTerminalPrints() throws {
+        try startServer()
+        let device = try pairForWrites()
+        let bookId = try makeBook("TOEIC", words: [("brave", "bold"), ("keen", "eager")], device: device)
+        let whole = try send("GET", "/api/progress?days=30", headers: device)
+        XCTAssertEqual(whole.status, 200, whole.body)
+        XCTAssertEqual(whole.object["days"] as? Int, 30)
+        XCTAssertEqual((whole.object["standing"] as? [String: Any])?["new"] as? Int, 2)
+        XCTAssertEqual(((whole.object["calendar"] as? [String: Any])?["reviews"] as? [Int])?.count, 30)
+        let one = try send("GET", "/api/progress?book=\(bookId)", headers: device)
+        XCTAssertEqual((one.object["books"] as? [[String: Any]])?.map { $0["name"] as? String }, ["TOEIC"])
+        XCTAssertEqual(one.object["days"] as? Int, 365)
+        let tooLong = try send("GET", "/api/progress?days=4000", headers: device)
+        XCTAssertEqual(tooLong.status, 422, tooLong.body)
+        XCTAssertEqual(tooLong.object["field"] as? String, "days")
+        XCTAssertEqual(try send("GET", "/api/progress?days=x", headers: device).status, 422)
+        XCTAssertEqual(try send("GET", "/api/progress?book=\(UUID().uuidString)", headers: device).status, 404)
+        XCTAssertEqual(try send("GET", "/api/progress").status, 401, "a device not paired sees nothing")
+    }
+
     func testAGameIsJudgedOnTheServerAndBelongsToItsDevice() throws {
         try startServer()
         let device = try pairForWrites()

@@ -510,6 +510,90 @@ def test_every_field_keeps_a_visible_label_and_no_screen_logs_an_error(server, d
     assert errors == [], errors
 
 
+def axe_violations(driver):
+    """What axe-core (4.x, the copy PyPI's axe-playwright-python carries; .ci/run installs it)
+    finds on the page as it is now: a list of "rule: where" lines."""
+    import importlib.util
+    spec = importlib.util.find_spec("axe_playwright_python")
+    assert spec and spec.submodule_search_locations, "axe-core is missing: .ci/run installs axe-playwright-python"
+    with open(os.path.join(spec.submodule_search_locations[0], "axe.min.js"), encoding="utf-8") as source:
+        driver.execute_script(source.read())
+    result = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        axe.run(document).then((r) => done(r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", "))))
+          .catch((e) => done(["axe failed: " + e]));""")
+    return result
+
+
+def test_progress_is_drawn_in_english_and_korean_found_by_axe_clean_and_kept_offline(server, driver):
+    server.vocab("book", "add", "TOEIC")
+    for word in ("keen", "eager", "avid"):
+        server.vocab("word", "add", word, "--definition", "meaning of " + word, "--book", "TOEIC")
+    now = time.time()
+    stamp = lambda days_ago, minutes=0: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - days_ago * 86400 + minutes * 60))
+    # Reviews 9, 5 and 2 days ago (three study days), each word's later one a day or more on.
+    for word in ("keen", "eager", "avid"):
+        server.vocab("review", word, "--rating", "good", "--now", stamp(9))
+    server.vocab("review", "keen", "--rating", "good", "--now", stamp(5))
+    server.vocab("review", "eager", "--rating", "again", "--now", stamp(2))
+    driver.get(server.url)
+    visible(driver, "pair-code").send_keys(server.codes[-1])
+    driver.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+    visible(driver, "shelf")
+    driver.find_element(By.XPATH, "//nav//button[@data-page='progress']").click()
+    text_in(driver, "progress-calendar-summary", "5 reviews on 3 of the last 365 days")
+    text_in(driver, "progress-standing-summary", "0 new")
+    for key in ("due", "calendar", "standing", "added", "hours", "memory"):
+        drawing = driver.find_element(By.CSS_SELECTOR, f"#progress-charts svg[aria-labelledby='progress-{key}-title progress-{key}-summary']")
+        assert drawing.get_attribute("role") == "img", key
+        assert drawing.rect["width"] <= 390, (key, drawing.rect)
+        assert driver.find_element(By.ID, f"progress-{key}-summary").text.strip(), key
+    cells = driver.find_elements(By.CSS_SELECTOR, "table.retention th[scope=row] ~ td")
+    assert len(cells) == 15, len(cells)
+    # One book, the last 30 days: the same words (the only book) over another span.
+    Select(driver.find_element(By.ID, "progress-days")).select_by_value("30")
+    text_in(driver, "progress-calendar-summary", "of the last 30 days")
+    Select(driver.find_element(By.ID, "progress-book")).select_by_visible_text("TOEIC")
+    text_in(driver, "progress-calendar-summary", "5 reviews on 3 of the last 30 days")
+    shoot(driver, "progress")
+    driver.execute_script("document.getElementById('progress-retention-title').scrollIntoView()")
+    shoot(driver, "progress-lower")
+    driver.execute_script("window.scrollTo(0, 0)")
+    violations = axe_violations(driver)
+    assert violations == [], violations
+    driver.find_element(By.ID, "language").click()
+    text_in(driver, "progress-calendar-summary", "3일 공부(최근 30일 중)")
+    assert driver.find_element(By.CSS_SELECTOR, "#progress h2").text == "진도"
+    shoot(driver, "progress-ko")
+    driver.find_element(By.ID, "language").click()
+    text_in(driver, "progress-calendar-summary", "of the last 30 days")
+    errors = console_errors(driver)
+    assert errors == [], errors
+    # Offline, the report kept on the phone is drawn, with the time it was made.
+    server.process.terminate()
+    server.process.wait(timeout=10)
+    driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()
+    driver.find_element(By.XPATH, "//nav//button[@data-page='progress']").click()
+    text_in(driver, "progress-note", "Kept on this phone")
+    text_in(driver, "progress-calendar-summary", "5 reviews on 3 of the last 30 days")
+
+
+def test_the_game_question_screen_has_nothing_axe_finds(server, driver):
+    server.vocab("book", "add", "Quiz")
+    for word in ("keen", "eager", "avid", "zeal"):
+        server.vocab("word", "add", word, "--definition", "meaning of " + word, "--book", "Quiz")
+    driver.get(server.url)
+    visible(driver, "pair-code").send_keys(server.codes[-1])
+    driver.find_element(By.CSS_SELECTOR, "#pair-form button").click()
+    visible(driver, "shelf")
+    driver.find_element(By.XPATH, "//nav//button[@data-page='game']").click()
+    visible(driver, "game-start").click()
+    visible(driver, "game-prompt")
+    wait(driver, lambda d: d.find_element(By.ID, "game-prompt").text.strip() != "")
+    violations = axe_violations(driver)
+    assert violations == [], violations
+
+
 def main():
     tests = [test_pair_make_a_book_add_words_and_study, test_an_unpaired_browser_sees_the_pairing_form_and_a_wrong_code_is_refused,
              test_the_shell_loads_with_the_server_stopped_and_says_so, test_studying_with_no_network_arrives_once_when_back,
@@ -517,7 +601,9 @@ def main():
              test_a_word_added_and_cards_studied_offline_arrive_once, test_import_a_file_then_export_the_book,
              test_a_scanned_code_pairs_and_a_word_is_edited_and_heard,
              test_in_korean_a_learner_pairs_adds_with_the_dictionary_studies_and_plays,
-             test_every_field_keeps_a_visible_label_and_no_screen_logs_an_error]
+             test_every_field_keeps_a_visible_label_and_no_screen_logs_an_error,
+             test_progress_is_drawn_in_english_and_korean_found_by_axe_clean_and_kept_offline,
+             test_the_game_question_screen_has_nothing_axe_finds]
     run_tests("Web", tests, Server, lambda server: server.stop())
 
 

@@ -44,9 +44,11 @@ package enum WebRoute: String, CaseIterable, Sendable {
     case sharePreview = "GET shared/*"
     case unfollow = "DELETE books/*/follow"
     case catalog = "GET catalog"
+    case progress = "GET progress"
 
     /// What the route takes in its body (nil: nothing, or a file) and what it answers (nil:
-    /// not JSON: a file, a picture, a sound, or no body), as the servers decode and encode them.
+    /// no Codable type: a file, a picture, a sound, no body, or the progress report, whose JSON
+    /// VocabCore writes as the terminal's does), as the servers decode and encode them.
     var bodies: (request: (any Decodable.Type)?, answer: (any Codable.Type)?) {
         switch self {
         case .meta: return (nil, WebMeta.self)
@@ -61,7 +63,7 @@ package enum WebRoute: String, CaseIterable, Sendable {
         case .addBook, .editBook: return (BookInput.self, SavedBook.self)
         case .deleteBook: return (nil, BookDeletedAnswer.self)
         case .deleteWord: return (nil, DeletedAnswer.self)
-        case .cover, .export, .sound: return (nil, nil)
+        case .cover, .export, .sound, .progress: return (nil, nil)
         case .words: return (nil, WordPage.self)
         case .addWord: return (NewWord.self, WordRow.self)
         case .editWord: return (WordChanges.self, WordRow.self)

@@ -10,6 +10,7 @@ import { setUpGame } from "./game.js";
 import { loadCard, setUpStudy } from "./study.js";
 import { loadWords, setUpWords } from "./words.js";
 import { followPending, setUpSharing } from "./sharing.js";
+import { setUpProgress } from "./progress.js";
 
 /**
  * A form whose submit runs `action`; a refusal shows in `errorId`, or under its field when the
@@ -73,6 +74,7 @@ setUpStudy();
 setUpGame(form);
 setUpAccount(form);
 setUpSharing(form);
+setUpProgress();
 for (const button of document.querySelectorAll("#tabs button")) button.addEventListener("click", () => show(button.dataset.page));
 window.addEventListener("online", () => { connection(true); sendWaiting(); poll(); });
 window.addEventListener("offline", () => connection(false));
@@ -82,6 +84,7 @@ if (navigator.storage && navigator.storage.persist) navigator.storage.persist().
 $("language").addEventListener("click", () => switchLanguage().then(() => {
   if (showing("books")) loadBooks().catch(() => {});
   if (showing("study")) loadCard().catch(() => {});
+  if (showing("progress")) show("progress");
 }));
 
 // A QR code from `vocab serve` opens this page with the code after "#pair=": paired at once.
@@ -89,8 +92,8 @@ const scanned = new URLSearchParams(location.hash.slice(1)).get("pair");
 if (scanned) history.replaceState(null, "", location.pathname);
 loadCatalog().then(async () => {
   if (scanned) { $("pair-code").value = scanned; await pair(scanned).catch(() => show("pair")); return; }
-  // "#study" or "#game" opens that page (a bookmark, the home screen's shortcut).
-  const asked = ["study", "game"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "books";
+  // "#study", "#game" or "#progress" opens that page (a bookmark, the home screen's shortcut).
+  const asked = ["study", "game", "progress"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "books";
   try {
     if (!(await loadSession()).signedIn) return;
     connection(true);

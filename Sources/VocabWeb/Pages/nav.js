@@ -1,5 +1,5 @@
 // Which page shows; each page says what to do when it is shown.
-const pages = ["pair", "books", "words", "study", "game", "account"];
+const pages = ["pair", "books", "words", "study", "game", "progress", "account"];
 const onShown = {};
 
 export const $ = (id) => document.getElementById(id);

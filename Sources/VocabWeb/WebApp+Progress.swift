@@ -1,0 +1,26 @@
+import FoundationEssentials
+import VocabCore
+import VocabSessions
+import VocabStore
+
+/// Progress: the report the terminal's `stats --json` prints, for the page to draw.
+extension WebApp {
+    /// `GET /api/progress?book=ID&days=N`: the whole store or one book, over N study days
+    /// (1 to `ProgressReport.maximumDays`; the default without).
+    func progress(_ query: [String: String]) throws -> HTTPResponse {
+        let bookIds = try query["book"].map { [try uuid($0)] }
+        var days = ProgressReport.defaultDays
+        if let text = query["days"] {
+            guard let value = Int(text), (1...ProgressReport.maximumDays).contains(value) else {
+                throw WebProblem(status: 422, message: "\"days\" must be a whole number from 1 to \(ProgressReport.maximumDays).", field: "days")
+            }
+            days = value
+        }
+        let now = clock.now(), day = studyDay
+        let report = try pool.read { store in
+            try ProgressService.report(in: store, books: bookIds, days: days, now: now, studyDay: day)
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
+                            body: Array(report.json.compact.utf8))
+    }
+}
