@@ -16,6 +16,15 @@ for word in abandon happy glad brave calm eager fragile honest keen modest; do
 done
 $vocab word add apple --book "일상 영어" --definition "사과" >/dev/null
 $vocab word memorize glad >/dev/null
+# A month of study, for the Progress page: each word reviewed on some of the last 30 days.
+day=0
+for word in abandon happy brave calm eager fragile honest keen modest apple; do
+    day=$((day + 1))
+    for ago in $((40 - day)) $((30 - day)) $((21 - day)) $((12 - day / 2)) $((5 - day / 3)) 1; do
+        rating=good; [ $(((ago + day) % 5)) -eq 0 ] && rating=again
+        $vocab review "$word" --rating $rating --now "$(date -u -d "-$ago days -$((day * 37)) minutes" +%Y-%m-%dT%H:%M:%SZ)" >/dev/null
+    done
+done
 mkdir -p docs/screenshots
 for lang in en ko; do
     locale=C.UTF-8; [ "$lang" = ko ] && locale=ko_KR.UTF-8

@@ -34,6 +34,12 @@ static inline GtkWidget *vocab_dialog_box_new(int spacing) {
 }
 
 static inline GtkOverlay *vocab_overlay(GtkWidget *widget) { return GTK_OVERLAY(widget); }
+static inline GtkDrawingArea *vocab_drawing_area(GtkWidget *widget) { return GTK_DRAWING_AREA(widget); }
+
+// A drawing area that screen readers (and the tests) see as an image: a chart.
+static inline GtkWidget *vocab_chart_area_new(void) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_DRAWING_AREA, "accessible-role", GTK_ACCESSIBLE_ROLE_IMG, NULL));
+}
 
 static inline GtkWindow *vocab_window(GtkWidget *widget) { return GTK_WINDOW(widget); }
 static inline GtkWidget *vocab_widget(gpointer object) { return GTK_WIDGET(object); }
@@ -68,6 +74,7 @@ static inline AdwApplicationWindow *vocab_adw_window(GtkWidget *widget) { return
 static inline AdwToastOverlay *vocab_toast_overlay(GtkWidget *widget) { return ADW_TOAST_OVERLAY(widget); }
 static inline AdwViewStack *vocab_view_stack(GtkWidget *widget) { return ADW_VIEW_STACK(widget); }
 static inline AdwViewSwitcherTitle *vocab_view_switcher_title(GtkWidget *widget) { return ADW_VIEW_SWITCHER_TITLE(widget); }
+static inline AdwViewSwitcherBar *vocab_view_switcher_bar(GtkWidget *widget) { return ADW_VIEW_SWITCHER_BAR(widget); }
 static inline AdwStatusPage *vocab_status_page(GtkWidget *widget) { return ADW_STATUS_PAGE(widget); }
 static inline AdwMessageDialog *vocab_message_dialog(GtkWidget *widget) { return ADW_MESSAGE_DIALOG(widget); }
 

@@ -3,8 +3,8 @@ import Foundation
 import VocabCore
 import VocabSessions
 
-/// The window: a header bar (page switcher, import/export, cloud status and sync) over three
-/// pages — Books (shelf and word lists), Study and Test — with toasts at the bottom.
+/// The window: a header bar (page switcher, import/export, cloud status and sync) over four
+/// pages — Books (shelf and word lists), Study, Test and Progress — with toasts at the bottom.
 @MainActor
 final class MainWindow {
     let window: Widget
@@ -50,25 +50,42 @@ final class MainWindow {
         let optimize = OptimizePanel(model: model, window: window)
         let study = StudyScreen(model: model, tools: optimize.button)
         let game = GameScreen(model: model, window: window)
-        screens = [shelf, study, game, optimize]
+        let progress = ProgressScreen(model: model)
+        screens = [shelf, study, game, progress, optimize]
         self.shelf = shelf
         let pages: [(Widget, String, String, String)] = [
             (shelf.root, "books", tr("Books"), "accessories-dictionary-symbolic"),
             (study.root, "study", tr("Study"), "view-refresh-symbolic"),
             (game.root, "game", tr("Test"), "input-gaming-symbolic"),
+            (progress.root, "progress", tr("Progress"), "network-cellular-signal-excellent-symbolic"),
         ]
         for (child, name, title, icon) in pages {
             let page = adw_view_stack_add_titled(vocab_view_stack(stack), child, name, title)
             adw_view_stack_page_set_icon_name(page, icon)
         }
-        // The study queue is built afresh whenever its page is shown.
-        on(stack, "notify::visible-child-name", pointer: { [weak study] _ in
-            if String(cString: adw_view_stack_get_visible_child_name(vocab_view_stack(stack))) == "study" { study?.restart() }
+        // The study queue and the progress report are made afresh whenever their page is shown.
+        on(stack, "notify::visible-child-name", pointer: { [weak study, weak progress] _ in
+            switch String(cString: adw_view_stack_get_visible_child_name(vocab_view_stack(stack))) {
+            case "study": study?.restart()
+            case "progress": progress?.reload()
+            default: break
+            }
         })
         let switcher = adw_view_switcher_title_new()!
         adw_view_switcher_title_set_stack(vocab_view_switcher_title(switcher), vocab_view_stack(stack))
         adw_view_switcher_title_set_title(vocab_view_switcher_title(switcher), tr("Vocab"))
         adw_header_bar_set_title_widget(OpaquePointer(header), switcher)
+        // Where the header has no room for the pages' switcher (the window's default width holds
+        // four pages beside the cloud's controls only in the narrowest form), it shows the title
+        // and the same switcher appears at the foot, as libadwaita's adaptive pattern does.
+        let footer = adw_view_switcher_bar_new()!
+        adw_view_switcher_bar_set_stack(vocab_view_switcher_bar(footer), vocab_view_stack(stack))
+        let revealFooter = {
+            adw_view_switcher_bar_set_reveal(vocab_view_switcher_bar(footer),
+                                             adw_view_switcher_title_get_title_visible(vocab_view_switcher_title(switcher)))
+        }
+        on(switcher, "notify::title-visible", pointer: { _ in revealFooter() })
+        revealFooter()
 
         let transfer = TransferFlow(model: model, window: window, currentBook: { [weak shelf] in shelf?.openBook })
         let cloud = CloudPanel(model: model, window: window)
@@ -83,7 +100,7 @@ final class MainWindow {
         adw_header_bar_pack_end(OpaquePointer(header), cloud.syncButton)
         adw_header_bar_pack_end(OpaquePointer(header), cloud.status)
         adw_header_bar_pack_end(OpaquePointer(header), phone.button)
-        UI.append(content, stack, transfer.progressBar)
+        UI.append(content, stack, transfer.progressBar, footer)
 
         // Keyboard: the game's number keys and Enter, wherever the focus is.
         let keys = gtk_event_controller_key_new()!

@@ -23,6 +23,8 @@ final class WordListScreen {
     private let window: Widget
     private let title: Widget
     private let counts: Widget
+    /// The book's own progress in a line: due this week, retention this month, the streak.
+    private let progressLine: Widget
     private let search: Widget
     private let list: Widget
     private let empty: Widget
@@ -46,6 +48,9 @@ final class WordListScreen {
         self.window = window
         title = UI.label("", style: "title-2")
         counts = UI.label("", style: "dim-label")
+        progressLine = UI.label("", style: "dim-label")
+        // Shortened rather than widening the window (the bar holds the search and the buttons too).
+        gtk_label_set_ellipsize(vocab_label(progressLine), PANGO_ELLIPSIZE_END)
         search = gtk_search_entry_new()!
         vocab_set_accessible_label(search, tr("Search words"))
         gtk_widget_set_size_request(search, 260, -1)
@@ -57,7 +62,7 @@ final class WordListScreen {
         let copy = UI.button(tr("Copy"), name: tr("Copy to a book of your own")) { }
         ownBookButtons = [share, editBook, add]
         followedBookButtons = [unfollow, copy]
-        let heading = UI.box(true, spacing: 0, [title, counts])
+        let heading = UI.box(true, spacing: 0, [title, counts, progressLine])
         gtk_widget_set_hexpand(heading, 1)
         let bar = UI.box(false, spacing: 8, [back, heading, search, unfollow, copy, share, editBook, add])
         UI.margins(bar, 12)
@@ -86,6 +91,7 @@ final class WordListScreen {
         on(search, "search-changed") { [weak self] in self?.reloadKeys() }
         model.onChange { [weak self] change in
             if change.words || change.reviews { self?.reloadKeys() }
+            if change.reviews || change.words { self?.reloadProgress() }
         }
     }
 
@@ -107,6 +113,23 @@ final class WordListScreen {
         self.book = book
         UI.setText(title, book.book.name)
         UI.setText(counts, tr("%d words · %d memorised", book.wordCount, book.memorizedCount))
+        reloadProgress()
+    }
+
+    /// The book's progress line, from its own report over 30 days (off the main thread).
+    private func reloadProgress() {
+        guard let bookId = book?.book.id else { return }
+        let clock = model.clock, day = model.studyDay
+        model.readInBackground({ store in
+            try ProgressService.report(in: store, books: [bookId], days: 30, now: clock.now(), studyDay: day)
+        }) { [weak self] result in
+            guard let self, self.book?.book.id == bookId, case .success(let report) = result else { return }
+            let month = report.retention.first { $0.period == .month }?.all.rate
+            let line = tr("%d due this week · %@ passed this month · days in a row: %d",
+                          report.dueAhead.thisWeek, ProgressScreen.percent(month), report.calendar.currentStreak)
+            UI.setText(progressLine, line)
+            gtk_widget_set_tooltip_text(progressLine, line)
+        }
     }
 
     /// Reads the list's keys again (off the main thread, beside any write) for the current search.

@@ -579,6 +579,40 @@ def test_the_window_shows_the_web_servers_address_and_pairing_code(root):
         window.stop()
 
 
+def test_progress_draws_the_report_and_follows_new_reviews(root):
+    window = Window(root, "progress")
+    window.terminal("book", "add", "TOEIC")
+    for word in ("keen", "eager", "avid"):
+        window.terminal("word", "add", word, "--definition", "meaning of " + word, "--book", "TOEIC")
+    now = time.time()
+    stamp = lambda days_ago: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - days_ago * 86400))
+    for word in ("keen", "eager", "avid"):
+        window.terminal("review", word, "--rating", "good", "--now", stamp(9))
+    window.terminal("review", "keen", "--rating", "good", "--now", stamp(5))
+    window.start()
+    try:
+        window.page("Progress")
+        # Each chart is an image named by its title, its summary as the description.
+        calendar = window.find("image", "Days studied")
+        wait_for("the calendar's summary", lambda: "4 reviews on 2 of the last 365 days" in calendar.description)
+        for title in ("Due ahead", "Where your words stand", "Words added", "Reviews by hour", "Memory"):
+            chart = window.find("image", title)
+            assert chart.description.strip(), title
+        standing = window.find("image", "Where your words stand")
+        assert "0 new" in standing.description, standing.description
+        window.find("label", prefix="This month ")
+        # A review from the terminal shows at once, on the chart and its summary.
+        window.terminal("review", "eager", "--rating", "again", "--now", stamp(0))
+        wait_for("the new review", lambda: "5 reviews on 3 of the last 365 days" in calendar.description)
+        # A book's own page carries its progress in a line.
+        window.page("Books")
+        window.open_book("TOEIC", 3)
+        line = window.find("label", contains=" due this week · ")
+        assert line.name.endswith("days in a row: 1"), line.name
+    finally:
+        window.stop()
+
+
 def main():
     tests = [test_books_words_dictionary_and_live_data, test_words_another_process_adds_always_appear,
              test_a_shelf_card_stays_as_its_counts_change,
@@ -586,7 +620,8 @@ def main():
              test_game_on_a_store_that_fills_later_and_study,
              test_import_and_export_through_the_file_dialog, test_an_anki_package_through_the_file_dialog,
              test_fitting_the_scheduler_to_your_reviews, test_sync_two_stores_through_the_cloud,
-             test_the_window_shows_the_web_servers_address_and_pairing_code]
+             test_the_window_shows_the_web_servers_address_and_pairing_code,
+             test_progress_draws_the_report_and_follows_new_reviews]
     only = sys.argv[1:]
     failures = 0
     for test in tests:

@@ -14,10 +14,12 @@ env = dict(os.environ)
 names = {  # accessible names, in the window's language
     "en": {"open": "Open book TOEIC", "add": "Add word", "word": "Word", "dictionary": "Dictionary", "filled": "Filled from",
            "cancel": "Cancel", "test": "Test", "start": "Start game", "study": "Study", "show": "Show answer", "books": "Books",
-           "next": "Next question", "login": "Log in", "phone": "Phone", "close": "Close"},
+           "next": "Next question", "login": "Log in", "phone": "Phone", "close": "Close", "progress": "Progress",
+           "due": "Due ahead"},
     "ko": {"open": "단어장 TOEIC 열기", "add": "단어 추가", "word": "단어", "dictionary": "사전", "filled": "사전에서 채웠습니다",
            "cancel": "취소", "test": "테스트", "start": "게임 시작", "study": "공부", "show": "정답 보기", "books": "단어장",
-           "next": "다음 문제", "login": "로그인", "phone": "휴대폰", "close": "닫기"},
+           "next": "다음 문제", "login": "로그인", "phone": "휴대폰", "close": "닫기", "progress": "진도",
+           "due": "다가오는 복습"},
 }[LANGUAGE]
 
 
@@ -56,6 +58,10 @@ try:
     page(app, names["study"])
     click(find(app, "push button", names["show"]))
     shoot("study")
+    page(app, names["progress"])
+    find(app, "label", prefix=names["due"])
+    time.sleep(0.5)
+    shoot("progress")
     serving = subprocess.Popen([TERMINAL, "serve", "--listen", "127.0.0.1:0"], env=env, stdout=subprocess.PIPE, text=True)
     while not serving.stdout.readline().startswith("Serving"):
         pass

@@ -123,7 +123,7 @@ function draw(report) {
           t("%d overdue, %d due today, %d this week; the busiest of the next 30 days has %d.", due.backlog, due.days[0], due.thisWeek, Math.max(...due.days)),
           bars(due.days, dayLabels)),
     chart("calendar", t("Days studied"),
-          t("%d reviews on %d of the last %d days; a streak of %d days (longest %d).", days.total, days.studiedDays, report.days, days.currentStreak, days.longestStreak),
+          t("%d reviews on %d of the last %d days; days in a row: %d (longest %d).", days.total, days.studiedDays, report.days, days.currentStreak, days.longestStreak),
           calendar(days.reviews)),
     retention,
     chart("standing", t("Where your words stand"),
