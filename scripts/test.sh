@@ -77,12 +77,13 @@ fi
 # (Selenium in the venv .ci/run makes; Debian's chromium and chromium-driver).
 if [ $# -eq 0 ] || [[ " $* " == *Web* ]]; then
     web_python="${VOCAB_TEST_ANKI_PYTHON:-/opt/vocab-test-python/bin/python}"
-    if "$web_python" -c "import selenium" 2>/dev/null && command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
+    if "$web_python" -c "import selenium, importlib.util, sys; sys.exit(importlib.util.find_spec('axe_playwright_python') is None)" 2>/dev/null \
+            && command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
         "$web_python" Tests/Web/web_tests.py || status=$?
         # Many learners on one server, signed in with their cloud accounts (PostgreSQL and PgBouncer above).
         (cd Tests/Web && "$web_python" cloud_web_tests.py) || status=$?
     else
-        missing "no Chromium, chromedriver or Selenium" ".ci/run installs them: apt-get install chromium chromium-driver; pip install selenium"
+        missing "no Chromium, chromedriver, Selenium or axe-core" ".ci/run installs them: apt-get install chromium chromium-driver; pip install selenium; pip install --no-deps axe-playwright-python"
     fi
 fi
 

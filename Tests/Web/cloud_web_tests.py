@@ -370,6 +370,11 @@ def test_the_same_contract_as_the_server_of_one_learner(cloud, driver):
         assert server.request("GET", "/favicon.ico")[0] == 200
         status, _, books = server.request("GET", "/api/books", cookie=cookie)
         assert [b["name"] for b in books] == ["TOEIC"] and books[0]["wordCount"] == 0, books
+        # Progress: the same report, from the learner's own store; the same refusals.
+        status, _, progress = server.request("GET", f"/api/progress?book={book['id']}&days=30", cookie=cookie)
+        assert status == 200 and progress["days"] == 30 and [b["name"] for b in progress["books"]] == ["TOEIC"], (status, progress)
+        assert server.request("GET", "/api/progress?days=0", cookie=cookie)[0] == 422
+        assert server.request("GET", "/api/progress")[0] == 401
     finally:
         server.stop()
 
