@@ -16,5 +16,7 @@ swift build -c release --product vocab-bench-spawn
 swift build -c release --static-swift-stdlib --disable-local-rpath --product vocab-desktop
 start_postgres
 start_pgbouncer
+# `failover` runs on a second cloud: two nodes under pg_auto_failover.
+if [ "${1:-}" = failover ]; then start_failover_cluster; fi
 export PATH="$pg_bin:$PATH"
 .build/release/vocab-bench "$@"

@@ -23,6 +23,7 @@ wait_until_listening() {
 }
 
 stop_services() {
+    if [ -x "$work/failover/ctl" ]; then "$work/failover/ctl" stop >/dev/null 2>&1 || true; fi
     if [ -f "$work/dictd.pid" ]; then kill "$(cat "$work/dictd.pid")" 2>/dev/null || true; fi
     if [ -f "$work/pgbouncer.pid" ]; then kill "$(cat "$work/pgbouncer.pid")" 2>/dev/null || true; fi
     if [ -f "$work/pg/postmaster.pid" ]; then as_pg "'$pg_bin/pg_ctl' -D '$work/pg' -m immediate stop" >/dev/null 2>&1 || true; fi
@@ -56,6 +57,108 @@ start_postgres() {
             return 0
         fi
     done
+}
+
+# Exports VOCAB_TEST_FAILOVER_ADMIN, an administrator's multi-host address of a cloud of two
+# PostgreSQL nodes under pg_auto_failover (a monitor, a primary and a synchronous standby, each
+# node run by its keeper, `pg_autoctl run`, in a session of its own), and VOCAB_TEST_FAILOVER_CTL,
+# a script: `state` (pg_autoctl show state), `primary` (the port of the node that takes writes),
+# `kill-primary` (SIGKILL to that node's keeper and PostgreSQL: the host lost; prints its name),
+# `kill-standby` (the same to the other node),
+# `revive NAME` (its keeper again: it rejoins as the standby), `stop`. The monitor checks the
+# nodes every second and promotes the standby within seconds of losing the primary
+# (docs/pg_auto_failover-monitor.sql, as the README's operator section sets it up).
+start_failover_cluster() {
+    command -v pg_autoctl >/dev/null 2>&1 && [ -n "$pg_bin" ] || return 0
+    local base="$work/failover" port first=""
+    mkdir -p "$base/run"
+    chmod 777 "$work" "$base" "$base/run"
+    for port in $(seq 27100 3 27190); do
+        listening "$port" || listening $((port + 1)) || listening $((port + 2)) || { first=$port; break; }
+    done
+    [ -n "$first" ] || return 0
+    local environment="XDG_CONFIG_HOME='$base/config' XDG_DATA_HOME='$base/data' XDG_RUNTIME_DIR='$base/run' PATH='$pg_bin':\$PATH"
+    cat > "$base/ctl" <<CTL
+#!/bin/bash
+# Drives the test cloud's two nodes (scripts/services.sh, start_failover_cluster).
+$(declare -f as_pg)
+base='$base'
+# Only standard input, output and error go on to what this starts: a caller that waits for this
+# script (or reads its output) through another descriptor must not wait for the keepers too.
+for fd in /proc/\$\$/fd/*; do
+    fd=\${fd##*/}
+    [ "\$fd" -gt 2 ] && [ "\$fd" -ne 255 ] && eval "exec \$fd>&-" 2>/dev/null
+done
+keeper() { as_pg "cd /tmp; $environment setsid sh -c 'echo \\\$\\\$ > \$base/\$1.keeper; exec pg_autoctl run --pgdata \$base/\$1' >> \$base/\$1.log 2>&1 < /dev/null &"; }
+# SIGKILL to a node's keeper, its PostgreSQL and every process of it at once (each backend is
+# a session of its own: killing the postmaster alone would leave them serving their clients).
+lose() {
+    local postmaster children
+    for postmaster in \$(pgrep -f "postgres -D \$base/\$1( |\\\$)"); do
+        kill -STOP "\$postmaster" 2>/dev/null
+        children=\$(pgrep -P "\$postmaster")
+        kill -9 "\$postmaster" \$children 2>/dev/null
+    done
+    [ -f "\$base/\$1.keeper" ] && kill -9 -- -"\$(cat "\$base/\$1.keeper")" 2>/dev/null
+    true
+}
+autoctl() { as_pg "cd /tmp; $environment pg_autoctl \$*"; }
+primary() {
+    for port in $((first + 1)) $((first + 2)); do
+        [ "\$(psql -X -A -t -h 127.0.0.1 -p \$port -U postgres -c 'SELECT pg_is_in_recovery() OR current_setting('"'"'default_transaction_read_only'"'"')::bool' postgres 2>/dev/null)" = f ] && { echo \$port; return 0; }
+    done
+    return 1
+}
+case "\$1" in
+    state) autoctl show state --pgdata "\$base/monitor" ;;
+    primary) primary ;;
+    kill-primary|kill-standby)
+        port=\$(primary) || exit 1
+        [ "\$1" = kill-primary ] || port=\$(( $((2 * first + 3)) - port ))
+        name=node\$((port - $first))
+        lose "\$name"
+        echo "\$name" ;;
+    revive) keeper "\$2" ;;
+    start-keeper) keeper "\$2" ;;
+    create) autoctl "\${@:2}" ;;
+    stop)
+        for name in node1 node2 monitor; do lose "\$name"; done
+        true ;;
+esac
+CTL
+    chmod 755 "$base/ctl"
+    "$base/ctl" create create monitor --pgdata "$base/monitor" --pgport "$first" --hostname 127.0.0.1 --auth trust --no-ssl \
+        > "$base/create-monitor.log" 2>&1 || { cat "$base/create-monitor.log" >&2; return 0; }
+    "$base/ctl" start-keeper monitor
+    wait_until_listening "$first" || return 0
+    for _ in $(seq 1 50); do
+        psql -X -q -h 127.0.0.1 -p "$first" -U postgres -c "SELECT 1" pg_auto_failover >/dev/null 2>&1 && break
+        sleep 0.2
+    done
+    psql -X -q -h 127.0.0.1 -p "$first" -U postgres -f docs/pg_auto_failover-monitor.sql pg_auto_failover >/dev/null || return 0
+    local n
+    for n in 1 2; do
+        "$base/ctl" create create postgres --pgdata "$base/node$n" --pgport $((first + n)) --hostname 127.0.0.1 --auth trust --no-ssl \
+            --name "node$n" --monitor "postgresql://autoctl_node@127.0.0.1:$first/pg_auto_failover" \
+            > "$base/create-node$n.log" 2>&1 || { cat "$base/create-node$n.log" >&2; return 0; }
+        # A primary cut off from the monitor and the standby demotes itself after 5 s, before
+        # the monitor (8 s) promotes the standby: never two primaries.
+        "$base/ctl" create config set --pgdata "$base/node$n" timeout.network_partition_timeout 5 >/dev/null
+        "$base/ctl" start-keeper "node$n"
+        wait_until_listening $((first + n)) || return 0
+    done
+    # Ready when one node takes writes and the other replicates synchronously.
+    for _ in $(seq 1 120); do
+        local state
+        state=$("$base/ctl" state 2>/dev/null || true)
+        if grep -Eq "\| +secondary +\| +secondary" <<< "$state" && grep -Eq "\| +primary +\| +primary" <<< "$state" && "$base/ctl" primary >/dev/null; then
+            export VOCAB_TEST_FAILOVER_ADMIN="postgresql://postgres@127.0.0.1:$((first + 1)),127.0.0.1:$((first + 2))/postgres?target_session_attrs=read-write"
+            export VOCAB_TEST_FAILOVER_CTL="$base/ctl"
+            return 0
+        fi
+        sleep 0.5
+    done
+    "$base/ctl" state >&2 || true
 }
 
 # Makes the server tier's role (vocab_server) with a password of this run, exported as

@@ -12,20 +12,69 @@ public struct ServerAddress: Sendable, Equatable {
     /// A Vocab server's address ("https://host[:port]") when the account is reached through
     /// one (then `database` is empty); nil for PostgreSQL itself.
     public var web: String?
+    /// The other nodes of a cloud with a standby, after `host`:`port`, tried in order by libpq
+    /// (`postgresql://u@db1:5432,db2:5432/vocab`).
+    public var otherHosts: [HostAndPort] = []
+    /// libpq's `target_session_attrs` ("read-write": only the primary will do), when given.
+    public var targetSessionAttributes: String?
 
-    /// Parses `postgresql://USER@HOST[:PORT]/DATABASE` (or `postgres://`). A password in the URL
-    /// is refused, so that it never lands in shell history or process lists.
+    /// One node of a multi-host address.
+    public struct HostAndPort: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+    }
+
+    /// The values libpq takes for `target_session_attrs`.
+    public static let sessionAttributes: Set<String> = ["any", "read-write", "read-only", "primary", "standby", "prefer-standby"]
+
+    /// Parses `postgresql://USER@HOST[:PORT][,HOST[:PORT]…]/DATABASE[?target_session_attrs=…]`
+    /// (or `postgres://`): libpq's own form, several hosts for a primary and its standbys. A
+    /// password in the URL is refused, so that it never lands in shell history or process
+    /// lists; so is any other parameter (nothing is silently ignored).
     public init(url: String) throws {
-        guard let components = URLComponents(string: url), let scheme = components.scheme,
-              scheme == "postgresql" || scheme == "postgres", let host = components.host, !host.isEmpty,
-              components.password == nil else {
-            throw CloudError.invalidURL(url)
+        let lowered = url.lowercased()
+        guard let scheme = ["postgresql://", "postgres://"].first(where: { lowered.hasPrefix($0) }) else { throw CloudError.invalidURL(url) }
+        var rest = Substring(url.dropFirst(scheme.count))
+        var query = ""
+        if let mark = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: mark)...])
+            rest = rest[..<mark]
         }
-        self.host = host
-        self.port = components.port ?? 5432
-        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        self.database = path.isEmpty ? "postgres" : path
-        self.user = components.user ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
+        let authority = rest.prefix { $0 != "/" }
+        let path = rest.dropFirst(authority.count).drop { $0 == "/" }
+        var hostList = authority
+        var user: String?
+        if let at = authority.lastIndex(of: "@") {
+            let userInfo = authority[..<at]
+            guard !userInfo.contains(":"), !userInfo.isEmpty else { throw CloudError.invalidURL(url) }  // no password here
+            guard let decoded = PercentEncoding.decode(String(userInfo)) else { throw CloudError.invalidURL(url) }
+            user = decoded
+            hostList = authority[authority.index(after: at)...]
+        }
+        var nodes: [HostAndPort] = []
+        for part in hostList.split(separator: ",", omittingEmptySubsequences: false) {
+            let (host, port) = Self.hostAndPort(String(part))
+            let bare = host.filter { $0 != "[" && $0 != "]" }
+            guard !bare.isEmpty, bare.allSatisfy({ $0.isLetter || $0.isNumber || ".-_:".contains($0) }),
+                  part.count == host.count || port != nil, (port ?? 5432) > 0, (port ?? 5432) < 65_536 else {
+                throw CloudError.invalidURL(url)
+            }
+            nodes.append(HostAndPort(host: bare, port: port ?? 5432))
+        }
+        guard let first = nodes.first, !path.contains("/") else { throw CloudError.invalidURL(url) }
+        for parameter in query.split(separator: "&") {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2, pair[0] == "target_session_attrs", Self.sessionAttributes.contains(pair[1]) else {
+                throw CloudError.invalidURL(url)
+            }
+            targetSessionAttributes = pair[1]
+        }
+        host = first.host
+        port = first.port
+        otherHosts = Array(nodes.dropFirst())
+        guard let name = PercentEncoding.decode(String(path)) else { throw CloudError.invalidURL(url) }
+        database = name.isEmpty ? "postgres" : name
+        self.user = user ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
     }
 
     public init(host: String, port: Int, database: String, user: String) {
@@ -38,8 +87,11 @@ public struct ServerAddress: Sendable, Equatable {
     /// The URL form, without any password (a Vocab server's: its address and the user).
     public var url: String {
         if let web { return web + "/" + user }
-        return "postgresql://\(user)@\(host):\(port)/\(database)"
+        return "postgresql://\(user)@\(server)/\(database)" + (targetSessionAttributes.map { "?target_session_attrs=\($0)" } ?? "")
     }
+
+    /// Every node, the first one first.
+    public var nodes: [HostAndPort] { [HostAndPort(host: host, port: port)] + otherHosts }
 
     /// The address of `user` on the Vocab server `web` ("https://host[:port]").
     public init(web: String, user: String) {
@@ -59,8 +111,8 @@ public struct ServerAddress: Sendable, Equatable {
         return (String(authority[..<hostEnd]), Int(authority[hostEnd...].dropFirst()))
     }
 
-    /// Host and port, for messages.
-    public var server: String { "\(host):\(port)" }
+    /// Host and port (each node's, for a cloud with standbys), for messages.
+    public var server: String { nodes.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" }.joined(separator: ",") }
 }
 
 /// How long the cloud may keep Vocab waiting. Every wait is bounded: connecting, each
@@ -102,7 +154,9 @@ public final class PostgresConnection {
         // libpq is loaded on first use (not by every command): without it, say so.
         guard vocab_libpq_available() == 1 else { throw CloudError.libpqMissing }
         var keys = ["host", "port", "dbname", "user", "application_name", "client_encoding"]
-        var values = [address.host, String(address.port), address.database, address.user, "vocab", "UTF8"]
+        var values = [address.nodes.map(\.host).joined(separator: ","), address.nodes.map { String($0.port) }.joined(separator: ","),
+                      address.database, address.user, "vocab", "UTF8"]
+        if let attributes = address.targetSessionAttributes { keys.append("target_session_attrs"); values.append(attributes) }
         if let password { keys.append("password"); values.append(password) }
         let keyPointers = keys.map { strdup($0) } + [nil]
         let valuePointers = values.map { strdup($0) } + [nil]
@@ -287,9 +341,17 @@ public final class PostgresConnection {
             // vocab.push's refusals: an account's cap (53400), a record or batch over its bound (54000).
             if state == "53400" || state == "54000" { throw CloudError.quotaExceeded(detail: detail) }
             if let refusal = ShareRefusal(sqlState: state) { throw CloudError.shareRefused(refusal) }
+            // A node that is no longer the primary (read-only now, shutting down, starting as a
+            // standby): the cloud is between nodes, which a new connection will find.
+            if Self.betweenNodes.contains(state) { throw CloudError.unreachable(server: address.server, detail: detail) }
             throw failure(detail: detail)
         }
     }
+
+    /// SQLSTATEs of a node that cannot take the cloud's writes now: a read-only transaction
+    /// (a standby, or a primary turned standby), an administrator's or a crash's shutdown, a
+    /// node starting up.
+    static let betweenNodes: Set<String> = ["25006", "57P01", "57P02", "57P03"]
 
     /// A lost connection is `unreachable`; anything else the server said is `serverError`.
     private func failure(detail: String) -> CloudError {

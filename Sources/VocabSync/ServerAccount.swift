@@ -93,12 +93,17 @@ public final class ServerAccount {
     /// Sends a request as this device; a 429 (the account busy with its other requests) is
     /// tried again 8 times at most, after a wait that starts at the Retry-After the server gives
     /// and doubles each time (8 s at most; about 45 s in all), a random part of it less, so
-    /// that a learner's devices do not come back in step.
+    /// that a learner's devices do not come back in step. A 503 with a Retry-After (the cloud
+    /// busy or between database nodes: a failover takes seconds) is tried again the same way 5
+    /// times at most (about half a minute).
     func exchange(_ method: String, _ path: String, headers extra: [String: String] = [:], body: [UInt8]? = nil) throws -> ServerConnection.Answer {
         var headers = authorization
         for (name, value) in extra { headers[name] = value }
         var answer = try connection.send(method, path, headers: headers, body: body)
-        for attempt in 0..<8 where answer.status == 429 {
+        func busy(_ attempt: Int) -> Bool {
+            answer.status == 429 || (answer.status == 503 && answer.headers["retry-after"] != nil && attempt < 5)
+        }
+        for attempt in 0..<8 where busy(attempt) {
             let given = min(max(answer.headers["retry-after"].flatMap { Int($0) } ?? 1, 1), 5)
             let longest = min(given << attempt, 8) * 1_000_000
             usleep(UInt32(Int.random(in: longest / 2...longest)))

@@ -65,55 +65,11 @@ struct CloudLoadBenchmark {
                                                         + (cloudConnections.map { ["--cloud-connections", String($0)] } ?? []))
         defer { server.stop() }
         let base = "https://127.0.0.1:\(server.port)"
-        let names = (0..<users).map { "load_\(run)_\($0)" }
-        let cap = try admin.execute("SELECT value FROM vocab.meta WHERE key = 'device_sign_ins_per_hour'").first?.first ?? nil
-        try admin.execute("INSERT INTO vocab.meta VALUES ('device_sign_ins_per_hour', '1000000') ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-        defer {
-            if let cap {
-                _ = try? admin.execute("UPDATE vocab.meta SET value = $1 WHERE key = 'device_sign_ins_per_hour'", [cap])
-            } else {
-                _ = try? admin.execute("DELETE FROM vocab.meta WHERE key = 'device_sign_ins_per_hour'")
-            }
-        }
-        let timeouts = CloudTimeouts(connectSeconds: 10, statementSeconds: 60, lockSeconds: 30)
-        // Every device signs in (the server checks the password once each); each user's first
-        // device makes the user's book, and every device starts from it.
-        var logins: [[CloudLogin]] = []
-        for name in names {
-            try CloudSchema.addUser(name, password: "load-\(run)", on: admin)
-            logins.append(try (0..<devices).map { device in
-                try ServerAccount.signIn(url: base, user: name, password: "load-\(run)", label: "load \(device)", caFile: certificate,
-                                         timeouts: timeouts)
-            })
-        }
-        for (user, deviceLogins) in logins.enumerated() {
-            let first = try Store.open(folder: "\(work)/u\(user)-d0")
-            try first.addBook(BookDraft(name: "Book of user \(user)"))
-            for (device, login) in deviceLogins.enumerated() {
-                let store = device == 0 ? first : try Store.open(folder: "\(work)/u\(user)-d\(device)")
-                _ = try Self.sync(store, login, timeouts)
-            }
-        }
+        let fleet = try LoadFleet(users: users, devices: devices, work: work, base: base, certificate: certificate, admin: admin)
         print("cloud-load \(route) (HTTPS): \(users) users × \(devices) devices = \(users * devices) devices, \(seconds) s")
 
         let results = LoadResults()
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        var threads: [Thread] = []
-        for (user, deviceLogins) in logins.enumerated() {
-            for (device, login) in deviceLogins.enumerated() {
-                let folder = "\(work)/u\(user)-d\(device)"
-                let thread = Thread {
-                    LoadDevice(user: user, device: device, folder: folder, login: login, timeouts: timeouts).run(until: deadline, results: results)
-                }
-                thread.stackSize = 1 << 20
-                threads.append(thread)
-            }
-        }
-        let started = ContinuousClock.now
-        threads.forEach { $0.start() }
-        while threads.contains(where: { !$0.isFinished }) { usleep(50_000) }
-        let elapsed = started.duration(to: .now)
-        let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let elapsedSeconds = fleet.run(seconds: seconds, results: results)
         let (latencies, errors) = results.snapshot()
         let sorted = latencies.sorted()
         func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
@@ -123,48 +79,12 @@ struct CloudLoadBenchmark {
         for (message, count) in errors.sorted(by: { $0.value > $1.value }).prefix(5) { print("    \(count)× \(message)") }
         BenchChecks.require(errors.isEmpty, "cloud-load: \(errors.values.reduce(0, +)) errors (target 0)")
 
-        // Quiet: every device syncs twice in turn, then each must equal the server.
-        var problems: [String] = []
-        for (user, deviceLogins) in logins.enumerated() {
-            let name = names[user]
-            for _ in 0..<2 {
-                for (device, login) in deviceLogins.enumerated() {
-                    _ = try Self.sync(try Store.open(folder: "\(work)/u\(user)-d\(device)"), login, timeouts)
-                }
-            }
-            let server = try admin.execute("""
-                SELECT id::text, body->>'word', coalesce(body->>'definition', '') FROM vocab.records
-                WHERE owner = $1 AND kind = 'word' AND NOT deleted ORDER BY id
-                """, [name]).map { $0.map { $0 ?? "" }.joined(separator: "|") }
-            let serverTexts = try admin.execute("""
-                SELECT count(*)::text, count(DISTINCT body->>'word')::text FROM vocab.records
-                WHERE owner = $1 AND kind = 'word' AND NOT deleted
-                """, [name]).first ?? []
-            if serverTexts.count == 2, serverTexts[0] != serverTexts[1] { problems.append("user \(user): duplicated words on the server") }
-            for device in 0..<devices {
-                let store = try Store.open(folder: "\(work)/u\(user)-d\(device)")
-                let local = try store.words().sorted { $0.id.lowercaseText < $1.id.lowercaseText }
-                    .map { "\($0.id.lowercaseText)|\($0.word)|\($0.definition)" }
-                if local != server { problems.append("user \(user) device \(device): \(local.count) words, the server \(server.count)") }
-                if let foreign = try store.words().first(where: { !$0.word.hasPrefix("u\(user)-") }) {
-                    problems.append("user \(user) device \(device) holds another user's word \(foreign.word)")
-                }
-            }
-        }
-        let foreignOnServer = try admin.execute("""
-            SELECT count(*)::text FROM vocab.records WHERE kind = 'word' AND owner LIKE $1
-                AND body->>'word' NOT LIKE 'u' || split_part(owner::text, '_', 3) || '-%'
-            """, ["load_\(run)_%"]).first?.first ?? "?"
-        if foreignOnServer != "0" { problems.append("\(foreignOnServer ?? "?") words on the server under another user") }
-        let totalWords = try admin.execute("SELECT count(*)::text FROM vocab.records WHERE kind = 'word' AND NOT deleted AND owner LIKE $1",
-                                           ["load_\(run)_%"]).first?.first ?? "?"
+        let (problems, totalWords) = try fleet.converge(admin: admin)
         print(problems.isEmpty
-              ? "  converged: every device of every user equals the server (\(totalWords ?? "?") live words), nothing duplicated, no user saw another's rows"
+              ? "  converged: every device of every user equals the server (\(totalWords) live words), nothing duplicated, no user saw another's rows"
               : "  NOT converged: " + problems.prefix(10).joined(separator: "; "))
         BenchChecks.require(problems.isEmpty, "cloud-load: not converged (\(problems.count) problems: \(problems.prefix(3).joined(separator: "; ")))")
-        try admin.execute("DELETE FROM vocab.devices WHERE owner LIKE $1", ["load_\(run)_%"])
-        try admin.execute("DELETE FROM vocab.records WHERE owner LIKE $1", ["load_\(run)_%"])
-        try admin.execute("DELETE FROM vocab.accounts WHERE owner LIKE $1", ["load_\(run)_%"])
+        try fleet.remove(admin: admin)
     }
 }
 
@@ -193,16 +113,32 @@ extension CloudLoadBenchmark {
     }
 }
 
-/// Sync latencies and errors of all devices.
+/// Sync latencies and errors of all devices; each sync's start, end and outcome by device;
+/// and, by user, the records a sync that succeeded had sent (what the cloud acknowledged).
 final class LoadResults: Sendable {
-    private let state = Mutex<(latencies: [Double], errors: [String: Int])>(([], [:]))
+    /// One sync of one device ("user-device").
+    struct SyncEvent: Sendable {
+        var device: String, started: ContinuousClock.Instant, ended: ContinuousClock.Instant, succeeded: Bool
+    }
+
+    private struct State {
+        var latencies: [Double] = [], errors: [String: Int] = [:], events: [SyncEvent] = [], acknowledged: [Int: Set<String>] = [:]
+    }
+
+    private let state = Mutex(State())
 
     func record(seconds: Double) { state.withLock { $0.latencies.append(seconds) } }
     func record(error: String) { state.withLock { $0.errors[error, default: 0] += 1 } }
+    func record(_ event: SyncEvent) { state.withLock { $0.events.append(event) } }
+    /// Record ids (lowercase text) of `user` that a sync the cloud answered as stored had sent.
+    func acknowledge(user: Int, ids: Set<String>) { state.withLock { $0.acknowledged[user, default: []].formUnion(ids) } }
     func snapshot() -> ([Double], [String: Int]) { state.withLock { ($0.latencies, $0.errors) } }
+    var events: [SyncEvent] { state.withLock { $0.events } }
+    var acknowledged: [Int: Set<String>] { state.withLock { $0.acknowledged } }
 }
 
-/// One simulated device: random changes, then a sync, until the deadline.
+/// One simulated device: random changes, then a sync, until the deadline. It remembers the
+/// records it made or reviewed since its last good sync; a sync that succeeds acknowledges them.
 struct LoadDevice {
     let user: Int, device: Int, folder: String, login: CloudLogin, timeouts: CloudTimeouts
 
@@ -211,6 +147,7 @@ struct LoadDevice {
         var random = SystemRandomNumberGenerator()
         var counter = 0
         var ids = TimeOrderedIDs()
+        var pending: Set<String> = []
         while ContinuousClock.now < deadline {
             do {
                 let words = try store.words()
@@ -219,7 +156,8 @@ struct LoadDevice {
                 case 0..<5:
                     if let book {
                         counter += 1
-                        try store.addWord(WordDraft(word: "u\(user)-d\(device)-\(counter)", definition: "meaning \(counter)"), toBook: book.id)
+                        let word = try store.addWord(WordDraft(word: "u\(user)-d\(device)-\(counter)", definition: "meaning \(counter)"), toBook: book.id)
+                        pending.insert(word.id.lowercaseText)
                     }
                 case 5..<7:
                     if let word = words.randomElement(using: &random) {
@@ -231,18 +169,24 @@ struct LoadDevice {
                     if let word = words.randomElement(using: &random) {
                         try store.recordReview(wordId: word.id, rating: Rating.allCases.randomElement(using: &random) ?? .good,
                                                at: .now(), source: .review, ids: &ids)
+                        pending.formUnion(try store.reviewLog(wordId: word.id).map(\.id.lowercaseText))
                     }
                 }
             } catch {
                 results.record(error: "local change: \((error as? UserFacingError)?.message ?? "\(error)")")
             }
             let started = ContinuousClock.now
+            let sending = pending
             do {
                 _ = try CloudLoadBenchmark.sync(store, login, timeouts)
                 let elapsed = started.duration(to: .now)
                 results.record(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                results.acknowledge(user: user, ids: sending)
+                pending.subtract(sending)
+                results.record(LoadResults.SyncEvent(device: "\(user)-\(device)", started: started, ended: .now, succeeded: true))
             } catch {
                 results.record(error: (error as? UserFacingError)?.message ?? "\(error)")
+                results.record(LoadResults.SyncEvent(device: "\(user)-\(device)", started: started, ended: .now, succeeded: false))
             }
         }
     }

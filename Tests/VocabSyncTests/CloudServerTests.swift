@@ -74,4 +74,22 @@ final class CloudServerTests: XCTestCase {
         XCTAssertThrowsError(try ServerAddress(url: "mysql://alice@localhost/db"))
         XCTAssertEqual(try ServerAddress(url: "postgresql://alice@db.example:6543/words").port, 6543)
     }
+
+    /// A cloud with a standby: libpq's multi-host form, every node tried in order until one is
+    /// the primary; anything libpq would take but Vocab does not pass on is refused, not ignored.
+    func testAMultiHostAddressNamesEveryNodeAndWhichOneWillDo() throws {
+        let address = try ServerAddress(url: "postgresql://vocab_server@db1:5433,db2,[::1]:6000/vocab?target_session_attrs=read-write")
+        XCTAssertEqual(address.nodes, [.init(host: "db1", port: 5433), .init(host: "db2", port: 5432), .init(host: "::1", port: 6000)])
+        XCTAssertEqual(address.user, "vocab_server")
+        XCTAssertEqual(address.database, "vocab")
+        XCTAssertEqual(address.targetSessionAttributes, "read-write")
+        XCTAssertEqual(address.server, "db1:5433,db2:5432,[::1]:6000")
+        XCTAssertEqual(try ServerAddress(url: address.url), address, "its URL reads back the same")
+        XCTAssertEqual(try ServerAddress(url: "postgres://u@h/d").nodes, [.init(host: "h", port: 5432)])
+        for refused in ["postgresql://u@db1,,db2/vocab", "postgresql://u@db1:x/vocab", "postgresql://u@db1:99999/vocab",
+                        "postgresql://u@db1/vocab?sslmode=disable", "postgresql://u@db1/vocab?target_session_attrs=whatever",
+                        "postgresql://u:pw@db1,db2/vocab", "postgresql://u@/vocab", "postgresql://u@db1/vo/cab"] {
+            XCTAssertThrowsError(try ServerAddress(url: refused), refused)
+        }
+    }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import TestServices
+import XCTest
+
+/// The cloud on two PostgreSQL nodes under pg_auto_failover (scripts/services.sh starts a
+/// monitor, a primary and a synchronous standby): Vocab servers reach them with libpq's
+/// multi-host address, and when the primary's host is lost (its keeper and PostgreSQL killed
+/// with SIGKILL) devices keep syncing through the standby once it is promoted, losing nothing
+/// they were told was stored.
+final class FailoverEndToEndTests: CloudEndToEndTestCase {
+    private var control = ""
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        adminURL = try requiredService("VOCAB_TEST_FAILOVER_ADMIN", "cloud of two nodes under pg_auto_failover")
+        control = try requiredService("VOCAB_TEST_FAILOVER_CTL", "pg_auto_failover's control script")
+        XCTAssertTrue(adminURL.contains(",") && adminURL.contains("target_session_attrs=read-write"), adminURL)
+        XCTAssertTrue(waitUntilHealthy(), "the two nodes are a primary and its standby")
+    }
+
+    /// The node a test killed, started again after it (it rejoins as the standby).
+    private var lostNode: String?
+
+    override func tearDown() {
+        if let lostNode {
+            _ = try? run(control, ["revive", lostNode])
+            _ = waitUntilHealthy()
+        }
+        super.tearDown()
+    }
+
+    /// Waits (a minute at most) until pg_autoctl's state shows a primary and its standby, each
+    /// as the monitor assigned; returns whether it did.
+    private func waitUntilHealthy() -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let state = (try? run(control, ["state"])) ?? ""
+            if [#"\| +primary +\| +primary"#, #"\| +secondary +\| +secondary"#].allSatisfy({ state.range(of: $0, options: .regularExpression) != nil }) {
+                return true
+            }
+            usleep(250_000)
+        }
+        return false
+    }
+
+    private func run(_ program: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Syncs `device` until a sync succeeds (a sync caught in the failover may fail: the next
+    /// one must not), at most `seconds`; returns how many syncs failed first.
+    private func syncsAgain(_ device: String, within seconds: Double = 90) throws -> Int {
+        var failed = 0
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let result = try on(device, ["sync"])
+            if result.status == 0 { return failed }
+            failed += 1
+            XCTAssertTrue(result.stderr.contains("try again") || result.stderr.contains("Cannot reach") || result.stderr.contains("busy"),
+                          "a failed sync says to try again: \(result.stderr)")
+            usleep(500_000)
+        }
+        XCTFail("\(device) did not sync within \(seconds) s of the failover")
+        return failed
+    }
+
+    func testTwoDevicesSyncThroughAFailoverAndNothingAcknowledgedIsLost() throws {
+        let user = try newUser("fo")  // the cloud's schema and its server role first
+        let password = try vocab.run(["cloud", "server-password", "--admin", adminURL], input: serverPassword + "\n", environment: admin)
+        XCTAssertEqual(password.status, 0, password.stderr)
+        let before = try startServer("before", tls: false)
+        try signIn("a", to: before, as: user)
+        try signIn("b", to: before, as: user)
+        XCTAssertEqual(try on("a", ["book", "add", "Failover"]).status, 0)
+        for index in 0..<10 { XCTAssertEqual(try on("a", ["word", "add", "before\(index)", "--book", "Failover"]).status, 0) }
+        try syncs("a")  // acknowledged: these ten were stored
+        let oldPrimary = try run(control, ["primary"])
+
+        // The primary's host is lost; meanwhile both devices go on.
+        let lost = try run(control, ["kill-primary"])
+        XCTAssertTrue(["node1", "node2"].contains(lost), lost)
+        lostNode = lost
+        for index in 0..<10 { XCTAssertEqual(try on("a", ["word", "add", "during\(index)", "--book", "Failover"]).status, 0) }
+        XCTAssertEqual(try on("b", ["book", "add", "Standby"]).status, 0)
+        XCTAssertEqual(try on("b", ["word", "add", "fromb", "--book", "Standby"]).status, 0)
+        _ = try syncsAgain("a")
+        _ = try syncsAgain("b")
+        _ = try syncsAgain("a")
+        let newPrimary = try run(control, ["primary"])
+        XCTAssertNotEqual(newPrimary, oldPrimary, "the standby was promoted")
+
+        // Both devices converge on every word; a server started after the failover with the
+        // same address finds the new primary, and a new device there sees everything.
+        let expected = ((0..<10).map { "before\($0)" } + (0..<10).map { "during\($0)" } + ["fromb"]).sorted()
+        XCTAssertEqual(try words("a"), expected)
+        XCTAssertEqual(try words("b"), expected)
+        let after = try startServer("after", tls: false)
+        try signIn("c", to: after, as: user)
+        XCTAssertEqual(try syncsAgain("c"), 0)
+        XCTAssertEqual(try words("c"), expected, "nothing a device was told was stored is lost")
+        // The word count the cloud keeps agrees, read on the node that is primary now.
+        XCTAssertEqual(try adminSQL("SELECT count(*) FROM vocab.records WHERE owner = '\(user)' AND kind = 'word' AND NOT deleted"), "21")
+    }
+}
