@@ -43,6 +43,22 @@ final class FailoverEndToEndTests: CloudEndToEndTestCase {
         return false
     }
 
+    /// Starts `program` without waiting for it (its standard error into the file `errors`).
+    private func start(_ program: String, _ arguments: [String], environment: [String: String] = [:], errors: String? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["NO_COLOR": "1"]) { $1 }) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        if let errors {
+            _ = FileManager.default.createFile(atPath: errors, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        }
+        try process.run()
+        return process
+    }
+
     private func run(_ program: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
@@ -109,5 +125,42 @@ final class FailoverEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try words("c"), expected, "nothing a device was told was stored is lost")
         // The word count the cloud keeps agrees, read on the node that is primary now.
         XCTAssertEqual(try adminSQL("SELECT count(*) FROM vocab.records WHERE owner = '\(user)' AND kind = 'word' AND NOT deleted"), "21")
+    }
+
+    /// A push waiting in the primary (for the learner's account row, held by another
+    /// transaction) when the primary's host is lost is never answered as stored: the device is
+    /// told to try again, or its retry lands on the promoted standby; either way what it was
+    /// told was stored is in the cloud, once.
+    func testAPushCaughtByTheKillIsNeverAnsweredAsStored() throws {
+        let user = try newUser("caught")
+        let password = try vocab.run(["cloud", "server-password", "--admin", adminURL], input: serverPassword + "\n", environment: admin)
+        XCTAssertEqual(password.status, 0, password.stderr)
+        let server = try startServer("caught", tls: false)
+        try signIn("a", to: server, as: user)
+        XCTAssertEqual(try on("a", ["book", "add", "Caught"]).status, 0)
+        try syncs("a")
+        XCTAssertEqual(try on("a", ["word", "add", "caught", "--book", "Caught"]).status, 0)
+
+        // Another transaction holds the learner's account row (for a minute), so the push waits in the primary.
+        let holder = try start("/usr/bin/psql", ["-X", "-q", "-d", adminURL, "-c",
+                                                 "BEGIN; SELECT 1 FROM vocab.accounts WHERE owner = '\(user)' FOR UPDATE; SELECT pg_sleep(60); COMMIT"])
+        defer { if holder.isRunning { holder.terminate() } }
+        XCTAssertTrue(waitUntil { ((try? self.adminSQL("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()")) ?? "") == "1" })
+        let errors = vocab.file("caught-sync.err")
+        let syncing = try start(VocabRunner.binary, ["sync"], environment: device("a"), errors: errors)
+        XCTAssertTrue(waitUntil {
+            ((try? self.adminSQL("SELECT count(*) FROM pg_stat_activity WHERE usename = 'vocab_server' AND wait_event_type = 'Lock'")) ?? "") == "1"
+        }, "the push waits for the account in the primary")
+        lostNode = try run(control, ["kill-primary"])
+
+        syncing.waitUntilExit()  // its retries are bounded (about half a minute)
+        if syncing.terminationStatus != 0 {
+            let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            XCTAssertTrue(said.contains("try again") || said.contains("Cannot reach"), said)
+            _ = try syncsAgain("a")
+        }
+        XCTAssertEqual(try adminSQL("SELECT count(*) FROM vocab.records WHERE owner = '\(user)' AND kind = 'word' AND body->>'word' = 'caught' AND NOT deleted"), "1",
+                       "the word the device was told was stored is on the new primary")
+        XCTAssertEqual(try words("a"), ["caught"])
     }
 }
