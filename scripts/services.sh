@@ -22,7 +22,20 @@ wait_until_listening() {
     return 1
 }
 
+# Closes every descriptor but standard input, output and error, so that what a control script
+# starts (a keeper, a postmaster) does not hold its caller's other descriptors: a caller that waits
+# for the script (or reads its output) through one must not wait for what the script started too.
+close_inherited_descriptors() {
+    local fd
+    for fd in /proc/$$/fd/*; do
+        fd=${fd##*/}
+        [ "$fd" -gt 2 ] && [ "$fd" -ne 255 ] && eval "exec $fd>&-" 2>/dev/null
+    done
+    return 0
+}
+
 stop_services() {
+    if [ -x "$work/backup/ctl" ]; then "$work/backup/ctl" stop >/dev/null 2>&1 || true; fi
     if [ -x "$work/failover/ctl" ]; then "$work/failover/ctl" stop >/dev/null 2>&1 || true; fi
     if [ -f "$work/dictd.pid" ]; then kill "$(cat "$work/dictd.pid")" 2>/dev/null || true; fi
     if [ -f "$work/pgbouncer.pid" ]; then kill "$(cat "$work/pgbouncer.pid")" 2>/dev/null || true; fi
@@ -83,12 +96,8 @@ start_failover_cluster() {
 # Drives the test cloud's two nodes (scripts/services.sh, start_failover_cluster).
 $(declare -f as_pg)
 base='$base'
-# Only standard input, output and error go on to what this starts: a caller that waits for this
-# script (or reads its output) through another descriptor must not wait for the keepers too.
-for fd in /proc/\$\$/fd/*; do
-    fd=\${fd##*/}
-    [ "\$fd" -gt 2 ] && [ "\$fd" -ne 255 ] && eval "exec \$fd>&-" 2>/dev/null
-done
+$(declare -f close_inherited_descriptors)
+close_inherited_descriptors
 keeper() { as_pg "cd /tmp; $environment setsid sh -c 'echo \\\$\\\$ > \$base/\$1.keeper; exec pg_autoctl run --pgdata \$base/\$1' >> \$base/\$1.log 2>&1 < /dev/null &"; }
 # SIGKILL to a node's keeper, its PostgreSQL and every process of it at once (each backend is
 # a session of its own: killing the postmaster alone would leave them serving their clients).
@@ -159,6 +168,58 @@ CTL
         sleep 0.5
     done
     "$base/ctl" state >&2 || true
+}
+
+# Exports VOCAB_TEST_BACKUP_ADMIN, an administrator's address of a third PostgreSQL whose WAL
+# pgBackRest archives (docs/pgbackrest.conf with this run's paths), and VOCAB_TEST_BACKUP_CTL, a
+# script: `backup` (a full backup), `restore TIME` (stop, restore to that moment, promote,
+# start), `stop`.
+start_backup_cluster() {
+    command -v pgbackrest >/dev/null 2>&1 && [ -n "$pg_bin" ] || return 0
+    local base="$work/backup" port="" candidate
+    mkdir -p "$base"
+    chmod 777 "$work" "$base"
+    as_pg "mkdir -p '$base/lock' '$base/log' '$base/spool'"
+    for candidate in $(seq 27200 27240); do listening "$candidate" || { port=$candidate; break; }; done
+    [ -n "$port" ] || return 0
+    as_pg "'$pg_bin/initdb' -D '$base/pg' -U postgres --auth=trust -E UTF8 --no-locale" > "$base/initdb.log" 2>&1 || { cat "$base/initdb.log" >&2; return 0; }
+    sed -e "s|^repo1-path=.*|repo1-path=$base/repo|" -e "s|^pg1-path=.*|pg1-path=$base/pg\npg1-port=$port\npg1-socket-path=$base|" \
+        -e "s|^\[global\]|[global]\nlock-path=$base/lock\nlog-path=$base/log\nspool-path=$base/spool|" docs/pgbackrest.conf > "$base/pgbackrest.conf"
+    chmod 644 "$base/pgbackrest.conf"
+    cat >> "$base/pg/postgresql.conf" <<CONF
+port = $port
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$base'
+fsync = off
+wal_level = replica
+archive_mode = on
+archive_command = 'pgbackrest --config=$base/pgbackrest.conf --stanza=vocab archive-push %p'
+CONF
+    cat > "$base/ctl" <<CTL
+#!/bin/bash
+# Drives the test suite's backed-up PostgreSQL (scripts/services.sh, start_backup_cluster).
+set -e
+$(declare -f as_pg)
+$(declare -f close_inherited_descriptors)
+close_inherited_descriptors
+pgbackrest() { as_pg "cd /tmp; pgbackrest --config='$base/pgbackrest.conf' --stanza=vocab \$*"; }
+pg_ctl() { as_pg "'$pg_bin/pg_ctl' -D '$base/pg' -l '$base/pg.log' -w -t 60 \$*"; }
+case "\$1" in
+    backup) pgbackrest check && pgbackrest backup --type=full ;;
+    restore)
+        pgbackrest check                     # every WAL segment up to now archived
+        pg_ctl -m fast stop
+        pgbackrest restore --delta --type=time "'--target=\$2'" --target-action=promote
+        pg_ctl start ;;
+    start) pg_ctl start ;;
+    stop) pg_ctl -m immediate stop ;;
+esac
+CTL
+    chmod 755 "$base/ctl"
+    "$base/ctl" start > "$base/start.log" 2>&1 || { cat "$base/start.log" "$base/pg.log" >&2; return 0; }
+    as_pg "cd /tmp; pgbackrest --config='$base/pgbackrest.conf' --stanza=vocab stanza-create" > "$base/stanza.log" 2>&1 || { cat "$base/stanza.log" >&2; return 0; }
+    export VOCAB_TEST_BACKUP_ADMIN="postgresql://postgres@127.0.0.1:$port/postgres"
+    export VOCAB_TEST_BACKUP_CTL="$base/ctl"
 }
 
 # Makes the server tier's role (vocab_server) with a password of this run, exported as

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs Vocab's whole test suite: builds the package, starts what the tests need (a throw-away
-# PostgreSQL cluster, a second cloud of two nodes under pg_auto_failover, and a dictd, each on
-# loopback ports), runs every test (unit, end-to-end
+# PostgreSQL cluster, a second cloud of two nodes under pg_auto_failover, a third PostgreSQL
+# backed up by pgBackRest, and a dictd, each on loopback ports), runs every test (unit, end-to-end
 # of the terminal app, and the desktop window under Xvfb), and stops what it started, also
 # when tests fail. Extra arguments go to `swift test` (e.g. --filter VocabStoreTests; a filter
 # without "Desktop" in it skips the window's tests).
@@ -33,6 +33,9 @@ start_dictd
 # Two PostgreSQL nodes under pg_auto_failover (a monitor, a primary, a synchronous standby).
 start_failover_cluster
 [ -n "${VOCAB_TEST_FAILOVER_ADMIN:-}" ] || missing "no pg_auto_failover cloud could be started" "apt-get install pg-auto-failover-cli postgresql-15-auto-failover"
+# A third PostgreSQL whose WAL pgBackRest archives (docs/pgbackrest.conf): restored to a moment.
+start_backup_cluster
+[ -n "${VOCAB_TEST_BACKUP_ADMIN:-}" ] || missing "no PostgreSQL archived by pgBackRest could be started" "apt-get install pgbackrest"
 # HAProxy in front of two Vocab servers, as docs/haproxy.cfg sets it up (the tests start it).
 if command -v haproxy >/dev/null 2>&1; then export VOCAB_TEST_HAPROXY="$(command -v haproxy)"; else missing "no HAProxy" "apt-get install haproxy"; fi
 [ -n "${VOCAB_TEST_DICT_SERVER:-}" ] || missing "no dictd could be started" "apt-get install dictd dict-wn"

@@ -153,6 +153,23 @@ class CloudEndToEndTestCase: EndToEndTestCase {
         return (listed ?? []).compactMap { $0["word"] as? String }.sorted()
     }
 
+    /// Runs a control script of the suite's services (scripts/services.sh) and waits for it;
+    /// returns what it printed, or throws when it fails.
+    @discardableResult
+    func runScript(_ script: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Runs SQL as the administrator with psql (in the suite's database), answering its rows unaligned.
     @discardableResult
     func adminSQL(_ sql: String) throws -> String {

@@ -23,7 +23,7 @@ final class FailoverEndToEndTests: CloudEndToEndTestCase {
 
     override func tearDown() {
         if let lostNode {
-            _ = try? run(control, ["revive", lostNode])
+            _ = try? runScript(control, ["revive", lostNode])
             _ = waitUntilHealthy()
         }
         super.tearDown()
@@ -34,7 +34,7 @@ final class FailoverEndToEndTests: CloudEndToEndTestCase {
     private func waitUntilHealthy() -> Bool {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let state = (try? run(control, ["state"])) ?? ""
+            let state = (try? runScript(control, ["state"])) ?? ""
             if [#"\| +primary +\| +primary"#, #"\| +secondary +\| +secondary"#].allSatisfy({ state.range(of: $0, options: .regularExpression) != nil }) {
                 return true
             }
@@ -57,19 +57,6 @@ final class FailoverEndToEndTests: CloudEndToEndTestCase {
         }
         try process.run()
         return process
-    }
-
-    private func run(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Syncs `device` until a sync succeeds (a sync caught in the failover may fail: the next
@@ -99,10 +86,10 @@ final class FailoverEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try on("a", ["book", "add", "Failover"]).status, 0)
         for index in 0..<10 { XCTAssertEqual(try on("a", ["word", "add", "before\(index)", "--book", "Failover"]).status, 0) }
         try syncs("a")  // acknowledged: these ten were stored
-        let oldPrimary = try run(control, ["primary"])
+        let oldPrimary = try runScript(control, ["primary"])
 
         // The primary's host is lost; meanwhile both devices go on.
-        let lost = try run(control, ["kill-primary"])
+        let lost = try runScript(control, ["kill-primary"])
         XCTAssertTrue(["node1", "node2"].contains(lost), lost)
         lostNode = lost
         for index in 0..<10 { XCTAssertEqual(try on("a", ["word", "add", "during\(index)", "--book", "Failover"]).status, 0) }
@@ -111,7 +98,7 @@ final class FailoverEndToEndTests: CloudEndToEndTestCase {
         _ = try syncsAgain("a")
         _ = try syncsAgain("b")
         _ = try syncsAgain("a")
-        let newPrimary = try run(control, ["primary"])
+        let newPrimary = try runScript(control, ["primary"])
         XCTAssertNotEqual(newPrimary, oldPrimary, "the standby was promoted")
 
         // Both devices converge on every word; a server started after the failover with the
@@ -151,7 +138,7 @@ final class FailoverEndToEndTests: CloudEndToEndTestCase {
         XCTAssertTrue(waitUntil {
             ((try? self.adminSQL("SELECT count(*) FROM pg_stat_activity WHERE usename = 'vocab_server' AND wait_event_type = 'Lock'")) ?? "") == "1"
         }, "the push waits for the account in the primary")
-        lostNode = try run(control, ["kill-primary"])
+        lostNode = try runScript(control, ["kill-primary"])
 
         syncing.waitUntilExit()  // its retries are bounded (about half a minute)
         if syncing.terminationStatus != 0 {
