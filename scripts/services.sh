@@ -210,7 +210,15 @@ case "\$1" in
         pgbackrest check                     # every WAL segment up to now archived
         pg_ctl -m fast stop
         pgbackrest restore --delta --type=time "'--target=\$2'" --target-action=promote
-        pg_ctl start ;;
+        pg_ctl start
+        # pg_ctl returns once the server takes read-only connections, while it still replays
+        # WAL: wait until it has reached the moment and been promoted (a minute at most).
+        for _ in \$(seq 1 600); do
+            [ "\$(as_pg "'$pg_bin/psql' -h '$base' -p $port -d postgres -Atc 'SELECT pg_is_in_recovery()'" 2>/dev/null)" = f ] && exit 0
+            sleep 0.1
+        done
+        echo "the restored server was still recovering after a minute" >&2
+        exit 1 ;;
     start) pg_ctl start ;;
     stop) pg_ctl -m immediate stop ;;
 esac
