@@ -12,42 +12,50 @@ extension CloudWebApp {
     static let maximumPull = 5_000
 
     func deviceAPI(_ request: HTTPRequest) throws -> HTTPResponse {
-        let parts = request.path.split(separator: "/").dropFirst(2).map(String.init)
-        if request.method == "POST", parts == ["devices"] { return try signInDevice(request) }
-        // For a load balancer's check: this server answers (it keeps nothing another needs).
-        if request.method == "GET", parts == ["health"] { return WebApp.json(DeviceAPI.Health(ok: true)) }
-        // A device's requests carry its secret in a header no other site can make a browser
-        // send, and no cookie is read for them: cross-site writes are not possible here.
-        guard request.header("Authorization") != nil else { throw Self.signedOut("Sign this device in first.") }
-        let caller = try signedInCaller(request)
-        return try withinShare(of: caller.owner) { try answerDevice(request, parts, caller) }
-    }
-
-    private func answerDevice(_ request: HTTPRequest, _ parts: [String], _ caller: Caller) throws -> HTTPResponse {
-        do {
-            switch (request.method, parts) {
-            case ("GET", ["account"]):
+        guard let route = DeviceRoute(method: request.method, path: request.path) else {
+            return try signedIn(request) { _ in throw WebProblem(status: 404, message: "The device API has no \(request.method) \(request.path).") }
+        }
+        switch route {
+        case .signIn:
+            return try signInDevice(request)
+        case .health:
+            // For a load balancer's check: this server answers (it keeps nothing another needs).
+            return WebApp.json(DeviceAPI.Health(ok: true))
+        case .account:
+            return try signedIn(request) { caller in
                 let counts = try cloud.with(for: caller.owner) { try DatabaseSyncChannel(connection: $0, device: caller.key).counts() }
                 return WebApp.json(DeviceAPI.Counts(account: caller.owner, counts: counts))
-            case ("GET", ["sync", "pull"]):
-                return try pull(request, caller)
-            case ("POST", ["sync", "push"]):
-                return try push(request, caller)
-            case ("GET", ["devices"]):
-                return try listDevices(caller)
-            case ("DELETE", let path) where path.count == 2 && path[0] == "devices":
-                return try signOut(caller, other: path[1])
-            case ("POST", ["signout"]):
-                return WebApp.json(DeviceAPI.SignedOut(signedOut: try signOutCaller(caller, request)))
-            case ("GET", let path) where path.count == 3 && path[0] == "follows" && path[2] == "records":
-                return try pullShared(request, share: try Self.uuid(path[1]), caller)
-            case (_, let path) where ["shares", "follows", "catalog"].contains(path.first ?? ""):
-                return try sharing(request.method, path, request, caller)
-            default:
-                throw WebProblem(status: 404, message: "The device API has no \(request.method) \(request.path).")
             }
-        } catch let error as CloudError {
-            throw problem(error, caller)
+        case .pull:
+            return try signedIn(request) { try pull(request, $0) }
+        case .push:
+            return try signedIn(request) { try push(request, $0) }
+        case .devices:
+            return try signedIn(request) { try listDevices($0) }
+        case .signOutDevice(let device):
+            return try signedIn(request) { try signOut($0, other: device) }
+        case .signOut:
+            return try signedIn(request) { WebApp.json(DeviceAPI.SignedOut(signedOut: try signOutCaller($0, request))) }
+        case .followedRecords(let share):
+            return try signedIn(request) { try pullShared(request, share: try Self.uuid(share), $0) }
+        case .share, .shares, .unshare, .follow, .follows, .unfollow, .followChanges, .catalog:
+            return try signedIn(request) { try sharing(route, request, $0) }
+        }
+    }
+
+    /// `answer` for the device the request proves, within its learner's share of the server; a
+    /// cloud's refusal as the device is told it. A device's requests carry its secret in a header
+    /// no other site can make a browser send, and no cookie is read for them: cross-site writes
+    /// are not possible here.
+    private func signedIn(_ request: HTTPRequest, _ answer: (Caller) throws -> HTTPResponse) throws -> HTTPResponse {
+        guard request.header("Authorization") != nil else { throw Self.signedOut("Sign this device in first.") }
+        let caller = try signedInCaller(request)
+        return try withinShare(of: caller.owner) {
+            do {
+                return try answer(caller)
+            } catch let error as CloudError {
+                throw problem(error, caller)
+            }
         }
     }
 

@@ -21,23 +21,24 @@ extension CloudWebApp {
         }
     }
 
-    func sharing(_ method: String, _ path: [String], _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
+    /// A sharing route of the device API (the others are not answered here: 404).
+    func sharing(_ route: DeviceRoute, _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         func channel<T>(_ body: (DatabaseSharing) throws -> T) throws -> T { try sharingCall(caller, body) }
-        switch (method, path) {
-        case ("POST", ["shares"]):
+        switch route {
+        case .share:
             let settings = try WebApp.decode(ShareSettings.self, request)
             return WebApp.json(try channel { try $0.share(settings) }, status: 201)
-        case ("GET", ["shares"]):
+        case .shares:
             return WebApp.json(try channel { try $0.shares() })
-        case ("DELETE", let path) where path.count == 2 && path[0] == "shares":
-            let id = try Self.uuid(path[1])
+        case .unshare(let book):
+            let id = try Self.uuid(book)
             return WebApp.json(DeviceAPI.Unshared(followers: try channel { try $0.unshare(book: id) }))
-        case ("POST", ["follows"]):
+        case .follow:
             let code = try WebApp.decode(DeviceAPI.FollowRequest.self, request).code
             return WebApp.json(try channel { try $0.follow(code: code) }, status: 201)
-        case ("GET", ["follows"]):
+        case .follows:
             return WebApp.json(try channel { try $0.follows() })
-        case ("POST", ["follows", "changes"]):
+        case .followChanges:
             let known = try WebApp.decode(DeviceAPI.FollowTokens.self, request).known.prefix(SharingBounds.followsPerLearner * 2)
             let tokens = Dictionary(known.compactMap { key, value in UUID(text: key).map { ($0, max(value, 0)) } }, uniquingKeysWith: { first, _ in first })
             let limit = Self.pullLimit(request)
@@ -51,14 +52,14 @@ extension CloudWebApp {
                 shares += Array(repeating: change.book.share, count: 1 + (change.rows?.count ?? 0))
             }
             return Self.lines(rows, shares: shares)
-        case ("DELETE", let path) where path.count == 2 && path[0] == "follows":
-            let id = try Self.uuid(path[1])
+        case .unfollow(let share):
+            let id = try Self.uuid(share)
             return WebApp.json(DeviceAPI.Unfollowed(unfollowed: try channel { try $0.unfollow(share: id) }))
-        case ("GET", ["catalog"]):
+        case .catalog:
             let query = Self.catalogQuery(request)
             return WebApp.json(try channel { try $0.catalog(query) })
         default:
-            throw WebProblem(status: 404, message: "The device API has no \(method) /api/v1/\(path.joined(separator: "/")).")
+            throw WebProblem(status: 404, message: "The device API has no \(route.method) \(route.path()).")
         }
     }
 

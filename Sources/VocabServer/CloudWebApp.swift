@@ -150,7 +150,7 @@ public final class CloudWebApp: Sendable {
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         if request.path == "/catalog.json" { return WebApp.catalog(request.query["lang"] ?? "", catalogs: catalogs) }
-        if request.path.hasPrefix("/api/v1/") { return try deviceAPI(request) }
+        if request.path.hasPrefix(DeviceRoute.prefix) { return try deviceAPI(request) }
         guard request.path.hasPrefix("/api/") else { return try WebApp.page(request) }
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)
         let route = WebRoute.match(method: request.method, path: parts)

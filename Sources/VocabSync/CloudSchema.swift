@@ -8,6 +8,10 @@ public enum CloudSchema {
     public static let serverRole = "vocab_server"
     /// The schema this Vocab speaks; `vocab cloud init` installs it, servers refuse others.
     public static let version = 8
+    /// What a new account may hold until an administrator says otherwise: records (books,
+    /// words, reviews, deletions) and the bytes they take. The cloud's SQL is made with these.
+    public static let defaultMaxRecords = 500_000
+    public static let defaultMaxBytes = 256 << 20
 
     /// Caps what `name` may hold: `records` (books, words, reviews, deletions) and, when given,
     /// `bytes`; nil removes a cap. Waits at most a few seconds for the user's account row (the

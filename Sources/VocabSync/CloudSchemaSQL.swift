@@ -93,7 +93,7 @@ extension CloudSchema {
             END IF;
         END $$;
         -- What a new account may hold until the administrator says otherwise.
-        INSERT INTO vocab.meta VALUES ('default_max_records', '500000'), ('default_max_bytes', '268435456') ON CONFLICT (key) DO NOTHING;
+        INSERT INTO vocab.meta VALUES ('default_max_records', '\(CloudSchema.defaultMaxRecords)'), ('default_max_bytes', '\(CloudSchema.defaultMaxBytes)') ON CONFLICT (key) DO NOTHING;
         -- An account row for `who`, with the default caps, unless there is one.
         CREATE OR REPLACE FUNCTION vocab.open_account(who name) RETURNS void
         LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$

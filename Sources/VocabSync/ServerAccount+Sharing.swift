@@ -1,55 +1,55 @@
 import FoundationEssentials
 import VocabCore
 
-/// Shared books through the Vocab server's API (version 1):
+/// Shared books through the Vocab server's API (version 1), by `DeviceRoute`:
 ///
-///     POST   /api/v1/shares           ShareSettings → 201 OwnShare
-///     GET    /api/v1/shares           → [OwnShare]
-///     DELETE /api/v1/shares/BOOK      → {"followers"}
-///     POST   /api/v1/follows          {"code"} → 201 FollowedBook
-///     GET    /api/v1/follows          → [FollowedBook]
-///     DELETE /api/v1/follows/SHARE    → {"unfollowed"}
-///     GET    /api/v1/follows/SHARE/records?after=N&limit=M → one record a line, as a pull
-///     POST   /api/v1/follows/changes?limit=M {"known": {SHARE: TOKEN}} → share TAB a pull's line: each
-///            book's 'state' line, then its records after the token when it changed
-///     GET    /api/v1/catalog?q=&languages=&sort=followers|newest&limit= → [CatalogEntry]
+///     share            ShareSettings → 201 OwnShare
+///     shares           → [OwnShare]
+///     unshare          → {"followers"}
+///     follow           {"code"} → 201 FollowedBook
+///     follows          → [FollowedBook]
+///     unfollow         → {"unfollowed"}
+///     followedRecords  ?after=N&limit=M → one record a line, as a pull
+///     followChanges    ?limit=M {"known": {SHARE: TOKEN}} → share TAB a pull's line: each
+///                      book's 'state' line, then its records after the token when it changed
+///     catalog          ?q=&languages=&sort=followers|newest&limit= → [CatalogEntry]
 ///
 /// A refusal names its `ShareRefusal` (`refusal` in the JSON), thrown as `CloudError.shareRefused`.
 extension ServerAccount: SharingChannel {
     public func share(_ settings: ShareSettings) throws -> OwnShare {
-        try request("POST", "/api/v1/shares", body: DeviceAPI.encode(settings), answer: OwnShare.self)
+        try request(.share, body: DeviceAPI.encode(settings), answer: OwnShare.self)
     }
 
     public func unshare(book: UUID) throws -> Int {
-        try request("DELETE", "/api/v1/shares/" + book.lowercaseText, answer: DeviceAPI.Unshared.self).followers
+        try request(.unshare(book.lowercaseText), answer: DeviceAPI.Unshared.self).followers
     }
 
     public func shares() throws -> [OwnShare] {
-        try request("GET", "/api/v1/shares", answer: [OwnShare].self)
+        try request(.shares, answer: [OwnShare].self)
     }
 
     public func follow(code: String) throws -> FollowedBook {
         guard let code = ShareCode.read(code) else { throw CloudError.shareRefused(.noSuchShare) }
-        return try request("POST", "/api/v1/follows", body: DeviceAPI.encode(DeviceAPI.FollowRequest(code: code)), answer: FollowedBook.self)
+        return try request(.follow, body: DeviceAPI.encode(DeviceAPI.FollowRequest(code: code)), answer: FollowedBook.self)
     }
 
     public func unfollow(share: UUID) throws -> Bool {
-        try request("DELETE", "/api/v1/follows/" + share.lowercaseText, answer: DeviceAPI.Unfollowed.self).unfollowed
+        try request(.unfollow(share.lowercaseText), answer: DeviceAPI.Unfollowed.self).unfollowed
     }
 
     public func follows() throws -> [FollowedBook] {
-        try request("GET", "/api/v1/follows", answer: [FollowedBook].self)
+        try request(.follows, answer: [FollowedBook].self)
     }
 
     public func pullShared(share: UUID, after token: Int64, limit: Int) throws -> [PulledRow] {
-        let answer = try exchange("GET", "/api/v1/follows/\(share.lowercaseText)/records?after=\(token)&limit=\(limit)")
+        let answer = try exchange(.followedRecords(share.lowercaseText), query: "after=\(token)&limit=\(limit)")
         try Self.refuse(answer, server: connection.server)
         return try ServerSyncChannel.rows(answer.body, server: connection.server)
     }
 
     public func followChanges(known: [UUID: Int64], limit: Int) throws -> [FollowChange] {
         let body = DeviceAPI.encode(DeviceAPI.FollowTokens(known: Dictionary(known.map { ($0.key.lowercaseText, $0.value) }, uniquingKeysWith: { a, _ in a })))
-        let answer = try exchange("POST", "/api/v1/follows/changes?limit=\(limit)", headers: ["Content-Type": "application/json"], body: body)
+        let answer = try exchange(.followChanges, query: "limit=\(limit)", headers: ["Content-Type": "application/json"], body: body)
         try Self.refuse(answer, server: connection.server)
         var rows: [(share: String, row: PulledRow)] = []
         for line in answer.body.split(separator: UInt8(ascii: "\n")) {
@@ -64,7 +64,7 @@ extension ServerAccount: SharingChannel {
     public func catalog(_ query: CatalogQuery) throws -> [CatalogEntry] {
         let text = PercentEncoding.encodeAllButAlphanumerics(query.text)
         let languages = PercentEncoding.encodeAllButAlphanumerics(query.languages)
-        return try request("GET", "/api/v1/catalog?q=\(text)&languages=\(languages)&sort=\(query.byFollowers ? "followers" : "newest")&limit=\(query.limit)",
+        return try request(.catalog, query: "q=\(text)&languages=\(languages)&sort=\(query.byFollowers ? "followers" : "newest")&limit=\(query.limit)",
                            answer: [CatalogEntry].self)
     }
 }

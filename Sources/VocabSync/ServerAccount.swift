@@ -7,15 +7,15 @@ import Glibc
 
 /// A device's account on a Vocab server, through the server's API (version 1, over HTTPS):
 /// the device's requests carry its id and secret (`Authorization: Bearer ID.SECRET`), never the
-/// learner's password, which only signing in sends, once.
+/// learner's password, which only signing in sends, once. By `DeviceRoute`:
 ///
-///     POST   /api/v1/devices          {"user","password","label"} → 201 {"device","secret","account"}
-///     GET    /api/v1/account          → {"account","books","words","reviews","latest"}
-///     GET    /api/v1/sync/pull?after=N&limit=M → one record a line: kind TAB id TAB seq TAB deleted TAB body
-///     POST   /api/v1/sync/push?token=N&fresh=0|1&merge=1  (the batch) → {"latest"} | 409 {"outcome":"moved"|"upsert"}
-///     GET    /api/v1/devices          → [{"id","label","created","seen","this"}]
-///     DELETE /api/v1/devices/ID       → {"signedOut"}
-///     POST   /api/v1/signout          {"everywhere"} → {"signedOut"}
+///     signIn         {"user","password","label"} → 201 {"device","secret","account"}
+///     account        → {"account","books","words","reviews","latest"}
+///     pull           ?after=N&limit=M → one record a line: kind TAB id TAB seq TAB deleted TAB body
+///     push           ?token=N&fresh=0|1&merge=1  (the batch) → {"latest"} | 409 {"outcome":"moved"|"upsert"}
+///     devices        → [{"id","label","created","seen","this"}]
+///     signOutDevice  → {"signedOut"}
+///     signOut        {"everywhere"} → {"signedOut"}
 ///
 /// The JSON bodies are `DeviceAPI`'s types, which the server encodes. Refusals are
 /// `DeviceAPI.Problem` (`{"error": "…"}`): 401 signed out, 429/503 busy (Retry-After), 507 the
@@ -39,7 +39,7 @@ public final class ServerAccount {
                               timeouts: CloudTimeouts = CloudTimeouts()) throws -> CloudLogin {
         let connection = try ServerConnection(url: url, caFile: caFile, timeouts: timeouts)
         let body = DeviceAPI.encode(DeviceAPI.SignIn(user: user, password: password, label: label))
-        let answer = try connection.send("POST", "/api/v1/devices", headers: ["Content-Type": "application/json"], body: body)
+        let answer = try connection.send(DeviceRoute.signIn.method, DeviceRoute.signIn.path(), headers: ["Content-Type": "application/json"], body: body)
         if answer.status == 403 || answer.status == 401 {
             throw CloudError.accessDenied(server: connection.server, detail: message(of: answer) ?? "the user name or the password is wrong")
         }
@@ -66,13 +66,13 @@ public final class ServerAccount {
 
     /// The account's counts and latest change.
     public func counts() throws -> CloudCounts {
-        let counts = try request("GET", "/api/v1/account", answer: DeviceAPI.Counts.self)
+        let counts = try request(.account, answer: DeviceAPI.Counts.self)
         return CloudCounts(books: counts.books, words: counts.words, reviews: counts.reviews, latest: counts.latest)
     }
 
     /// The account's devices signed in, oldest first.
     public func devices() throws -> [CloudDevice] {
-        try request("GET", "/api/v1/devices", answer: [DeviceAPI.Device].self).map(\.cloudDevice)
+        try request(.devices, answer: [DeviceAPI.Device].self).map(\.cloudDevice)
     }
 
     /// Signs out the device `id`, or every device of the account (this one too) when nil.
@@ -80,11 +80,11 @@ public final class ServerAccount {
     public func signOut(_ id: String?) throws -> Int {
         if let id {
             guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return 0 }
-            let answer = try exchange("DELETE", "/api/v1/devices/" + id)
+            let answer = try exchange(.signOutDevice(id))
             if answer.status == 404 { return 0 }
             return try Self.checked(answer, DeviceAPI.SignedOut.self, server: connection.server).signedOut
         }
-        return try request("POST", "/api/v1/signout", body: DeviceAPI.encode(DeviceAPI.SignOut(everywhere: true)),
+        return try request(.signOut, body: DeviceAPI.encode(DeviceAPI.SignOut(everywhere: true)),
                            answer: DeviceAPI.SignedOut.self).signedOut
     }
 
@@ -96,7 +96,8 @@ public final class ServerAccount {
     /// that a learner's devices do not come back in step. A 503 with a Retry-After (the cloud
     /// busy or between database nodes: a failover takes seconds) is tried again the same way 5
     /// times at most (about half a minute).
-    func exchange(_ method: String, _ path: String, headers extra: [String: String] = [:], body: [UInt8]? = nil) throws -> ServerConnection.Answer {
+    func exchange(_ route: DeviceRoute, query: String? = nil, headers extra: [String: String] = [:], body: [UInt8]? = nil) throws -> ServerConnection.Answer {
+        let method = route.method, path = route.path(query: query)
         var headers = authorization
         for (name, value) in extra { headers[name] = value }
         var answer = try connection.send(method, path, headers: headers, body: body)
@@ -116,8 +117,8 @@ public final class ServerAccount {
         ["Authorization": "Bearer \(login.address.user).\(login.password ?? "")", "X-Vocab-Request": "1"]
     }
 
-    func request<Answer: Decodable>(_ method: String, _ path: String, body: [UInt8]? = nil, answer: Answer.Type) throws -> Answer {
-        try Self.checked(try exchange(method, path, headers: body != nil ? ["Content-Type": "application/json"] : [:], body: body),
+    func request<Answer: Decodable>(_ route: DeviceRoute, query: String? = nil, body: [UInt8]? = nil, answer: Answer.Type) throws -> Answer {
+        try Self.checked(try exchange(route, query: query, headers: body != nil ? ["Content-Type": "application/json"] : [:], body: body),
                          answer, server: connection.server)
     }
 
@@ -187,7 +188,7 @@ public final class ServerSyncChannel: SyncChannel {
     }
 
     public func pull(after token: Int64, limit: Int) throws -> [PulledRow] {
-        let answer = try account.exchange("GET", "/api/v1/sync/pull?after=\(token)&limit=\(limit)")
+        let answer = try account.exchange(.pull, query: "after=\(token)&limit=\(limit)")
         try ServerAccount.refuse(answer, server: account.connection.server)
         return try Self.rows(answer.body, server: account.connection.server)
     }
@@ -217,7 +218,7 @@ public final class ServerSyncChannel: SyncChannel {
         let answer = PushAnswerSlot()
         let work = DispatchWorkItem {
             answer.result = Result {
-                try account.exchange("POST", "/api/v1/sync/push?token=\(token)&fresh=\(intoEmptyAccount ? 1 : 0)&merge=1",
+                try account.exchange(.push, query: "token=\(token)&fresh=\(intoEmptyAccount ? 1 : 0)&merge=1",
                                      headers: ["Content-Type": batch.hasPrefix("[") ? "application/json" : "application/x-ndjson"], body: Array(batch.utf8))
             }
         }

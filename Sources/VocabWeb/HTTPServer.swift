@@ -70,8 +70,9 @@ public struct HTTPLimits: Sendable {
     public var maximumUpload = 32 << 20
     /// Uploads being received at once (another is answered 429, its body dropped as it comes).
     public var uploadsAtOnce = 2
-    /// Requests to this path carry a device's batch of changes (a sync's push): their own bound.
-    public var batchPath = "/api/v1/sync/push"
+    /// Requests to this path carry a device's batch of changes (a sync's push, `DeviceRoute.push`):
+    /// their own bound. None when nil.
+    public var batchPath: String?
     /// The largest batch (what the cloud's push takes).
     public var maximumBatch = 16 << 20
     /// Batches being received at once (another is answered 429, its body dropped as it comes).

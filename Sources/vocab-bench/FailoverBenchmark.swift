@@ -15,15 +15,18 @@ struct FailoverBenchmark {
     var devices = 3
     var seconds = 40
     var killAfter = 10
+    var readers = 2
 
     init(_ arguments: [String]) throws {
         let given = try LoadArguments.parse(arguments, usage: "vocab-bench failover [--users N (1-200, default 20)] [--devices N (1-8, default 3)] "
-                                                + "[--seconds N (20-600, default 40)] [--kill-after N (2-60, default 10)]",
-                                            ranges: ["--users": 1...200, "--devices": 1...8, "--seconds": 20...600, "--kill-after": 2...60])
+                                                + "[--seconds N (20-600, default 40)] [--kill-after N (2-60, default 10)] [--readers N (0-16, default 2; 0: no reads run)]",
+                                            ranges: ["--users": 1...200, "--devices": 1...8, "--seconds": 20...600, "--kill-after": 2...60,
+                                                     "--readers": 0...16])
         users = given["--users"] ?? users
         devices = given["--devices"] ?? devices
         seconds = given["--seconds"] ?? seconds
         killAfter = given["--kill-after"] ?? killAfter
+        readers = given["--readers"] ?? readers
         guard killAfter < seconds - 10 else { throw BenchError.message("--kill-after must leave at least 10 s of --seconds after the kill") }
     }
 
@@ -50,6 +53,7 @@ struct FailoverBenchmark {
             alone = try steady(address, "one node's commit (synchronous_commit = local: the standby not waited for)")
         }
         if alone > 0 { print(String(format: "  synchronous replication: %.2fx one node's syncs/s", replicated / alone)) }
+        if readers > 0 { try standbyReads(address, admin: admin) }
 
         try killed("kill-primary", "the primary", address, cluster, target: 30)
         try killed("kill-standby", "the standby", address, cluster, target: 30)
@@ -68,6 +72,33 @@ struct FailoverBenchmark {
             BenchChecks.require(errors.isEmpty, "failover, \(name): \(errors.values.reduce(0, +)) errors (target 0)")
             try check(fleet, results, admin: try connect(), name)
             return rate
+        }
+    }
+
+    /// Two runs with the catalogue searched meanwhile: on the primary, then on the standby.
+    private func standbyReads(_ address: ServerAddress, admin: PostgresConnection) throws {
+        let reads = StandbyReads(address: address, readers: readers)
+        let owner = "bfo_reads_\(UUID().uuidString.prefix(6).lowercased())"
+        defer { _ = try? admin.execute("DELETE FROM vocab.shares WHERE owner = $1", [owner]) }
+        try reads.seed(admin: admin, owner: owner)
+        var rates: [(syncs: Double, searches: Double)] = []
+        for kind in ["primary", "standby"] {
+            try withFleet(address) { fleet, _ in
+                let results = LoadResults()
+                let waitForReaders = reads.searches(on: kind, until: .now + .seconds(seconds))
+                let elapsed = fleet.run(seconds: seconds, results: results)
+                let (found, failed) = waitForReaders()
+                let (latencies, errors) = results.snapshot()
+                let syncs = Double(latencies.count) / elapsed, searches = Double(found) / elapsed
+                print(String(format: "  %d threads searching %d listed books on the %@ meanwhile: %.1f syncs/s (p50 %.0f ms), %.1f searches/s, %d failed",
+                             readers, reads.listed, kind, syncs, percentile(latencies.sorted(), 0.5) * 1000, searches, failed))
+                BenchChecks.require(errors.isEmpty && failed == 0, "failover, searches on the \(kind): \(errors.values.reduce(0, +)) syncs and \(failed) searches failed")
+                rates.append((syncs, searches))
+            }
+        }
+        if rates.count == 2, rates[0].syncs > 0, rates[0].searches > 0 {
+            print(String(format: "  the searches on the standby rather than the primary: %.2fx the syncs/s, %.2fx the searches/s",
+                         rates[1].syncs / rates[0].syncs, rates[1].searches / rates[0].searches))
         }
     }
 

@@ -72,7 +72,7 @@ enum CloudCommands {
         arguments: [ArgumentSpec("NAME", help: "The user."), ArgumentSpec("RECORDS", help: "The most records, or none to lift the cap.")],
         options: [admin, OptionSpec("bytes", value: "N", help: "Also cap the bytes the records take (e.g. 268435456 or 256MiB), or none.")],
         discussion: """
-            New users start with 500,000 records and 256 MiB. Past a cap the server refuses a push with a clear message; \
+            New users start with \(CloudSchema.defaultMaxRecords) records and \(ByteCount.describe(CloudSchema.defaultMaxBytes)). Past a cap the server refuses a push with a clear message; \
             nothing on the user's devices is lost. Waits at most 3 s for the user's account row, then names who holds it.
             """,
         examples: ["PGPASSWORD=... vocab cloud limit alice 200000 --bytes 512MiB --admin postgresql://postgres@localhost/vocab"]

@@ -260,6 +260,7 @@ struct ServeOptions {
     /// The bounds of the server's connections, with the proxy it trusts.
     var limits: HTTPLimits {
         var limits = HTTPLimits()
+        limits.batchPath = DeviceRoute.push.path()
         limits.trustedProxies = proxyAddresses
         if let connectionsPerAddress { limits.connectionsPerAddress = connectionsPerAddress }
         if let bodiesPerAddress { limits.bodiesPerAddress = bodiesPerAddress }
