@@ -56,9 +56,12 @@ let package = Package(
         .target(name: "VocabArchives", dependencies: ["VocabCore", "CZip", "CXML2", "VocabSystem"], swiftSettings: withoutFoundation),
         // Anki packages (.apkg, .colpkg): read in both layouts, written in the legacy one.
         .target(name: "VocabAnki", dependencies: ["VocabCore", "VocabStore", "VocabArchives", "CZstd", "VocabSystem"], swiftSettings: withoutFoundation),
-        // The cloud: the device's sync client (over HTTPS, libcurl) and, for the server, the
-        // cloud's schema, accounts and password verifiers (PostgreSQL, libsodium).
-        .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CLibPQ", "CSodium", "CCurl"], swiftSettings: withoutFoundation),
+        // The device's side of the cloud: the sync engine, the device API's routes and bodies,
+        // and its client of a Vocab server (over HTTPS, libcurl).
+        .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CCurl"], swiftSettings: withoutFoundation),
+        // The cloud itself, for the server and the administrator: its schema and functions in
+        // PostgreSQL (libpq), accounts, devices and password verifiers (libsodium).
+        .target(name: "VocabCloud", dependencies: ["VocabCore", "VocabStore", "VocabSync", "CLibPQ", "CSodium"], swiftSettings: withoutFoundation),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
         .target(name: "VocabDictionary", dependencies: ["VocabCore", "VocabSystem"], swiftSettings: withoutFoundation),
         // The workflows every front end shares: game, study, word form, sync, transfer, paths.
@@ -82,9 +85,9 @@ let package = Package(
         // The server of many learners (`vocab serve --cloud`): each signs in with a cloud account
         // and studies on a store of the server's kept in step with the cloud; the cloud's only
         // door (sign-in limits, fair shares of its few connections, the device API).
-        .target(name: "VocabServer", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabSync", "VocabSessions", "VocabCatalog", "VocabWeb"],
+        .target(name: "VocabServer", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabSync", "VocabCloud", "VocabSessions", "VocabCatalog", "VocabWeb"],
                 swiftSettings: withoutFoundation),
-        .target(name: "VocabCLI", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabSessions", "VocabWeb",
+        .target(name: "VocabCLI", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabCloud", "VocabSessions", "VocabWeb",
                                                  "VocabServer", "VocabCatalog", "CQREncode"], swiftSettings: withoutFoundation),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the
@@ -105,7 +108,7 @@ let package = Package(
         .plugin(name: "EmbedWebPages", capability: .buildTool()),
         .executableTarget(name: "vocab-desktop", dependencies: ["VocabDesktop"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
-        .executableTarget(name: "vocab-bench", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync"]),
+        .executableTarget(name: "vocab-bench", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloud"]),
         // The small process vocab-bench measures its children through (see its main.c).
         .executableTarget(name: "vocab-bench-spawn", path: "Sources/vocab-bench-spawn"),
 
@@ -113,7 +116,7 @@ let package = Package(
         .target(name: "TestServices", path: "Tests/TestServices"),
         .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"], exclude: ["Data"]),
         .testTarget(name: "VocabSystemTests", dependencies: ["VocabSystem"]),
-        .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCore", "TestServices"]),
+        .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCloud", "VocabCore", "TestServices"]),
         .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore", "TestServices"]),
         .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabDictionary", "VocabSystem"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),

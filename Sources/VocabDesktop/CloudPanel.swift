@@ -193,7 +193,7 @@ final class LoginDialog {
         let service = service
         UI.setText(message, tr("Checking…"))
         UI.setVisible(message, true)
-        offMain({ Result { try service.logIn(url: address, password: secret, label: CloudDevices.label(for: "window")) } }, then: { [weak self] result in
+        offMain({ Result { try service.logIn(url: address, password: secret, label: DeviceLabel.of("window")) } }, then: { [weak self] result in
             guard let self else { return }
             switch result {
             case .success:

@@ -1,4 +1,5 @@
 import Dispatch
+import VocabCloud
 import VocabSync
 import VocabSystem
 import VocabWeb

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabCore
+import VocabCloud
 import VocabSync
 import VocabWeb
 

@@ -3,6 +3,7 @@ import Synchronization
 import VocabCore
 import VocabSessions
 import VocabStore
+import VocabCloud
 import VocabSync
 import VocabWeb
 

@@ -4,6 +4,7 @@ import Synchronization
 import VocabCatalog
 import VocabCore
 import VocabStore
+import VocabCloud
 import VocabSync
 import VocabSystem
 import VocabWeb
@@ -257,7 +258,7 @@ public final class CloudWebApp: Sendable {
     /// account and address, a few checks at once) and adds a device to the account.
     func addDevice(_ request: HTTPRequest, user: String, password: String, label: String) throws -> Caller {
         let wrong = WebProblem(status: 403, message: "The user name or the password is wrong.", field: "password")
-        guard CloudSchema.isUserName(user), !password.isEmpty,
+        guard UserName.isValid(user), !password.isEmpty,
               password.utf8.count <= 1_024 else {
             throw wrong
         }

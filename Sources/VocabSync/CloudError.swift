@@ -133,5 +133,12 @@ public struct BlockingSession: Equatable, Sendable, CustomStringConvertible {
     /// How long its transaction has been open, in seconds.
     public var seconds: Int
 
+    public init(pid: Int, user: String, state: String, seconds: Int) {
+        self.pid = pid
+        self.user = user
+        self.state = state
+        self.seconds = seconds
+    }
+
     public var description: String { "\(user) (pid \(pid), \(state) for \(seconds) s)" }
 }

@@ -24,7 +24,7 @@ public enum ShareRefusal: String, Sendable, Equatable, CaseIterable {
     /// words (none of that push is stored; batches before it that fit were).
     case sharedBookFull
 
-    init?(sqlState: String) {
+    public init?(sqlState: String) {
         guard sqlState.hasPrefix("VS"), let number = Int(sqlState.dropFirst(2)), (1...Self.allCases.count).contains(number) else { return nil }
         self = Self.allCases[number - 1]
     }
@@ -68,6 +68,18 @@ public struct OwnShare: Codable, Sendable, Equatable {
     public var title: String
     public var words: Int
     public var followers: Int
+
+    public init(share: String, book: String, code: String, listed: Bool, sharer: String, languages: String, title: String, words: Int, followers: Int) {
+        self.share = share
+        self.book = book
+        self.code = code
+        self.listed = listed
+        self.sharer = sharer
+        self.languages = languages
+        self.title = title
+        self.words = words
+        self.followers = followers
+    }
 }
 
 /// How a share is shown: listed in the server's catalogue or not, under which name (nil: as
@@ -116,6 +128,16 @@ public struct FollowedBook: Codable, Sendable, Equatable {
     public var ended: Bool
     public var words: Int
     public var latest: Int64
+
+    public init(share: String, book: String, title: String, sharer: String, ended: Bool, words: Int, latest: Int64) {
+        self.share = share
+        self.book = book
+        self.title = title
+        self.sharer = sharer
+        self.ended = ended
+        self.words = words
+        self.latest = latest
+    }
 }
 
 /// A followed book as a follower's sync finds it, with its records after the device's token
@@ -125,7 +147,7 @@ public struct FollowChange: Sendable, Equatable {
     public var rows: [PulledRow]?
 
     /// The rows of `follow_changes` (a 'state' row, then that book's records), by book.
-    static func group(_ rows: [(share: String, row: PulledRow)]) -> [FollowChange] {
+    public static func group(_ rows: [(share: String, row: PulledRow)]) -> [FollowChange] {
         var changes: [FollowChange] = []
         for (share, row) in rows {
             if row.kind == "state" {
@@ -152,6 +174,17 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
     public var followers: Int
     /// When it was shared (seconds since 1970).
     public var created: Int64
+
+    public init(share: String, code: String, title: String, sharer: String, languages: String, words: Int, followers: Int, created: Int64) {
+        self.share = share
+        self.code = code
+        self.title = title
+        self.sharer = sharer
+        self.languages = languages
+        self.words = words
+        self.followers = followers
+        self.created = created
+    }
 }
 
 /// A search of the catalogue: words of the name (each a prefix), the languages, the order.

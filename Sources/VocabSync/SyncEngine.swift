@@ -78,14 +78,6 @@ public final class SyncEngine {
         self.progress = progress
     }
 
-    /// A sync through the cloud's functions on a Vocab server's `connection`, for `device`
-    /// of the learner whose account is `account`.
-    public convenience init(store: Store, connection: PostgresConnection, device: DeviceKey, account: ServerAddress, pageSize: Int = 2000,
-                            batchSize: Int = 2000, progress: @escaping (SyncProgress) -> Void = { _ in }) {
-        self.init(store: store, channel: DatabaseSyncChannel(connection: connection, device: device), account: account.url,
-                  learner: account.user, pageSize: pageSize, batchSize: batchSize, progress: progress)
-    }
-
     /// Syncs. `known`: the account's counts as the caller just asked them (a server that asked
     /// whether there is anything to do), used instead of asking again; a push checks that the
     /// account is still where they say, so counts a little old cost a pull, never a change.

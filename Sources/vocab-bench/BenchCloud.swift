@@ -1,4 +1,5 @@
 import Foundation
+import VocabCloud
 import VocabSync
 
 /// The cloud as a Vocab server reaches it, for the benchmarks: the server tier's role (its

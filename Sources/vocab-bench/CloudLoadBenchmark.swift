@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import VocabCore
 import VocabStore
+import VocabCloud
 import VocabSync
 
 /// `vocab-bench cloud-load`: many users, each with several devices (a store of its own per

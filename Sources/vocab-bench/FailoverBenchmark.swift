@@ -1,4 +1,5 @@
 import Foundation
+import VocabCloud
 import VocabSync
 
 /// `vocab-bench failover`: `cloud-load` on a cloud of two PostgreSQL nodes under

@@ -1,6 +1,7 @@
 import Foundation
 import VocabCore
 import VocabStore
+import VocabCloud
 import VocabSync
 
 /// The devices of the load benchmarks: `users` learners made in the cloud, each with `devices`

@@ -1,6 +1,7 @@
 import Foundation
 import VocabCore
 import VocabStore
+import VocabCloud
 import VocabSync
 
 /// Shared books (issue 41), through the cloud's functions as a Vocab server runs them:

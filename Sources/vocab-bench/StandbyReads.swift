@@ -1,4 +1,5 @@
 import Foundation
+import VocabCloud
 import VocabSync
 
 /// Whether reads that need not go to the primary help when sent to the standby (issue 57): the

@@ -1,6 +1,7 @@
 import Foundation
 import VocabCore
 import VocabStore
+import VocabCloud
 import VocabSync
 
 /// The first sync of a whole account against `psql \copy` of the same rows into the same

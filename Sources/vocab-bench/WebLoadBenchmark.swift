@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import VocabCore
 import VocabStore
+import VocabCloud
 import VocabSync
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import XCTest
 @testable import VocabSync
+@testable import VocabCloud
 
 /// The cloud's password verifiers: Argon2id for every password kept from now on, and
 /// PostgreSQL's own SCRAM-SHA-256 verifiers, checked here without PostgreSQL, so that an

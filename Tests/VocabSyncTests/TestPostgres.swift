@@ -1,5 +1,6 @@
 import XCTest
 import TestServices
+import VocabCloud
 import VocabSync
 
 /// The throw-away PostgreSQL that scripts/test.sh starts, as its administrator sees it, with

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VocabCore
+import VocabCloud
 import VocabSync
 import VocabSessions
 import VocabSystem
@@ -140,7 +141,7 @@ enum CloudCommands {
             guard FileStatus.byteSize(of: path) != nil else { throw UsageError.invalidValue(option: "ca-file", value: file, expected: "a certificate file (PEM)") }
             return path
         }
-        let label = arguments.value("device-name") ?? CloudDevices.label(for: "terminal")
+        let label = arguments.value("device-name") ?? DeviceLabel.of("terminal")
         let service = try SyncService(paths: context.paths)
         let account = try service.logIn(url: url, password: password, label: label, caFile: caFile)
         context.console.print("Logged in to \(account.url) as \"\(label)\".")

@@ -6,6 +6,7 @@ import VocabCore
 import VocabDictionary
 import VocabSessions
 import VocabStore
+import VocabCloud
 import VocabSync
 import VocabServer
 import VocabWeb

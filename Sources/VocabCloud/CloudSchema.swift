@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VocabSync
 
 /// The cloud's side of Vocab: one schema in PostgreSQL that only Vocab servers (the role
 /// `vocab_server`) and administrators reach. Learners are rows with a password verifier,
@@ -105,17 +106,10 @@ public enum CloudSchema {
         }
     }
 
-    /// Whether `name` can be a learner's user name: a letter, then letters, digits and
-    /// underscores, 63 at most, and not `vd_…` (the names devices had). The one check of every
-    /// layer that takes a user name (the administrator's, a login's, a sign-in's).
-    public static func isUserName(_ name: String) -> Bool {
-        name.wholeMatch(of: #/[A-Za-z][A-Za-z0-9_]{0,62}/#) != nil && !name.hasPrefix("vd_")
-    }
-
     /// Makes a learner who can sign in with `password` (or gives an existing one a new
     /// password: the learner's devices stay signed in). The password is kept as Argon2id.
     public static func addUser(_ name: String, password: String, on connection: PostgresConnection) throws {
-        guard isUserName(name) else { throw CloudError.invalidRoleName(name) }
+        guard UserName.isValid(name) else { throw CloudError.invalidRoleName(name) }
         guard !password.isEmpty else { throw CloudError.emptyPassword }
         let verifier = try PasswordVerifier.make(password)
         try connection.transaction {

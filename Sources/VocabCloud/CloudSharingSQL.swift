@@ -1,3 +1,5 @@
+import VocabSync
+
 extension CloudSchema {
     /// Shared books (version 8): a learner shares one of his books under a code of 128 random
     /// bits; other learners follow it and pull its records straight from the owner's rows

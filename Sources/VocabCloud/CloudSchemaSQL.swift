@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VocabSync
 
 extension CloudSchema {
     /// The schema, idempotent: running it again changes nothing, and it upgrades an older one

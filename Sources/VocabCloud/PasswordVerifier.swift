@@ -1,4 +1,5 @@
 import CSodium
+import VocabSync
 import VocabCore
 
 /// What the cloud keeps of a learner's password, and the check of a password against it —

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VocabSync
 import VocabCore
 
 /// Shared books through the cloud's functions, for `device` (inside a Vocab server: the
