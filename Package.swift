@@ -61,7 +61,9 @@ let package = Package(
         .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CCurl"], swiftSettings: withoutFoundation),
         // The cloud itself, for the server and the administrator: its schema and functions in
         // PostgreSQL (libpq), accounts, devices and password verifiers (libsodium).
-        .target(name: "VocabCloud", dependencies: ["VocabCore", "VocabStore", "VocabSync", "CLibPQ", "CSodium"], swiftSettings: withoutFoundation),
+        // Its SQL is in `SQL/`, embedded at build time by the EmbedSQL plugin.
+        .target(name: "VocabCloud", dependencies: ["VocabCore", "VocabStore", "VocabSync", "CLibPQ", "CSodium"], swiftSettings: withoutFoundation,
+                plugins: ["EmbedSQL"]),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
         .target(name: "VocabDictionary", dependencies: ["VocabCore", "VocabSystem"], swiftSettings: withoutFoundation),
         // The workflows every front end shares: game, study, word form, sync, transfer, paths.
@@ -106,6 +108,7 @@ let package = Package(
                                                      "VocabCatalog", "VocabWording", "CGtk", "CVocabListModel"]),
         .plugin(name: "CompileTranslations", capability: .buildTool()),
         .plugin(name: "EmbedWebPages", capability: .buildTool()),
+        .plugin(name: "EmbedSQL", capability: .buildTool()),
         .executableTarget(name: "vocab-desktop", dependencies: ["VocabDesktop"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
         .executableTarget(name: "vocab-bench", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloud"]),

@@ -3,7 +3,7 @@ import VocabSync
 
 /// The cloud's side of Vocab: one schema in PostgreSQL that only Vocab servers (the role
 /// `vocab_server`) and administrators reach. Learners are rows with a password verifier,
-/// devices rows with their secret's SHA-256 (`CloudSchemaSQL.swift` holds the schema).
+/// devices rows with their secret's SHA-256 (the schema is `SQL/schema.sql` and `SQL/sharing.sql`).
 public enum CloudSchema {
     /// The one database role of the server tier.
     public static let serverRole = "vocab_server"

@@ -1,0 +1,23 @@
+@testable import VocabCloud
+import Foundation
+import VocabSync
+import XCTest
+
+/// The cloud's SQL files (`Sources/VocabCloud/SQL`, embedded at build time): every bound in
+/// them is one of Swift's, put in; none is left out or unknown.
+final class CloudSQLTests: XCTestCase {
+    private func raw(_ name: String) throws -> String {
+        let encoded = try XCTUnwrap(embeddedSQL[name], "\(name) is embedded")
+        return String(decoding: try XCTUnwrap(Data(base64Encoded: encoded)), as: UTF8.self)
+    }
+
+    func testEveryBoundInTheSQLIsSwiftsAndEveryOneIsUsed() throws {
+        XCTAssertEqual(Set(embeddedSQL.keys), ["schema.sql", "sharing.sql"])
+        let files = try ["schema.sql", "sharing.sql"].map(raw).joined()
+        let named = Set(files.matches(of: #/\{\{([a-z_]+)\}\}/#).map { String($0.output.1) })
+        XCTAssertEqual(named, Set(CloudSchema.boundsInSQL.keys))
+        XCTAssertFalse(CloudSchema.installSQL.contains("{{"))
+        XCTAssertTrue(CloudSchema.installSQL.contains("AND s.words > \(SharingBounds.wordsPerBook)) THEN"))
+        XCTAssertTrue(CloudSchema.installSQL.contains("('default_max_records', '\(CloudSchema.defaultMaxRecords)')"))
+    }
+}
