@@ -262,7 +262,7 @@ final class ShelfScreen {
     private func copyOpenBook() {
         guard let book = openBook else { return }
         let id = book.id, name = tr("%@ (copy)", book.name), now = model.clock.now()
-        model.background({ store in try store.copyBook(id, named: name, now: now) }) { [weak self] result in
+        model.background({ store in try BookActions.copy(id, named: name, in: store, now: now) }) { [weak self] result in
             switch result {
             case .success(let (copy, count)):
                 self?.model.toast(tr("Copied “%@” to “%@” (%d words): yours to change.", book.name, copy.name, count))

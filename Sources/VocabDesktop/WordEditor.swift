@@ -203,7 +203,7 @@ final class WordEditor {
                     action: tr("Delete")) { [weak self] in
             guard let self else { return }
             let id = word.id, now = model.clock.now()
-            model.background({ store in try store.deleteWord(id: id, now: now) }) { [weak self] result in
+            model.background({ store in try WordActions.delete(id, from: store, now: now) }) { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .success:

@@ -225,7 +225,7 @@ final class WordListScreen {
         let now = model.clock.now()
         model.background({ store in
             guard let row = try store.wordListRow(key: key) else { return }
-            try store.updateWord(id: row.word.id, WordChanges(memorized: !row.word.memorized), now: now)
+            try WordActions.toggleMemorized(row.word.id, in: store, now: now)
         }) { [weak self] result in
             if case .failure(let error) = result { self?.model.toast(AppModel.message(error)) }
         }

@@ -74,6 +74,20 @@ public enum BookDeletion {
     }
 }
 
+/// Changes to a book every front end makes alike, beside the form's Done (every field at once).
+public enum BookActions {
+    /// Renames the book; its words stay with it.
+    public static func rename(_ id: UUID, to name: String, in store: Store, now: Timestamp) throws -> Book {
+        try store.updateBook(id: id, BookChanges(name: name), now: now)
+    }
+
+    /// Copies the book (a followed one, say) into a new book of the learner's own named
+    /// `name`, with its words, their marks and their reviews; returns it and how many words.
+    public static func copy(_ id: UUID, named name: String, in store: Store, now: Timestamp) throws -> (book: Book, words: Int) {
+        try store.copyBook(id, named: name, now: now)
+    }
+}
+
 extension BookForm {
     /// A cover image read from the file at `path`, refused (with its size) when it is larger
     /// than a book's cover may be; whether it is an image is checked when the book is saved.

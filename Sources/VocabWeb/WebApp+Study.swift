@@ -72,11 +72,7 @@ extension WebApp {
             }
             byWord[wordId, default: []].append(ReviewRecord(id: id, wordId: wordId, reviewedAt: at, rating: rating, source: .study))
         }
-        let added = try pool.write { store in
-            // Reviews of words deleted meanwhile (on another device) have nowhere to go: left out.
-            let known = try byWord.keys.filter { try store.word(id: $0) != nil }
-            return try store.addReviewLogs(known.map { ($0, byWord[$0] ?? []) }, scheduler: try store.scheduler())
-        }.value
+        let added = try pool.write { store in try ReviewRecording.add(byWord, to: store) }.value
         return AddedAnswer(added: added)
     }
 
@@ -86,10 +82,7 @@ extension WebApp {
             throw WebProblem(status: 422, message: "The rating must be again, hard, good or easy.", field: "rating")
         }
         let now = clock.now()
-        let schedule = try pool.write { store in
-            var ids = TimeOrderedIDs()
-            return try store.recordReview(wordId: wordId, rating: rating, at: now, source: .study, ids: &ids)
-        }.value
+        let schedule = try pool.write { store in try ReviewRecording.record(wordId, rating: rating, at: now, source: .study, in: store) }.value
         return GradeAnswer(due: schedule.due.iso8601, state: schedule.state.name)
     }
 }

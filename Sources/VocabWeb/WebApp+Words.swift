@@ -67,11 +67,7 @@ extension WebApp {
     /// Deletes a word (and its reviews); a word already gone is no error (sent twice, say).
     func deleteWord(_ id: UUID) throws -> DeletedAnswer {
         let now = clock.now()
-        let deleted = try pool.write { store -> Bool in
-            guard try store.word(id: id) != nil else { return false }
-            try store.deleteWord(id: id, now: now)
-            return true
-        }.value
+        let deleted = try pool.write { store in try WordActions.delete(id, from: store, now: now) }.value
         return DeletedAnswer(deleted: deleted)
     }
 

@@ -129,7 +129,7 @@ enum BookCommands {
     )) { arguments, context in
         let store = try context.store()
         let book = try store.book(arguments.positionals[0])
-        let updated = try store.updateBook(id: book.id, BookChanges(name: arguments.positionals[1]), now: try context.now())
+        let updated = try BookActions.rename(book.id, to: arguments.positionals[1], in: store, now: try context.now())
         let count = try store.wordCount(WordFilter(bookId: book.id))
         context.console.print("Renamed \"\(book.name)\" to \"\(updated.name)\" (\(plural(count, "word")) kept).")
     }

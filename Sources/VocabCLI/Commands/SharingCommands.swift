@@ -141,7 +141,7 @@ enum SharingCommands {
         let store = try context.store()
         let book = try store.book(arguments.positionals[0])
         let name = arguments.value("name") ?? "\(book.name) (copy)"
-        let (copy, count) = try store.copyBook(book.id, named: name, now: try context.now())
+        let (copy, count) = try BookActions.copy(book.id, named: name, in: store, now: try context.now())
         context.console.print("Copied \"\(book.name)\" to \"\(copy.name)\" (\(plural(count, "word"))): yours to change.")
     }
 

@@ -108,8 +108,7 @@ enum StudyCommands {
         let time = try context.now(arguments)
         let bookId = try arguments.value("book").map { try store.book($0).id }
         let word = try store.word(arguments.positionals[0], inBook: bookId)
-        var ids = TimeOrderedIDs()
-        let schedule = try store.recordReview(wordId: word.id, rating: rating, at: time, source: .review, ids: &ids)
+        let schedule = try ReviewRecording.record(word.id, rating: rating, at: time, source: .review, in: store)
         if arguments.flag("json") {
             context.console.print(JSONValue.object([("word", .string(word.word))] + ScheduleJSON.members(schedule)).pretty)
         } else {

@@ -145,7 +145,7 @@ enum WordCommands {
         guard !changes.isEmpty else {
             throw UsageError.missingArgument(name: "a field to change (e.g. --definition TEXT)", command: "word edit")
         }
-        let updated = try store.updateWord(id: word.id, changes, now: try context.now())
+        let updated = try WordActions.edit(word.id, changes, in: store, now: try context.now())
         let bookName = try store.book(id: updated.bookId)?.name ?? ""
         if arguments.flag("json") {
             context.console.print(updated.json(bookName: bookName).pretty)
@@ -162,7 +162,7 @@ enum WordCommands {
         let store = try context.store()
         let word = try resolveWord(arguments, store: store)
         let bookName = try store.book(id: word.bookId)?.name ?? ""
-        try store.deleteWord(id: word.id, now: try context.now())
+        try WordActions.delete(word.id, from: store, now: try context.now())
         context.console.print("Deleted \"\(word.word)\" from \"\(bookName)\".")
     }
 
@@ -178,10 +178,7 @@ enum WordCommands {
             let store = try context.store()
             let bookId = try arguments.value("book").map { try store.book($0).id }
             let words = try arguments.positionals.map { try store.word($0, inBook: bookId) }
-            let now = try context.now()
-            try store.transaction {
-                for word in words { try store.updateWord(id: word.id, WordChanges(memorized: memorized), now: now) }
-            }
+            try WordActions.mark(words.map(\.id), memorized: memorized, in: store, now: try context.now())
             let list = words.map { "\"\($0.word)\"" }.joined(separator: ", ")
             context.console.print("Marked \(list) as \(memorized ? "memorised" : "not memorised").")
         }
