@@ -110,11 +110,7 @@ extension CloudWebApp {
             return WebApp.json(DeviceAPI.Unshared(followers: try channel { try $0.unshare(book: book) }))
         case .follow:
             let code = try WebApp.decode(DeviceAPI.FollowRequest.self, request).code
-            let followed = try channel { try $0.follow(code: code) }
-            let learner = try stores.learner(caller.owner, server: settings.server)
-            defer { learner.busy.subtract(1, ordering: .relaxed) }
-            try freshen(learner, caller, pushing: false, sharedNow: true)
-            return WebApp.json(followed, status: 201)
+            return WebApp.json(try atLearnersPlace(caller) { try SharingSteps.follow(code: code, at: $0) }, status: 201)
         case .sharePreview:
             return WebApp.json(try channel { try $0.preview(code: String(ids[0].prefix(64))) })
         case .unfollow:
@@ -146,6 +142,7 @@ struct LearnersSharingPlace: SharingPlace {
     func reading<T>(_ body: (Store) throws -> T) throws -> T { try learner.pool.read(body) }
     func writing<T>(_ body: (Store) throws -> T) throws -> T { try learner.pool.write(body).value }
     func syncFirst() throws { try app.freshen(learner, caller, pushing: true) }
+    func bringFollowedBooks() throws { try app.freshen(learner, caller, pushing: false, sharedNow: true) }
     func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T { try app.sharingCall(caller) { try body($0) } }
 }
 

@@ -25,6 +25,8 @@ public protocol SharingPlace {
     func writing<T>(_ body: (Store) throws -> T) throws -> T
     /// Brings the cloud up to the store (it shares a book as the cloud has it).
     func syncFirst() throws
+    /// Brings the books the learner follows into the store (one just followed).
+    func bringFollowedBooks() throws
     /// One call of the cloud's sharing functions for the learner's device.
     func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T
 }
@@ -39,6 +41,13 @@ public enum SharingSteps {
         }
         try place.syncFirst()
         return try place.sharing { try $0.share(settings) }
+    }
+
+    /// Follows the share of `code`, then brings its book into the store.
+    public static func follow(code: String, at place: some SharingPlace) throws -> FollowedBook {
+        let followed = try place.sharing { try $0.follow(code: code) }
+        try place.bringFollowedBooks()
+        return followed
     }
 
     /// Stops following the shared book `bookId` (or forgets that one which ended was shared):
@@ -62,6 +71,8 @@ final class DeviceSharingPlace: SharingPlace {
     let store: Store
     let sync: SyncService
     private var connected: CloudSession?
+    /// What the last sync of this place did.
+    private(set) var lastSync: SyncOutcome?
 
     init(store: Store, sync: SyncService) {
         self.store = store
@@ -79,7 +90,8 @@ final class DeviceSharingPlace: SharingPlace {
 
     func reading<T>(_ body: (Store) throws -> T) throws -> T { try body(store) }
     func writing<T>(_ body: (Store) throws -> T) throws -> T { try body(store) }
-    func syncFirst() throws { _ = try sync.run(try session, store: store) }
+    func syncFirst() throws { lastSync = try sync.run(try session, store: store) }
+    func bringFollowedBooks() throws { try syncFirst() }
     func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T { try body(try session.account) }
 }
 
@@ -125,9 +137,10 @@ public struct SharingService: Sendable {
     /// Follows the book under `codeOrLink`, then syncs so that it is here.
     public func follow(_ codeOrLink: String, store: Store) throws -> (FollowedBook, SyncOutcome) {
         guard let code = ShareCode.read(codeOrLink) else { throw SharingInputError.notACode(codeOrLink) }
-        let session = try sync.connect()
-        let followed = try session.account.follow(code: code)
-        return (followed, try sync.run(session, store: store))
+        let place = DeviceSharingPlace(store: store, sync: sync)
+        let followed = try SharingSteps.follow(code: code, at: place)
+        // The step's sync ran (a failed one throws): its outcome is always there.
+        return (followed, try place.lastSync ?? SyncOutcome(report: SyncReport(), server: place.session.login.address))
     }
 
     /// Stops following the shared book `bookId` (or forgets that one which ended was
