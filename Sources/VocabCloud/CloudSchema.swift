@@ -109,7 +109,7 @@ public enum CloudSchema {
     /// Makes a learner who can sign in with `password` (or gives an existing one a new
     /// password: the learner's devices stay signed in). The password is kept as Argon2id.
     public static func addUser(_ name: String, password: String, on connection: PostgresConnection) throws {
-        guard UserName.isValid(name) else { throw CloudError.invalidRoleName(name) }
+        guard UserName.isValid(name) else { throw CloudError.invalidUserName(name) }
         guard !password.isEmpty else { throw CloudError.emptyPassword }
         let verifier = try PasswordVerifier.make(password)
         try connection.transaction {

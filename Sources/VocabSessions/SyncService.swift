@@ -91,7 +91,7 @@ public struct SyncService: Sendable {
     static func splitUser(_ url: String) throws -> (base: String, user: String) {
         guard let match = url.wholeMatch(of: #/(https?://)([^@/]*)@(.+)/#) else { throw CloudError.invalidServerURL(url) }
         let user = String(match.2)
-        guard UserName.isValid(user) else { throw CloudError.invalidRoleName(user) }
+        guard UserName.isValid(user) else { throw CloudError.invalidUserName(user) }
         return (String(match.1) + String(match.3), user)
     }
 

@@ -8,7 +8,7 @@ public enum CloudError: UserFacingError, Equatable {
     case schemaMissing(server: String)
     case serverError(String)
     case invalidURL(String)
-    case invalidRoleName(String)
+    case invalidUserName(String)
     case emptyPassword
     /// The user stopped the sync; what finished is saved.
     case cancelled
@@ -51,7 +51,7 @@ public enum CloudError: UserFacingError, Equatable {
 
     public var category: ErrorCategory {
         switch self {
-        case .invalidURL, .invalidRoleName, .emptyPassword, .unreadableLogin, .invalidServerURL, .plainHTTPBeyondThisMachine: return .userInput
+        case .invalidURL, .invalidUserName, .emptyPassword, .unreadableLogin, .invalidServerURL, .plainHTTPBeyondThisMachine: return .userInput
         case .countsDisagree: return .conflictOrCorruption
         case .shareRefused: return .userInput
         default: return .cloudUnavailable
@@ -72,7 +72,7 @@ public enum CloudError: UserFacingError, Equatable {
             return "The cloud server reported an error: \(detail)."
         case .invalidURL(let text):
             return "\"\(text)\" is not a PostgreSQL URL (postgresql://USER@HOST[:PORT]/DATABASE); put no password in it."
-        case .invalidRoleName(let name):
+        case .invalidUserName(let name):
             return "\"\(name)\" cannot be a user name: use letters, digits and underscores, starting with a letter."
         case .emptyPassword:
             return "The password must not be empty."

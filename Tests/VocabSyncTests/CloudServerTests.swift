@@ -52,7 +52,7 @@ final class CloudServerTests: XCTestCase {
         address.database = admin.address.database
         XCTAssertThrowsError(try PostgresConnection(address, password: alice.password), "her password opens no session")
         XCTAssertThrowsError(try CloudSchema.addUser("x\"; DROP ROLE postgres; --", password: "p", on: admin)) { error in
-            guard case .invalidRoleName = error as? CloudError else { return XCTFail("\(error)") }
+            guard case .invalidUserName = error as? CloudError else { return XCTFail("\(error)") }
         }
         XCTAssertThrowsError(try CloudSchema.addUser("vd_0123", password: "p", on: admin), "device ids are not learners' names")
     }
