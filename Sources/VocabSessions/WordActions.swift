@@ -40,6 +40,15 @@ public enum WordActions {
 
 /// Reviews every front end records alike: one graded now, or those a device made offline.
 public enum ReviewRecording {
+    /// How far ahead of this clock a device's review may be dated (its clock may run a little
+    /// fast); a review dated later is refused.
+    public static let secondsAhead: Double = 300
+
+    /// Whether a review a device made at `time` may be recorded `now`.
+    public static func accepts(_ time: Timestamp, now: Timestamp) -> Bool {
+        time <= now.adding(seconds: secondsAhead)
+    }
+
     /// Records one review of the word (`source`: how it was studied); returns its new schedule.
     public static func record(_ wordId: UUID, rating: Rating, at time: Timestamp, source: ReviewSource, in store: Store) throws -> Schedule {
         var ids = TimeOrderedIDs()

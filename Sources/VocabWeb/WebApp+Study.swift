@@ -66,7 +66,7 @@ extension WebApp {
         var byWord: [UUID: [ReviewRecord]] = [:]
         for item in items {
             guard let id = UUID(text: item.id), let wordId = UUID(text: item.wordId), let rating = Rating(name: item.rating),
-                  let at = Timestamp(iso8601: item.at), at <= now.adding(seconds: 300) else {
+                  let at = Timestamp(iso8601: item.at), ReviewRecording.accepts(at, now: now) else {
                 throw WebProblem(status: 422, message: "Each review needs an id, a wordId, a rating and the time it was made (not in the future).",
                                  field: "reviews")
             }
