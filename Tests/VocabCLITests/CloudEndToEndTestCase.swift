@@ -154,20 +154,34 @@ class CloudEndToEndTestCase: EndToEndTestCase {
     }
 
     /// Runs a control script of the suite's services (scripts/services.sh) and waits for it;
-    /// returns what it printed, or throws when it fails.
+    /// returns what it printed, or throws what it said when it fails.
     @discardableResult
     func runScript(_ script: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: script)
         process.arguments = arguments
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("vocab-script-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errors) }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)  // a file: nothing waits on it
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        guard process.terminationStatus == 0 else {
+            let said = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            throw ScriptFailure(command: ([script] + arguments).joined(separator: " "), status: process.terminationStatus, said: String(said.suffix(4000)))
+        }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A control script that failed, with what it wrote to standard error.
+    struct ScriptFailure: Error, CustomStringConvertible {
+        let command: String
+        let status: Int32
+        let said: String
+        var description: String { "\(command) exited \(status): \(said)" }
     }
 
     /// Runs SQL as the administrator with psql (in the suite's database), answering its rows unaligned.
