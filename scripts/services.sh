@@ -209,7 +209,10 @@ case "\$1" in
     restore)
         pgbackrest check                     # every WAL segment up to now archived
         pg_ctl -m fast stop
-        pgbackrest restore --delta --type=time "'--target=\$2'" --target-action=promote
+        # From the newest backup: left to choose, pgBackRest wants one that stopped in an
+        # earlier second than the target, and a moment just after a backup has none.
+        newest=\$(pgbackrest info --output=json | grep -o '"label":"[^"]*"' | tail -n 1 | cut -d '"' -f 4)
+        pgbackrest restore --delta "--set=\$newest" --type=time "'--target=\$2'" --target-action=promote
         pg_ctl start
         # pg_ctl returns once the server takes read-only connections, while it still replays
         # WAL: wait until it has reached the moment and been promoted (a minute at most).
