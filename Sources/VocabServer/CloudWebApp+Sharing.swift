@@ -32,8 +32,7 @@ extension CloudWebApp {
         case .shares:
             return WebApp.json(try channel { try $0.shares() })
         case .unshare(let book):
-            let id = try Self.uuid(book)
-            return WebApp.json(DeviceAPI.Unshared(followers: try channel { try $0.unshare(book: id) }))
+            return try unshareAnswer(book, caller)
         case .follow:
             let code = try WebApp.decode(DeviceAPI.FollowRequest.self, request).code
             return WebApp.json(try channel { try $0.follow(code: code) }, status: 201)
@@ -57,11 +56,23 @@ extension CloudWebApp {
             let id = try Self.uuid(share)
             return WebApp.json(DeviceAPI.Unfollowed(unfollowed: try channel { try $0.unfollow(share: id) }))
         case .catalog:
-            let query = Self.catalogQuery(request)
-            return WebApp.json(try channel { try $0.catalog(query) })
+            return try catalogAnswer(request, caller)
         default:
             throw WebProblem(status: 404, message: "The device API has no \(route.method) \(route.path()).")
         }
+    }
+
+    /// The catalogue searched for the caller: the page's and a device's answer alike.
+    func catalogAnswer(_ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
+        let query = Self.catalogQuery(request)
+        return WebApp.json(try sharingCall(caller) { try $0.catalog(query) })
+    }
+
+    /// Stops sharing the book `book` names: the page's and a device's answer alike (how many
+    /// followed it).
+    func unshareAnswer(_ book: String, _ caller: Caller) throws -> HTTPResponse {
+        let id = try Self.uuid(book)
+        return WebApp.json(DeviceAPI.Unshared(followers: try sharingCall(caller) { try $0.unshare(book: id) }))
     }
 
     /// A search of the catalogue from a request's `q`, `languages`, `sort` and `limit` (bounded),
@@ -106,8 +117,7 @@ extension CloudWebApp {
             return WebApp.json(ShareAnswer(link: SharingService.link(code: shared.code, server: settings.scheme + "://" + (request.header("Host") ?? "")),
                                            code: shared.code, words: shared.words, followers: shared.followers))
         case .unshareBook:
-            let book = try Self.uuid(ids[0])
-            return WebApp.json(DeviceAPI.Unshared(followers: try channel { try $0.unshare(book: book) }))
+            return try unshareAnswer(ids[0], caller)
         case .follow:
             let code = try WebApp.decode(DeviceAPI.FollowRequest.self, request).code
             return WebApp.json(try atLearnersPlace(caller) { try SharingSteps.follow(code: code, at: $0) }, status: 201)
@@ -124,8 +134,7 @@ extension CloudWebApp {
             }
             return WebApp.json(DeviceAPI.Unfollowed(unfollowed: unfollowed))
         case .catalog:
-            let query = Self.catalogQuery(request)
-            return WebApp.json(try channel { try $0.catalog(query) })
+            return try catalogAnswer(request, caller)
         default:
             throw WebProblem(status: 404, message: "There is no \(request.path).")
         }
