@@ -21,8 +21,44 @@ public final class PostgresConnection {
         self.timeouts = timeouts
         // libpq is loaded on first use (not by every command): without it, say so.
         guard vocab_libpq_available() == 1 else { throw CloudError.libpqMissing }
+        // Polled, libpq gives up on no host by itself: a host that takes the connection and then
+        // never answers (its machine gone, its server stopped) would use the whole wait and
+        // leave the next host untried. So the hosts after the one the wait ran out on are
+        // tried next, each with a whole wait of its own (as libpq's own connect_timeout does).
+        var nodes = address.nodes
+        var opened: OpaquePointer?
+        while opened == nil {
+            switch try Self.open(nodes, address, password: password, seconds: timeouts.connectSeconds) {
+            case .opened(let connection):
+                opened = connection
+            case .timedOut(let stuck):
+                guard let index = nodes.firstIndex(of: stuck), index + 1 < nodes.count else {
+                    throw CloudError.unreachable(server: address.server, detail: "no answer within \(timeouts.connectSeconds) s")
+                }
+                nodes = Array(nodes[(index + 1)...])
+            }
+        }
+        guard let connection = opened else { throw CloudError.unreachable(server: address.server, detail: "no connection") }
+        vocab_PQsetErrorVerbosity(connection, PQERRORS_DEFAULT)
+        // Server notices ("... does not exist, skipping") are not for the user's terminal.
+        vocab_PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        handle = connection
+    }
+
+    deinit { vocab_PQfinish(handle) }
+
+    /// How a try at `nodes` ended: a connection open, or the wait run out on one of them.
+    private enum Attempt {
+        case opened(OpaquePointer)
+        case timedOut(on: ServerAddress.HostAndPort)
+    }
+
+    /// Tries `nodes` in order (libpq moves on by itself from a host that refuses, fails or is
+    /// not what `target_session_attrs` asks) for at most `seconds`; a refused login (SQLSTATE
+    /// 28P01 or 28000) is `accessDenied`, any other failure `unreachable`.
+    private static func open(_ nodes: [ServerAddress.HostAndPort], _ address: ServerAddress, password: String?, seconds: Int) throws -> Attempt {
         var keys = ["host", "port", "dbname", "user", "application_name", "client_encoding"]
-        var values = [address.nodes.map(\.host).joined(separator: ","), address.nodes.map { String($0.port) }.joined(separator: ","),
+        var values = [nodes.map(\.host).joined(separator: ","), nodes.map { String($0.port) }.joined(separator: ","),
                       address.database, address.user, "vocab", "UTF8"]
         if let attributes = address.targetSessionAttributes { keys.append("target_session_attrs"); values.append(attributes) }
         if let password { keys.append("password"); values.append(password) }
@@ -39,31 +75,29 @@ public final class PostgresConnection {
         guard let connection else { throw CloudError.unreachable(server: address.server, detail: "out of memory") }
         // Verbose errors carry the SQLSTATE ("FATAL:  28P01: …"): logins are judged by code, not by wording.
         vocab_PQsetErrorVerbosity(connection, PQERRORS_VERBOSE)
-        let deadline = ContinuousClock.now + .seconds(timeouts.connectSeconds)
+        let deadline = ContinuousClock.now + .seconds(seconds)
         var state = PGRES_POLLING_WRITING
         while state != PGRES_POLLING_OK && state != PGRES_POLLING_FAILED {
-            guard PostgresConnection.wait(for: vocab_PQsocket(connection), reading: state == PGRES_POLLING_READING, until: deadline) else {
+            guard wait(for: vocab_PQsocket(connection), reading: state == PGRES_POLLING_READING, until: deadline) else {
+                // The host libpq was on when the wait ran out.
+                let host = vocab_PQhost(connection).map { String(cString: $0) } ?? ""
+                let port = vocab_PQport(connection).flatMap { Int(String(cString: $0)) } ?? 0
                 vocab_PQfinish(connection)
-                throw CloudError.unreachable(server: address.server, detail: "no answer within \(timeouts.connectSeconds) s")
+                return .timedOut(on: ServerAddress.HostAndPort(host: host, port: port))
             }
             state = vocab_PQconnectPoll(connection)
         }
         guard vocab_PQstatus(connection) == CONNECTION_OK else {
             let message = vocab_PQerrorMessage(connection).map { String(cString: $0) } ?? ""
             vocab_PQfinish(connection)
-            let (code, detail) = PostgresConnection.sqlState(in: message)
-            if code == "28P01" || code == "28000" || PostgresConnection.isPoolerLoginRefusal(code: code, detail: detail) {
+            let (code, detail) = sqlState(in: message)
+            if code == "28P01" || code == "28000" || isPoolerLoginRefusal(code: code, detail: detail) {
                 throw CloudError.accessDenied(server: address.server, detail: detail)
             }
             throw CloudError.unreachable(server: address.server, detail: detail)
         }
-        vocab_PQsetErrorVerbosity(connection, PQERRORS_DEFAULT)
-        // Server notices ("... does not exist, skipping") are not for the user's terminal.
-        vocab_PQsetNoticeProcessor(connection, { _, _ in }, nil)
-        handle = connection
+        return .opened(connection)
     }
-
-    deinit { vocab_PQfinish(handle) }
 
     /// Runs one statement with text parameters (or, without parameters, a script of several);
     /// returns the rows as text (nil for NULL).

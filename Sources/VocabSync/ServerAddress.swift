@@ -20,6 +20,11 @@ public struct ServerAddress: Sendable, Equatable {
     public struct HostAndPort: Sendable, Equatable {
         public var host: String
         public var port: Int
+
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
     }
 
     /// The values libpq takes for `target_session_attrs`.
