@@ -21,24 +21,7 @@ public final class PostgresConnection {
         self.timeouts = timeouts
         // libpq is loaded on first use (not by every command): without it, say so.
         guard vocab_libpq_available() == 1 else { throw CloudError.libpqMissing }
-        // Polled, libpq gives up on no host by itself: a host that takes the connection and then
-        // never answers (its machine gone, its server stopped) would use the whole wait and
-        // leave the next host untried. So the hosts after the one the wait ran out on are
-        // tried next, each with a whole wait of its own (as libpq's own connect_timeout does).
-        var nodes = address.nodes
-        var opened: OpaquePointer?
-        while opened == nil {
-            switch try Self.open(nodes, address, password: password, seconds: timeouts.connectSeconds) {
-            case .opened(let connection):
-                opened = connection
-            case .timedOut(let stuck):
-                guard let index = nodes.firstIndex(of: stuck), index + 1 < nodes.count else {
-                    throw CloudError.unreachable(server: address.server, detail: "no answer within \(timeouts.connectSeconds) s")
-                }
-                nodes = Array(nodes[(index + 1)...])
-            }
-        }
-        guard let connection = opened else { throw CloudError.unreachable(server: address.server, detail: "no connection") }
+        let connection = try Self.connect(address, password: password, seconds: timeouts.connectSeconds)
         vocab_PQsetErrorVerbosity(connection, PQERRORS_DEFAULT)
         // Server notices ("... does not exist, skipping") are not for the user's terminal.
         vocab_PQsetNoticeProcessor(connection, { _, _ in }, nil)
@@ -46,6 +29,26 @@ public final class PostgresConnection {
     }
 
     deinit { vocab_PQfinish(handle) }
+
+    /// Opens a connection to the first of the address's hosts that takes it. Polled, libpq
+    /// gives up on no host by itself: a host that takes the connection and then never answers
+    /// (its machine gone, its server stopped) would use the whole wait and leave the next host
+    /// untried. So the hosts after the one the wait ran out on are tried next, each with a
+    /// whole wait of its own (as libpq's own connect_timeout does).
+    private static func connect(_ address: ServerAddress, password: String?, seconds: Int) throws -> OpaquePointer {
+        var nodes = address.nodes
+        while true {
+            switch try open(nodes, address, password: password, seconds: seconds) {
+            case .opened(let connection):
+                return connection
+            case .timedOut(let stuck):
+                guard let index = nodes.firstIndex(of: stuck), index + 1 < nodes.count else {
+                    throw CloudError.unreachable(server: address.server, detail: "no answer within \(seconds) s")
+                }
+                nodes = Array(nodes[(index + 1)...])
+            }
+        }
+    }
 
     /// How a try at `nodes` ended: a connection open, or the wait run out on one of them.
     private enum Attempt {
