@@ -120,7 +120,7 @@ extension CloudWebApp {
             return try unshareAnswer(ids[0], caller)
         case .follow:
             let code = try WebApp.decode(DeviceAPI.FollowRequest.self, request).code
-            return WebApp.json(try atLearnersPlace(caller) { try SharingSteps.follow(code: code, at: $0) }, status: 201)
+            return WebApp.json(try atLearnersPlace(caller) { try SharingSteps.follow(code: code, at: $0).0 }, status: 201)
         case .sharePreview:
             return WebApp.json(try channel { try $0.preview(code: String(ids[0].prefix(64))) })
         case .unfollow:

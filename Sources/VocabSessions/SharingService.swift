@@ -25,8 +25,10 @@ public protocol SharingPlace {
     func writing<T>(_ body: (Store) throws -> T) throws -> T
     /// Brings the cloud up to the store (it shares a book as the cloud has it).
     func syncFirst() throws
+    /// What bringing the followed books in tells (a device's sync: its outcome).
+    associatedtype Brought
     /// Brings the books the learner follows into the store (one just followed).
-    func bringFollowedBooks() throws
+    func bringFollowedBooks() throws -> Brought
     /// One call of the cloud's sharing functions for the learner's device.
     func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T
 }
@@ -44,10 +46,9 @@ public enum SharingSteps {
     }
 
     /// Follows the share of `code`, then brings its book into the store.
-    public static func follow(code: String, at place: some SharingPlace) throws -> FollowedBook {
+    public static func follow<Place: SharingPlace>(code: String, at place: Place) throws -> (FollowedBook, Place.Brought) {
         let followed = try place.sharing { try $0.follow(code: code) }
-        try place.bringFollowedBooks()
-        return followed
+        return (followed, try place.bringFollowedBooks())
     }
 
     /// Stops following the shared book `bookId` (or forgets that one which ended was shared):
@@ -71,8 +72,6 @@ final class DeviceSharingPlace: SharingPlace {
     let store: Store
     let sync: SyncService
     private var connected: CloudSession?
-    /// What the last sync of this place did.
-    private(set) var lastSync: SyncOutcome?
 
     init(store: Store, sync: SyncService) {
         self.store = store
@@ -90,8 +89,9 @@ final class DeviceSharingPlace: SharingPlace {
 
     func reading<T>(_ body: (Store) throws -> T) throws -> T { try body(store) }
     func writing<T>(_ body: (Store) throws -> T) throws -> T { try body(store) }
-    func syncFirst() throws { lastSync = try sync.run(try session, store: store) }
-    func bringFollowedBooks() throws { try syncFirst() }
+    func syncFirst() throws { _ = try sync.run(try session, store: store) }
+    /// A device's sync brings its followed books too.
+    func bringFollowedBooks() throws -> SyncOutcome { try sync.run(try session, store: store) }
     func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T { try body(try session.account) }
 }
 
@@ -137,10 +137,7 @@ public struct SharingService: Sendable {
     /// Follows the book under `codeOrLink`, then syncs so that it is here.
     public func follow(_ codeOrLink: String, store: Store) throws -> (FollowedBook, SyncOutcome) {
         guard let code = ShareCode.read(codeOrLink) else { throw SharingInputError.notACode(codeOrLink) }
-        let place = DeviceSharingPlace(store: store, sync: sync)
-        let followed = try SharingSteps.follow(code: code, at: place)
-        // The step's sync ran (a failed one throws): its outcome is always there.
-        return (followed, try place.lastSync ?? SyncOutcome(report: SyncReport(), server: place.session.login.address))
+        return try SharingSteps.follow(code: code, at: DeviceSharingPlace(store: store, sync: sync))
     }
 
     /// Stops following the shared book `bookId` (or forgets that one which ended was
