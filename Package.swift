@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "VocabAnki", dependencies: ["VocabCore", "VocabStore", "VocabArchives", "CZstd", "VocabSystem"], swiftSettings: withoutFoundation),
         // The device's side of the cloud: the sync engine, the device API's routes and bodies,
         // and its client of a Vocab server (over HTTPS, libcurl).
-        .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "CCurl"], swiftSettings: withoutFoundation),
+        .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "VocabSystem", "CCurl"], swiftSettings: withoutFoundation),
         // The cloud itself, for the server and the administrator: its schema and functions in
         // PostgreSQL (libpq), accounts, devices and password verifiers (libsodium).
         // Its SQL is in `SQL/`, embedded at build time by the EmbedSQL plugin.
@@ -80,16 +80,16 @@ let package = Package(
         // (Translations/*.po, compiled by msgfmt at build time into the module's resources).
         .target(name: "VocabCatalog", dependencies: ["VocabCore"], swiftSettings: withoutFoundation, plugins: ["CompileTranslations"]),
         // The words of the window and the web app for the layers' values and errors, through the catalogue.
-        .target(name: "VocabWording", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabSync", "VocabCatalog"], swiftSettings: withoutFoundation),
+        .target(name: "VocabWording", dependencies: ["VocabCore", "VocabSessions", "VocabSync", "VocabCatalog"], swiftSettings: withoutFoundation),
         // The web app: an HTTP server (bounded per address), the JSON API over the sessions and the
         // pages, for one learner's store (`vocab serve`); the server of many builds on it.
-        .target(name: "VocabWeb", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabSync", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], swiftSettings: withoutFoundation, plugins: ["EmbedWebPages"]),
+        .target(name: "VocabWeb", dependencies: ["VocabSystem", "VocabCore", "VocabSync", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], swiftSettings: withoutFoundation, plugins: ["EmbedWebPages"]),
         // The server of many learners (`vocab serve --cloud`): each signs in with a cloud account
         // and studies on a store of the server's kept in step with the cloud; the cloud's only
         // door (sign-in limits, fair shares of its few connections, the device API).
-        .target(name: "VocabServer", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabSync", "VocabCloud", "VocabSessions", "VocabCatalog", "VocabWeb"],
+        .target(name: "VocabServer", dependencies: ["VocabSystem", "VocabCore", "VocabSync", "VocabCloud", "VocabSessions", "VocabCatalog", "VocabWeb"],
                 swiftSettings: withoutFoundation),
-        .target(name: "VocabCLI", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabCloud", "VocabSessions", "VocabWeb",
+        .target(name: "VocabCLI", dependencies: ["VocabSystem", "VocabCore", "VocabDictionary", "VocabSync", "VocabCloud", "VocabSessions", "VocabWeb",
                                                  "VocabServer", "VocabCatalog", "CQREncode"], swiftSettings: withoutFoundation),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the
@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "CVocabListModel", dependencies: ["CGtk"]),
         // The GTK 4 window: screens over the sessions, widgets only.
         // Its strings come from VocabCatalog (shared with the web app).
-        .target(name: "VocabDesktop", dependencies: ["VocabCore", "VocabStore", "VocabSessions", "VocabDictionary", "VocabSync",
+        .target(name: "VocabDesktop", dependencies: ["VocabCore", "VocabSessions", "VocabDictionary", "VocabSync",
                                                      "VocabCatalog", "VocabWording", "CGtk", "CVocabListModel"]),
         .plugin(name: "CompileTranslations", capability: .buildTool()),
         .plugin(name: "EmbedWebPages", capability: .buildTool()),
@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives"]),
         .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),
         .testTarget(name: "VocabWebTests", dependencies: ["VocabWeb", "VocabCore", "VocabStore", "VocabSync", "TestServices"]),
-        .testTarget(name: "VocabServerTests", dependencies: ["VocabServer", "VocabWeb", "VocabCore", "VocabStore", "VocabSync", "TestServices"]),
+        .testTarget(name: "VocabServerTests", dependencies: ["VocabServer", "VocabWeb", "VocabSessions", "VocabCore", "VocabStore", "VocabSync", "TestServices"]),
         // End-to-end: runs the built `vocab` binary as a separate process.
         .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore", "VocabStore", "TestServices"], exclude: ["Fixtures"]),
     ]

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// What a running command can reach: its arguments, the console, the environment and the
@@ -8,11 +7,11 @@ import VocabSessions
 final class AppContext {
     let console: Console
     let environment: [String: String]
-    private var openedStore: Store?
+    private var openedLibrary: Library?
     private var storeObservation: ObservationToken?
     /// Whether a command committed a change to the store (an automatic backup may follow).
     private(set) var storeChanged = false
-    var openedStorePath: String? { openedStore?.path }
+    var openedStorePath: String? { openedLibrary?.path }
 
     init(console: Console, environment: [String: String]) {
         self.console = console
@@ -31,18 +30,18 @@ final class AppContext {
         try paths.dataFolder()
     }
 
-    /// The store, opened (and created) on first use.
-    func store() throws -> Store {
-        if let openedStore { return openedStore }
-        let store: Store
+    /// The learner's library (his store), opened (and created) on first use.
+    func library() throws -> Library {
+        if let openedLibrary { return openedLibrary }
+        let library: Library
         do {
-            store = try Store.open(folder: try dataFolder())
-        } catch let error as StoreError {
-            throw DamagedStore.naming(backupIn: try paths.backupFolder(), for: error)
+            library = try Library.open(folder: try dataFolder(), backupFolder: try paths.backupFolder())
+        } catch let damaged as DamagedLibrary {
+            throw DamagedStore(damaged: damaged)
         }
-        storeObservation = store.observe { [weak self] _ in self?.storeChanged = true }
-        openedStore = store
-        return store
+        storeObservation = library.observe { [weak self] _ in self?.storeChanged = true }
+        openedLibrary = library
+        return library
     }
 
     /// `${XDG_CONFIG_HOME:-~/.config}/vocab/config.json`, parsed; empty when there is none.
@@ -67,25 +66,13 @@ final class AppContext {
     }
 }
 
-/// A store that cannot be opened because it is damaged, with the way back: the newest good backup.
+/// A damaged store, worded with the command that puts its newest good backup back.
 struct DamagedStore: UserFacingError {
-    let underlying: StoreError
-    let backup: BackupInfo
+    let damaged: DamagedLibrary
 
-    var category: ErrorCategory { underlying.category }
+    var category: ErrorCategory { damaged.category }
     var message: String {
-        underlying.message + " The newest good backup is from \(backup.takenAt.iso8601): `vocab backup restore latest` puts it back (the damaged store is kept aside)."
-    }
-
-    /// The error itself, or, for a damaged store with a good backup, one that names the backup.
-    static func naming(backupIn folder: String, for error: StoreError) -> Error {
-        switch error {
-        case .corrupt, .malformedRow:
-            guard let backup = BackupService.newestGood(folder: folder) else { return error }
-            return DamagedStore(underlying: error, backup: backup)
-        default:
-            return error
-        }
+        damaged.message + " `vocab backup restore latest` puts it back (the damaged store is kept aside)."
     }
 }
 

@@ -1,4 +1,3 @@
-import VocabStore
 import FoundationEssentials
 import VocabCore
 import VocabSessions
@@ -37,7 +36,7 @@ public enum VocabApp {
     private static func startBackgroundUpkeepIfDue(_ context: AppContext, invocation: [String]) {
         guard context.storeChanged, context.openedStorePath != nil, context.environment["VOCAB_BACKGROUND"] != "off" else { return }
         // Only whether to start the upkeep: a store that cannot say starts none (the command's own work is done).
-        guard let store = try? context.store(), Upkeep(policy: context.paths.backupPolicy()).isDue(store, now: .now()) else { return }
+        guard let library = try? context.library(), Upkeep(policy: context.paths.backupPolicy()).isDue(library, now: .now()) else { return }
         BackupCommands.startDetached(invocation + ["maintain", "--auto"], environment: context.environment)
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// What every screen of the window shares: the store (a pool: the main thread reads through a
@@ -11,7 +10,7 @@ import VocabSessions
 @MainActor
 final class AppModel {
     let paths: AppPaths
-    let pool: StorePool
+    let pool: LibraryPool
     let worker: StoreWorker
     let clock: SessionClock
     let dictionaries: DictionaryService
@@ -31,7 +30,7 @@ final class AppModel {
     init(environment: [String: String]) throws {
         paths = AppPaths(environment: environment)
         let folder = try paths.dataFolder()
-        pool = try StorePool(folder: folder)
+        pool = try LibraryPool(folder: folder)
         worker = StoreWorker(pool: pool)
         // VOCAB_NOW fixes the clock (reproducible screenshots), like --now on the command line.
         if let text = environment["VOCAB_NOW"], let time = Timestamp(iso8601: text) {
@@ -74,7 +73,7 @@ final class AppModel {
 
     /// A quick read on the main thread (a row, a count): a reader connection, never waiting
     /// for a write. Anything that grows with the store goes through `readInBackground`.
-    func read<T>(_ body: (Store) throws -> T) throws -> T {
+    func read<T>(_ body: (Library) throws -> T) throws -> T {
         try pool.read(body)
     }
 
@@ -89,14 +88,14 @@ final class AppModel {
 
     /// Writes (and reads that must see the writer's state, like a session's) on the worker,
     /// one at a time; `completion` on the main thread. Observers hear of the commits at once.
-    func background<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T,
+    func background<T: Sendable>(_ body: @escaping @Sendable (Library) throws -> T,
                                  then completion: @escaping @MainActor @Sendable (Result<T, Error>) -> Void) {
         worker.perform(body, then: completion)
     }
 
     /// A read that can take long (a shelf's counts, a study queue) on a reader off the main
     /// thread, beside any write; `completion` on the main thread.
-    func readInBackground<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T,
+    func readInBackground<T: Sendable>(_ body: @escaping @Sendable (Library) throws -> T,
                                        then completion: @escaping @MainActor @Sendable (Result<T, Error>) -> Void) {
         worker.read(body, then: completion)
     }

@@ -1,7 +1,6 @@
 import CGtk
 import Foundation
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// Backups in the window (the automatic ones are the model's `StoreUpkeep`'s, as in every
@@ -35,8 +34,8 @@ final class BackupsPanel {
         UI.append(dialog.body, rows, buttons)
         dialog.present()
         // Checking a backup reads all of it (and unpacks a compressed one): off the main thread.
-        let folder = StoreBackups.folder(forStoreAt: model.storePath)
-        offMain({ StoreBackups.list(in: folder).backups.prefix(12).map { ($0, try? StoreBackups.check($0.path)) } },
+        let folder = BackupService.folder(forStoreAt: model.storePath)
+        offMain({ BackupService.list(in: folder).backups.prefix(12).map { ($0, try? BackupService.check($0.path)) } },
                 then: { [weak self, weak dialog] checked in
             guard let self, let dialog, self.sheet === dialog else { return }
             self.fill(rows, with: checked)
@@ -64,7 +63,7 @@ final class BackupsPanel {
     private func backUpNow() {
         let policy = policy, now = model.clock.now()
         sheet?.close()
-        model.background({ store in try BackupService.take(store, reason: "manual", policy: policy, now: now) }) { [weak self] result in
+        model.background({ library in try BackupService.take(library, reason: "manual", policy: policy, now: now) }) { [weak self] result in
             switch result {
             case .success(let taken): self?.model.toast(tr("Backed up %d words (checked).", taken.counts.words))
             case .failure(let error): self?.model.toast(AppModel.message(error))

@@ -1,7 +1,6 @@
 import CGtk
 import Foundation
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// Making or editing a book: every field, a cover from a file, and deleting it (after a
@@ -70,7 +69,7 @@ final class BookEditor {
         form[.coverWord] = coverWord.text
         form.image = cover
         let now = model.clock.now(), isNew = book == nil, filled = form
-        model.background({ store in try filled.save(to: store, now: now) }) { [weak self] result in
+        model.background({ library in try filled.save(to: library, now: now) }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let saved):
@@ -107,8 +106,8 @@ final class BookEditor {
             guard let self else { return }
             // A backup first (on the worker: a big store takes a moment), then the delete.
             let policy = model.paths.backupPolicy(), now = model.clock.now(), id = book.id
-            model.background({ store in
-                try BookDeletion.delete(bookId: id, from: store, policy: policy, now: now).deleted
+            model.background({ library in
+                try BookDeletion.delete(bookId: id, from: library, policy: policy, now: now).deleted
             }) { [weak self] result in
                 guard let self else { return }
                 switch result {

@@ -96,8 +96,8 @@ final class CloudPanel {
         busy(tr("Syncing…"))
         gtk_button_set_label(vocab_button(syncButton), tr("Cancel"))
         vocab_set_accessible_label(syncButton, tr("Cancel sync"))
-        model.background({ store in
-            try service.run(store: store, progress: { step in
+        model.background({ library in
+            try service.run(library: library, progress: { step in
                 let text: String
                 switch step {
                 case .pulled(let count): text = "↓ \(count)"

@@ -62,8 +62,8 @@ enum DesktopProbe {
             return importing
         }
         let began = ContinuousClock.now, now = model.clock.now()
-        model.background({ store in
-            try TransferService.importFile(file, format: .csv, into: store, defaultBook: "Probe", skipInvalid: false, now: now)
+        model.background({ library in
+            try TransferService.importFile(file, format: .csv, into: library, defaultBook: "Probe", skipInvalid: false, now: now)
         }) { result in
             importing = false
             if case .failure(let error) = result { FileHandle.standardError.write(Data("probe: \(error)\n".utf8)); exit(3) }

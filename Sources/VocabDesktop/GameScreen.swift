@@ -1,7 +1,6 @@
 import CGtk
 import Foundation
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// The test game: pick a book (or all), a mode and a count; then one question per screen with
@@ -163,9 +162,9 @@ final class GameScreen {
         let configuration = GameConfiguration(mode: GameScreen.modes[UI.selected(modeChoice)],
                                               count: GameScreen.counts[UI.selected(countChoice)])
         let clock = model.clock
-        model.background({ store -> GameSession in
+        model.background({ library -> GameSession in
             guard let chosen else { throw GameSetupError.noBooks }
-            return try GameSession(store: store, bookIds: chosen.map { [$0] }, configuration: configuration, clock: clock)
+            return try GameSession(library: library, bookIds: chosen.map { [$0] }, configuration: configuration, clock: clock)
         }) { [weak self] result in
             guard let self else { return }
             switch result {

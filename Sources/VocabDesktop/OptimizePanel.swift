@@ -1,7 +1,6 @@
 import CGtk
 import Foundation
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// "Fit to my reviews…" on the Study page: a sheet that fits FSRS-6 to the learner's own log
@@ -89,8 +88,8 @@ final class OptimizePanel {
         setRunning(flag)
         UI.setText(sheet.result, tr("Fitting…"))
         let now = model.clock.now()
-        model.background({ store in
-            try LearningOptimization.run(store: store, bookIds: nil, retention: nil, dryRun: false, now: now, progress: { share in
+        model.background({ library in
+            try LearningOptimization.run(library: library, bookIds: nil, retention: nil, dryRun: false, now: now, progress: { share in
                 onMain { [weak self] in
                     guard let bar = self?.sheet?.bar else { return }
                     gtk_progress_bar_set_fraction(vocab_progress_bar(bar), share)
@@ -117,7 +116,7 @@ final class OptimizePanel {
         gtk_spin_button_update(spin)  // takes in text typed but not yet entered
         let value = (gtk_spin_button_get_value(spin) * 100).rounded() / 100
         let now = model.clock.now()
-        model.background({ store in try LearningOptimization.setRetention(value, store: store, now: now) }) { [weak self] result in
+        model.background({ library in try LearningOptimization.setRetention(value, library: library, now: now) }) { [weak self] result in
             guard let self else { return }
             let shown = String(format: "%.2f", value)
             switch result {
@@ -131,7 +130,7 @@ final class OptimizePanel {
 
     private func useDefaults() {
         let now = model.clock.now()
-        model.background({ store in try LearningOptimization.reset(store: store, now: now) }) { [weak self] result in
+        model.background({ library in try LearningOptimization.reset(library: library, now: now) }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success: self.sheet.map { UI.setText($0.result, tr("Back to the default parameters and a recall of 0.90.")) }

@@ -2,7 +2,6 @@ import CGtk
 import FoundationEssentials
 import VocabCore
 import VocabSessions
-import VocabStore
 
 /// Progress: the report the session layer makes once for every front end, drawn with cairo —
 /// what is due ahead, the days studied, true retention beside the scheduler's aim, where words
@@ -89,10 +88,10 @@ final class ProgressScreen {
         let bookId = index < bookIds.count ? bookIds[index] : nil
         let days = Self.spans[min(UI.selected(spanChoice), Self.spans.count - 1)]
         let clock = model.clock, day = model.studyDay
-        model.readInBackground({ store -> (ProgressReport, [BookSummary]) in
-            let summaries = try store.bookSummaries()
+        model.readInBackground({ library -> (ProgressReport, [BookSummary]) in
+            let summaries = try library.bookSummaries()
             let chosen = bookId.flatMap { id in summaries.contains { $0.book.id == id } ? [id] : nil }
-            return (try ProgressService.report(in: store, books: chosen, days: days, now: clock.now(), studyDay: day), summaries)
+            return (try ProgressService.report(in: library, books: chosen, days: days, now: clock.now(), studyDay: day), summaries)
         }) { [weak self] result in
             guard let self else { return }
             loading = false

@@ -1,7 +1,6 @@
 import CGtk
 import Foundation
 import VocabCore
-import VocabStore
 import VocabSync
 import VocabSessions
 
@@ -104,8 +103,8 @@ final class ShareSheet {
         let id = book.id
         say(tr("Syncing…"))
         UI.setSensitive(shareButton, false)
-        model.background({ store in
-            try sharing.share(id, in: store, listed: !shownAs.isEmpty, sharer: shownAs.isEmpty ? nil : shownAs,
+        model.background({ library in
+            try sharing.share(id, in: library, listed: !shownAs.isEmpty, sharer: shownAs.isEmpty ? nil : shownAs,
                               languages: langs.isEmpty ? nil : langs)
         }) { [weak self] result in
             guard let self else { return }
@@ -217,7 +216,7 @@ final class FollowSheet {
         guard let sharing else { return }
         say(tr("Syncing…"))
         gtk_widget_remove_css_class(message, "error")
-        model.background({ store in try sharing.follow(text, store: store).0 }) { [weak self] result in
+        model.background({ library in try sharing.follow(text, library: library).0 }) { [weak self] result in
             guard let self else { return }
             gtk_widget_add_css_class(message, "error")
             switch result {

@@ -1,7 +1,6 @@
 import CGtk
 import Foundation
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// The book shelf: every book as a card with its cover, name, explain and counts; a click opens
@@ -79,7 +78,7 @@ final class ShelfScreen {
     /// them and their focus be).
     func reload() {
         let now = model.clock.now()
-        model.readInBackground({ store in try Shelf.books(in: store, at: now) }) { [weak self] result in
+        model.readInBackground({ library in try Shelf.books(in: library, at: now) }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let books): show(books)
@@ -165,7 +164,7 @@ final class ShelfScreen {
     /// The ready-made book of common words, for a first look (WordNet 3.0).
     private func addStarterBook() {
         let now = model.clock.now()
-        model.background({ store in try StarterBook.add(to: store, now: now) }) { [weak self] result in
+        model.background({ library in try StarterBook.add(to: library, now: now) }) { [weak self] result in
             switch result {
             case .success: self?.model.toast(tr("Added the book %@ with %d words.", StarterBook.name, StarterWords.words.count))
             case .failure(let error): self?.model.toast(AppModel.message(error))
@@ -252,7 +251,7 @@ final class ShelfScreen {
                     body: tr("Stop following “%@”? It goes from your devices; copy it first to keep its words.", book.name),
                     action: tr("Stop following")) { [weak self] in
             let sharing = SharingService(sync: service), id = book.id
-            self?.model.background({ store in try sharing.unfollow(id, store: store) }) { [weak self] result in
+            self?.model.background({ library in try sharing.unfollow(id, library: library) }) { [weak self] result in
                 if case .failure(let error) = result { self?.model.toast(AppModel.message(error)) }
             }
         }
@@ -262,7 +261,7 @@ final class ShelfScreen {
     private func copyOpenBook() {
         guard let book = openBook else { return }
         let id = book.id, name = tr("%@ (copy)", book.name), now = model.clock.now()
-        model.background({ store in try BookActions.copy(id, named: name, in: store, now: now) }) { [weak self] result in
+        model.background({ library in try BookActions.copy(id, named: name, in: library, now: now) }) { [weak self] result in
             switch result {
             case .success(let (copy, count)):
                 self?.model.toast(tr("Copied “%@” to “%@” (%d words): yours to change.", book.name, copy.name, count))

@@ -1,7 +1,6 @@
 import CGtk
 import Foundation
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// Study (FSRS-6): the due word, Show answer, then four rating buttons that show the interval
@@ -85,10 +84,10 @@ final class StudyScreen {
     /// words at 100,000: not the main thread's work), then shows its first card.
     func restart() {
         let clock = model.clock, day = model.studyDay
-        model.background({ store -> (StudySession, [UUID: String], NothingToStudy?) in
-            let session = try StudySession(store: store, bookIds: nil, day: day, clock: clock)
-            let idle = session.current == nil ? try StudySession.nothingToStudy(store: store, bookIds: nil) : nil
-            return (session, try store.bookNames(), idle)
+        model.background({ library -> (StudySession, [UUID: String], NothingToStudy?) in
+            let session = try StudySession(library: library, bookIds: nil, day: day, clock: clock)
+            let idle = session.current == nil ? try StudySession.nothingToStudy(library: library, bookIds: nil) : nil
+            return (session, try library.bookNames(), idle)
         }) { [weak self] result in
             guard let self else { return }
             switch result {
@@ -157,9 +156,9 @@ final class StudyScreen {
     private func grade(_ rating: Rating) {
         guard let session, !grading else { return }
         grading = true  // one grade at a time: the session goes to the worker and back
-        model.background({ store -> (Schedule?, NothingToStudy?) in
+        model.background({ library -> (Schedule?, NothingToStudy?) in
             let schedule = try session.grade(rating)
-            let idle = session.current == nil ? try StudySession.nothingToStudy(store: store, bookIds: nil) : nil
+            let idle = session.current == nil ? try StudySession.nothingToStudy(library: library, bookIds: nil) : nil
             return (schedule, idle)
         }) { [weak self] result in
             guard let self else { return }

@@ -1,7 +1,6 @@
 import CGtk
 import Foundation
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// Import and export from the header bar: a file dialog, then the work on the worker thread
@@ -91,8 +90,8 @@ final class TransferFlow {
         let book = format == .apkg ? nil : currentBook().map { ImportBook.id($0.id) }
         let now = model.clock.now(), policy = model.paths.backupPolicy()
         let flag = begin(tr("Importing %@…", (path as NSString).lastPathComponent))
-        model.background({ store in
-            try TransferService.importFile(path, format: format, into: store, defaultBook: book, backups: policy,
+        model.background({ library in
+            try TransferService.importFile(path, format: format, into: library, defaultBook: book, backups: policy,
                                            skipInvalid: false, now: now,
                                            progress: { step in
                 onMain { [weak self] in self?.progressed(step) }
@@ -119,8 +118,8 @@ final class TransferFlow {
     func exportFile(_ path: String, bookId: UUID?) {
         let format = WordFileFormat(fileName: path) ?? .csv
         let flag = begin(tr("Exporting to %@…", (path as NSString).lastPathComponent))
-        model.background({ store in
-            try TransferService.exportFile(path, from: store, bookId: bookId, format: format, progress: { count in
+        model.background({ library in
+            try TransferService.exportFile(path, from: library, bookId: bookId, format: format, progress: { count in
                 onMain { [weak self] in self?.progressed(count) }
             }, isCancelled: { flag.isCancelled })
         }) { [weak self] result in

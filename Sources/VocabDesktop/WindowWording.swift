@@ -1,7 +1,6 @@
 import Foundation
 import VocabCore
 import VocabSessions
-import VocabStore
 import VocabSync
 import VocabWording
 

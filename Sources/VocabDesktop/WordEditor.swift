@@ -2,7 +2,6 @@ import CGtk
 import Foundation
 import VocabCore
 import VocabDictionary
-import VocabStore
 import VocabSessions
 
 /// The word editor, as the original app's form: every field, and a toolbar with Dictionary
@@ -179,7 +178,7 @@ final class WordEditor {
         readForm()
         for row in fields.values { row.show(error: nil) }
         let filled = form, bookId = book.id, now = model.clock.now()
-        model.background({ store in try filled.save(to: store, bookId: bookId, now: now) }) { [weak self] result in
+        model.background({ library in try filled.save(to: library, bookId: bookId, now: now) }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let saved):
@@ -203,7 +202,7 @@ final class WordEditor {
                     action: tr("Delete")) { [weak self] in
             guard let self else { return }
             let id = word.id, now = model.clock.now()
-            model.background({ store in try WordActions.delete(id, from: store, now: now) }) { [weak self] result in
+            model.background({ library in try WordActions.delete(id, from: library, now: now) }) { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .success:

@@ -2,7 +2,6 @@ import CGtk
 import CVocabListModel
 import Foundation
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// A book's words: a lazy list (only the rows on screen are read from the store, so 100,000
@@ -120,8 +119,8 @@ final class WordListScreen {
     private func reloadProgress() {
         guard let bookId = book?.book.id else { return }
         let clock = model.clock, day = model.studyDay
-        model.readInBackground({ store in
-            try ProgressService.report(in: store, books: [bookId], days: 30, now: clock.now(), studyDay: day)
+        model.readInBackground({ library in
+            try ProgressService.report(in: library, books: [bookId], days: 30, now: clock.now(), studyDay: day)
         }) { [weak self] result in
             guard let self, self.book?.book.id == bookId, case .success(let report) = result else { return }
             let month = report.retention.first { $0.period == .month }?.all.rate
@@ -138,7 +137,7 @@ final class WordListScreen {
         let text = UI.text(search)
         generation += 1
         let asked = generation
-        model.readInBackground({ store in try store.wordListKeys(bookId: bookId, search: text) }) { [weak self] result in
+        model.readInBackground({ library in try library.wordListKeys(bookId: bookId, search: text) }) { [weak self] result in
             guard let self, asked == self.generation else { return }
             switch result {
             case .success(let keys): self.apply(keys)
@@ -223,9 +222,9 @@ final class WordListScreen {
     private func toggleMemorized(_ button: UnsafeMutableRawPointer) {
         guard let key = rowKeys[button] else { return }
         let now = model.clock.now()
-        model.background({ store in
-            guard let row = try store.wordListRow(key: key) else { return }
-            try WordActions.toggleMemorized(row.word.id, in: store, now: now)
+        model.background({ library in
+            guard let row = try library.wordListRow(key: key) else { return }
+            try WordActions.toggleMemorized(row.word.id, in: library, now: now)
         }) { [weak self] result in
             if case .failure(let error) = result { self?.model.toast(AppModel.message(error)) }
         }

@@ -2,7 +2,6 @@ import FoundationEssentials
 import Synchronization
 import VocabCore
 import VocabSessions
-import VocabStore
 import VocabCloud
 import VocabSync
 import VocabWeb
@@ -148,8 +147,8 @@ struct LearnersSharingPlace: SharingPlace {
     let learner: Learner
     let caller: Caller
 
-    func reading<T>(_ body: (Store) throws -> T) throws -> T { try learner.pool.read(body) }
-    func writing<T>(_ body: (Store) throws -> T) throws -> T { try learner.pool.write(body).value }
+    func reading<T>(_ body: (Library) throws -> T) throws -> T { try learner.pool.read(body) }
+    func writing<T>(_ body: (Library) throws -> T) throws -> T { try learner.pool.write(body) }
     func syncFirst() throws { try app.freshen(learner, caller, pushing: true) }
     func bringFollowedBooks() throws { try app.freshen(learner, caller, pushing: false, sharedNow: true) }
     func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T { try app.sharingCall(caller) { try body($0) } }

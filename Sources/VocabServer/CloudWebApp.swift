@@ -3,7 +3,7 @@ import FoundationEssentials
 import Synchronization
 import VocabCatalog
 import VocabCore
-import VocabStore
+import VocabSessions
 import VocabCloud
 import VocabSync
 import VocabSystem
@@ -85,7 +85,7 @@ public final class CloudWebApp: Sendable {
     static let cookieName = "vocab_device"
 
     /// `makeApp` builds a learner's web app over their store (dictionaries, speech, clock…).
-    public init(settings: Settings, catalogs: [Catalog], makeApp: @escaping @Sendable (StorePool) throws -> WebApp) throws {
+    public init(settings: Settings, catalogs: [Catalog], makeApp: @escaping @Sendable (LibraryPool) throws -> WebApp) throws {
         self.settings = settings
         self.catalogs = Dictionary(catalogs.compactMap { catalog in catalog.language.map { ($0, catalog) } }, uniquingKeysWith: { first, _ in first })
         stores = try LearnerStores(folder: settings.cacheFolder, budget: settings.cacheBytes, makeApp: makeApp)
@@ -430,11 +430,12 @@ public final class CloudWebApp: Sendable {
                     // for (not when the request began to wait for the lock or a connection).
                     let asked = ContinuousClock.now
                     let counts = try known ?? DatabaseSyncChannel(connection: connection, device: caller.key).counts()
-                    let (token, waiting) = try learner.pool.read { store in (try store.pulledThrough(for: learner.account.url), try store.outboxCount()) }
+                    let (token, waiting) = try learner.pool.read { library in (try library.pulledThrough(for: learner.account.url), try library.outboxCount()) }
                     let syncing = counts.latest != token || waiting > 0
                     if syncing {
-                        try learner.pool.write { store in
-                            _ = try SyncEngine(store: store, connection: connection, device: caller.key, account: learner.account).run(known: counts)
+                        try learner.pool.write { library in
+                            try ChannelSync.run(library, through: DatabaseSyncChannel(connection: connection, device: caller.key),
+                                                account: learner.account, known: counts)
                         }
                     }
                     if known == nil || syncing { caller.device.markChecked(at: asked) }
@@ -460,8 +461,8 @@ public final class CloudWebApp: Sendable {
         do {
             try learner.syncLock.withLock { _ in
                 try cloud.with(for: caller.owner) { connection in
-                    try learner.pool.write { store in
-                        _ = try SharedBooksSync(store: store, channel: DatabaseSharing(connection: connection, device: caller.key)).run()
+                    try learner.pool.write { library in
+                        try ChannelSync.bringFollowedBooks(into: library, through: DatabaseSharing(connection: connection, device: caller.key))
                     }
                 }
             }

@@ -3,7 +3,6 @@ import Glibc
 import Synchronization
 import VocabCore
 import VocabSessions
-import VocabStore
 import VocabSync
 import VocabWeb
 
@@ -14,7 +13,7 @@ final class Learner: Sendable {
     /// The learner's account (what the store is bound to).
     let account: ServerAddress
     let folder: String
-    let pool: StorePool
+    let pool: LibraryPool
     let app: WebApp
     /// Search indexing after pulls and the learner's own changes (no backups: the cache is a
     /// copy of the cloud, whose backups are the operator's).
@@ -28,7 +27,7 @@ final class Learner: Sendable {
     /// When the books the learner follows were last brought up to date.
     let sharedChecked = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(owner: String, account: ServerAddress, folder: String, pool: StorePool, app: WebApp) {
+    init(owner: String, account: ServerAddress, folder: String, pool: LibraryPool, app: WebApp) {
         self.owner = owner
         self.account = account
         self.folder = folder
@@ -45,7 +44,7 @@ final class Learner: Sendable {
 final class LearnerStores: Sendable {
     let folder: String
     let budget: Int64
-    private let makeApp: @Sendable (StorePool) throws -> WebApp
+    private let makeApp: @Sendable (LibraryPool) throws -> WebApp
     /// The open stores by their folder (a shard's lock covers opening and deleting a store).
     private let open = ShardedDictionary<Learner>()
     private let started = ContinuousClock.now
@@ -58,7 +57,7 @@ final class LearnerStores: Sendable {
     /// the system allocate and zero a new page at nearly every commit.
     static let logPages = 64
 
-    init(folder: String, budget: Int64, makeApp: @escaping @Sendable (StorePool) throws -> WebApp) throws {
+    init(folder: String, budget: Int64, makeApp: @escaping @Sendable (LibraryPool) throws -> WebApp) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         chmod(folder, 0o700)  // the learners' words: this user's only
         self.folder = folder
@@ -80,7 +79,7 @@ final class LearnerStores: Sendable {
                 known.busy.add(1, ordering: .relaxed)
                 return known
             }
-            let pool = try StorePool(folder: place, maximumReaders: 2, watchingOtherProcesses: false, logPages: Self.logPages)
+            let pool = try LibraryPool(folder: place, maximumReaders: 2, watchingOtherProcesses: false, logPages: Self.logPages)
             let made = Learner(owner: owner, account: account, folder: place, pool: pool, app: try makeApp(pool))
             made.app.watchStore()
             made.upkeep.start()
@@ -145,7 +144,7 @@ final class LearnerStores: Sendable {
                           (try? learner.pool.read { try $0.outboxCount() }) == 0 else { return false }
                     open.removeValue(forKey: store.path)
                 } else {
-                    guard let waiting = try? Store(path: store.path + "/" + Store.fileName).outboxCount(), waiting == 0 else { return false }
+                    guard let waiting = try? Library.open(folder: store.path).outboxCount(), waiting == 0 else { return false }
                 }
                 try? FileManager.default.removeItem(atPath: store.path)
                 return true
@@ -164,7 +163,7 @@ final class LearnerStores: Sendable {
     }
 
     private static func lastChange(in folder: String) -> Date {
-        let store = folder + "/" + Store.fileName
+        let store = folder + "/" + Library.fileName
         let wal = store + "-wal"
         return [store, wal].compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date }.max() ?? .distantPast
     }

@@ -44,15 +44,17 @@ public enum BackupService {
     /// Takes a backup and removes the ones the retention policy no longer keeps; returns the
     /// new backup, its counts and the files removed.
     @discardableResult
-    public static func take(_ store: Store, reason: String, policy: BackupPolicy, now: Timestamp) throws
+    public static func take(_ library: Library, reason: String, policy: BackupPolicy, now: Timestamp) throws
         -> (backup: BackupInfo, counts: StoreCounts, removed: [BackupInfo]) {
+        let store = library.store
         let (backup, counts) = try store.takeBackup(reason: reason, at: now)
         return (backup, counts, prune(folder: store.backupFolder, retention: policy.retention))
     }
 
     /// Compresses the backups older than the newest, where that pays (slow: for the detached
     /// automatic backup and the window's worker, never a command the user waits for).
-    public static func compressOlder(of store: Store) {
+    public static func compressOlder(of library: Library) {
+        let store = library.store
         StoreBackups.compressOlder(in: store.backupFolder)
     }
 
@@ -87,6 +89,21 @@ public enum BackupService {
         }
         guard let match = backups.first(where: { $0.takenAt <= time }) else { throw BackupError.noSuchBackup(reference) }
         return match
+    }
+
+    /// The backups in `folder`, newest first, and the files there that are none.
+    public static func list(in folder: String) -> (backups: [BackupInfo], foreign: [String]) {
+        StoreBackups.list(in: folder)
+    }
+
+    /// Checks the backup at `path` (plain or compressed); what it holds.
+    public static func check(_ path: String) throws -> StoreCounts {
+        try StoreBackups.check(path)
+    }
+
+    /// The backups folder of the store at `storePath`.
+    public static func folder(forStoreAt storePath: String) -> String {
+        StoreBackups.folder(forStoreAt: storePath)
     }
 
     /// The newest backup that passes its check, for the message on a damaged store.

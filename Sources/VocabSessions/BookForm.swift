@@ -26,7 +26,8 @@ public struct BookForm: Sendable {
 
     /// Done: validates and saves a new book, or the changes to the one being edited. Throws
     /// `BookFormError` naming the field a rule concerns; on any error nothing is saved.
-    public func save(to store: Store, now: Timestamp) throws -> Book {
+    public func save(to library: Library, now: Timestamp) throws -> Book {
+        let store = library.store
         do {
             if let editing {
                 return try store.updateBook(id: editing, BookChanges(name: self[.name], explain: self[.explain], meaning: self[.meaning],
@@ -66,10 +67,11 @@ public struct BookFormError: UserFacingError {
 public enum BookDeletion {
     /// Deletes the book `bookId` and its words, after a backup when it holds any; returns how
     /// many words went and the backup taken. A count or a backup that fails deletes nothing.
-    public static func delete(bookId: UUID, from store: Store, policy: BackupPolicy, now: Timestamp) throws
+    public static func delete(bookId: UUID, from library: Library, policy: BackupPolicy, now: Timestamp) throws
         -> (deleted: Int, backup: BackupInfo?) {
+        let store = library.store
         let count = try store.wordCount(WordFilter(bookId: bookId))
-        let backup = count > 0 ? try BackupService.take(store, reason: "before-delete", policy: policy, now: now).backup : nil
+        let backup = count > 0 ? try BackupService.take(library, reason: "before-delete", policy: policy, now: now).backup : nil
         return (try store.deleteBook(id: bookId, now: now), backup)
     }
 }
@@ -77,14 +79,16 @@ public enum BookDeletion {
 /// Changes to a book every front end makes alike, beside the form's Done (every field at once).
 public enum BookActions {
     /// Renames the book; its words stay with it.
-    public static func rename(_ id: UUID, to name: String, in store: Store, now: Timestamp) throws -> Book {
-        try store.updateBook(id: id, BookChanges(name: name), now: now)
+    public static func rename(_ id: UUID, to name: String, in library: Library, now: Timestamp) throws -> Book {
+        let store = library.store
+        return try store.updateBook(id: id, BookChanges(name: name), now: now)
     }
 
     /// Copies the book (a followed one, say) into a new book of the learner's own named
     /// `name`, with its words, their marks and their reviews; returns it and how many words.
-    public static func copy(_ id: UUID, named name: String, in store: Store, now: Timestamp) throws -> (book: Book, words: Int) {
-        try store.copyBook(id, named: name, now: now)
+    public static func copy(_ id: UUID, named name: String, in library: Library, now: Timestamp) throws -> (book: Book, words: Int) {
+        let store = library.store
+        return try store.copyBook(id, named: name, now: now)
     }
 }
 

@@ -13,7 +13,8 @@ public enum BookLookup {
 
     /// The books named (by name or id, duplicates dropped), or the only book when none is
     /// named. Throws `GameSetupError.noBooks` when the store has no book at all.
-    public static func gameBooks(_ references: [String], store: Store) throws -> Choice {
+    public static func gameBooks(_ references: [String], library: Library) throws -> Choice {
+        let store = library.store
         if !references.isEmpty {
             var seen = Set<UUID>()
             return .books(try references.map { try store.book($0) }.filter { seen.insert($0.id).inserted })
@@ -25,7 +26,8 @@ public enum BookLookup {
     }
 
     /// The ids of the named books, or nil (all books) when none is named.
-    public static func bookIds(_ references: [String], store: Store) throws -> [UUID]? {
-        references.isEmpty ? nil : try references.map { try store.book($0).id }
+    public static func bookIds(_ references: [String], library: Library) throws -> [UUID]? {
+        let store = library.store
+        return references.isEmpty ? nil : try references.map { try store.book($0).id }
     }
 }

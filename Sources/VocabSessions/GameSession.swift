@@ -97,18 +97,20 @@ public final class GameSession: @unchecked Sendable {
 
     /// Plans and starts a game over the books `bookIds` names — none (or nil) names every
     /// book, as in every front end — each of which must be in the store.
-    public convenience init(store: Store, bookIds: [UUID]?, configuration: GameConfiguration, clock: SessionClock) throws {
+    public convenience init(library: Library, bookIds: [UUID]?, configuration: GameConfiguration, clock: SessionClock) throws {
+        let store = library.store
         let books: [Book]
         if let bookIds, !bookIds.isEmpty {
             books = try bookIds.map { id in try store.book(id: id) ?? { throw VocabError.bookNotFound(id.lowercaseText) }() }
         } else {
             books = try store.bookSummaries().map(\.book)
         }
-        try self.init(store: store, books: books, configuration: configuration, clock: clock)
+        try self.init(library: library, books: books, configuration: configuration, clock: clock)
     }
 
     /// Plans and starts a game over `books`; throws `GameSetupError` when it cannot be played.
-    public init(store: Store, books: [Book], configuration: GameConfiguration, clock: SessionClock) throws {
+    public init(library: Library, books: [Book], configuration: GameConfiguration, clock: SessionClock) throws {
+        let store = library.store
         self.store = store
         self.clock = clock
         self.books = books

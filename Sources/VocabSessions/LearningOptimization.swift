@@ -40,8 +40,9 @@ public enum LearningOptimization {
     /// changes the desired retention as well; `dryRun` saves nothing. `progress` gets the
     /// share done (0...1); `isCancelled` stops the fit (throws `FSRSOptimizerError.cancelled`,
     /// nothing saved).
-    public static func run(store: Store, bookIds: [UUID]?, retention: Double?, dryRun: Bool, now: Timestamp,
+    public static func run(library: Library, bookIds: [UUID]?, retention: Double?, dryRun: Bool, now: Timestamp,
                            progress: ((Double) -> Void)? = nil, isCancelled: (() -> Bool)? = nil) throws -> OptimizationReport {
+        let store = library.store
         if let retention { try checkRetention(retention) }
         let before = try store.learningSettings()
         let sequences = try store.reviewSequences(inBooks: bookIds)
@@ -75,7 +76,8 @@ public enum LearningOptimization {
     /// Changes the desired retention alone (the parameters in force stay) and re-derives every
     /// schedule; returns how many words were rescheduled, nil when it was `retention` already.
     @discardableResult
-    public static func setRetention(_ retention: Double, store: Store, now: Timestamp) throws -> Int? {
+    public static func setRetention(_ retention: Double, library: Library, now: Timestamp) throws -> Int? {
+        let store = library.store
         try checkRetention(retention)
         let settings = try store.learningSettings()
         guard settings.desiredRetention != retention else { return nil }
@@ -92,7 +94,8 @@ public enum LearningOptimization {
     /// Back to the published parameters and a desired retention of 0.9. Returns how many
     /// words were rescheduled.
     @discardableResult
-    public static func reset(store: Store, now: Timestamp) throws -> Int {
-        try store.saveLearningSettings(parameters: nil, desiredRetention: LearningSettings.defaultRetention, at: now)
+    public static func reset(library: Library, now: Timestamp) throws -> Int {
+        let store = library.store
+        return try store.saveLearningSettings(parameters: nil, desiredRetention: LearningSettings.defaultRetention, at: now)
     }
 }

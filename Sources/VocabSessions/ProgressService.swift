@@ -7,8 +7,9 @@ import VocabStore
 public enum ProgressService {
     /// The report over `days` study days (1 to `ProgressReport.maximumDays`) at `now`, for the
     /// books `bookIds` (nil or empty: every book; one the store does not have is refused).
-    public static func report(in store: Store, books bookIds: [UUID]?, days: Int = ProgressReport.defaultDays,
+    public static func report(in library: Library, books bookIds: [UUID]?, days: Int = ProgressReport.defaultDays,
                               now: Timestamp, studyDay: StudyDay) throws -> ProgressReport {
+        let store = library.store
         let summaries = try store.bookSummaries()
         let wanted = bookIds.flatMap { $0.isEmpty ? nil : Set($0) }
         let books = summaries.filter { wanted?.contains($0.book.id) ?? true }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabStore
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -21,8 +21,8 @@ public struct SharingOverview: Sendable {
 /// its saved login) and the server of many (for a signed-in learner) each give one, and
 /// `SharingSteps` are the same on both.
 public protocol SharingPlace {
-    func reading<T>(_ body: (Store) throws -> T) throws -> T
-    func writing<T>(_ body: (Store) throws -> T) throws -> T
+    func reading<T>(_ body: (Library) throws -> T) throws -> T
+    func writing<T>(_ body: (Library) throws -> T) throws -> T
     /// Brings the cloud up to the store (it shares a book as the cloud has it).
     func syncFirst() throws
     /// What bringing the followed books in tells (a device's sync: its outcome).
@@ -38,7 +38,7 @@ public enum SharingSteps {
     /// Shares the book `bookId` (or changes how it is listed), after a sync; a book the learner
     /// follows is refused (it is its owner's to share).
     public static func share(_ bookId: UUID, _ settings: ShareSettings, at place: some SharingPlace) throws -> OwnShare {
-        if let name = try place.reading({ store in try store.followedBook(bookId).flatMap { _ in try store.book(id: bookId)?.name } }) {
+        if let name = try place.reading({ library in let store = library.store; return try store.followedBook(bookId).flatMap { _ in try store.book(id: bookId)?.name } }) {
             throw VocabError.bookIsShared(name)
         }
         try place.syncFirst()
@@ -56,11 +56,12 @@ public enum SharingSteps {
     /// False when the cloud found him no longer following it (it goes all the same).
     @discardableResult
     public static func unfollow(_ bookId: UUID, at place: some SharingPlace) throws -> Bool {
-        guard let mark = try place.reading({ store in try store.sharedBooks().first { $0.bookId == bookId } }) else {
+        guard let mark = try place.reading({ library in try library.sharedBooks().first { $0.bookId == bookId } }) else {
             throw SharingInputError.notFollowed(try place.reading { try $0.book(id: bookId)?.name } ?? bookId.lowercaseText)
         }
         let unfollowed = try place.sharing { try $0.unfollow(share: mark.share) }
-        try place.writing { store in
+        try place.writing { library in
+            let store = library.store
             if mark.ended { try store.forgetEndedShare(share: mark.share) } else { try store.removeSharedBook(share: mark.share) }
         }
         return unfollowed
@@ -87,11 +88,11 @@ final class DeviceSharingPlace: SharingPlace {
         }
     }
 
-    func reading<T>(_ body: (Store) throws -> T) throws -> T { try body(store) }
-    func writing<T>(_ body: (Store) throws -> T) throws -> T { try body(store) }
-    func syncFirst() throws { _ = try sync.run(try session, store: store) }
+    func reading<T>(_ body: (Library) throws -> T) throws -> T { try body(Library(store)) }
+    func writing<T>(_ body: (Library) throws -> T) throws -> T { try body(Library(store)) }
+    func syncFirst() throws { _ = try sync.run(try session, library: Library(store)) }
     /// A device's sync brings its followed books too.
-    func bringFollowedBooks() throws -> SyncOutcome { try sync.run(try session, store: store) }
+    func bringFollowedBooks() throws -> SyncOutcome { try sync.run(try session, library: Library(store)) }
     func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T { try body(try session.account) }
 }
 
@@ -107,7 +108,8 @@ public struct SharingService: Sendable {
 
     /// Shares the book `bookId` of `store` (after a sync, so the cloud has it as it is here),
     /// or changes how it is listed when it is shared already.
-    public func share(_ bookId: UUID, in store: Store, listed: Bool?, sharer: String?, languages: String?) throws -> SharedLink {
+    public func share(_ bookId: UUID, in library: Library, listed: Bool?, sharer: String?, languages: String?) throws -> SharedLink {
+        let store = library.store
         let place = DeviceSharingPlace(store: store, sync: sync)
         let shared = try SharingSteps.share(bookId, ShareSettings(book: bookId, listed: listed, sharer: sharer, languages: languages), at: place)
         return SharedLink(share: shared, link: Self.link(code: shared.code, server: try place.session.login.address.web ?? ""))
@@ -135,14 +137,16 @@ public struct SharingService: Sendable {
     }
 
     /// Follows the book under `codeOrLink`, then syncs so that it is here.
-    public func follow(_ codeOrLink: String, store: Store) throws -> (FollowedBook, SyncOutcome) {
+    public func follow(_ codeOrLink: String, library: Library) throws -> (FollowedBook, SyncOutcome) {
+        let store = library.store
         guard let code = ShareCode.read(codeOrLink) else { throw SharingInputError.notACode(codeOrLink) }
         return try SharingSteps.follow(code: code, at: DeviceSharingPlace(store: store, sync: sync))
     }
 
     /// Stops following the shared book `bookId` (or forgets that one which ended was
     /// shared): it goes from this device now and from the learner's others at their next sync.
-    public func unfollow(_ bookId: UUID, store: Store) throws {
+    public func unfollow(_ bookId: UUID, library: Library) throws {
+        let store = library.store
         try SharingSteps.unfollow(bookId, at: DeviceSharingPlace(store: store, sync: sync))
     }
 

@@ -14,7 +14,8 @@ public struct ShelfBook: Equatable, Sendable {
 
 /// The book shelf: every book with its counts, read from the store as it is now.
 public enum Shelf {
-    public static func books(in store: Store, at time: Timestamp) throws -> [ShelfBook] {
+    public static func books(in library: Library, at time: Timestamp) throws -> [ShelfBook] {
+        let store = library.store
         let followed = Dictionary(try store.sharedBooks().filter { !$0.ended }.map { ($0.bookId, $0.sharer) }, uniquingKeysWith: { first, _ in first })
         return try store.bookSummaries().map { summary in
             ShelfBook(summary: summary, dueCount: try store.dueCount(inBooks: [summary.book.id], at: time), sharedBy: followed[summary.book.id])

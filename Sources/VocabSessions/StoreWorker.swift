@@ -11,24 +11,24 @@ import VocabStore
 public final class StoreWorker: Sendable {
     private let writes = DispatchQueue(label: "vocab.store-worker")
     private let reads = DispatchQueue(label: "vocab.store-reader", attributes: .concurrent)
-    private let pool: StorePool
+    private let pool: LibraryPool
 
-    public init(pool: StorePool) {
+    public init(pool: LibraryPool) {
         self.pool = pool
     }
 
     /// Runs `body` with the writer on the worker's thread, then `completion` on the main queue.
-    public func perform<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T,
+    public func perform<T: Sendable>(_ body: @escaping @Sendable (Library) throws -> T,
                                      then completion: @escaping @MainActor @Sendable (Result<T, Error>) -> Void) {
         writes.async {
-            let result = Result { try self.pool.write(body).value }
+            let result = Result { try self.pool.write(body) }
             DispatchQueue.main.async { MainActor.assumeIsolated { completion(result) } }
         }
     }
 
     /// Runs `body` with a reader on a thread of the worker's (beside any write), then
     /// `completion` on the main queue.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T,
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Library) throws -> T,
                                   then completion: @escaping @MainActor @Sendable (Result<T, Error>) -> Void) {
         reads.async {
             let result = Result { try self.pool.read(body) }
@@ -38,8 +38,8 @@ public final class StoreWorker: Sendable {
 
     /// Runs `body` with the writer on the worker's thread and waits for it (tests, and work
     /// that must finish before a window closes).
-    public func performAndWait<T>(_ body: (Store) throws -> T) throws -> T {
-        try writes.sync { try pool.write(body).value }
+    public func performAndWait<T>(_ body: (Library) throws -> T) throws -> T {
+        try writes.sync { try pool.write(body) }
     }
 }
 

@@ -14,8 +14,9 @@ public struct StudyPeek: Sendable {
     public var choices: [(rating: Rating, due: Timestamp)]
 
     /// `dayStart`: when the study day began, if the caller knows (else from `day`).
-    public init(store: Store, bookIds: [UUID]?, newPerDay: Int = StudySession.defaultNewPerDay, day: StudyDay = StudyDay(), dayStart: Timestamp? = nil,
+    public init(library: Library, bookIds: [UUID]?, newPerDay: Int = StudySession.defaultNewPerDay, day: StudyDay = StudyDay(), dayStart: Timestamp? = nil,
                 clock: SessionClock, scheduler: FSRSScheduler? = nil) throws {
+        let store = library.store
         let time = clock.now()
         let newLeft = try StudySession.newWordsLeft(store: store, bookIds: bookIds, newPerDay: newPerDay, dayStart: dayStart ?? day.start(of: time))
         dueCount = min(try store.dueCount(inBooks: bookIds, at: time), StudySession.dueLimit)

@@ -34,8 +34,9 @@ public final class StudySession: @unchecked Sendable {
 
     /// Builds the queue from the store as it is at the clock's time. `bookIds` nil: every book.
     /// New words: `newPerDay` in each study day (`day`: from 4 a.m. where the learner is).
-    public init(store: Store, bookIds: [UUID]?, newPerDay: Int = StudySession.defaultNewPerDay, day: StudyDay = StudyDay(), clock: SessionClock,
+    public init(library: Library, bookIds: [UUID]?, newPerDay: Int = StudySession.defaultNewPerDay, day: StudyDay = StudyDay(), clock: SessionClock,
                 scheduler: FSRSScheduler? = nil) throws {
+        let store = library.store
         self.store = store
         self.clock = clock
         self.scheduler = try scheduler ?? store.scheduler()
@@ -84,13 +85,14 @@ public final class StudySession: @unchecked Sendable {
     }
 
     /// Why there is nothing to study: no words at all, or nothing due (and when the next review is).
-    public static func nothingToStudy(store: Store, bookIds: [UUID]?) throws -> NothingToStudy {
-        try store.wordCount() == 0 ? .noWords : .nothingDue(nextReview: try nextReview(store: store, bookIds: bookIds))
+    public static func nothingToStudy(library: Library, bookIds: [UUID]?) throws -> NothingToStudy {
+        try library.store.wordCount() == 0 ? .noWords : .nothingDue(nextReview: try nextReview(library: library, bookIds: bookIds))
     }
 
     /// When the next review of any word (in `bookIds`) is due; nil when none is scheduled.
-    public static func nextReview(store: Store, bookIds: [UUID]?) throws -> Timestamp? {
-        try store.dueWords(inBooks: bookIds, at: Timestamp(milliseconds: .max), limit: 1).first?.schedule?.due
+    public static func nextReview(library: Library, bookIds: [UUID]?) throws -> Timestamp? {
+        let store = library.store
+        return try store.dueWords(inBooks: bookIds, at: Timestamp(milliseconds: .max), limit: 1).first?.schedule?.due
     }
 }
 

@@ -149,9 +149,10 @@ public struct SyncService: Sendable {
     /// `SyncFailure` when it stopped part-way (nothing lost), or the refusal of a store bound
     /// to another account (nothing sent). `copyIntoAnotherAccount`: the user asked by name to
     /// copy a store bound to another account into this one.
-    public func run(_ session: CloudSession, store: Store, copyIntoAnotherAccount: Bool = false,
+    public func run(_ session: CloudSession, library: Library, copyIntoAnotherAccount: Bool = false,
                     progress: @escaping (SyncProgress) -> Void = { _ in },
                     isCancelled: @escaping () -> Bool = { false }) throws -> SyncOutcome {
+        let store = library.store
         let learner = session.login.accountAddress
         let engine = SyncEngine(store: store, channel: ServerSyncChannel(account: session.account), account: learner.url,
                                 learner: learner.user, progress: progress)
@@ -170,10 +171,10 @@ public struct SyncService: Sendable {
     }
 
     /// `connect` then `run`, for callers that hold no connection.
-    public func run(store: Store, copyIntoAnotherAccount: Bool = false,
+    public func run(library: Library, copyIntoAnotherAccount: Bool = false,
                     progress: @escaping (SyncProgress) -> Void = { _ in },
                     isCancelled: @escaping () -> Bool = { false }) throws -> SyncOutcome {
-        try run(try connect(), store: store, copyIntoAnotherAccount: copyIntoAnotherAccount, progress: progress,
+        try run(try connect(), library: library, copyIntoAnotherAccount: copyIntoAnotherAccount, progress: progress,
                 isCancelled: isCancelled)
     }
 }

@@ -34,7 +34,8 @@ public enum ImportBook: Sendable, Equatable, ExpressibleByStringLiteral {
     public init(stringLiteral name: String) { self = .name(name) }
 
     /// What a person typed: a book that exists by that name or id, else the name of a new one.
-    public static func reference(_ text: String, in store: Store) throws -> ImportBook {
+    public static func reference(_ text: String, in library: Library) throws -> ImportBook {
+        let store = library.store
         do {
             return .id(try store.book(text).id)
         } catch VocabError.bookNotFound {
@@ -58,14 +59,15 @@ public enum TransferService {
     /// far); `isCancelled` is asked every 1,000 rows (and every batch of reviews).
     /// `layout` names the columns of a file without a header and its separators; an Anki deck
     /// column picks the book only when `defaultBook` is nil.
-    public static func importFile(_ path: String, format: WordFileFormat, into store: Store, defaultBook: ImportBook?,
+    public static func importFile(_ path: String, format: WordFileFormat, into library: Library, defaultBook: ImportBook?,
                                   layout: ImportLayout = ImportLayout(), backups: BackupPolicy = BackupPolicy(),
                                   skipInvalid: Bool, now: Timestamp, progress: (ImportProgress) -> Void = { _ in },
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> ImportOutcome {
+        let store = library.store
         var layout = layout
         layout.deckPicksBook = defaultBook == nil
         if store.path != ":memory:", try store.wordCount() > 0 {
-            try BackupService.take(store, reason: "before-import", policy: backups, now: now)
+            try BackupService.take(library, reason: "before-import", policy: backups, now: now)
         }
         // Rows that name no book: into the caller's book by id, or a book of that name.
         var bookName: String?, bookId: UUID?
@@ -117,8 +119,9 @@ public enum TransferService {
     /// returns how many words. `progress` gets the count every 1,000 words; `isCancelled`,
     /// asked as often, stops it with `ExportCancelled`.
     @discardableResult
-    public static func export(from store: Store, bookId: UUID?, format: WordFileFormat, to write: (String) throws -> Void,
+    public static func export(from library: Library, bookId: UUID?, format: WordFileFormat, to write: (String) throws -> Void,
                               progress: (Int) -> Void = { _ in }, isCancelled: () -> Bool = { false }) throws -> Int {
+        let store = library.store
         let names = try store.bookNames()
         let writer = WordFileWriter(format: format)
         if !writer.header.isEmpty { try write(writer.header) }
@@ -136,8 +139,9 @@ public enum TransferService {
 
     /// Exports into the file at `path`, which appears only when the whole export succeeded.
     @discardableResult
-    public static func exportFile(_ path: String, from store: Store, bookId: UUID?, format: WordFileFormat,
+    public static func exportFile(_ path: String, from library: Library, bookId: UUID?, format: WordFileFormat,
                                   progress: (Int) -> Void = { _ in }, isCancelled: () -> Bool = { false }) throws -> Int {
+        let store = library.store
         guard format != .xlsx else { throw WorkbookNotWritten() }
         if format == .apkg {
             return try AnkiExport.write(path, from: store, bookId: bookId, now: .now(), progress: { count in
@@ -146,7 +150,7 @@ public enum TransferService {
             }).words
         }
         let file = try AtomicFileWriter(path: path)
-        let count = try export(from: store, bookId: bookId, format: format, to: file.write, progress: progress,
+        let count = try export(from: library, bookId: bookId, format: format, to: file.write, progress: progress,
                                isCancelled: isCancelled)
         try file.commit()
         return count

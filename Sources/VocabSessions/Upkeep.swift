@@ -26,14 +26,15 @@ public struct Upkeep: Sendable {
     }
 
     /// Whether anything is due for `store` (a count and a look at the backups folder).
-    public func isDue(_ store: Store, now: Timestamp) -> Bool {
-        (backupDue(storePath: store.path, now: now) && ((try? store.hasBooks()) ?? false)) || ((try? store.searchBacklog()) ?? 0) > 0
+    public func isDue(_ library: Library, now: Timestamp) -> Bool {
+        let store = library.store
+        return (backupDue(storePath: store.path, now: now) && ((try? store.hasBooks()) ?? false)) || ((try? store.searchBacklog()) ?? 0) > 0
     }
 
     /// Runs what is due. `write` runs its body with the store's writer (a single connection, or a
     /// pool's writer one chunk at a time, so that other writes wait at most for one chunk);
     /// `wait`: wait for another process's upkeep to end, else report `busy` at once.
-    public func run(storePath: String, now: Timestamp, wait: Bool,
+    func run(storePath: String, now: Timestamp, wait: Bool,
                     read: (_ body: (Store) throws -> Int) throws -> Int,
                     write: (_ body: (Store) throws -> Int64) throws -> Int64,
                     backUp: ((Store) throws -> BackupInfo) throws -> BackupInfo,
@@ -58,8 +59,8 @@ public struct Upkeep: Sendable {
         if backupDue(storePath: storePath, now: now), try read({ try $0.hasBooks() ? 1 : 0 }) == 1 {
             let policy = policy
             report.backup = try backUp { store in
-                let backup = try BackupService.take(store, reason: "auto", policy: policy, now: now).backup
-                BackupService.compressOlder(of: store)
+                let backup = try BackupService.take(Library(store), reason: "auto", policy: policy, now: now).backup
+                BackupService.compressOlder(of: Library(store))
                 return backup
             }
         }
@@ -68,9 +69,10 @@ public struct Upkeep: Sendable {
 
     /// The same on one connection of the caller's (the terminal's `maintain`); `indexing` false:
     /// only the backup, if due.
-    public func run(on store: Store, now: Timestamp, wait: Bool, indexing: Bool = true,
+    public func run(on library: Library, now: Timestamp, wait: Bool, indexing: Bool = true,
                     progress: (Int64) -> Void = { _ in }) throws -> Report {
-        try run(storePath: store.path, now: now, wait: wait, read: { try $0(store) }, write: { try $0(store) }, backUp: { try $0(store) },
+        let store = library.store
+        return try run(storePath: store.path, now: now, wait: wait, read: { try $0(store) }, write: { try $0(store) }, backUp: { try $0(store) },
                 indexing: indexing, progress: progress)
     }
 
@@ -89,7 +91,7 @@ public struct Upkeep: Sendable {
 /// thread of its own (never more than one waiting), so a learner who only uses the phone is
 /// backed up like one at the terminal. Keep it: upkeep stops when it is released.
 public final class StoreUpkeep: Sendable {
-    private let pool: StorePool
+    private let pool: LibraryPool
     private let upkeep: Upkeep
     private let clock: any SessionClock
     private let queue = DispatchQueue(label: "vocab.upkeep")
@@ -99,7 +101,7 @@ public final class StoreUpkeep: Sendable {
 
     /// `failed` hears a run's error (a backup that could not be written, say); `ran` every run's
     /// report (tests; a front end's notice of a backup).
-    public init(pool: StorePool, policy: BackupPolicy, clock: any SessionClock = SystemClock(),
+    public init(pool: LibraryPool, policy: BackupPolicy, clock: any SessionClock = SystemClock(),
                 failed: @escaping @Sendable (Error) -> Void = { _ in }, ran: @escaping @Sendable (Upkeep.Report) -> Void = { _ in }) {
         self.pool = pool
         upkeep = Upkeep(policy: policy)
@@ -131,9 +133,9 @@ public final class StoreUpkeep: Sendable {
         do {
             let pool = self.pool
             let report = try upkeep.run(storePath: pool.path, now: clock.now(), wait: false,
-                                        read: { body in try pool.read(body) },
-                                        write: { body in try pool.write(body).value },
-                                        backUp: { body in try pool.write(body).value })
+                                        read: { body in try pool.pool.read(body) },
+                                        write: { body in try pool.pool.write(body).value },
+                                        backUp: { body in try pool.pool.write(body).value })
             if report.busy { schedule(after: 5) }
             ran(report)
             return report

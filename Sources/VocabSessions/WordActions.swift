@@ -8,8 +8,9 @@ public enum WordActions {
     /// Deletes the word and its reviews; false when it was already gone (sent twice, or
     /// deleted on another device meanwhile), which is no error.
     @discardableResult
-    public static func delete(_ id: UUID, from store: Store, now: Timestamp) throws -> Bool {
-        try store.transaction {
+    public static func delete(_ id: UUID, from library: Library, now: Timestamp) throws -> Bool {
+        let store = library.store
+        return try store.transaction {
             guard try store.word(id: id) != nil else { return false }
             try store.deleteWord(id: id, now: now)
             return true
@@ -17,7 +18,8 @@ public enum WordActions {
     }
 
     /// Marks every word of `ids` memorised, or not: all of them or none.
-    public static func mark(_ ids: [UUID], memorized: Bool, in store: Store, now: Timestamp) throws {
+    public static func mark(_ ids: [UUID], memorized: Bool, in library: Library, now: Timestamp) throws {
+        let store = library.store
         try store.transaction {
             for id in ids { _ = try store.updateWord(id: id, WordChanges(memorized: memorized), now: now) }
         }
@@ -25,16 +27,18 @@ public enum WordActions {
 
     /// Turns the word's memorised mark over; nil when the word is gone.
     @discardableResult
-    public static func toggleMemorized(_ id: UUID, in store: Store, now: Timestamp) throws -> Word? {
-        try store.transaction {
+    public static func toggleMemorized(_ id: UUID, in library: Library, now: Timestamp) throws -> Word? {
+        let store = library.store
+        return try store.transaction {
             guard let word = try store.word(id: id) else { return nil }
             return try store.updateWord(id: id, WordChanges(memorized: !word.memorized), now: now)
         }
     }
 
     /// Changes the fields `changes` gives (its text, its book, its date...), the rest kept.
-    public static func edit(_ id: UUID, _ changes: WordChanges, in store: Store, now: Timestamp) throws -> Word {
-        try store.updateWord(id: id, changes, now: now)
+    public static func edit(_ id: UUID, _ changes: WordChanges, in library: Library, now: Timestamp) throws -> Word {
+        let store = library.store
+        return try store.updateWord(id: id, changes, now: now)
     }
 }
 
@@ -50,7 +54,8 @@ public enum ReviewRecording {
     }
 
     /// Records one review of the word (`source`: how it was studied); returns its new schedule.
-    public static func record(_ wordId: UUID, rating: Rating, at time: Timestamp, source: ReviewSource, in store: Store) throws -> Schedule {
+    public static func record(_ wordId: UUID, rating: Rating, at time: Timestamp, source: ReviewSource, in library: Library) throws -> Schedule {
+        let store = library.store
         var ids = TimeOrderedIDs()
         return try store.recordReview(wordId: wordId, rating: rating, at: time, source: source, ids: &ids)
     }
@@ -58,8 +63,9 @@ public enum ReviewRecording {
     /// Adds reviews a device made (each with its own id and time), by word; reviews of words
     /// deleted meanwhile (on another device) have nowhere to go and are left out. Returns how
     /// many were added (one already there is not added again).
-    public static func add(_ byWord: [UUID: [ReviewRecord]], to store: Store) throws -> Int {
-        try store.transaction {
+    public static func add(_ byWord: [UUID: [ReviewRecord]], to library: Library) throws -> Int {
+        let store = library.store
+        return try store.transaction {
             let known = try byWord.keys.filter { try store.word(id: $0) != nil }
             return try store.addReviewLogs(known.map { ($0, byWord[$0] ?? []) }, scheduler: try store.scheduler())
         }

@@ -85,7 +85,8 @@ public struct WordForm: Sendable, Equatable {
     /// Done: validates and saves the word into `bookId` (new) or over the word being edited.
     /// Throws `WordFormError` naming the field a rule concerns, or the store's error; on any
     /// error nothing is saved.
-    public func save(to store: Store, bookId: UUID, now: Timestamp) throws -> Word {
+    public func save(to library: Library, bookId: UUID, now: Timestamp) throws -> Word {
+        let store = library.store
         do {
             if let editing {
                 let changes = WordChanges(word: self[.word], definition: self[.definition], detail: self[.detail],

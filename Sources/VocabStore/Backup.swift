@@ -6,62 +6,6 @@ import VocabSystem
 import Glibc
 #endif
 
-/// One backup file of a store.
-public struct BackupInfo: Sendable, Equatable {
-    public var path: String
-    public var takenAt: Timestamp
-    /// Why it was taken: auto, manual, before-delete, before-import, before-restore, restored
-    /// (the state a restore put in place), before-upgrade.
-    public var reason: String
-    public var bytes: Int
-
-    public init(path: String, takenAt: Timestamp, reason: String, bytes: Int) {
-        self.path = path
-        self.takenAt = takenAt
-        self.reason = reason
-        self.bytes = bytes
-    }
-}
-
-/// What a store held, for a backup's list line and its check.
-public struct StoreCounts: Sendable, Equatable {
-    public var books: Int
-    public var words: Int
-    public var reviews: Int
-}
-
-/// Why a backup or a restore could not be done. The store is untouched in every case.
-public enum BackupError: UserFacingError, Equatable {
-    case cannotWrite(folder: String, reason: String)
-    case checkFailed(detail: String)
-    case notABackup(path: String, reason: String)
-    case noBackups(folder: String)
-    case noSuchBackup(String)
-
-    public var category: ErrorCategory {
-        switch self {
-        case .cannotWrite: return .storeUnavailable
-        case .checkFailed: return .conflictOrCorruption
-        case .notABackup, .noBackups, .noSuchBackup: return .userInput
-        }
-    }
-
-    public var message: String {
-        switch self {
-        case .cannotWrite(let folder, let reason):
-            return "Cannot write a backup into \(folder): \(reason). The store was not changed."
-        case .checkFailed(let detail):
-            return "The backup failed its check (\(detail)) and was deleted; the store was not changed."
-        case .notABackup(let path, let reason):
-            return "\(path) is not a usable Vocab backup (\(reason)); nothing was changed."
-        case .noBackups(let folder):
-            return "There are no backups in \(folder) yet."
-        case .noSuchBackup(let text):
-            return "No backup matches \"\(text)\" (use latest, a time such as 2026-12-01T09:30, or a file)."
-        }
-    }
-}
-
 /// Backups of the store: consistent copies through SQLite's online backup API (never a file
 /// copy of a live WAL database), written under a temporary name, checked (`quick_check`, the
 /// Vocab identity, and the counts the source had at the time of the copy), and only then given

@@ -1,19 +1,6 @@
 import FoundationEssentials
 import VocabCore
 
-/// A saved game, for `vocab stats`.
-public struct GameRecord: Sendable {
-    public var id: UUID
-    public var startedAt: Timestamp
-    public var finishedAt: Timestamp?
-    public var mode: String
-    public var books: [String]
-    public var planned: Int
-    public var answered: Int
-    public var correct: Int
-    public var wrongWords: [String]
-}
-
 extension Store {
     /// Saves the start of a game; answers are added one by one, so quitting keeps them.
     public func startGame(id: UUID, mode: GameMode, books: [String], planned: Int, configJSON: String,

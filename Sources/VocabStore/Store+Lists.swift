@@ -1,13 +1,6 @@
 import FoundationEssentials
 import VocabCore
 
-/// A row of a long word list, read when the list shows it.
-public struct WordListRow: Sendable {
-    public var word: Word
-    /// When the word is due for review; nil when it was never reviewed.
-    public var due: Timestamp?
-}
-
 extension Store {
     // MARK: Long lists (the desktop word list)
 

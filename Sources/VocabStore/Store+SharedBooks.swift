@@ -1,17 +1,6 @@
 import FoundationEssentials
 import VocabCore
 
-/// A book this learner follows: whose share it is, the name its owner shows, whether it
-/// still updates, and how far its records were pulled.
-public struct SharedBookMark: Sendable, Equatable {
-    public var bookId: UUID
-    public var share: UUID
-    public var sharer: String
-    /// Its owner stopped sharing it: it is this learner's own now (and pushed as such).
-    public var ended: Bool
-    public var token: Int64
-}
-
 /// Shared books in this store: written only by what is pulled from their owner (under the
 /// sync flag, so nothing of them enters the outbox), read and studied like any other. A
 /// learner's reviews of their words are his own and travel as his; their memorised marks stay

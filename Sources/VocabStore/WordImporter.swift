@@ -1,24 +1,6 @@
 import FoundationEssentials
 import VocabCore
 
-/// What an import did.
-public struct ImportSummary: Sendable, Equatable {
-    public var added = 0
-    public var updated = 0
-    public var unchanged = 0
-    /// Books the import created, by name, in the order it created them.
-    public var createdBooks: [String] = []
-    /// Lines left out with `skipInvalid`, with the reason.
-    public var rejected: [RejectedLine] = []
-
-    public var rowsRead: Int { added + updated + unchanged + rejected.count }
-}
-
-public struct RejectedLine: Sendable, Equatable {
-    public var line: Int
-    public var reason: String
-}
-
 /// Imports words into the store as an upsert: by id when the row has one, else by
 /// (book, exact word text). Everything happens in one transaction: with `skipInvalid` off, the
 /// first bad row rolls the whole import back.

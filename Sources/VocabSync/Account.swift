@@ -1,6 +1,7 @@
 import FoundationEssentials
 import VocabStore
 import VocabCore
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif

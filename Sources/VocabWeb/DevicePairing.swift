@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Synchronization
 import VocabCore
-import VocabStore
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif

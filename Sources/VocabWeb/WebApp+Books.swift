@@ -1,13 +1,12 @@
 import FoundationEssentials
 import VocabCore
 import VocabSessions
-import VocabStore
 
 /// The shelf: books with their counts; new, edit, delete (a book with words after a backup).
 extension WebApp {
     func books() throws -> [BookRow] {
         let now = clock.now()
-        return try pool.read { store in try Shelf.books(in: store, at: now) }.map { shelf in
+        return try pool.read { library in try Shelf.books(in: library, at: now) }.map { shelf in
             let id = shelf.book.id.lowercaseText
             return BookRow(id: id, name: shelf.book.name, explain: shelf.book.explain, coverWord: shelf.book.coverWord,
                            cover: shelf.book.image == nil ? nil : "/api/books/\(id)/cover?v=\(shelf.book.modifiedAt.milliseconds)",
@@ -18,7 +17,7 @@ extension WebApp {
 
     /// A book's cover image, as it was stored (PNG, JPEG, GIF or WebP).
     func cover(_ id: UUID) throws -> HTTPResponse {
-        guard let book = try pool.read({ store in try store.book(id: id) }) else { throw VocabError.bookNotFound(id.lowercaseText) }
+        guard let book = try pool.read({ library in try library.book(id: id) }) else { throw VocabError.bookNotFound(id.lowercaseText) }
         guard let image = book.image, let kind = ImageKind(sniffing: image) else {
             throw WebProblem(status: 404, message: "This book has no cover.")
         }
@@ -31,14 +30,14 @@ extension WebApp {
     }
 
     func editBook(_ id: UUID, _ input: BookInput) throws -> SavedBook {
-        guard let book = try pool.read({ store in try store.book(id: id) }) else { throw VocabError.bookNotFound(id.lowercaseText) }
+        guard let book = try pool.read({ library in try library.book(id: id) }) else { throw VocabError.bookNotFound(id.lowercaseText) }
         return try saveBook(BookForm(editing: book), input)
     }
 
     /// Deletes a book and its words, after a backup when it holds any (one restore undoes it).
     func deleteBook(_ id: UUID) throws -> BookDeletedAnswer {
         let now = clock.now(), policy = backups
-        let result = try pool.write { store in try BookDeletion.delete(bookId: id, from: store, policy: policy, now: now) }.value
+        let result = try pool.write { library in try BookDeletion.delete(bookId: id, from: library, policy: policy, now: now) }
         return BookDeletedAnswer(deleted: result.deleted, backup: result.backup != nil)
     }
 
@@ -52,7 +51,7 @@ extension WebApp {
         }
         let now = clock.now()
         do {
-            let book = try pool.write { store in try form.save(to: store, now: now) }.value
+            let book = try pool.write { library in try form.save(to: library, now: now) }
             return SavedBook(id: book.id.lowercaseText, name: book.name, explain: book.explain)
         } catch let error as BookFormError {
             throw WebProblem(status: 422, message: error.message, field: error.field.map { Self.fieldName($0) }, cause: error)

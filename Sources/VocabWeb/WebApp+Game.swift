@@ -1,7 +1,6 @@
 import FoundationEssentials
 import VocabCore
 import VocabSessions
-import VocabStore
 
 /// The test game: set up (books, mode, count), then each answer judged by the game session on
 /// the server (a tap is the option's place, typing is text, a flashcard is graded), then the
@@ -22,9 +21,9 @@ extension WebApp {
         let configuration = GameConfiguration(mode: mode, count: count)
         let clock = self.clock
         // The game keeps the writer's store: each of its answers runs inside a write, as the window's do on its worker.
-        let game = try pool.write { store -> GameSession in
-            try GameSession(store: store, bookIds: bookIds, configuration: configuration, clock: clock)
-        }.value
+        let game = try pool.write { library -> GameSession in
+            try GameSession(library: library, bookIds: bookIds, configuration: configuration, clock: clock)
+        }
         for dropped in games.add(game, device: device) { _ = try? pool.write { _ in try dropped.finish() } }  // its answers are saved already
         return GameStarted(id: game.id.lowercaseText, mode: mode.rawValue, planned: game.questions.count, shorter: game.questions.count < count,
                            questions: game.questions.map { QuestionRow(prompt: $0.prompt, hint: $0.hint, options: $0.options) })
@@ -39,8 +38,8 @@ extension WebApp {
     /// The score and the words to review (and to offer to mark memorised).
     func finishGame(_ id: UUID, device: String) throws -> GameScoreAnswer {
         let game = try game(id, device: device)
-        let summary = try pool.write { _ in try game.finish() }.value
-        let candidates = try pool.write { _ in try game.memorizeCandidates() }.value
+        let summary = try pool.write { _ in try game.finish() }
+        let candidates = try pool.write { _ in try game.memorizeCandidates() }
         return GameScoreAnswer(answered: summary.answered, right: summary.right, planned: summary.planned, percent: summary.percent,
                                review: summary.wrongWords.map { WordRow($0, due: nil) }, memorize: candidates.map { WordRow($0, due: nil) })
     }
@@ -48,7 +47,7 @@ extension WebApp {
     /// Marks the words the game offers memorised, and ends it.
     func memorizeGame(_ id: UUID, device: String) throws -> MemorizedAnswer {
         let game = try game(id, device: device)
-        let words = try pool.write { _ in try game.memorizeCandidates() }.value
+        let words = try pool.write { _ in try game.memorizeCandidates() }
         try pool.write { _ in try game.memorize(words) }
         games.remove(id)
         return MemorizedAnswer(memorized: words.count)
@@ -62,7 +61,7 @@ extension WebApp {
             if let typed = given.typed { return try game.answer(.typed(String(typed.prefix(200)))) }
             if let name = given.rating, let rating = Rating(name: name) { return try game.grade(rating) }
             throw WebProblem(status: 422, message: "An answer is a choice, typed text or a rating.", field: "answer")
-        }.value
+        }
         guard let verdict else {
             throw WebProblem(status: 422, message: "That is not one of the possible answers.", field: "answer")
         }

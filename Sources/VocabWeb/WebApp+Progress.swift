@@ -1,7 +1,6 @@
 import FoundationEssentials
 import VocabCore
 import VocabSessions
-import VocabStore
 
 /// Progress: the report the terminal's `stats --json` prints, for the page to draw.
 extension WebApp {
@@ -17,8 +16,8 @@ extension WebApp {
             days = value
         }
         let now = clock.now(), day = studyDay
-        let report = try pool.read { store in
-            try ProgressService.report(in: store, books: bookIds, days: days, now: now, studyDay: day)
+        let report = try pool.read { library in
+            try ProgressService.report(in: library, books: bookIds, days: days, now: now, studyDay: day)
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
                             body: Array(report.json.compact.utf8))

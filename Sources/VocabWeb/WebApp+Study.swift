@@ -2,7 +2,6 @@ import Synchronization
 import FoundationEssentials
 import VocabCore
 import VocabSessions
-import VocabStore
 import VocabWording
 import VocabCatalog
 
@@ -15,10 +14,10 @@ extension WebApp {
         let words = wording ?? Wording(catalog: Catalog())
         let now = clock.now(), day = studyDay, clock = self.clock, dayStart = studyDayStart(at: now)
         let bookIds = try query["book"].map { [try uuid($0)] }
-        return try pool.read { store -> NextCardAnswer in
-            let peek = try StudyPeek(store: store, bookIds: bookIds, day: day, dayStart: dayStart, clock: clock)
+        return try pool.read { library -> NextCardAnswer in
+            let peek = try StudyPeek(library: library, bookIds: bookIds, day: day, dayStart: dayStart, clock: clock)
             guard let card = peek.card else {
-                switch try StudySession.nothingToStudy(store: store, bookIds: bookIds) {
+                switch try StudySession.nothingToStudy(library: library, bookIds: bookIds) {
                 case .noWords: return NextCardAnswer(reason: "noWords")
                 case .nothingDue(let next): return NextCardAnswer(reason: "nothingDue", nextReview: words.nextReview(next, from: now))
                 }
@@ -48,8 +47,8 @@ extension WebApp {
     /// studying goes on with no network.
     func queue() throws -> StudyQueueAnswer {
         let day = studyDay, clock = self.clock
-        return try pool.read { store -> StudyQueueAnswer in
-            let session = try StudySession(store: store, bookIds: nil, day: day, clock: clock)
+        return try pool.read { library -> StudyQueueAnswer in
+            let session = try StudySession(library: library, bookIds: nil, day: day, clock: clock)
             return StudyQueueAnswer(cards: session.cards.map { WordRow($0.word, due: $0.schedule?.due) }, madeAt: clock.now().iso8601)
         }
     }
@@ -72,7 +71,7 @@ extension WebApp {
             }
             byWord[wordId, default: []].append(ReviewRecord(id: id, wordId: wordId, reviewedAt: at, rating: rating, source: .study))
         }
-        let added = try pool.write { store in try ReviewRecording.add(byWord, to: store) }.value
+        let added = try pool.write { library in try ReviewRecording.add(byWord, to: library) }
         return AddedAnswer(added: added)
     }
 
@@ -82,7 +81,7 @@ extension WebApp {
             throw WebProblem(status: 422, message: "The rating must be again, hard, good or easy.", field: "rating")
         }
         let now = clock.now()
-        let schedule = try pool.write { store in try ReviewRecording.record(wordId, rating: rating, at: now, source: .study, in: store) }.value
+        let schedule = try pool.write { library in try ReviewRecording.record(wordId, rating: rating, at: now, source: .study, in: library) }
         return GradeAnswer(due: schedule.due.iso8601, state: schedule.state.name)
     }
 }

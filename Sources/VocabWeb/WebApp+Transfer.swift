@@ -2,7 +2,6 @@ import FoundationEssentials
 import Synchronization
 import VocabCore
 import VocabSessions
-import VocabStore
 import VocabSystem
 import VocabWording
 #if canImport(Glibc)
@@ -44,8 +43,8 @@ extension WebApp {
             defer { unlink(path) }
             let state: WebImports.State
             do {
-                let outcome = try pool.write { store in
-                    try TransferService.importFile(path, format: format, into: store, defaultBook: book, backups: policy,
+                let outcome = try pool.write { library in
+                    try TransferService.importFile(path, format: format, into: library, defaultBook: book, backups: policy,
                                                    skipInvalid: skipInvalid, now: now, progress: { progress in
                         let rows: Int
                         switch progress {
@@ -54,7 +53,7 @@ extension WebApp {
                         }
                         job.state.withLock { $0 = .running(rows: rows, share: progress.share) }
                     }, isCancelled: { job.cancelled.load(ordering: .relaxed) })
-                }.value
+                }
                 state = .done(Self.outcome(outcome))
             } catch {
                 if job.cancelled.load(ordering: .relaxed) {
@@ -107,9 +106,9 @@ extension WebApp {
         let suffix = format == .text ? "txt" : format.rawValue
         let path = scratch.newName(suffix: "." + suffix)
         defer { unlink(path) }
-        let book = try pool.read { store -> Book in
-            guard let book = try store.book(id: bookId) else { throw VocabError.bookNotFound(bookId.lowercaseText) }
-            try TransferService.exportFile(path, from: store, bookId: bookId, format: format)
+        let book = try pool.read { library -> Book in
+            guard let book = try library.book(id: bookId) else { throw VocabError.bookNotFound(bookId.lowercaseText) }
+            try TransferService.exportFile(path, from: library, bookId: bookId, format: format)
             return book
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw WebProblem(status: 500, message: "The export could not be read back.") }

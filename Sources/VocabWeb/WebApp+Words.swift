@@ -3,7 +3,6 @@ import Glibc
 import VocabCore
 import VocabDictionary
 import VocabSessions
-import VocabStore
 
 /// A book's words: the list (paged, searched), the word form (add, edit, memorised, delete),
 /// Dictionary on the form the page keeps, and the word spoken.
@@ -11,16 +10,16 @@ extension WebApp {
     func words(bookId: UUID, query: [String: String]) throws -> WordPage {
         let offset = max(0, Int(query["offset"] ?? "") ?? 0), limit = min(max(1, Int(query["limit"] ?? "") ?? 50), WebMeta.wordsPerPage)
         let search = query["q"] ?? ""
-        return try pool.read { store -> WordPage in
+        return try pool.read { library -> WordPage in
             let total: Int, rows: [WordListRow]
             if TextRules.clean(search).isEmpty {  // a page, read as such (the count is kept)
-                total = try store.bookSummary(id: bookId).wordCount
-                rows = try store.wordListPage(bookId: bookId, offset: offset, limit: limit)
+                total = try library.bookSummary(id: bookId).wordCount
+                rows = try library.wordListPage(bookId: bookId, offset: offset, limit: limit)
             } else {  // the ranked search, best first
-                guard try store.book(id: bookId) != nil else { throw VocabError.bookNotFound(bookId.lowercaseText) }
-                let keys = try store.wordListKeys(bookId: bookId, search: search)
+                guard try library.book(id: bookId) != nil else { throw VocabError.bookNotFound(bookId.lowercaseText) }
+                let keys = try library.wordListKeys(bookId: bookId, search: search)
                 total = keys.count
-                rows = try keys.dropFirst(offset).prefix(limit).compactMap { try store.wordListRow(key: $0) }
+                rows = try keys.dropFirst(offset).prefix(limit).compactMap { try library.wordListRow(key: $0) }
             }
             return WordPage(total: total, offset: offset, words: rows.map { row in WordRow(row.word, due: row.due) })
         }
@@ -40,13 +39,13 @@ extension WebApp {
             form.newId = id
         }
         let now = clock.now()
-        let (word, isNew, deleted) = try pool.write { store -> (Word?, Bool, Bool) in
+        let (word, isNew, deleted) = try pool.write { library -> (Word?, Bool, Bool) in
             if let id = form.newId {
-                if let word = try store.word(id: id) { return (word, false, false) }
-                if try store.wordWasDeleted(id: id) { return (nil, false, true) }
+                if let word = try library.word(id: id) { return (word, false, false) }
+                if try library.wordWasDeleted(id: id) { return (nil, false, true) }
             }
-            return (try form.save(to: store, bookId: bookId, now: now), true, false)
-        }.value
+            return (try form.save(to: library, bookId: bookId, now: now), true, false)
+        }
         guard let word else { return Self.json(DeletedAnswer(deleted: deleted)) }
         return Self.json(WordRow(word, due: nil), status: isNew ? 201 : 200)
     }
@@ -55,26 +54,26 @@ extension WebApp {
     /// Sending the same edit twice changes nothing the second time.
     func editWord(_ id: UUID, _ changes: WordChanges) throws -> WordRow {
         let now = clock.now()
-        return try pool.write { store -> WordRow in
-            guard let word = try store.word(id: id) else { throw VocabError.wordNotFound(id.lowercaseText, book: nil) }
+        return try pool.write { library -> WordRow in
+            guard let word = try library.word(id: id) else { throw VocabError.wordNotFound(id.lowercaseText, book: nil) }
             var form = WordForm(editing: word)
             for field in WordField.allCases { if let value = changes.fields[field] { form[field] = value } }
             if let memorized = changes.memorized { form.memorized = memorized }
-            return WordRow(try form.save(to: store, bookId: word.bookId, now: now), due: nil)
-        }.value
+            return WordRow(try form.save(to: library, bookId: word.bookId, now: now), due: nil)
+        }
     }
 
     /// Deletes a word (and its reviews); a word already gone is no error (sent twice, say).
     func deleteWord(_ id: UUID) throws -> DeletedAnswer {
         let now = clock.now()
-        let deleted = try pool.write { store in try WordActions.delete(id, from: store, now: now) }.value
+        let deleted = try pool.write { library in try WordActions.delete(id, from: library, now: now) }
         return DeletedAnswer(deleted: deleted)
     }
 
     /// The word spoken, as a WAV from espeak-ng (made in a private temporary folder, then removed).
     func sound(wordId: UUID) throws -> HTTPResponse {
         guard let speech else { throw WebProblem(status: 503, message: "This server cannot speak: espeak-ng is not installed.") }
-        guard let word = try pool.read({ store in try store.word(id: wordId) }) else {
+        guard let word = try pool.read({ library in try library.word(id: wordId) }) else {
             throw VocabError.wordNotFound(wordId.lowercaseText, book: nil)
         }
         let path = try scratch.newFile(suffix: ".wav")

@@ -4,7 +4,6 @@ import VocabCatalog
 import VocabCore
 import VocabDictionary
 import VocabSessions
-import VocabStore
 import VocabSync
 import VocabWording
 
@@ -15,7 +14,7 @@ import VocabWording
 /// (a cross-site form cannot send it) and, when the browser says where it comes from, an
 /// Origin that is this server.
 public final class WebApp: Sendable {
-    let pool: StorePool
+    let pool: LibraryPool
     /// Who may ask, on a server of one learner; nil when a front (`CloudWebApp`) signs
     /// learners in and hands each request over with its device.
     let pairing: DevicePairing?
@@ -36,7 +35,7 @@ public final class WebApp: Sendable {
     /// The start of the study day worked out last (`studyDayStart`).
     let dayStartCache = Mutex<Timestamp?>(nil)
 
-    public init(pool: StorePool, pairing: DevicePairing?, dictionaries: DictionaryService? = nil, speech: Speech? = nil,
+    public init(pool: LibraryPool, pairing: DevicePairing?, dictionaries: DictionaryService? = nil, speech: Speech? = nil,
                 catalogs: [Catalog] = [], clock: SessionClock = SystemClock(), studyDay: StudyDay = StudyDay(),
                 backups: BackupPolicy = BackupPolicy(), scheme: String = "http") throws {
         self.pool = pool

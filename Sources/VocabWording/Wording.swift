@@ -2,7 +2,6 @@ import FoundationEssentials
 import VocabCatalog
 import VocabCore
 import VocabSessions
-import VocabStore
 import VocabSync
 
 /// The words of the window and the web app for what the layers below report as values — due

@@ -69,7 +69,7 @@ struct ProgressBenchmark {
         let clock = ContinuousClock()
         var times: [Double] = []
         for _ in 0..<runs {
-            let took = try clock.measure { report = try ProgressService.report(in: store, books: nil, now: now, studyDay: studyDay) }
+            let took = try clock.measure { report = try ProgressService.report(in: Library(store), books: nil, now: now, studyDay: studyDay) }
             times.append(Double(took.components.attoseconds) / 1e18 + Double(took.components.seconds))
         }
         let output = work + "/anki.txt"

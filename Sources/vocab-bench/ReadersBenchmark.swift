@@ -21,7 +21,7 @@ struct ReadersBenchmark {
         let pool = try StorePool(folder: work + "/home", maximumReaders: 4)
         let now = Timestamp.now()
         try pool.write { store in
-            _ = try TransferService.importFile(first, format: .csv, into: store, defaultBook: "Big", skipInvalid: false, now: now)
+            _ = try TransferService.importFile(first, format: .csv, into: Library(store), defaultBook: "Big", skipInvalid: false, now: now)
         }
         let book = try pool.read { try $0.book("Big") }
         let texts = try pool.read { store in try store.words(WordFilter(bookId: book.id)).map(\.word) }
@@ -63,7 +63,7 @@ struct ReadersBenchmark {
         let running = ImportFlag()
         let importer = Thread {
             _ = try? pool.write { store in
-                try TransferService.importFile(more, format: .csv, into: store, defaultBook: "More", skipInvalid: false, now: now)
+                try TransferService.importFile(more, format: .csv, into: Library(store), defaultBook: "More", skipInvalid: false, now: now)
             }
             running.done.store(true, ordering: .relaxed)
         }

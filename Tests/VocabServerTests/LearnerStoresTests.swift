@@ -4,6 +4,7 @@ import VocabCore
 import VocabStore
 import VocabSync
 @testable import VocabServer
+@testable import VocabSessions
 import VocabWeb
 
 /// The learners' stores on a server of many, past the cache's budget: the stores used least
@@ -31,7 +32,8 @@ final class LearnerStoresTests: XCTestCase {
     @discardableResult
     private func fill(_ stores: LearnerStores, _ owner: String, words: Int = 200, bound: Bool = false) throws -> Learner {
         let learner = try stores.learner(owner, server: server)
-        _ = try learner.pool.write { store in
+        _ = try learner.pool.write { library in
+            let store = library.store
             if bound { _ = try store.syncToken(for: "https://cloud.example/\(owner)") }
             let book = try store.addBook(BookDraft(name: owner))
             for index in 0..<words {
@@ -78,7 +80,7 @@ final class LearnerStoresTests: XCTestCase {
 
         // A learner whose store went gets an empty one again (the cloud has it all).
         let again = try stores.learner("ann", server: server)
-        XCTAssertFalse(try again.pool.read { try $0.hasBooks() })
+        XCTAssertFalse(try again.pool.read { try $0.store.hasBooks() })
         again.busy.subtract(1, ordering: .relaxed)
     }
 

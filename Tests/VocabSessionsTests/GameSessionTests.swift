@@ -18,18 +18,18 @@ final class GameSessionTests: XCTestCase {
     func testAGameSetUpOnAnEmptyBookStartsOnceWordsArrive() throws {
         let (store, book) = try storeWithBook(words: 0)
         let configuration = GameConfiguration(mode: .choice, count: 3, seed: 1)
-        XCTAssertThrowsError(try GameSession(store: store, books: [book], configuration: configuration, clock: FixedClock(t0))) {
+        XCTAssertThrowsError(try GameSession(library: Library(store), books: [book], configuration: configuration, clock: FixedClock(t0))) {
             XCTAssertEqual($0 as? GameSetupError, .emptyBooks(["TOEIC"]))
         }
         for index in 0..<4 { try store.addWord(WordDraft(word: "late\(index)", definition: "d\(index)"), toBook: book.id, now: t0) }
-        let game = try GameSession(store: store, books: [book], configuration: configuration, clock: FixedClock(t0))
+        let game = try GameSession(library: Library(store), books: [book], configuration: configuration, clock: FixedClock(t0))
         XCTAssertEqual(game.questions.count, 3)
         XCTAssertNotNil(game.current)
     }
 
     func testAnsweringEveryQuestionGivesTheScoreAndSavesEachAnswerAsAReview() throws {
         let (store, book) = try storeWithBook(words: 5)
-        let game = try GameSession(store: store, books: [book], configuration: GameConfiguration(count: 3, seed: 7),
+        let game = try GameSession(library: Library(store), books: [book], configuration: GameConfiguration(count: 3, seed: 7),
                                    clock: FixedClock(t0))
         var expectedRight = 0
         var turn = 0
@@ -60,7 +60,7 @@ final class GameSessionTests: XCTestCase {
 
     func testQuittingKeepsWhatWasAnswered() throws {
         let (store, book) = try storeWithBook(words: 5)
-        let game = try GameSession(store: store, books: [book], configuration: GameConfiguration(count: 4, seed: 3),
+        let game = try GameSession(library: Library(store), books: [book], configuration: GameConfiguration(count: 4, seed: 3),
                                    clock: FixedClock(t0))
         let first = try XCTUnwrap(game.current)
         try game.answer(.choice(first.correctOption ?? 0))
@@ -76,7 +76,7 @@ final class GameSessionTests: XCTestCase {
         let (store, book) = try storeWithBook(words: 2)
         let configuration = GameConfiguration(mode: .flashcard, count: 2, seed: 1, memorizeAfter: 2)
         for round in 0..<2 {
-            let game = try GameSession(store: store, books: [book], configuration: configuration,
+            let game = try GameSession(library: Library(store), books: [book], configuration: configuration,
                                        clock: FixedClock(t0.adding(seconds: Double(round) * 60)))
             while game.current != nil {
                 try game.grade(.good)
@@ -92,14 +92,14 @@ final class GameSessionTests: XCTestCase {
 
     func testChoosingBooksNeedsANameWhenThereAreSeveral() throws {
         let store = try Store(path: ":memory:")
-        XCTAssertThrowsError(try BookLookup.gameBooks([], store: store)) { XCTAssertEqual($0 as? GameSetupError, .noBooks) }
+        XCTAssertThrowsError(try BookLookup.gameBooks([], library: Library(store))) { XCTAssertEqual($0 as? GameSetupError, .noBooks) }
         try store.addBook(BookDraft(name: "A"), now: t0)
-        guard case .books(let one) = try BookLookup.gameBooks([], store: store) else { return XCTFail("the only book") }
+        guard case .books(let one) = try BookLookup.gameBooks([], library: Library(store)) else { return XCTFail("the only book") }
         XCTAssertEqual(one.map(\.name), ["A"])
         try store.addBook(BookDraft(name: "B"), now: t0)
-        guard case .mustChoose(let names) = try BookLookup.gameBooks([], store: store) else { return XCTFail("must choose") }
+        guard case .mustChoose(let names) = try BookLookup.gameBooks([], library: Library(store)) else { return XCTFail("must choose") }
         XCTAssertEqual(names.sorted(), ["A", "B"])
-        guard case .books(let named) = try BookLookup.gameBooks(["b", "B"], store: store) else { return XCTFail("named") }
+        guard case .books(let named) = try BookLookup.gameBooks(["b", "B"], library: Library(store)) else { return XCTFail("named") }
         XCTAssertEqual(named.map(\.name), ["B"], "named books, each once")
     }
 }

@@ -31,7 +31,7 @@ final class LearningOptimizationTests: XCTestCase {
         let (store, words) = try storeWithLearner(words: 300)
         let before = try XCTUnwrap(store.schedule(wordId: words[0].id))
         var shares: [Double] = []
-        let report = try LearningOptimization.run(store: store, bookIds: nil, retention: nil, dryRun: false, now: later,
+        let report = try LearningOptimization.run(library: Library(store), bookIds: nil, retention: nil, dryRun: false, now: later,
                                                   progress: { shares.append($0) })
         XCTAssertEqual(report.outcome, .saved)
         XCTAssertGreaterThanOrEqual(report.reviews, LearningOptimization.minimumReviews)
@@ -52,18 +52,18 @@ final class LearningOptimizationTests: XCTestCase {
         let next = try store.recordReview(wordId: words[1].id, rating: .good, at: later, source: .review, ids: &ids)
         let log = try store.reviewLog(wordId: words[1].id).map { (rating: $0.rating, at: $0.reviewedAt) }
         XCTAssertEqual(next, scheduler.replay(log))
-        XCTAssertEqual(try StudySession(store: store, bookIds: nil, clock: FixedClock(later)).nextDue().count, 4)
+        XCTAssertEqual(try StudySession(library: Library(store), bookIds: nil, clock: FixedClock(later)).nextDue().count, 4)
     }
 
     func testADryRunSavesNothingAndTheSameFitIsNotSavedTwice() throws {
         let (store, words) = try storeWithLearner(words: 300)
         let schedule = try store.schedule(wordId: words[0].id)
-        let dry = try LearningOptimization.run(store: store, bookIds: nil, retention: 0.95, dryRun: true, now: later)
+        let dry = try LearningOptimization.run(library: Library(store), bookIds: nil, retention: 0.95, dryRun: true, now: later)
         XCTAssertEqual(dry.outcome, .betterNotSaved)
         XCTAssertEqual(try store.learningSettings(), LearningSettings())
         XCTAssertEqual(try store.schedule(wordId: words[0].id), schedule)
-        XCTAssertEqual(try LearningOptimization.run(store: store, bookIds: nil, retention: nil, dryRun: false, now: later).outcome, .saved)
-        let again = try LearningOptimization.run(store: store, bookIds: nil, retention: nil, dryRun: false, now: later)
+        XCTAssertEqual(try LearningOptimization.run(library: Library(store), bookIds: nil, retention: nil, dryRun: false, now: later).outcome, .saved)
+        let again = try LearningOptimization.run(library: Library(store), bookIds: nil, retention: nil, dryRun: false, now: later)
         XCTAssertEqual(again.outcome, .notBetter, "the same fit is no better than itself")
         XCTAssertNotNil(again.previous)
         XCTAssertEqual(again.rescheduled, 0)
@@ -71,7 +71,7 @@ final class LearningOptimizationTests: XCTestCase {
 
     func testTooFewReviewsKeepTheDefaultsButTheRetentionStillChangesTheIntervals() throws {
         let (store, words) = try storeWithLearner(words: 12, days: 60)
-        let report = try LearningOptimization.run(store: store, bookIds: nil, retention: 0.85, dryRun: false, now: later)
+        let report = try LearningOptimization.run(library: Library(store), bookIds: nil, retention: 0.85, dryRun: false, now: later)
         XCTAssertEqual(report.outcome, .tooFewReviews(minimum: 400))
         XCTAssertNil(report.fittedParameters)
         XCTAssertNil(try store.learningSettings().parameters)
@@ -85,29 +85,29 @@ final class LearningOptimizationTests: XCTestCase {
         XCTAssertFalse(reviewed.isEmpty)
         XCTAssertGreaterThan(try XCTUnwrap(store.schedule(wordId: word.id)).due, try XCTUnwrap(FSRSScheduler().replay(wordLog)).due)
 
-        XCTAssertEqual(try LearningOptimization.reset(store: store, now: later), words.count { !((try? store.reviewLog(wordId: $0.id))?.isEmpty ?? true) })
+        XCTAssertEqual(try LearningOptimization.reset(library: Library(store), now: later), words.count { !((try? store.reviewLog(wordId: $0.id))?.isEmpty ?? true) })
         XCTAssertEqual(try store.learningSettings().desiredRetention, 0.9)
         XCTAssertEqual(try store.schedule(wordId: words[0].id), FSRSScheduler().replay(log))
     }
 
     func testTheRetentionAloneChangesKeepingTheParametersAndRefusesValuesOutsideItsRange() throws {
         let (store, words) = try storeWithLearner(words: 150)
-        _ = try LearningOptimization.run(store: store, bookIds: nil, retention: nil, dryRun: false, now: later)
+        _ = try LearningOptimization.run(library: Library(store), bookIds: nil, retention: nil, dryRun: false, now: later)
         let fitted = try XCTUnwrap(try store.learningSettings().parameters)
         let reviewed = try words.count { !(try store.reviewLog(wordId: $0.id)).isEmpty }
 
-        XCTAssertEqual(try LearningOptimization.setRetention(0.95, store: store, now: later), reviewed)
+        XCTAssertEqual(try LearningOptimization.setRetention(0.95, library: Library(store), now: later), reviewed)
         XCTAssertEqual(try store.learningSettings().parameters, fitted)
         XCTAssertEqual(try store.learningSettings().desiredRetention, 0.95)
         let log = try store.reviewLog(wordId: words[0].id).map { (rating: $0.rating, at: $0.reviewedAt) }
         XCTAssertEqual(try store.schedule(wordId: words[0].id), FSRSScheduler(parameters: fitted, desiredRetention: 0.95).replay(log))
-        XCTAssertNil(try LearningOptimization.setRetention(0.95, store: store, now: later), "the same value changes nothing")
+        XCTAssertNil(try LearningOptimization.setRetention(0.95, library: Library(store), now: later), "the same value changes nothing")
 
         for wrong in [0.84, 0.98, .nan] {
-            XCTAssertThrowsError(try LearningOptimization.setRetention(wrong, store: store, now: later)) { error in
+            XCTAssertThrowsError(try LearningOptimization.setRetention(wrong, library: Library(store), now: later)) { error in
                 XCTAssertTrue(error is VocabError, "\(error)")
             }
-            XCTAssertThrowsError(try LearningOptimization.run(store: store, bookIds: nil, retention: wrong, dryRun: false, now: later)) { error in
+            XCTAssertThrowsError(try LearningOptimization.run(library: Library(store), bookIds: nil, retention: wrong, dryRun: false, now: later)) { error in
                 XCTAssertTrue(error is VocabError, "\(error)")
             }
         }
@@ -117,7 +117,7 @@ final class LearningOptimizationTests: XCTestCase {
     func testCancellingLeavesEverythingAsItWas() throws {
         let (store, words) = try storeWithLearner(words: 300)
         let schedule = try store.schedule(wordId: words[0].id)
-        XCTAssertThrowsError(try LearningOptimization.run(store: store, bookIds: nil, retention: 0.95, dryRun: false, now: later,
+        XCTAssertThrowsError(try LearningOptimization.run(library: Library(store), bookIds: nil, retention: 0.95, dryRun: false, now: later,
                                                           isCancelled: { true })) { error in
             XCTAssertEqual(error as? FSRSOptimizerError, .cancelled)
         }
@@ -128,7 +128,7 @@ final class LearningOptimizationTests: XCTestCase {
     func testOnlyTheNamedBooksReviewsAreFittedOn() throws {
         let (store, _) = try storeWithLearner(words: 300)
         let other = try store.addBook(BookDraft(name: "Other"), now: start)
-        XCTAssertEqual(try LearningOptimization.run(store: store, bookIds: [other.id], retention: nil, dryRun: true, now: later).reviews, 0)
+        XCTAssertEqual(try LearningOptimization.run(library: Library(store), bookIds: [other.id], retention: nil, dryRun: true, now: later).reviews, 0)
         XCTAssertEqual(try store.reviewSequences(inBooks: [other.id]).count, 0)
         XCTAssertGreaterThan(try store.reviewSequences(inBooks: nil).count, 200)
     }

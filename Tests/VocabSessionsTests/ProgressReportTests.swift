@@ -57,7 +57,7 @@ final class ProgressReportTests: XCTestCase {
 
     func testEveryFigureForASeoulLearnerOverAWeek() throws {
         let made = try made()
-        let report = try ProgressService.report(in: made.store, books: nil, days: 7, now: now, studyDay: StudyDay())
+        let report = try ProgressService.report(in: Library(made.store), books: nil, days: 7, now: now, studyDay: StudyDay())
         XCTAssertEqual(report.todayStart, at("2026-12-09T19:00:00Z"))
         // Today: a1's again (11:00 KST) and a2's 04:00; yesterday a2's 03:59; two days back b2's.
         XCTAssertEqual(report.calendar.reviews, [0, 0, 0, 0, 1, 1, 2])
@@ -115,7 +115,7 @@ final class ProgressReportTests: XCTestCase {
 
     func testOneBooksReportHoldsOnlyItsWords() throws {
         let made = try made()
-        let report = try ProgressService.report(in: made.store, books: [made.b.id], days: 7, now: now, studyDay: StudyDay())
+        let report = try ProgressService.report(in: Library(made.store), books: [made.b.id], days: 7, now: now, studyDay: StudyDay())
         XCTAssertEqual(report.books.map(\.name), ["B"])
         XCTAssertEqual(report.calendar.reviews, [0, 0, 0, 0, 1, 0, 0])
         XCTAssertEqual(report.standing.memorized, 1)
@@ -129,7 +129,7 @@ final class ProgressReportTests: XCTestCase {
     func testTheSameLogInUTCFallsOnOtherDays() throws {
         living(in: "UTC")
         let made = try made()
-        let report = try ProgressService.report(in: made.store, books: nil, days: 7, now: now, studyDay: StudyDay())
+        let report = try ProgressService.report(in: Library(made.store), books: nil, days: 7, now: now, studyDay: StudyDay())
         XCTAssertEqual(report.todayStart, at("2026-12-09T04:00:00Z"))
         XCTAssertEqual(report.calendar.reviews, [0, 0, 0, 0, 1, 0, 3])
         XCTAssertEqual(report.calendar.currentStreak, 1)

@@ -29,7 +29,7 @@ final class TransferServiceTests: XCTestCase {
         let store = try Store.open(folder: folder)
         var seen: [Int] = []
         let cancel = CancelFlag()
-        XCTAssertThrowsError(try TransferService.importFile(csv, format: .csv, into: store, defaultBook: "Big", skipInvalid: false,
+        XCTAssertThrowsError(try TransferService.importFile(csv, format: .csv, into: Library(store), defaultBook: "Big", skipInvalid: false,
                                                             now: t0, progress: { step in
             guard case .rows(let count) = step else { return XCTFail("\(step)") }
             seen.append(count)
@@ -38,7 +38,7 @@ final class TransferServiceTests: XCTestCase {
         XCTAssertEqual(seen, [1_000, 2_000])
         XCTAssertEqual(try store.wordCount(), 0, "all or nothing")
         XCTAssertEqual(try store.bookSummaries().count, 0)
-        let outcome = try TransferService.importFile(csv, format: .csv, into: store, defaultBook: "Big", skipInvalid: false, now: t0)
+        let outcome = try TransferService.importFile(csv, format: .csv, into: Library(store), defaultBook: "Big", skipInvalid: false, now: t0)
         XCTAssertEqual(outcome.summary.added, 5_000)
     }
 
@@ -48,18 +48,18 @@ final class TransferServiceTests: XCTestCase {
         let folder = try folder()
         let store = try Store.open(folder: folder)
         let book = try store.addBook(BookDraft(name: "Mine"), now: t0)
-        _ = try TransferService.importFile(try writeCSV(rows: 10, in: folder), format: .csv, into: store, defaultBook: .id(book.id),
+        _ = try TransferService.importFile(try writeCSV(rows: 10, in: folder), format: .csv, into: Library(store), defaultBook: .id(book.id),
                                            skipInvalid: false, now: t0)
         XCTAssertEqual(StoreBackups.list(in: store.backupFolder).backups.count, 0, "an empty store has nothing to lose")
         _ = try store.updateBook(id: book.id, BookChanges(name: "Renamed by a sync"), now: t0)
         try "word,definition\nlater,new\n".write(toFile: folder + "/more.csv", atomically: true, encoding: .utf8)
-        let outcome = try TransferService.importFile(folder + "/more.csv", format: .csv, into: store, defaultBook: .id(book.id),
+        let outcome = try TransferService.importFile(folder + "/more.csv", format: .csv, into: Library(store), defaultBook: .id(book.id),
                                                      skipInvalid: false, now: t0)
         XCTAssertEqual(outcome.summary.createdBooks, [], "no new book under the old name")
         XCTAssertEqual(try store.wordCount(WordFilter(bookId: book.id)), 11)
         XCTAssertEqual(StoreBackups.list(in: store.backupFolder).backups.map(\.reason), ["before-import"])
-        XCTAssertEqual(try ImportBook.reference("renamed by a sync", in: store), .id(book.id))
-        XCTAssertEqual(try ImportBook.reference("Other", in: store), .name("Other"))
+        XCTAssertEqual(try ImportBook.reference("renamed by a sync", in: Library(store)), .id(book.id))
+        XCTAssertEqual(try ImportBook.reference("Other", in: Library(store)), .name("Other"))
     }
 
     func testDeletingABookWithWordsBacksUpFirstAndAnEmptyOneNeedsNone() throws {
@@ -67,10 +67,10 @@ final class TransferServiceTests: XCTestCase {
         let store = try Store.open(folder: folder)
         let full = try store.addBook(BookDraft(name: "Full"), now: t0), empty = try store.addBook(BookDraft(name: "Empty"), now: t0)
         try store.addWord(WordDraft(word: "kept"), toBook: full.id, now: t0)
-        let none = try BookDeletion.delete(bookId: empty.id, from: store, policy: BackupPolicy(), now: t0)
+        let none = try BookDeletion.delete(bookId: empty.id, from: Library(store), policy: BackupPolicy(), now: t0)
         XCTAssertEqual(none.deleted, 0)
         XCTAssertNil(none.backup)
-        let deleted = try BookDeletion.delete(bookId: full.id, from: store, policy: BackupPolicy(), now: t0)
+        let deleted = try BookDeletion.delete(bookId: full.id, from: Library(store), policy: BackupPolicy(), now: t0)
         XCTAssertEqual(deleted.deleted, 1)
         let backup = try XCTUnwrap(deleted.backup)
         XCTAssertEqual(try StoreBackups.check(backup.path).words, 1, "the backup holds the word")
@@ -82,7 +82,7 @@ final class TransferServiceTests: XCTestCase {
         let store = try Store.open(folder: try folder())
         var steps: [ImportProgress] = []
         let cancel = CancelFlag()
-        XCTAssertThrowsError(try TransferService.importFile(package, format: .apkg, into: store, defaultBook: nil, skipInvalid: false,
+        XCTAssertThrowsError(try TransferService.importFile(package, format: .apkg, into: Library(store), defaultBook: nil, skipInvalid: false,
                                                             now: t0, progress: { step in
             steps.append(step)
             if case .reviews = step { cancel.cancel() }
@@ -93,7 +93,7 @@ final class TransferServiceTests: XCTestCase {
         XCTAssertEqual(try store.reviewCount(), 0)
 
         steps = []
-        let outcome = try TransferService.importFile(package, format: .apkg, into: store, defaultBook: nil, skipInvalid: false,
+        let outcome = try TransferService.importFile(package, format: .apkg, into: Library(store), defaultBook: nil, skipInvalid: false,
                                                      now: t0, progress: { steps.append($0) })
         XCTAssertEqual(outcome.reviewsAdded, 10)
         XCTAssertEqual(outcome.otherCardReviews, 3)
@@ -105,13 +105,13 @@ final class TransferServiceTests: XCTestCase {
     func testAnExportAppearsOnlyWholeAndACancelledOneLeavesNoFile() throws {
         let folder = try folder()
         let store = try Store.open(folder: folder)
-        _ = try TransferService.importFile(try writeCSV(rows: 3_000, in: folder), format: .csv, into: store, defaultBook: "B",
+        _ = try TransferService.importFile(try writeCSV(rows: 3_000, in: folder), format: .csv, into: Library(store), defaultBook: "B",
                                            skipInvalid: false, now: t0)
         let path = folder + "/out.csv"
-        XCTAssertThrowsError(try TransferService.exportFile(path, from: store, bookId: nil, format: .csv,
+        XCTAssertThrowsError(try TransferService.exportFile(path, from: Library(store), bookId: nil, format: .csv,
                                                             isCancelled: { true })) { XCTAssertTrue($0 is ExportCancelled) }
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
-        XCTAssertEqual(try TransferService.exportFile(path, from: store, bookId: nil, format: .csv), 3_000)
+        XCTAssertEqual(try TransferService.exportFile(path, from: Library(store), bookId: nil, format: .csv), 3_000)
         XCTAssertTrue(FileManager.default.fileExists(atPath: path))
     }
 }
@@ -120,13 +120,13 @@ final class StoreWorkerTests: XCTestCase {
     func testAWorkersWriteIsHeardAtOnceAndItsReadsComeBackOnTheMainThread() throws {
         let folder = NSTemporaryDirectory() + "vocab-worker-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let pool = try StorePool(folder: folder)
+        let pool = try LibraryPool(folder: folder)
         let heard = Mutex<[StoreChange]>([])
         let token = pool.observe { change in heard.withLock { $0.append(change) } }
         let worker = StoreWorker(pool: pool)
         let wrote = expectation(description: "the worker's write ends on the main queue")
-        worker.perform({ store -> Bool in
-            try store.addBook(BookDraft(name: "From the worker"))
+        worker.perform({ library -> Bool in
+            try library.store.addBook(BookDraft(name: "From the worker"))
             return Thread.isMainThread
         }, then: { result in
             XCTAssertEqual(try? result.get(), false, "the job ran off the main thread")
@@ -153,7 +153,7 @@ final class SyncServiceTests: XCTestCase {
         let service = try SyncService(paths: AppPaths(environment: ["XDG_CONFIG_HOME": home + "/config", "VOCAB_HOME": home]))
         XCTAssertEqual(service.accountStatus(), .notLoggedIn)
         let store = try Store(path: ":memory:")
-        XCTAssertThrowsError(try service.run(store: store)) { XCTAssertEqual($0 as? CloudError, .notLoggedIn) }
+        XCTAssertThrowsError(try service.run(library: Library(store))) { XCTAssertEqual($0 as? CloudError, .notLoggedIn) }
         XCTAssertNil(try store.boundAccount())
         XCTAssertNil(try service.logOut(), "nothing to log out of")
     }

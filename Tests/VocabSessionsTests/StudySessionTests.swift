@@ -15,7 +15,7 @@ final class StudySessionTests: XCTestCase {
         var ids = TimeOrderedIDs()
         try store.recordReview(wordId: words[5].id, rating: .again, at: t0, source: .study, ids: &ids)
         let later = t0.adding(seconds: 120)
-        let session = try StudySession(store: store, bookIds: nil, newPerDay: 3, clock: FixedClock(later))
+        let session = try StudySession(library: Library(store), bookIds: nil, newPerDay: 3, clock: FixedClock(later))
         XCTAssertEqual(session.cards.map(\.word.word), ["w5", "w0", "w1"], "one new word was already started today")
         XCTAssertEqual(session.dueCount, 1)
         XCTAssertEqual(session.newCount, 2)
@@ -35,26 +35,26 @@ final class StudySessionTests: XCTestCase {
         var time = t0.adding(seconds: 120)
         for step in 0..<8 {
             for books in [nil, [book.id]] as [[UUID]?] {
-                let session = try StudySession(store: store, bookIds: books, newPerDay: 3, clock: FixedClock(time))
-                let peek = try StudyPeek(store: store, bookIds: books, newPerDay: 3, clock: FixedClock(time))
+                let session = try StudySession(library: Library(store), bookIds: books, newPerDay: 3, clock: FixedClock(time))
+                let peek = try StudyPeek(library: Library(store), bookIds: books, newPerDay: 3, clock: FixedClock(time))
                 XCTAssertEqual(peek.card?.word.id, session.current?.word.id, "step \(step)")
                 XCTAssertEqual(peek.card?.schedule, session.current?.schedule)
                 XCTAssertEqual(peek.dueCount, session.dueCount, "step \(step)")
                 XCTAssertEqual(peek.newCount, session.newCount, "step \(step)")
                 XCTAssertEqual(peek.choices.map(\.due), session.nextDue().map(\.due))
             }
-            let session = try StudySession(store: store, bookIds: nil, newPerDay: 3, clock: FixedClock(time))
+            let session = try StudySession(library: Library(store), bookIds: nil, newPerDay: 3, clock: FixedClock(time))
             if session.current != nil { try session.grade(.good) }
             time = time.adding(seconds: 30)
         }
-        XCTAssertNil(try StudyPeek(store: store, bookIds: nil, newPerDay: 3, clock: FixedClock(time)).card, "the day's new words are done")
+        XCTAssertNil(try StudyPeek(library: Library(store), bookIds: nil, newPerDay: 3, clock: FixedClock(time)).card, "the day's new words are done")
     }
 
     func testTheButtonsShowTheDueTimeEachRatingWouldGiveAndGradingGivesIt() throws {
         let store = try Store(path: ":memory:")
         let book = try store.addBook(BookDraft(name: "B"), now: t0)
         try store.addWord(WordDraft(word: "apple", definition: "사과"), toBook: book.id, now: t0)
-        let session = try StudySession(store: store, bookIds: [book.id], clock: FixedClock(t0))
+        let session = try StudySession(library: Library(store), bookIds: [book.id], clock: FixedClock(t0))
         let previews = session.nextDue()
         XCTAssertEqual(previews.map(\.rating), [.again, .hard, .good, .easy])
         let scheduler = FSRSScheduler()
@@ -70,12 +70,12 @@ final class StudySessionTests: XCTestCase {
 
     func testNothingToStudySaysWhy() throws {
         let store = try Store(path: ":memory:")
-        XCTAssertEqual(try StudySession.nothingToStudy(store: store, bookIds: nil), .noWords)
+        XCTAssertEqual(try StudySession.nothingToStudy(library: Library(store), bookIds: nil), .noWords)
         let book = try store.addBook(BookDraft(name: "B"), now: t0)
         let word = try store.addWord(WordDraft(word: "w"), toBook: book.id, now: t0)
         var ids = TimeOrderedIDs()
         try store.recordReview(wordId: word.id, rating: .easy, at: t0, source: .study, ids: &ids)
-        guard case .nothingDue(let next?) = try StudySession.nothingToStudy(store: store, bookIds: nil) else {
+        guard case .nothingDue(let next?) = try StudySession.nothingToStudy(library: Library(store), bookIds: nil) else {
             return XCTFail("a reviewed word is scheduled")
         }
         guard case .days = DueInterval(next, from: t0) else { return XCTFail("an easy first review is days away") }

@@ -17,10 +17,11 @@ final class UpkeepTests: XCTestCase {
     }
 
     /// A store with a book of `words` words imported at once (more than 2,000 wait for indexing).
-    private func store(in folder: String, words: Int) throws -> StorePool {
-        let pool = try StorePool(folder: folder, watchingOtherProcesses: false)
+    private func store(in folder: String, words: Int) throws -> LibraryPool {
+        let pool = try LibraryPool(folder: folder, watchingOtherProcesses: false)
         let text = "word,definition\n" + (0..<words).map { "w\($0),m\($0)" }.joined(separator: "\n") + "\n"
-        try pool.write { store in
+        try pool.write { library in
+            let store = library.store
             var reader = try WordFileReader(ArrayByteStream(text), format: .csv)
             _ = try WordImporter(defaultBook: "Big", skipInvalid: false, now: t0).run(&reader, into: store)
         }
@@ -30,11 +31,11 @@ final class UpkeepTests: XCTestCase {
     func testAPoolsUpkeepIndexesWhatABulkWriteLeftAndTakesTheDueBackupOnce() throws {
         let folder = try folder()
         let pool = try store(in: folder, words: 5_000)
-        XCTAssertGreaterThan(try pool.read { try $0.searchBacklog() }, 0)
+        XCTAssertGreaterThan(try pool.read { try $0.store.searchBacklog() }, 0)
         let upkeep = StoreUpkeep(pool: pool, policy: BackupPolicy(), clock: FixedClock(t0))
         let report = try XCTUnwrap(upkeep.runNow())
         XCTAssertEqual(report.indexed, 5_000)
-        XCTAssertEqual(try pool.read { try $0.searchBacklog() }, 0)
+        XCTAssertEqual(try pool.read { try $0.store.searchBacklog() }, 0)
         XCTAssertEqual(report.backup?.reason, "auto")
         XCTAssertEqual(try StoreBackups.check(XCTUnwrap(report.backup?.path)).words, 5_000)
         // Nothing is due now: a second run does nothing.
@@ -54,7 +55,7 @@ final class UpkeepTests: XCTestCase {
     }
 
     func testAnEmptyStoreIsNotBackedUpAndNoAutomaticBackupsMeansNone() throws {
-        let empty = try StorePool(folder: try folder(), watchingOtherProcesses: false)
+        let empty = try LibraryPool(folder: try folder(), watchingOtherProcesses: false)
         XCTAssertNil(StoreUpkeep(pool: empty, policy: BackupPolicy(), clock: FixedClock(t0)).runNow()?.backup)
         let pool = try store(in: try folder(), words: 10)
         XCTAssertNil(StoreUpkeep(pool: pool, policy: BackupPolicy(automatic: false), clock: FixedClock(t0)).runNow()?.backup)

@@ -15,19 +15,19 @@ final class WordActionsTests: XCTestCase {
 
     func testADeleteOfAWordAlreadyGoneIsNoError() throws {
         let (store, words) = try storeWithWords(["apple"])
-        XCTAssertTrue(try WordActions.delete(words[0].id, from: store, now: t0))
-        XCTAssertFalse(try WordActions.delete(words[0].id, from: store, now: t0), "sent twice: nothing to do, no error")
+        XCTAssertTrue(try WordActions.delete(words[0].id, from: Library(store), now: t0))
+        XCTAssertFalse(try WordActions.delete(words[0].id, from: Library(store), now: t0), "sent twice: nothing to do, no error")
         XCTAssertNil(try store.word(id: words[0].id))
     }
 
     func testMarkingSeveralWordsIsAllOrNothing() throws {
         let (store, words) = try storeWithWords(["apple", "pear"])
-        XCTAssertThrowsError(try WordActions.mark([words[0].id, UUID()], memorized: true, in: store, now: t0))
+        XCTAssertThrowsError(try WordActions.mark([words[0].id, UUID()], memorized: true, in: Library(store), now: t0))
         XCTAssertEqual(try store.word(id: words[0].id)?.memorized, false, "the first was not marked alone")
-        try WordActions.mark(words.map(\.id), memorized: true, in: store, now: t0)
+        try WordActions.mark(words.map(\.id), memorized: true, in: Library(store), now: t0)
         XCTAssertEqual(try words.map { try store.word(id: $0.id)?.memorized }, [true, true])
-        XCTAssertEqual(try WordActions.toggleMemorized(words[1].id, in: store, now: t0)?.memorized, false)
-        XCTAssertNil(try WordActions.toggleMemorized(UUID(), in: store, now: t0))
+        XCTAssertEqual(try WordActions.toggleMemorized(words[1].id, in: Library(store), now: t0)?.memorized, false)
+        XCTAssertNil(try WordActions.toggleMemorized(UUID(), in: Library(store), now: t0))
     }
 
     func testADevicesReviewsOfWordsDeletedMeanwhileAreLeftOut() throws {
@@ -37,10 +37,10 @@ final class WordActionsTests: XCTestCase {
             ReviewRecord(id: ids.next(milliseconds: self.t0.milliseconds), wordId: word.id, reviewedAt: self.t0, rating: .good, source: .study)
         }
         let byWord = [words[0].id: [review(words[0])], words[1].id: [review(words[1])]]
-        try WordActions.delete(words[1].id, from: store, now: t0)
-        XCTAssertEqual(try ReviewRecording.add(byWord, to: store), 1)
+        try WordActions.delete(words[1].id, from: Library(store), now: t0)
+        XCTAssertEqual(try ReviewRecording.add(byWord, to: Library(store)), 1)
         XCTAssertEqual(try store.reviewLog(wordId: words[0].id).count, 1)
-        XCTAssertEqual(try ReviewRecording.add(byWord, to: store), 0, "one already there is not added again")
+        XCTAssertEqual(try ReviewRecording.add(byWord, to: Library(store)), 0, "one already there is not added again")
     }
 
     func testAReviewMayBeDatedAFewMinutesAheadAtMost() {

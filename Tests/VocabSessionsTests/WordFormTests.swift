@@ -57,12 +57,12 @@ final class WordFormTests: XCTestCase {
         var form = WordForm()
         form[.word] = "  apple "
         form[.definition] = "사과"
-        let saved = try form.save(to: store, bookId: book.id, now: t0)
+        let saved = try form.save(to: Library(store), bookId: book.id, now: t0)
         XCTAssertEqual(saved.word, "apple")
         var edit = WordForm(editing: saved)
         XCTAssertEqual(edit[.definition], "사과")
         edit[.detail] = "An apple a day."
-        let edited = try edit.save(to: store, bookId: book.id, now: t0.adding(seconds: 1))
+        let edited = try edit.save(to: Library(store), bookId: book.id, now: t0.adding(seconds: 1))
         XCTAssertEqual(edited.id, saved.id)
         XCTAssertEqual(try store.word(id: saved.id)?.detail, "An apple a day.")
     }
@@ -72,12 +72,12 @@ final class WordFormTests: XCTestCase {
         let book = try store.addBook(BookDraft(name: "B"), now: t0)
         var form = WordForm()
         form[.definition] = "no word"
-        XCTAssertThrowsError(try form.save(to: store, bookId: book.id, now: t0)) {
+        XCTAssertThrowsError(try form.save(to: Library(store), bookId: book.id, now: t0)) {
             XCTAssertEqual(($0 as? WordFormError)?.field, .word)
         }
         form[.word] = "apple"
-        try form.save(to: store, bookId: book.id, now: t0)
-        XCTAssertThrowsError(try form.save(to: store, bookId: book.id, now: t0)) {
+        try form.save(to: Library(store), bookId: book.id, now: t0)
+        XCTAssertThrowsError(try form.save(to: Library(store), bookId: book.id, now: t0)) {
             XCTAssertEqual(($0 as? WordFormError)?.field, .word, "a duplicate is the word field's problem")
         }
         XCTAssertEqual(try store.wordCount(), 1)
@@ -95,20 +95,20 @@ final class WordFormTests: XCTestCase {
         let store = try Store(path: ":memory:")
         var form = BookForm()
         form[.name] = "  "
-        XCTAssertThrowsError(try form.save(to: store, now: t0)) { XCTAssertEqual(($0 as? BookFormError)?.field, .name) }
+        XCTAssertThrowsError(try form.save(to: Library(store), now: t0)) { XCTAssertEqual(($0 as? BookFormError)?.field, .name) }
         form[.name] = "TOEIC"
         form[.explain] = "exam words"
-        let book = try form.save(to: store, now: t0)
+        let book = try form.save(to: Library(store), now: t0)
         XCTAssertEqual(book.explain, "exam words")
-        XCTAssertThrowsError(try form.save(to: store, now: t0)) { error in
+        XCTAssertThrowsError(try form.save(to: Library(store), now: t0)) { error in
             XCTAssertEqual((error as? BookFormError)?.field, .name, "a name taken")
         }
         var edit = BookForm(editing: book)
         XCTAssertEqual(edit[.name], "TOEIC")
         edit[.coverWord] = String(repeating: "x", count: 100_000)
-        XCTAssertThrowsError(try edit.save(to: store, now: t0)) { XCTAssertEqual(($0 as? BookFormError)?.field, .coverWord) }
+        XCTAssertThrowsError(try edit.save(to: Library(store), now: t0)) { XCTAssertEqual(($0 as? BookFormError)?.field, .coverWord) }
         XCTAssertEqual(try store.book(id: book.id)?.coverWord, "", "nothing saved")
         edit[.coverWord] = "abandon"
-        XCTAssertEqual(try edit.save(to: store, now: t0).coverWord, "abandon")
+        XCTAssertEqual(try edit.save(to: Library(store), now: t0).coverWord, "abandon")
     }
 }

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import VocabCore
-import VocabStore
 import VocabSessions
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +19,7 @@ enum BackupCommands {
         discussion: """
             Backups go to $VOCAB_HOME/backups (private to you), each checked after writing. One is taken by itself
             after a change when the newest is older than 30 minutes, and before deleting a book, importing into a
-            store that has words, restoring, or upgrading the store. Kept: the 8 newest, then the newest of each of
+            store that has words, restoring, or upgrading the library. Kept: the 8 newest, then the newest of each of
             the last 7 days, 4 weeks and 12 months; all but the newest are gzip-compressed when that pays. config.json may set "backups": {"everyMinutes": 30, "recent": 8,
             "daily": 7, "weekly": 4, "monthly": 12}.
             """,
@@ -29,12 +28,12 @@ enum BackupCommands {
         let policy = context.paths.backupPolicy()
         let time = try context.now(arguments)
         let auto = arguments.flag("auto")
-        let store = try context.store()
+        let library = try context.library()
         if auto {
-            _ = try Upkeep(policy: policy).run(on: store, now: time, wait: false, indexing: false)
+            _ = try Upkeep(policy: policy).run(on: library, now: time, wait: false, indexing: false)
             return
         }
-        let (backup, counts, removed) = try BackupService.take(store, reason: "manual", policy: policy, now: time)
+        let (backup, counts, removed) = try BackupService.take(library, reason: "manual", policy: policy, now: time)
         context.console.print("Backed up \(plural(counts.books, "book")), \(plural(counts.words, "word")) and \(plural(counts.reviews, "review")) to \(backup.path) (\(ByteCount.describe(backup.bytes)), checked).")
         if !removed.isEmpty { context.console.print("Removed \(plural(removed.count, "older backup")) the retention policy no longer keeps.") }
     }
@@ -44,8 +43,8 @@ enum BackupCommands {
         options: [.json]
     )) { arguments, context in
         let folder = try context.paths.backupFolder()
-        let (backups, foreign) = StoreBackups.list(in: folder)
-        let rows = backups.map { backup -> (BackupInfo, StoreCounts?) in (backup, try? StoreBackups.check(backup.path)) }
+        let (backups, foreign) = BackupService.list(in: folder)
+        let rows = backups.map { backup -> (BackupInfo, StoreCounts?) in (backup, try? BackupService.check(backup.path)) }
         if arguments.flag("json") {
             context.console.print(JSONValue.array(rows.map { backup, counts in
                 .object([("time", .string(backup.takenAt.iso8601)), ("reason", .string(backup.reason)), ("path", .string(backup.path)),
@@ -84,7 +83,7 @@ enum BackupCommands {
         examples: ["vocab backup restore latest", "vocab backup restore 2026-12-01T09:30 --yes"]
     )) { arguments, context in
         let backup = try BackupService.find(arguments.positionals[0], folder: try context.paths.backupFolder())
-        let counts = try StoreBackups.check(backup.path)
+        let counts = try BackupService.check(backup.path)
         if !arguments.flag("yes") {
             let when = backup.takenAt.milliseconds > 0 ? "of \(backup.takenAt.iso8601) " : ""
             let question = "Replace the store with the backup \(when)(\(plural(counts.books, "book")), \(plural(counts.words, "word")))?"

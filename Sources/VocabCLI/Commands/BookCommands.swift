@@ -1,5 +1,4 @@
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// `vocab book ...`: create, list, show, edit, rename and delete word books.
@@ -25,8 +24,8 @@ enum BookCommands {
         form[.meaning] = arguments.value("meaning") ?? ""
         form[.coverWord] = arguments.value("cover-word") ?? ""
         form.image = try arguments.value("image").map { .set(try BookForm.coverImage(at: $0)) }
-        let store = try context.store()
-        let book = try form.save(to: store, now: try context.now())
+        let library = try context.library()
+        let book = try form.save(to: library, now: try context.now())
         if arguments.flag("json") {
             context.console.print(book.json(wordCount: 0, memorizedCount: 0).pretty)
         } else {
@@ -37,8 +36,8 @@ enum BookCommands {
     static let list = Command(spec: CommandSpec(
         name: "book list", abstract: "List the books with their word counts.", options: [.json]
     )) { arguments, context in
-        let store = try context.store()
-        let summaries = try store.bookSummaries()
+        let library = try context.library()
+        let summaries = try library.bookSummaries()
         let console = context.console
         if arguments.flag("json") {
             console.print(JSONValue.array(summaries.map { $0.book.json(wordCount: $0.wordCount, memorizedCount: $0.memorizedCount) }).pretty)
@@ -49,7 +48,7 @@ enum BookCommands {
             return
         }
         // A book followed says whose it is first (its owner keeps it up to date).
-        let followed = Dictionary(try store.sharedBooks().filter { !$0.ended }.map { ($0.bookId, $0.sharer) }, uniquingKeysWith: { first, _ in first })
+        let followed = Dictionary(try library.sharedBooks().filter { !$0.ended }.map { ($0.bookId, $0.sharer) }, uniquingKeysWith: { first, _ in first })
         var table = TextTable(header: ["NAME", "WORDS", "MEMORISED", "ABOUT"])
         for summary in summaries {
             var about = summary.book.explain
@@ -66,9 +65,9 @@ enum BookCommands {
         arguments: [ArgumentSpec("BOOK", help: "The book, by name or id.")],
         options: [.json, OptionSpec("save-image", value: "FILE", help: "Write the book's cover image to FILE.")]
     )) { arguments, context in
-        let store = try context.store()
-        let book = try store.book(arguments.positionals[0])
-        let summary = try store.bookSummary(id: book.id)
+        let library = try context.library()
+        let book = try library.book(arguments.positionals[0])
+        let summary = try library.bookSummary(id: book.id)
         if let path = arguments.value("save-image") {
             guard let image = book.image else { throw FileError.cannotWrite(path: path, reason: "the book has no cover image") }
             try FileAccess.writeBytes(image, to: path)
@@ -109,14 +108,14 @@ enum BookCommands {
         guard given.contains(where: { $0.1 != nil }) || image != nil else {
             throw UsageError.missingArgument(name: "a field to change (e.g. --explain TEXT)", command: "book edit")
         }
-        let store = try context.store()
-        let book = try store.book(arguments.positionals[0])
+        let library = try context.library()
+        let book = try library.book(arguments.positionals[0])
         var form = BookForm(editing: book)
         for case let (field, value?) in given { form[field] = value }
         form.image = image
-        let updated = try form.save(to: store, now: try context.now())
+        let updated = try form.save(to: library, now: try context.now())
         if arguments.flag("json") {
-            let summary = try store.bookSummary(id: updated.id)
+            let summary = try library.bookSummary(id: updated.id)
             context.console.print(updated.json(wordCount: summary.wordCount, memorizedCount: summary.memorizedCount).pretty)
         } else {
             context.console.print(updated == book ? "Book \"\(book.name)\" already had those values." : "Updated book \"\(updated.name)\".")
@@ -127,10 +126,10 @@ enum BookCommands {
         name: "book rename", abstract: "Rename a book; its words stay with it.",
         arguments: [ArgumentSpec("OLD", help: "The book, by name or id."), ArgumentSpec("NEW", help: "The new name.")]
     )) { arguments, context in
-        let store = try context.store()
-        let book = try store.book(arguments.positionals[0])
-        let updated = try BookActions.rename(book.id, to: arguments.positionals[1], in: store, now: try context.now())
-        let count = try store.wordCount(WordFilter(bookId: book.id))
+        let library = try context.library()
+        let book = try library.book(arguments.positionals[0])
+        let updated = try BookActions.rename(book.id, to: arguments.positionals[1], in: library, now: try context.now())
+        let count = try library.wordCount(WordFilter(bookId: book.id))
         context.console.print("Renamed \"\(book.name)\" to \"\(updated.name)\" (\(plural(count, "word")) kept).")
     }
 
@@ -140,15 +139,15 @@ enum BookCommands {
         options: [.yes],
         discussion: "A book that holds words is deleted only after you confirm (on a terminal) or with --yes, and after a backup\nof the store (undo with the `vocab backup restore TIME` line it prints)."
     )) { arguments, context in
-        let store = try context.store()
-        let book = try store.book(arguments.positionals[0])
-        let count = try store.wordCount(WordFilter(bookId: book.id))
+        let library = try context.library()
+        let book = try library.book(arguments.positionals[0])
+        let count = try library.wordCount(WordFilter(bookId: book.id))
         if count > 0 && !arguments.flag("yes") {
             let question = "Delete book \"\(book.name)\" and its \(plural(count, "word"))?"
             guard context.console.stdinIsTerminal else { throw CLIError.confirmationRequired(question) }
             guard context.console.confirm(question) else { throw CLIError.cancelled }
         }
-        let (deleted, backup) = try BookDeletion.delete(bookId: book.id, from: store, policy: context.paths.backupPolicy(),
+        let (deleted, backup) = try BookDeletion.delete(bookId: book.id, from: library, policy: context.paths.backupPolicy(),
                                                         now: try context.now())
         context.console.print("Deleted book \"\(book.name)\" and \(plural(deleted, "word")).")
         if let backup { context.console.print("Undo: vocab backup restore \(backup.takenAt.iso8601)") }

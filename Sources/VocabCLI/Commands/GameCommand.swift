@@ -1,6 +1,5 @@
 import FoundationEssentials
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// `vocab game`: the test game over one or more books.
@@ -38,12 +37,12 @@ enum GameCommand {
             seed = value
         }
         let clock = try context.clock(arguments)
-        let store = try context.store()
-        let books = try resolveBooks(arguments.allValues("book"), store: store)
+        let library = try context.library()
+        let books = try resolveBooks(arguments.allValues("book"), library: library)
         let configuration = GameConfiguration(mode: mode, count: count, order: order,
                                               includeMemorized: arguments.flag("include-memorized"), seed: seed,
                                               memorizeAfter: memorizeAfter)
-        let game = try GameSession(store: store, books: books, configuration: configuration, clock: clock)
+        let game = try GameSession(library: library, books: books, configuration: configuration, clock: clock)
         let console = context.console
         let style = Style(console: console, environment: context.environment)
         if let note = game.note { console.print(note) }
@@ -127,8 +126,8 @@ enum GameCommand {
     }
 
     /// The books named with --book, or the only book when none is named.
-    static func resolveBooks(_ references: [String], store: Store) throws -> [Book] {
-        switch try BookLookup.gameBooks(references, store: store) {
+    static func resolveBooks(_ references: [String], library: Library) throws -> [Book] {
+        switch try BookLookup.gameBooks(references, library: library) {
         case .books(let books): return books
         case .mustChoose(let names):
             throw UsageError.missingArgument(name: "--book BOOK (your books: \(names.joined(separator: ", ")))", command: "game")

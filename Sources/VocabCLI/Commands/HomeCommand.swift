@@ -1,25 +1,24 @@
 import VocabCore
 import VocabSessions
-import VocabStore
 
 /// `vocab` alone: the books, their counts, and what to do next.
 enum HomeCommand {
     static let command = Command(spec: CommandSpec(name: "", abstract: "Home: your books and what to do next."), run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: AppContext) throws {
-        let store = try context.store()
-        var summaries = try store.bookSummaries()
+        let library = try context.library()
+        var summaries = try library.bookSummaries()
         let console = context.console
         if summaries.isEmpty {
             console.print("Welcome to Vocab, a home for your word books (단어장).")
-            console.print("Your books will be kept in \(store.path).")
+            console.print("Your books will be kept in \(library.path).")
             console.print("")
             if console.stdinIsTerminal,
                console.confirm("Add a starter book of \(StarterWords.words.count) common English words to play with right away?"),
-               try StarterCommand.addStarterBook(to: store, now: try context.now()) {
+               try StarterCommand.addStarterBook(to: library, now: try context.now()) {
                 console.print("Added \"\(StarterCommand.bookName)\".")
                 console.print("")
-                summaries = try store.bookSummaries()
+                summaries = try library.bookSummaries()
             } else {
                 console.print("Try it at once:      vocab starter   (300 common English words, then `vocab game`)")
                 console.print("Start your own book: vocab book add TOEIC --explain \"words for the exam\"")
@@ -31,7 +30,7 @@ enum HomeCommand {
         let words = summaries.reduce(0) { $0 + $1.wordCount }
         let memorized = summaries.reduce(0) { $0 + $1.memorizedCount }
         let now = try context.now()
-        let due = try store.dueCount(inBooks: nil, at: now)
+        let due = try library.dueCount(inBooks: nil, at: now)
         console.print("Vocab: \(plural(summaries.count, "book")), \(plural(words, "word")) (\(memorized) memorised), \(due) due for review")
         console.print("")
         var table = TextTable(header: ["BOOK", "WORDS", "MEMORISED", "ABOUT"])

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// `vocab maintain`: the upkeep `vocab` starts by itself, detached, after a command that
@@ -16,12 +15,12 @@ enum MaintainCommand {
             in the background after such a change; run it yourself to finish it now.
             """
     )) { arguments, context in
-        let store = try context.store()
+        let library = try context.library()
         let auto = arguments.flag("auto")
         // One upkeep at a time, whichever front end runs it: the automatic one gives way, one
         // asked for waits its turn (and then finds what the other left).
         let progress = auto ? nil : ProgressLine("Indexing for search…", unit: "words", console: context.console)
-        let report = try Upkeep(policy: context.paths.backupPolicy()).run(on: store, now: .now(), wait: !auto,
+        let report = try Upkeep(policy: context.paths.backupPolicy()).run(on: library, now: .now(), wait: !auto,
                                                                          progress: { progress?.update(Int($0)) })
         progress?.finish()
         guard !auto else { return }

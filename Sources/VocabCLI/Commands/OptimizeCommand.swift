@@ -1,6 +1,5 @@
 import FoundationEssentials
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// `vocab optimize`: FSRS-6 parameters fitted to the learner's own reviews.
@@ -26,7 +25,7 @@ enum OptimizeCommand {
             """,
         examples: ["vocab optimize", "vocab optimize --book TOEIC --dry-run", "vocab optimize --retention 0.85", "vocab optimize --reset"]
     )) { arguments, context in
-        let store = try context.store()
+        let library = try context.library()
         let time = try context.now(arguments)
         let console = context.console
         let retention = try retentionValue(arguments)
@@ -34,17 +33,17 @@ enum OptimizeCommand {
             for option in ["book", "retention", "dry-run"] where arguments.flag(option) || arguments.value(option) != nil {
                 throw UsageError.conflictingOptions("--reset", "--\(option)")
             }
-            let rescheduled = try LearningOptimization.reset(store: store, now: time)
+            let rescheduled = try LearningOptimization.reset(library: library, now: time)
             if arguments.flag("json") {
-                console.print(settingsJSON(try store.learningSettings(), extra: [("rescheduled", .int(Int64(rescheduled)))]).pretty)
+                console.print(settingsJSON(try library.learningSettings(), extra: [("rescheduled", .int(Int64(rescheduled)))]).pretty)
             } else {
                 console.print("Back to the default FSRS-6 parameters and a desired retention of 0.90 (\(plural(rescheduled, "word")) rescheduled).")
             }
             return
         }
-        let bookIds = try StudyCommands.resolve(arguments.allValues("book"), store: store)
+        let bookIds = try StudyCommands.resolve(arguments.allValues("book"), library: library)
         let progress = arguments.flag("json") ? nil : ProgressLine("Fitting FSRS-6 to your reviews…", unit: "%", kind: .share, console: console)
-        let report = try LearningOptimization.run(store: store, bookIds: bookIds, retention: retention, dryRun: arguments.flag("dry-run"),
+        let report = try LearningOptimization.run(library: library, bookIds: bookIds, retention: retention, dryRun: arguments.flag("dry-run"),
                                                   now: time, progress: { progress?.update(Int($0 * 100)) })
         progress?.finish()
         if arguments.flag("json") {

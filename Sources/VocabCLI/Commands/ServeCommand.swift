@@ -5,7 +5,6 @@ import VocabCatalog
 import VocabCore
 import VocabDictionary
 import VocabSessions
-import VocabStore
 import VocabCloud
 import VocabSync
 import VocabServer
@@ -60,7 +59,7 @@ enum ServeCommand {
         let speech = try? Speech(environment: context.environment)  // not installed: words are not spoken, nothing else changes
         let dictionaries = try context.paths.dictionaries(), studyDay = try context.paths.studyDay()
         let backups = context.paths.backupPolicy(), scheme = options.scheme
-        let makeApp: @Sendable (StorePool, DevicePairing?) throws -> WebApp = { pool, pairing in
+        let makeApp: @Sendable (LibraryPool, DevicePairing?) throws -> WebApp = { pool, pairing in
             try WebApp(pool: pool, pairing: pairing, dictionaries: dictionaries, speech: speech, catalogs: catalogs,
                        clock: SystemClock(), studyDay: studyDay, backups: backups, scheme: scheme)
         }
@@ -91,7 +90,7 @@ enum ServeCommand {
             say("Stopped.")
             return
         }
-        let pool = try StorePool(folder: folder)
+        let pool = try LibraryPool(folder: folder)
         // Where a phone pairs now: for the window (the notice) and, on a terminal, for a camera.
         let offer: @Sendable (ServingNotice) -> Void = { notice in
             notice.publish(in: folder)

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import VocabCore
 import VocabSessions
-import VocabStore
 import VocabSync
 
 /// `vocab share`, `shares`, `follow`, `unfollow`, `catalog`, `copy`: books shared between
@@ -24,8 +23,8 @@ enum SharingCommands {
         examples: ["vocab share TOEIC", "vocab share TOEIC --catalog \"Ms. Kim\" --languages en-ko", "vocab share TOEIC --stop"]
     )) { arguments, context in
         let service = SharingService(sync: try SyncService(paths: context.paths))
-        let store = try context.store()
-        let book = try store.book(arguments.positionals[0])
+        let library = try context.library()
+        let book = try library.book(arguments.positionals[0])
         if arguments.flag("stop") {
             let followers = try service.unshare(book.id)
             let kept = followers == 1 ? "Its 1 follower keeps" : "Its \(followers) followers keep"
@@ -34,7 +33,7 @@ enum SharingCommands {
         }
         // Listed with --catalog, taken out with --unlist, else as it is (a new share: not listed).
         let listed: Bool? = arguments.flag("unlist") ? false : arguments.value("catalog") != nil ? true : nil
-        let shared = try service.share(book.id, in: store, listed: listed, sharer: arguments.value("catalog"), languages: arguments.value("languages"))
+        let shared = try service.share(book.id, in: library, listed: listed, sharer: arguments.value("catalog"), languages: arguments.value("languages"))
         if arguments.flag("json") {
             context.console.print(JSONValue.object(Self.json(shared.share) + [("link", .string(shared.link))]).pretty)
             return
@@ -82,10 +81,10 @@ enum SharingCommands {
         examples: ["vocab follow 3F9K-7QWE-…", "vocab follow \"https://vocab.example.org/#follow=3F9K7QWE…\""]
     )) { arguments, context in
         let service = SharingService(sync: try SyncService(paths: context.paths))
-        let store = try context.store()
-        let (book, _) = try service.follow(arguments.positionals[0], store: store)
+        let library = try context.library()
+        let (book, _) = try service.follow(arguments.positionals[0], library: library)
         let by = book.sharer.isEmpty ? "" : " shared by \(book.sharer)"
-        let name = try UUID(text: book.book).flatMap { try store.book(id: $0)?.name } ?? book.title
+        let name = try UUID(text: book.book).flatMap { try library.book(id: $0)?.name } ?? book.title
         context.console.print("Following \"\(name)\"\(by): \(plural(book.words, "word")), here now and kept up to date at each sync.")
     }
 
@@ -95,9 +94,9 @@ enum SharingCommands {
         discussion: "Copy it first (`vocab copy BOOK`) to keep its words as a book of your own."
     )) { arguments, context in
         let service = SharingService(sync: try SyncService(paths: context.paths))
-        let store = try context.store()
-        let book = try store.book(arguments.positionals[0])
-        try service.unfollow(book.id, store: store)
+        let library = try context.library()
+        let book = try library.book(arguments.positionals[0])
+        try service.unfollow(book.id, library: library)
         context.console.print("No longer following \"\(book.name)\".")
     }
 
@@ -138,10 +137,10 @@ enum SharingCommands {
         options: [OptionSpec("name", value: "NAME", help: "The copy's name (default: the book's name with \"(copy)\").")],
         examples: ["vocab copy TOEIC", "vocab copy TOEIC --name \"My TOEIC\""]
     )) { arguments, context in
-        let store = try context.store()
-        let book = try store.book(arguments.positionals[0])
+        let library = try context.library()
+        let book = try library.book(arguments.positionals[0])
         let name = arguments.value("name") ?? "\(book.name) (copy)"
-        let (copy, count) = try BookActions.copy(book.id, named: name, in: store, now: try context.now())
+        let (copy, count) = try BookActions.copy(book.id, named: name, in: library, now: try context.now())
         context.console.print("Copied \"\(book.name)\" to \"\(copy.name)\" (\(plural(count, "word"))): yours to change.")
     }
 

@@ -1,6 +1,5 @@
 import VocabCore
 import VocabSessions
-import VocabStore
 
 /// `vocab stats`: totals, the progress report (due ahead, days studied, true retention, where
 /// words stand, memory) and game history.
@@ -18,22 +17,22 @@ enum StatsCommand {
             """,
         examples: ["vocab stats", "vocab stats --book TOEIC --days 30", "vocab stats --json"]
     )) { arguments, context in
-        let store = try context.store()
+        let library = try context.library()
         let time = try context.now(arguments)
         let limit = try number(arguments, "games", default: 10)
         let days = try positiveNumber(arguments, "days", default: ProgressReport.defaultDays)
         guard days <= ProgressReport.maximumDays else {
             throw UsageError.invalidValue(option: "days", value: "\(days)", expected: "a whole number from 1 to \(ProgressReport.maximumDays)")
         }
-        let bookIds = try StudyCommands.resolve(arguments.allValues("book"), store: store)
-        let report = try ProgressService.report(in: store, books: bookIds, days: days, now: time, studyDay: try context.paths.studyDay())
-        let summaries = try store.bookSummaries()
+        let bookIds = try StudyCommands.resolve(arguments.allValues("book"), library: library)
+        let report = try ProgressService.report(in: library, books: bookIds, days: days, now: time, studyDay: try context.paths.studyDay())
+        let summaries = try library.bookSummaries()
         let words = summaries.reduce(0) { $0 + $1.wordCount }
         let memorized = summaries.reduce(0) { $0 + $1.memorizedCount }
-        let reviews = try store.reviewCount()
-        let due = try store.dueCount(inBooks: nil, at: time)
-        let totals = try store.gameTotals()
-        let games = try store.recentGames(limit: limit)
+        let reviews = try library.reviewCount()
+        let due = try library.dueCount(inBooks: nil, at: time)
+        let totals = try library.gameTotals()
+        let games = try library.recentGames(limit: limit)
         let console = context.console
         if arguments.flag("json") {
             console.print(JSONValue.object([

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// `vocab study`, `vocab due` and `vocab review`: spaced repetition with FSRS-6.
@@ -17,21 +16,21 @@ enum StudyCommands {
             """,
         examples: ["vocab study --book TOEIC", "vocab study --now 2026-12-01T09:00:00Z"]
     )) { arguments, context in
-        let store = try context.store()
+        let library = try context.library()
         let clock = try context.clock(arguments)
-        let bookIds = try resolve(arguments.allValues("book"), store: store)
+        let bookIds = try resolve(arguments.allValues("book"), library: library)
         let newPerDay = try number(arguments, "new", default: StudySession.defaultNewPerDay)
-        let session = try StudySession(store: store, bookIds: bookIds, newPerDay: newPerDay, day: try context.paths.studyDay(),
+        let session = try StudySession(library: library, bookIds: bookIds, newPerDay: newPerDay, day: try context.paths.studyDay(),
                                        clock: clock)
         let console = context.console
         let style = Style(console: console, environment: context.environment)
         guard !session.cards.isEmpty else {
-            console.print(TerminalWording.nothingToStudy(try StudySession.nothingToStudy(store: store, bookIds: bookIds),
+            console.print(TerminalWording.nothingToStudy(try StudySession.nothingToStudy(library: library, bookIds: bookIds),
                                                          at: clock.now()))
             return
         }
         console.print("\(plural(session.dueCount, "word")) due, \(plural(session.newCount, "new word")).")
-        let names = try store.bookNames()
+        let names = try library.bookNames()
         while let card = session.current {
             let word = card.word
             if let clear = style.clearScreen { console.write(clear) }
@@ -55,14 +54,14 @@ enum StudyCommands {
         name: "due", abstract: "List the words due for review.",
         options: [books, now, .json]
     )) { arguments, context in
-        let store = try context.store()
+        let library = try context.library()
         let time = try context.now(arguments)
-        let bookIds = try resolve(arguments.allValues("book"), store: store)
-        let due = try store.dueWords(inBooks: bookIds, at: time, limit: 100_000)
-        let newCount = try store.newWordCount(inBooks: bookIds)
+        let bookIds = try resolve(arguments.allValues("book"), library: library)
+        let due = try library.dueWords(inBooks: bookIds, at: time, limit: 100_000)
+        let newCount = try library.newWordCount(inBooks: bookIds)
         let console = context.console
         // The books' names only when a word is listed (nothing due is the common answer).
-        let names = due.isEmpty ? [:] : try store.bookNames()
+        let names = due.isEmpty ? [:] : try library.bookNames()
         if arguments.flag("json") {
             console.print(JSONValue.object([
                 ("now", .string(time.iso8601)),
@@ -78,7 +77,7 @@ enum StudyCommands {
             return
         }
         guard !due.isEmpty else {
-            let next = TerminalWording.nextReview(try StudySession.nextReview(store: store, bookIds: bookIds), from: time)
+            let next = TerminalWording.nextReview(try StudySession.nextReview(library: library, bookIds: bookIds), from: time)
             console.print("Nothing is due. \(next) \(plural(newCount, "new word")) waiting.")
             return
         }
@@ -104,11 +103,11 @@ enum StudyCommands {
         guard let rating = Rating(name: ratingText) else {
             throw UsageError.invalidValue(option: "rating", value: ratingText, expected: "again, hard, good or easy")
         }
-        let store = try context.store()
+        let library = try context.library()
         let time = try context.now(arguments)
-        let bookId = try arguments.value("book").map { try store.book($0).id }
-        let word = try store.word(arguments.positionals[0], inBook: bookId)
-        let schedule = try ReviewRecording.record(word.id, rating: rating, at: time, source: .review, in: store)
+        let bookId = try arguments.value("book").map { try library.book($0).id }
+        let word = try library.word(arguments.positionals[0], inBook: bookId)
+        let schedule = try ReviewRecording.record(word.id, rating: rating, at: time, source: .review, in: library)
         if arguments.flag("json") {
             context.console.print(JSONValue.object([("word", .string(word.word))] + ScheduleJSON.members(schedule)).pretty)
         } else {
@@ -127,8 +126,8 @@ enum StudyCommands {
         }
     }
 
-    static func resolve(_ references: [String], store: Store) throws -> [UUID]? {
-        try BookLookup.bookIds(references, store: store)
+    static func resolve(_ references: [String], library: Library) throws -> [UUID]? {
+        try BookLookup.bookIds(references, library: library)
     }
 
     /// "in 10 minutes", "in 3 days", "now".

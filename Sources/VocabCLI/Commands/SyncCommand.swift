@@ -1,6 +1,5 @@
 import FoundationEssentials
 import VocabCore
-import VocabStore
 import VocabSync
 import VocabSessions
 
@@ -28,10 +27,10 @@ enum SyncCommand {
             guard copyInto == user else { throw SyncCopyRefused(named: copyInto, loggedIn: user) }
         }
         let cloud = try service.connect()
-        let store = try context.store()
+        let library = try context.library()
         let outcome: SyncOutcome
         do {
-            outcome = try service.run(cloud, store: store, copyIntoAnotherAccount: copyInto != nil) { step in
+            outcome = try service.run(cloud, library: library, copyIntoAnotherAccount: copyInto != nil) { step in
                 switch step {
                 case .pulled(let count): lastPulled = count
                 case .pushed(let count): lastPushed = count

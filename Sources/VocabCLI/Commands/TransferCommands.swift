@@ -1,6 +1,5 @@
 import FoundationEssentials
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// `vocab import` and `vocab export`: moving word lists in and out.
@@ -54,8 +53,8 @@ enum TransferCommands {
         let path = arguments.positionals[0]
         let fileFormat = try chooseFormat(arguments.value("format"), fileName: path)
         let layout = try importLayout(arguments)
-        let store = try context.store()
-        let book = try arguments.value("book").map { try ImportBook.reference($0, in: store) }
+        let library = try context.library()
+        let book = try arguments.value("book").map { try ImportBook.reference($0, in: library) }
         // Rows read, then (an Anki package) the share of its review log carried, on one line.
         let rows = ProgressLine("Importing…", console: context.console)
         let reviews = ProgressLine("Carrying Anki's review log…", unit: "%", kind: .share, console: context.console)
@@ -65,7 +64,7 @@ enum TransferCommands {
                 rows.finish()
                 reviews.finish()
             }
-            outcome = try TransferService.importFile(path, format: fileFormat, into: store, defaultBook: book,
+            outcome = try TransferService.importFile(path, format: fileFormat, into: library, defaultBook: book,
                                                      layout: layout, backups: context.paths.backupPolicy(), skipInvalid: arguments.flag("skip-invalid"),
                                                      now: try context.now()) { step in
                 switch step {
@@ -134,18 +133,18 @@ enum TransferCommands {
             throw UsageError.invalidValue(option: "format", value: "xlsx",
                                           expected: "csv, tsv, txt or jsonl (Vocab reads .xlsx but does not write it; Excel opens CSV)")
         }
-        let store = try context.store()
-        let bookId = try arguments.value("book").map { try store.book($0).id }
+        let library = try context.library()
+        let bookId = try arguments.value("book").map { try library.book($0).id }
         let console = context.console
 
         if fileFormat == .apkg, output == nil || output == "-" {
             throw UsageError.invalidValue(option: "format", value: "apkg", expected: "an output file for an Anki package (-o book.apkg)")
         }
         guard let output, output != "-" else {
-            try TransferService.export(from: store, bookId: bookId, format: fileFormat, to: console.write)
+            try TransferService.export(from: library, bookId: bookId, format: fileFormat, to: console.write)
             return
         }
-        let count = try TransferService.exportFile(output, from: store, bookId: bookId, format: fileFormat)
+        let count = try TransferService.exportFile(output, from: library, bookId: bookId, format: fileFormat)
         console.print("Exported \(plural(count, "word")) to \(output).")
     }
 

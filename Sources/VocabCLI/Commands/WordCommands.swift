@@ -2,7 +2,6 @@ import FoundationEssentials
 import VocabCore
 import VocabSessions
 import VocabDictionary
-import VocabStore
 
 /// `vocab word ...`: add, list, show, edit, delete, (un)memorise and search words.
 enum WordCommands {
@@ -34,8 +33,8 @@ enum WordCommands {
         examples: ["vocab word add abandon --book TOEIC --definition \"to leave behind\" --synonym desert --antonym keep",
                    "vocab word add serendipity --book TOEIC --lookup", "vocab word add --book TOEIC"]
     )) { arguments, context in
-        let store = try context.store()
-        let book = try resolveBookForAdding(arguments.value("book"), store: store)
+        let library = try context.library()
+        let book = try resolveBookForAdding(arguments.value("book"), library: library)
         var form = WordForm()
         if let word = arguments.positionals.first {
             form[.word] = word
@@ -59,12 +58,12 @@ enum WordCommands {
                 note = "\"\(word)\" is not in the dictionary; added as typed."
             }
         }
-        let word = try form.save(to: store, bookId: book.id, now: try context.now())
+        let word = try form.save(to: library, bookId: book.id, now: try context.now())
         if arguments.flag("json") {
             context.console.print(word.json(bookName: book.name).pretty)
         } else {
             if let note { context.console.print(note) }
-            let count = try store.wordCount(WordFilter(bookId: book.id))
+            let count = try library.wordCount(WordFilter(bookId: book.id))
             context.console.print("Added \"\(word.word)\" to \"\(book.name)\" (\(plural(count, "word")) now).")
         }
     }
@@ -82,18 +81,18 @@ enum WordCommands {
         if arguments.flag("memorized") && arguments.flag("not-memorized") {
             throw UsageError.conflictingOptions("--memorized", "--not-memorized")
         }
-        let store = try context.store()
-        let book = try arguments.value("book").map { try store.book($0) }
+        let library = try context.library()
+        let book = try arguments.value("book").map { try library.book($0) }
         var filter = WordFilter(bookId: book?.id)
         if arguments.flag("memorized") { filter.memorized = true }
         if arguments.flag("not-memorized") { filter.memorized = false }
         let limit = arguments.value("limit") != nil ? try number(arguments, "limit", default: 0) : nil
         let offset = try number(arguments, "offset", default: 0)
-        try printWordRows({ body in try store.forEachWordRow(filter, limit: limit, offset: offset, body) },
+        try printWordRows({ body in try library.forEachWordRow(filter, limit: limit, offset: offset, body) },
                           showingBook: book == nil, json: arguments.flag("json"),
                           emptyMessage: book.map { "No words in \"\($0.name)\" yet. Add one: vocab word add WORD --book \(ShellQuote.quote($0.name))" }
                               ?? "No words yet.",
-                          store: store, context: context)
+                          library: library, context: context)
     }
 
     static let show = Command(spec: CommandSpec(
@@ -101,10 +100,10 @@ enum WordCommands {
         arguments: [ArgumentSpec("WORD", help: "The word's text or id.")],
         options: [.book, .json]
     )) { arguments, context in
-        let store = try context.store()
-        let word = try resolveWord(arguments, store: store)
-        let bookName = try store.book(id: word.bookId)?.name ?? ""
-        let schedule = try store.schedule(wordId: word.id)
+        let library = try context.library()
+        let word = try resolveWord(arguments, library: library)
+        let bookName = try library.book(id: word.bookId)?.name ?? ""
+        let schedule = try library.schedule(wordId: word.id)
         if arguments.flag("json") {
             guard case .object(var members) = word.json(bookName: bookName) else { return }
             members.append(("schedule", ScheduleJSON.value(schedule)))
@@ -135,18 +134,18 @@ enum WordCommands {
             + [OptionSpec("move-to", value: "BOOK", help: "Move the word to another book."), .json],
         discussion: "Fields not given stay as they are; give an empty value (--detail \"\") to clear one."
     )) { arguments, context in
-        let store = try context.store()
-        let word = try resolveWord(arguments, store: store)
+        let library = try context.library()
+        let word = try resolveWord(arguments, library: library)
         var changes = WordChanges(word: arguments.value("word"), definition: arguments.value("definition"),
                                   detail: arguments.value("detail"), pronunciation: arguments.value("pronunciation"),
                                   synonym: arguments.value("synonym"), antonym: arguments.value("antonym"))
         changes.date = try arguments.value("date").map(FieldRules.date)
-        changes.bookId = try arguments.value("move-to").map { try store.book($0).id }
+        changes.bookId = try arguments.value("move-to").map { try library.book($0).id }
         guard !changes.isEmpty else {
             throw UsageError.missingArgument(name: "a field to change (e.g. --definition TEXT)", command: "word edit")
         }
-        let updated = try WordActions.edit(word.id, changes, in: store, now: try context.now())
-        let bookName = try store.book(id: updated.bookId)?.name ?? ""
+        let updated = try WordActions.edit(word.id, changes, in: library, now: try context.now())
+        let bookName = try library.book(id: updated.bookId)?.name ?? ""
         if arguments.flag("json") {
             context.console.print(updated.json(bookName: bookName).pretty)
         } else {
@@ -159,10 +158,10 @@ enum WordCommands {
         arguments: [ArgumentSpec("WORD", help: "The word's text or id.")],
         options: [.book]
     )) { arguments, context in
-        let store = try context.store()
-        let word = try resolveWord(arguments, store: store)
-        let bookName = try store.book(id: word.bookId)?.name ?? ""
-        try WordActions.delete(word.id, from: store, now: try context.now())
+        let library = try context.library()
+        let word = try resolveWord(arguments, library: library)
+        let bookName = try library.book(id: word.bookId)?.name ?? ""
+        try WordActions.delete(word.id, from: library, now: try context.now())
         context.console.print("Deleted \"\(word.word)\" from \"\(bookName)\".")
     }
 
@@ -175,10 +174,10 @@ enum WordCommands {
             arguments: [ArgumentSpec("WORD", variadic: true, help: "One or more words (text or id).")],
             options: [.book]
         )) { arguments, context in
-            let store = try context.store()
-            let bookId = try arguments.value("book").map { try store.book($0).id }
-            let words = try arguments.positionals.map { try store.word($0, inBook: bookId) }
-            try WordActions.mark(words.map(\.id), memorized: memorized, in: store, now: try context.now())
+            let library = try context.library()
+            let bookId = try arguments.value("book").map { try library.book($0).id }
+            let words = try arguments.positionals.map { try library.word($0, inBook: bookId) }
+            try WordActions.mark(words.map(\.id), memorized: memorized, in: library, now: try context.now())
             let list = words.map { "\"\($0.word)\"" }.joined(separator: ", ")
             context.console.print("Marked \(list) as \(memorized ? "memorised" : "not memorised").")
         }
@@ -194,24 +193,24 @@ enum WordCommands {
             TEXT of three characters or more is found through the search index, in any script.
             """
     )) { arguments, context in
-        let store = try context.store()
-        let book = try arguments.value("book").map { try store.book($0) }
+        let library = try context.library()
+        let book = try arguments.value("book").map { try library.book($0) }
         let limit = arguments.value("limit") != nil ? try positiveNumber(arguments, "limit", default: 1) : nil
-        let found = try store.searchWords(arguments.positionals[0], inBook: book?.id, limit: limit)
+        let found = try library.searchWords(arguments.positionals[0], inBook: book?.id, limit: limit)
         try printWords({ body in try found.forEach(body) }, showingBook: book == nil, json: arguments.flag("json"),
-                       emptyMessage: "Nothing matches \"\(arguments.positionals[0])\".", store: store, context: context)
+                       emptyMessage: "Nothing matches \"\(arguments.positionals[0])\".", library: library, context: context)
     }
 
     // MARK: Shared pieces
 
-    private static func resolveWord(_ arguments: ParsedArguments, store: Store) throws -> Word {
-        let bookId = try arguments.value("book").map { try store.book($0).id }
-        return try store.word(arguments.positionals[0], inBook: bookId)
+    private static func resolveWord(_ arguments: ParsedArguments, library: Library) throws -> Word {
+        let bookId = try arguments.value("book").map { try library.book($0).id }
+        return try library.word(arguments.positionals[0], inBook: bookId)
     }
 
-    private static func resolveBookForAdding(_ reference: String?, store: Store) throws -> Book {
-        if let reference { return try store.book(reference) }
-        let books = try store.bookSummaries()
+    private static func resolveBookForAdding(_ reference: String?, library: Library) throws -> Book {
+        if let reference { return try library.book(reference) }
+        let books = try library.bookSummaries()
         if books.count == 1, let only = books.first { return only.book }
         throw UsageError.missingArgument(
             name: books.isEmpty ? "--book (there are no books yet: vocab book add NAME)" : "--book BOOK (there are \(books.count) books)",
@@ -223,9 +222,9 @@ enum WordCommands {
     /// the words twice (column widths, then rows) rather than keeping them.
     /// `printWords` for a list of any size: the rows written as bytes (`WordListWriter`), the
     /// same output without a `Word` made of each.
-    private static func printWordRows(_ source: ((WordFieldsRow) throws -> Void) throws -> Void, showingBook: Bool, json: Bool,
-                                      emptyMessage: String, store: Store, context: AppContext) throws {
-        var writer = WordListWriter(bookNames: try store.bookNames())
+    private static func printWordRows(_ source: ((WordFieldsView) throws -> Void) throws -> Void, showingBook: Bool, json: Bool,
+                                      emptyMessage: String, library: Library, context: AppContext) throws {
+        var writer = WordListWriter(bookNames: try library.bookNames())
         let console = context.console
         var out: [UInt8] = []
         out.reserveCapacity(80 * 1024)
@@ -265,8 +264,8 @@ enum WordCommands {
     }
 
     private static func printWords(_ source: ((Word) throws -> Void) throws -> Void, showingBook: Bool, json: Bool,
-                                   emptyMessage: String, store: Store, context: AppContext) throws {
-        let names = try store.bookNames()
+                                   emptyMessage: String, library: Library, context: AppContext) throws {
+        let names = try library.bookNames()
         let console = context.console
         if json {
             var count = 0

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import VocabCore
 import VocabSessions
-import VocabStore
 import VocabSync
 
 /// The terminal's words for what the layers below report as values: due times, why there is

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import VocabCore
-import VocabStore
+import VocabSessions
 
 /// `word list`'s output, written as bytes straight from the store's rows: a list of 100,000
 /// words costs about what producing its bytes costs. The output is exactly what `Word.json`
@@ -19,7 +19,7 @@ struct WordListWriter {
     // MARK: JSON
 
     /// One word as an element of the top-level array: `Word.json(bookName:).pretty(level: 1)`.
-    mutating func writeJSON(_ row: WordFieldsRow, to out: inout [UInt8]) throws {
+    mutating func writeJSON(_ row: WordFieldsView, to out: inout [UInt8]) throws {
         out.append(UInt8(ascii: "{"))
         var first = true
         for (index, field) in Self.fields.enumerated() {
@@ -89,7 +89,7 @@ struct WordListWriter {
     private static func writeId(_ bytes: UnsafeBufferPointer<UInt8>, column: String, to out: inout [UInt8]) throws {
         guard let id = plainId(bytes) else {
             guard let parsed = UUID(text: String(decoding: bytes, as: UTF8.self)) else {
-                throw StoreError.malformedRow(table: "words", column: column)
+                throw Library.malformedValue(table: "words", column: column)
             }
             return JSONValue.writeString(parsed.lowercaseText, to: &out)
         }
@@ -113,7 +113,7 @@ struct WordListWriter {
     private mutating func bookName(_ bytes: UnsafeBufferPointer<UInt8>) throws -> String? {
         if bytes.elementsEqual(lastBookId) { return lastBookName }
         guard let id = UUID(text: String(decoding: bytes, as: UTF8.self)) else {
-            throw StoreError.malformedRow(table: "words", column: "book")
+            throw Library.malformedValue(table: "words", column: "book")
         }
         lastBookId = Array(bytes)
         lastBookName = names[id]
@@ -125,7 +125,7 @@ struct WordListWriter {
     /// The word's line of the table (as `TextTable.line` makes it from `TextWidth.fit` cells:
     /// book when shown, word, definition, memorised), written without making the cells when
     /// `simpleFit` can cut them: the second of the table's two passes.
-    mutating func writeRow(_ row: WordFieldsRow, showingBook: Bool, word: Int, definition: Int, memorized: Int,
+    mutating func writeRow(_ row: WordFieldsView, showingBook: Bool, word: Int, definition: Int, memorized: Int,
                            widths: [Int], to out: inout [UInt8]) throws {
         var column = 0
         func put(_ text: UnsafeBufferPointer<UInt8>, most: Int) {
@@ -148,7 +148,7 @@ struct WordListWriter {
 
     /// The width in columns of each of the word's cells (as `writeRow` writes them), without
     /// making them: the first of the table's two passes.
-    mutating func widths(_ row: WordFieldsRow, showingBook: Bool, word: Int, definition: Int, memorized: Int,
+    mutating func widths(_ row: WordFieldsView, showingBook: Bool, word: Int, definition: Int, memorized: Int,
                          into widths: inout [Int]) throws {
         var column = 0
         func widen(_ columns: Int) {

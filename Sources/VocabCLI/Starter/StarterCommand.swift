@@ -1,5 +1,4 @@
 import VocabCore
-import VocabStore
 import VocabSessions
 
 /// `vocab starter`: adds a ready-made book of common English words, so a new user can play at once.
@@ -15,15 +14,15 @@ enum StarterCommand {
             context.console.print("The starter book is made from WordNet 3.0.\n\n" + StarterWords.licence)
             return
         }
-        let store = try context.store()
-        let added = try addStarterBook(to: store, now: try context.now())
+        let library = try context.library()
+        let added = try addStarterBook(to: library, now: try context.now())
         context.console.print(added
             ? "Added the book \"\(bookName)\" with \(StarterWords.words.count) words. Play: vocab game --book '\(bookName)'"
             : "The book \"\(bookName)\" is already here. Play: vocab game --book '\(bookName)'")
     }
 
     /// Adds the starter book in one transaction; false when a book of that name exists.
-    static func addStarterBook(to store: Store, now: Timestamp) throws -> Bool {
-        try StarterBook.add(to: store, now: now)
+    static func addStarterBook(to library: Library, now: Timestamp) throws -> Bool {
+        try StarterBook.add(to: library, now: now)
     }
 }

@@ -8,8 +8,9 @@ public enum StarterBook {
 
     /// Adds the starter book in one transaction; false when a book of that name exists.
     @discardableResult
-    public static func add(to store: Store, now: Timestamp) throws -> Bool {
-        try store.transaction {
+    public static func add(to library: Library, now: Timestamp) throws -> Bool {
+        let store = library.store
+        return try store.transaction {
             if try store.book(named: name) != nil { return false }
             let book = try store.addBook(BookDraft(name: name, explain: "300 common English words with meanings, synonyms and antonyms",
                                                    meaning: "WordNet 3.0 Copyright 2006 by Princeton University"), now: now)
