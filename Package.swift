@@ -56,19 +56,22 @@ let package = Package(
         .target(name: "VocabArchives", dependencies: ["VocabCore", "CZip", "CXML2", "VocabSystem"], swiftSettings: withoutFoundation),
         // Anki packages (.apkg, .colpkg): read in both layouts, written in the legacy one.
         .target(name: "VocabAnki", dependencies: ["VocabCore", "VocabStore", "VocabArchives", "CZstd", "VocabSystem"], swiftSettings: withoutFoundation),
-        // The device's side of the cloud: the sync engine, the device API's routes and bodies,
-        // and its client of a Vocab server (over HTTPS, libcurl).
-        .target(name: "VocabSync", dependencies: ["VocabCore", "VocabStore", "VocabSystem", "CCurl"], swiftSettings: withoutFoundation),
+        // What a device and the cloud say to each other, as values: the device API's routes and
+        // bodies, addresses, device keys, sharing's values and channels, the cloud's errors.
+        .target(name: "VocabCloudAPI", dependencies: ["VocabCore"], swiftSettings: withoutFoundation),
+        // The device's side of the cloud: the sync engine and its client of a Vocab server
+        // (over HTTPS, libcurl).
+        .target(name: "VocabSync", dependencies: ["VocabCore", "VocabCloudAPI", "VocabStore", "VocabSystem", "CCurl"], swiftSettings: withoutFoundation),
         // The cloud itself, for the server and the administrator: its schema and functions in
         // PostgreSQL (libpq), accounts, devices and password verifiers (libsodium).
         // Its SQL is in `SQL/`, embedded at build time by the EmbedSQL plugin.
-        .target(name: "VocabCloud", dependencies: ["VocabCore", "VocabStore", "VocabSync", "CLibPQ", "CSodium"], swiftSettings: withoutFoundation,
+        .target(name: "VocabCloud", dependencies: ["VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "CLibPQ", "CSodium"], swiftSettings: withoutFoundation,
                 plugins: ["EmbedSQL"]),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
         .target(name: "VocabDictionary", dependencies: ["VocabCore", "VocabSystem"], swiftSettings: withoutFoundation),
         // The workflows every front end shares: game, study, word form, sync, transfer, paths.
         // No terminal and no widget code; the time comes from a clock passed in.
-        .target(name: "VocabSessions", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabArchives", "VocabAnki"], swiftSettings: withoutFoundation),
+        .target(name: "VocabSessions", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabCloudAPI", "VocabArchives", "VocabAnki"], swiftSettings: withoutFoundation),
         // Commands, prompts and output of the terminal application.
         // Debian's libqrencode, for the QR code `vocab serve` prints for a phone to scan: loaded
         // when one is drawn (see its shim), not linked.
@@ -80,16 +83,16 @@ let package = Package(
         // (Translations/*.po, compiled by msgfmt at build time into the module's resources).
         .target(name: "VocabCatalog", dependencies: ["VocabCore"], swiftSettings: withoutFoundation, plugins: ["CompileTranslations"]),
         // The words of the window and the web app for the layers' values and errors, through the catalogue.
-        .target(name: "VocabWording", dependencies: ["VocabCore", "VocabSessions", "VocabSync", "VocabCatalog"], swiftSettings: withoutFoundation),
+        .target(name: "VocabWording", dependencies: ["VocabCore", "VocabSessions", "VocabCloudAPI", "VocabCatalog"], swiftSettings: withoutFoundation),
         // The web app: an HTTP server (bounded per address), the JSON API over the sessions and the
         // pages, for one learner's store (`vocab serve`); the server of many builds on it.
-        .target(name: "VocabWeb", dependencies: ["VocabSystem", "VocabCore", "VocabSync", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], swiftSettings: withoutFoundation, plugins: ["EmbedWebPages"]),
+        .target(name: "VocabWeb", dependencies: ["VocabSystem", "VocabCore", "VocabCloudAPI", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], swiftSettings: withoutFoundation, plugins: ["EmbedWebPages"]),
         // The server of many learners (`vocab serve --cloud`): each signs in with a cloud account
         // and studies on a store of the server's kept in step with the cloud; the cloud's only
         // door (sign-in limits, fair shares of its few connections, the device API).
-        .target(name: "VocabServer", dependencies: ["VocabSystem", "VocabCore", "VocabSync", "VocabCloud", "VocabSessions", "VocabCatalog", "VocabWeb"],
+        .target(name: "VocabServer", dependencies: ["VocabSystem", "VocabCore", "VocabCloudAPI", "VocabCloud", "VocabSessions", "VocabCatalog", "VocabWeb"],
                 swiftSettings: withoutFoundation),
-        .target(name: "VocabCLI", dependencies: ["VocabSystem", "VocabCore", "VocabDictionary", "VocabSync", "VocabCloud", "VocabSessions", "VocabWeb",
+        .target(name: "VocabCLI", dependencies: ["VocabSystem", "VocabCore", "VocabDictionary", "VocabCloudAPI", "VocabCloud", "VocabSessions", "VocabWeb",
                                                  "VocabServer", "VocabCatalog", "CQREncode"], swiftSettings: withoutFoundation),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the
@@ -104,14 +107,14 @@ let package = Package(
         .target(name: "CVocabListModel", dependencies: ["CGtk"]),
         // The GTK 4 window: screens over the sessions, widgets only.
         // Its strings come from VocabCatalog (shared with the web app).
-        .target(name: "VocabDesktop", dependencies: ["VocabCore", "VocabSessions", "VocabDictionary", "VocabSync",
+        .target(name: "VocabDesktop", dependencies: ["VocabCore", "VocabSessions", "VocabDictionary", "VocabCloudAPI",
                                                      "VocabCatalog", "VocabWording", "CGtk", "CVocabListModel"]),
         .plugin(name: "CompileTranslations", capability: .buildTool()),
         .plugin(name: "EmbedWebPages", capability: .buildTool()),
         .plugin(name: "EmbedSQL", capability: .buildTool()),
         .executableTarget(name: "vocab-desktop", dependencies: ["VocabDesktop"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
-        .executableTarget(name: "vocab-bench", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloud"]),
+        .executableTarget(name: "vocab-bench", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloudAPI", "VocabCloud"]),
         // The small process vocab-bench measures its children through (see its main.c).
         .executableTarget(name: "vocab-bench-spawn", path: "Sources/vocab-bench-spawn"),
 
@@ -119,14 +122,14 @@ let package = Package(
         .target(name: "TestServices", path: "Tests/TestServices"),
         .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"], exclude: ["Data"]),
         .testTarget(name: "VocabSystemTests", dependencies: ["VocabSystem"]),
-        .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCloud", "VocabCore", "TestServices"]),
+        .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCloudAPI", "VocabCloud", "VocabCore", "TestServices"]),
         .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore", "TestServices"]),
-        .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabDictionary", "VocabSystem"]),
+        .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloudAPI", "VocabDictionary", "VocabSystem"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives"]),
         .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),
-        .testTarget(name: "VocabWebTests", dependencies: ["VocabWeb", "VocabCore", "VocabStore", "VocabSync", "TestServices"]),
-        .testTarget(name: "VocabServerTests", dependencies: ["VocabServer", "VocabWeb", "VocabSessions", "VocabCore", "VocabStore", "VocabSync", "TestServices"]),
+        .testTarget(name: "VocabWebTests", dependencies: ["VocabWeb", "VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "TestServices"]),
+        .testTarget(name: "VocabServerTests", dependencies: ["VocabServer", "VocabWeb", "VocabSessions", "VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "TestServices"]),
         // End-to-end: runs the built `vocab` binary as a separate process.
         .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore", "VocabStore", "TestServices"], exclude: ["Fixtures"]),
     ]

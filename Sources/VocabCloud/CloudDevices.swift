@@ -1,6 +1,7 @@
 import FoundationEssentials
 import VocabCore
 import VocabSync
+import VocabCloudAPI
 
 /// Devices of a learner's account, as a Vocab server handles them on its own connection to the
 /// cloud (the role `vocab_server`): the server checks the learner's password against the kept

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabSync
+import VocabCloudAPI
 
 /// The cloud's side of Vocab: one schema in PostgreSQL that only Vocab servers (the role
 /// `vocab_server`) and administrators reach. Learners are rows with a password verifier,

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabSync
+import VocabCloudAPI
 
 extension CloudSchema {
     /// The schema (`SQL/schema.sql`, then `SQL/sharing.sql`), idempotent: running it again

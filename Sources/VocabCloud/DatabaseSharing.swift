@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabSync
+import VocabCloudAPI
 import VocabCore
 
 /// Shared books through the cloud's functions, for `device` (inside a Vocab server: the

@@ -2,6 +2,7 @@ import FoundationEssentials
 import VocabCore
 import VocabStore
 import VocabSync
+import VocabCloudAPI
 
 /// The cloud's functions on a Vocab server's connection (`vocab.counts`, `vocab.pull`,
 /// `vocab.push`), for the device `device` (the cloud checks its secret in each). A push runs

@@ -1,5 +1,6 @@
 import CSodium
 import VocabSync
+import VocabCloudAPI
 import VocabCore
 
 /// What the cloud keeps of a learner's password, and the check of a password against it —

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import VocabCore
 import VocabSync
+import VocabCloudAPI
 
 /// One libpq connection. Parameters are always sent separately from SQL text. Every wait for
 /// the server is bounded by `timeouts`; nothing outlives a transaction on the server (no

@@ -1,7 +1,7 @@
 import CGtk
 import Foundation
 import VocabCore
-import VocabSync
+import VocabCloudAPI
 import VocabSessions
 
 /// The cloud in the header bar: the account's status (checked at start with a spinner, never

@@ -1,6 +1,6 @@
 import CGtk
 import Foundation
-import VocabSync
+import VocabCloudAPI
 import VocabSessions
 
 /// "Devices": the devices signed in to the cloud account (this computer marked), each one

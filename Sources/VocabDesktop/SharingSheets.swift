@@ -1,7 +1,7 @@
 import CGtk
 import Foundation
 import VocabCore
-import VocabSync
+import VocabCloudAPI
 import VocabSessions
 
 /// "Share…" on one of the learner's own books: whether it is shared (its link and code, how

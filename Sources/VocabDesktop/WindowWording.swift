@@ -1,7 +1,7 @@
 import Foundation
 import VocabCore
 import VocabSessions
-import VocabSync
+import VocabCloudAPI
 import VocabWording
 
 /// The window's words, in the user's language: the shared `Wording` (the web app's too) over

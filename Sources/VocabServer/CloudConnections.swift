@@ -1,6 +1,6 @@
 import Dispatch
 import VocabCloud
-import VocabSync
+import VocabCloudAPI
 import VocabSystem
 import VocabWeb
 

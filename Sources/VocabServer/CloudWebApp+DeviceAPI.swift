@@ -1,7 +1,7 @@
 import FoundationEssentials
 import VocabCore
 import VocabCloud
-import VocabSync
+import VocabCloudAPI
 import VocabWeb
 
 /// The API devices sync through (version 1; `ServerAccount` is its client): a terminal or a

@@ -3,7 +3,7 @@ import Synchronization
 import VocabCore
 import VocabSessions
 import VocabCloud
-import VocabSync
+import VocabCloudAPI
 import VocabWeb
 
 /// Shared books on the Vocab server: a device's routes (`/api/v1/shares`, `/follows`,

@@ -5,7 +5,7 @@ import VocabCatalog
 import VocabCore
 import VocabSessions
 import VocabCloud
-import VocabSync
+import VocabCloudAPI
 import VocabSystem
 import VocabWeb
 

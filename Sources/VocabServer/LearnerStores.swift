@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 import VocabCore
 import VocabSessions
-import VocabSync
+import VocabCloudAPI
 import VocabWeb
 
 /// A learner's store on a server of many: one more device of the learner's, synced with the

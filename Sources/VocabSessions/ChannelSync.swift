@@ -1,5 +1,6 @@
 import VocabCore
 import VocabSync
+import VocabCloudAPI
 
 /// The syncs of a library through a channel the caller made: a device's is `SyncService`'s
 /// (its saved login, over HTTPS); the server of many gives its database connection for the

@@ -2,6 +2,7 @@ import FoundationEssentials
 import VocabCore
 import VocabStore
 import VocabSync
+import VocabCloudAPI
 
 /// A book shared: how it is shown, and the link a learner opens to follow it.
 public struct SharedLink: Sendable {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import VocabCore
 import VocabStore
 import VocabSync
+import VocabCloudAPI
 
 /// How a sync went.
 public struct SyncOutcome: Sendable {
@@ -37,6 +38,11 @@ public struct SyncService: Sendable {
     /// The saved login, if any.
     public func login() throws -> CloudLogin? {
         try CloudLogin.load(from: loginPath)
+    }
+
+    /// The user name of the saved login's account, if any.
+    public func loggedInUser() throws -> String? {
+        try login()?.accountAddress.user
     }
 
     /// The account's status (connects to the server: call it off the main thread).

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import VocabStore
 import VocabCore
+import VocabCloudAPI
 import VocabSystem
 #if canImport(Glibc)
 import Glibc
@@ -89,13 +90,7 @@ public struct CloudLogin: Sendable, Equatable {
     }
 }
 
-/// What `vocab account` reports, like the original app's account status.
-public enum AccountStatus: Equatable, Sendable {
-    case available(ServerAddress)
-    case notLoggedIn
-    case cannotReachServer(CloudError)
-    case accessDenied(CloudError)
-
+extension AccountStatus {
     /// Checks the login: connects, and makes sure the Vocab schema is there and usable.
     public static func check(_ login: CloudLogin?, timeouts: CloudTimeouts = CloudTimeouts()) -> AccountStatus {
         open(login, timeouts: timeouts).status
@@ -110,34 +105,5 @@ public enum AccountStatus: Equatable, Sendable {
             return (.accessDenied(.databaseLoginRetired(server: login.address.server, user: login.accountAddress.user)), nil)
         }
         return ServerAccount.status(of: login, timeouts: timeouts)
-    }
-
-    /// One line on the account's state.
-    public var summary: String {
-        switch self {
-        case .available(let address): return "available: \(address.url)"
-        case .notLoggedIn: return "not logged in"
-        case .cannotReachServer(let error): return "cannot reach server: \(error.message)"
-        case .accessDenied(let error): return "access denied: \(error.message)"
-        }
-    }
-
-    /// The error a cloud command refuses with when the account is not available.
-    public var refusal: CloudError? {
-        switch self {
-        case .available: return nil
-        case .notLoggedIn: return .notLoggedIn
-        case .cannotReachServer(let error), .accessDenied(let error): return error
-        }
-    }
-}
-
-/// A learner's user name on the cloud.
-public enum UserName {
-    /// Whether `name` can be a learner's user name: a letter, then letters, digits and
-    /// underscores, 63 at most, and not `vd_…` (the names devices had). The one check of every
-    /// layer that takes a user name (the administrator's, a login's, a sign-in's).
-    public static func isValid(_ name: String) -> Bool {
-        name.wholeMatch(of: #/[A-Za-z][A-Za-z0-9_]{0,62}/#) != nil && !name.hasPrefix("vd_")
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabCore
+import VocabCloudAPI
 
 /// Shared books through the Vocab server's API (version 1), by `DeviceRoute`:
 ///

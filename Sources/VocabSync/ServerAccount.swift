@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import VocabCore
+import VocabCloudAPI
 #if canImport(Glibc)
 import Glibc
 #endif

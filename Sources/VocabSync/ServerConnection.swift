@@ -1,6 +1,7 @@
 import CCurl
 import FoundationEssentials
 import VocabCore
+import VocabCloudAPI
 
 /// A device's HTTP connection to a Vocab server (libcurl: HTTPS, or plain HTTP on this
 /// machine only), reused between requests (keep-alive: the batches of one sync share it). One

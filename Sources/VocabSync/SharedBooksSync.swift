@@ -1,21 +1,7 @@
 import FoundationEssentials
 import VocabCore
+import VocabCloudAPI
 import VocabStore
-
-/// What bringing the followed books up to date did.
-public struct SharedSyncReport: Sendable, Equatable {
-    /// Records pulled from followed books.
-    public var pulled = 0
-    /// Books followed and up to date.
-    public var following = 0
-    /// Books whose owner stopped sharing them since: kept here as the learner's own, by name.
-    public var ended: [String] = []
-    /// Books no longer followed (the learner stopped, on another device): removed here.
-    public var removed = 0
-    public var skipped: [String] = []
-
-    public init() {}
-}
 
 /// Brings the books a learner follows up to date in his store, from their owners' records:
 /// each pulled after the token kept with it; a book whose live words the cloud counts

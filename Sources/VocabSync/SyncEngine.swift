@@ -1,28 +1,7 @@
 import FoundationEssentials
 import VocabCore
+import VocabCloudAPI
 import VocabStore
-
-/// What a sync did.
-public struct SyncReport: Sendable, Equatable {
-    public var pulled = 0
-    public var pushed = 0
-    /// Pulled records that were malformed: skipped, with the reason.
-    public var skipped: [String] = []
-    /// Pulled words still waiting for their book.
-    public var waiting = 0
-    /// The closing count check disagreed, and the sync repaired this store by a full pull.
-    public var repaired = false
-    /// The books the learner follows, brought up to date (nil: not asked).
-    public var shared: SharedSyncReport?
-
-    public init() {}
-}
-
-/// Progress while a sync runs.
-public enum SyncProgress: Sendable {
-    case pulled(Int)
-    case pushed(Int)
-}
 
 /// Two-way incremental sync between the local store and the cloud, through a `SyncChannel`
 /// (a Vocab server over HTTPS, or — on the server itself — the cloud's PostgreSQL functions).

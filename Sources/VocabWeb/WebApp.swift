@@ -4,7 +4,7 @@ import VocabCatalog
 import VocabCore
 import VocabDictionary
 import VocabSessions
-import VocabSync
+import VocabCloudAPI
 import VocabWording
 
 /// The web app's requests: the pages (from the binary, by name: no path from a request reaches

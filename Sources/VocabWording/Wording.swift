@@ -2,7 +2,7 @@ import FoundationEssentials
 import VocabCatalog
 import VocabCore
 import VocabSessions
-import VocabSync
+import VocabCloudAPI
 
 /// The words of the window and the web app for what the layers below report as values — due
 /// times, the study buttons' intervals, what a question takes, errors — in one catalogue's

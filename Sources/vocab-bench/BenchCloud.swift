@@ -1,6 +1,7 @@
 import Foundation
 import VocabCloud
 import VocabSync
+import VocabCloudAPI
 
 /// The cloud as a Vocab server reaches it, for the benchmarks: the server tier's role (its
 /// password from VOCAB_TEST_SERVER_PASSWORD, which scripts/services.sh sets) and devices signed

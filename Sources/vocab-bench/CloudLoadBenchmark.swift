@@ -4,6 +4,7 @@ import VocabCore
 import VocabStore
 import VocabCloud
 import VocabSync
+import VocabCloudAPI
 
 /// `vocab-bench cloud-load`: many users, each with several devices (a store of its own per
 /// device, signed in as a terminal is), making random adds, edits, deletes and reviews and

@@ -1,6 +1,7 @@
 import Foundation
 import VocabCloud
 import VocabSync
+import VocabCloudAPI
 
 /// `vocab-bench failover`: `cloud-load` on a cloud of two PostgreSQL nodes under
 /// pg_auto_failover (scripts/bench.sh starts a monitor, a primary and a synchronous standby),

@@ -3,6 +3,7 @@ import VocabCore
 import VocabStore
 import VocabCloud
 import VocabSync
+import VocabCloudAPI
 
 /// The devices of the load benchmarks: `users` learners made in the cloud, each with `devices`
 /// stores of their own signed in through a Vocab server over HTTPS, every device starting from

@@ -3,6 +3,7 @@ import VocabCore
 import VocabStore
 import VocabCloud
 import VocabSync
+import VocabCloudAPI
 
 /// Shared books (issue 41), through the cloud's functions as a Vocab server runs them:
 /// - storage: a book of `words` words followed by `followers` learners, against the same book

@@ -1,6 +1,7 @@
 import Foundation
 import VocabCloud
 import VocabSync
+import VocabCloudAPI
 
 /// Whether reads that need not go to the primary help when sent to the standby (issue 57): the
 /// catalogue's search (the one read whose stale answer is harmless) run by `readers` threads

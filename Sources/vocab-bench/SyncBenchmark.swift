@@ -3,6 +3,7 @@ import VocabCore
 import VocabStore
 import VocabCloud
 import VocabSync
+import VocabCloudAPI
 
 /// The first sync of a whole account against `psql \copy` of the same rows into the same
 /// server, and an incremental sync of 10 changed words in accounts of 10k and 100k words: the

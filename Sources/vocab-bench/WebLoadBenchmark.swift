@@ -4,6 +4,7 @@ import VocabCore
 import VocabStore
 import VocabCloud
 import VocabSync
+import VocabCloudAPI
 #if canImport(Glibc)
 import Glibc
 #endif

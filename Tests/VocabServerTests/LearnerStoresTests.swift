@@ -3,6 +3,7 @@ import XCTest
 import VocabCore
 import VocabStore
 import VocabSync
+import VocabCloudAPI
 @testable import VocabServer
 @testable import VocabSessions
 import VocabWeb

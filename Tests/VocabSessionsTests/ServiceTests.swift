@@ -3,6 +3,7 @@ import XCTest
 import VocabCore
 import VocabStore
 import VocabSync
+import VocabCloudAPI
 @testable import VocabSessions
 
 final class TransferServiceTests: XCTestCase {

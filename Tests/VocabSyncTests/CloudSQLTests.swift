@@ -1,6 +1,7 @@
 @testable import VocabCloud
 import Foundation
 import VocabSync
+import VocabCloudAPI
 import XCTest
 
 /// The cloud's SQL files (`Sources/VocabCloud/SQL`, embedded at build time): every bound in

@@ -1,5 +1,6 @@
 import XCTest
 @testable import VocabSync
+@testable import VocabCloudAPI
 @testable import VocabCloud
 
 /// The cloud's schema and accounts against the real PostgreSQL that scripts/test.sh starts.

@@ -1,4 +1,5 @@
 @testable import VocabSync
+@testable import VocabCloudAPI
 import XCTest
 
 /// The device API's one route table: every route is matched back from its own method and path,

@@ -2,6 +2,7 @@ import XCTest
 import VocabCore
 @testable import VocabStore
 @testable import VocabSync
+@testable import VocabCloudAPI
 @testable import VocabCloud
 
 /// Issue 17: one user cannot delay another, every wait is bounded, the schema version is

@@ -1,5 +1,6 @@
 import XCTest
 @testable import VocabSync
+@testable import VocabCloudAPI
 @testable import VocabCloud
 
 /// The cloud's password verifiers: Argon2id for every password kept from now on, and

@@ -1,5 +1,6 @@
 import XCTest
 @testable import VocabSync
+@testable import VocabCloudAPI
 @testable import VocabCloud
 
 /// A push batch as the cloud's line-by-line insert reads it: one record a line, the records'

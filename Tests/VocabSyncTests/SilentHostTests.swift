@@ -1,6 +1,7 @@
 import Glibc
 import VocabCloud
 import VocabSync
+import VocabCloudAPI
 import XCTest
 
 /// A cloud's first host that takes the connection and never answers (its machine gone behind

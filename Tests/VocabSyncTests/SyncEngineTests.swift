@@ -7,6 +7,7 @@ import Synchronization
 import VocabCore
 @testable import VocabStore
 @testable import VocabSync
+@testable import VocabCloudAPI
 @testable import VocabCloud
 
 /// Two (or three) devices of one user syncing through the real PostgreSQL of scripts/test.sh.

@@ -3,6 +3,7 @@ import TestServices
 import VocabCore
 @testable import VocabStore
 @testable import VocabSync
+@testable import VocabCloudAPI
 @testable import VocabCloud
 
 /// A learner's devices syncing at once: a push that meets another device's newer changes is

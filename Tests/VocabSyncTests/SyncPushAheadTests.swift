@@ -3,6 +3,7 @@ import TestServices
 import VocabCore
 @testable import VocabStore
 @testable import VocabSync
+@testable import VocabCloudAPI
 @testable import VocabCloud
 
 /// A first sync's batches go ahead of each other (`pushesAhead`): the next is sent before the

@@ -3,6 +3,7 @@ import TestServices
 import VocabCore
 @testable import VocabStore
 @testable import VocabSync
+@testable import VocabCloudAPI
 @testable import VocabCloud
 
 /// A first sync's batches go in line by line (`vocab.push_lines`); anything the plain insert

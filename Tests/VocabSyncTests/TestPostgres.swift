@@ -2,6 +2,7 @@ import XCTest
 import TestServices
 import VocabCloud
 import VocabSync
+import VocabCloudAPI
 
 /// The throw-away PostgreSQL that scripts/test.sh starts, as its administrator sees it, with
 /// the Vocab schema installed, and as a Vocab server reaches it (the role `vocab_server`, its

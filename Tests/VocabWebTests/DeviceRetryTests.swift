@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import VocabSync
+@testable import VocabCloudAPI
 @testable import VocabWeb
 
 /// A device (the terminal's and the window's `ServerAccount`) told "busy" (429 with

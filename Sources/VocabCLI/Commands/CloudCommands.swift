@@ -2,7 +2,7 @@ import FoundationEssentials
 import Glibc
 import VocabCore
 import VocabCloud
-import VocabSync
+import VocabCloudAPI
 import VocabSessions
 import VocabSystem
 
@@ -209,8 +209,9 @@ enum CloudCommands {
         name: "account", abstract: "Show the cloud account's status: available, not logged in, cannot reach server or access denied.",
         options: [.json]
     )) { arguments, context in
-        let status = AccountStatus.check(try CloudLogin.load(from: try loginPath(context)),
-                                         timeouts: CloudTimeouts.from(environment: context.environment))
+        let service = try SyncService(paths: context.paths)
+        _ = try service.login()  // a login file that cannot be read is an error here, not a status
+        let status = service.accountStatus()
         if arguments.flag("json") {
             let name: String
             switch status {

@@ -6,7 +6,7 @@ import VocabCore
 import VocabDictionary
 import VocabSessions
 import VocabCloud
-import VocabSync
+import VocabCloudAPI
 import VocabServer
 import VocabWeb
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import VocabCore
 import VocabSessions
-import VocabSync
+import VocabCloudAPI
 
 /// `vocab share`, `shares`, `follow`, `unfollow`, `catalog`, `copy`: books shared between
 /// learners of one Vocab server. A shared book stays up to date for those who follow it;

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import VocabCore
-import VocabSync
+import VocabCloudAPI
 import VocabSessions
 
 /// `vocab sync`: two-way incremental sync with the cloud.
@@ -23,7 +23,7 @@ enum SyncCommand {
         var lastPulled = 0, lastPushed = 0
         let copyInto = arguments.value("copy-into-account")
         if let copyInto {
-            let user = try service.login()?.accountAddress.user
+            let user = try service.loggedInUser()
             guard copyInto == user else { throw SyncCopyRefused(named: copyInto, loggedIn: user) }
         }
         let cloud = try service.connect()

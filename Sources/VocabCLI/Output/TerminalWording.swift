@@ -1,7 +1,7 @@
 import FoundationEssentials
 import VocabCore
 import VocabSessions
-import VocabSync
+import VocabCloudAPI
 
 /// The terminal's words for what the layers below report as values: due times, why there is
 /// nothing to study, what a question takes — in English, naming this program's commands and

@@ -1,5 +1,5 @@
 import VocabCore
-import VocabSync
+import VocabCloudAPI
 
 // The bodies of the page's API (`WebRoute`), defined once: both servers decode what the page
 // sends and encode what they answer with these types (`WebApp.json`, `WebApp.decode`), and a

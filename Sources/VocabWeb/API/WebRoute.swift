@@ -1,5 +1,5 @@
 import VocabCore
-import VocabSync
+import VocabCloudAPI
 
 /// The page's API under `/api/`, defined once: every route either server answers, by method
 /// and path ("books/*/words": `*` an id). The one-learner server (`WebApp`) and the server of

@@ -108,7 +108,7 @@ public struct ServerAddress: Sendable, Equatable {
     }
 
     /// The host (an IPv6 address keeps its brackets) and the port, when one is given, of "host[:port]".
-    static func hostAndPort(_ authority: String) -> (host: String, port: Int?) {
+    package static func hostAndPort(_ authority: String) -> (host: String, port: Int?) {
         let hostEnd = authority.hasPrefix("[") ? authority.firstIndex(of: "]").map { authority.index(after: $0) } ?? authority.endIndex
             : authority.firstIndex(of: ":") ?? authority.endIndex
         return (String(authority[..<hostEnd]), Int(authority[hostEnd...].dropFirst()))

@@ -71,3 +71,9 @@ public protocol SyncChannel: AnyObject {
 extension SyncChannel {
     public var pushesAhead: Int { 1 }
 }
+
+/// Progress while a sync runs.
+public enum SyncProgress: Sendable {
+    case pulled(Int)
+    case pushed(Int)
+}
