@@ -88,7 +88,7 @@ extension SyncEngine {
     /// of the learner whose account is `account`.
     public convenience init(store: Store, connection: PostgresConnection, device: DeviceKey, account: ServerAddress, pageSize: Int = 2000,
                             batchSize: Int = 2000, progress: @escaping (SyncProgress) -> Void = { _ in }) {
-        self.init(store: store, channel: DatabaseSyncChannel(connection: connection, device: device), account: account.url,
-                  learner: account.user, pageSize: pageSize, batchSize: batchSize, progress: progress)
+        self.init(store: store, channel: DatabaseSyncChannel(connection: connection, device: device), account: account,
+                  pageSize: pageSize, batchSize: batchSize, progress: progress)
     }
 }

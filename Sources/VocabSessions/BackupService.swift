@@ -54,8 +54,7 @@ public enum BackupService {
     /// Compresses the backups older than the newest, where that pays (slow: for the detached
     /// automatic backup and the window's worker, never a command the user waits for).
     public static func compressOlder(of library: Library) {
-        let store = library.store
-        StoreBackups.compressOlder(in: store.backupFolder)
+        StoreBackups.compressOlder(in: library.store.backupFolder)
     }
 
     /// Deletes the backups the retention policy does not keep (other files are left alone).

@@ -80,15 +80,13 @@ public enum BookDeletion {
 public enum BookActions {
     /// Renames the book; its words stay with it.
     public static func rename(_ id: UUID, to name: String, in library: Library, now: Timestamp) throws -> Book {
-        let store = library.store
-        return try store.updateBook(id: id, BookChanges(name: name), now: now)
+        try library.store.updateBook(id: id, BookChanges(name: name), now: now)
     }
 
     /// Copies the book (a followed one, say) into a new book of the learner's own named
     /// `name`, with its words, their marks and their reviews; returns it and how many words.
     public static func copy(_ id: UUID, named name: String, in library: Library, now: Timestamp) throws -> (book: Book, words: Int) {
-        let store = library.store
-        return try store.copyBook(id, named: name, now: now)
+        try library.store.copyBook(id, named: name, now: now)
     }
 }
 

@@ -27,7 +27,6 @@ public enum BookLookup {
 
     /// The ids of the named books, or nil (all books) when none is named.
     public static func bookIds(_ references: [String], library: Library) throws -> [UUID]? {
-        let store = library.store
-        return references.isEmpty ? nil : try references.map { try store.book($0).id }
+        references.isEmpty ? nil : try references.map { try library.book($0).id }
     }
 }

@@ -11,7 +11,7 @@ public enum ChannelSync {
     @discardableResult
     public static func run(_ library: Library, through channel: SyncChannel, account: ServerAddress,
                            known: CloudCounts? = nil) throws -> SyncReport {
-        try SyncEngine(store: library.store, channel: channel, account: account.url, learner: account.user).run(known: known)
+        try SyncEngine(store: library.store, channel: channel, account: account).run(known: known)
     }
 
     /// Brings the books the learner follows up to their owners' through `channel`.

@@ -95,7 +95,6 @@ public enum LearningOptimization {
     /// words were rescheduled.
     @discardableResult
     public static func reset(library: Library, now: Timestamp) throws -> Int {
-        let store = library.store
-        return try store.saveLearningSettings(parameters: nil, desiredRetention: LearningSettings.defaultRetention, at: now)
+        try library.store.saveLearningSettings(parameters: nil, desiredRetention: LearningSettings.defaultRetention, at: now)
     }
 }

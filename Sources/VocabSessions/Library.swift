@@ -127,11 +127,6 @@ public final class LibraryPool: Sendable {
         pool = try StorePool(folder: folder, maximumReaders: maximumReaders, watchingOtherProcesses: watchingOtherProcesses, logPages: logPages)
     }
 
-    /// The pool over the store at `path` (a file).
-    public init(path: String, maximumReaders: Int = 4, watchingOtherProcesses: Bool = true) throws {
-        pool = try StorePool(path: path, maximumReaders: maximumReaders, watchingOtherProcesses: watchingOtherProcesses)
-    }
-
     /// The store file.
     public var path: String { pool.path }
 

@@ -39,7 +39,7 @@ public enum SharingSteps {
     /// Shares the book `bookId` (or changes how it is listed), after a sync; a book the learner
     /// follows is refused (it is its owner's to share).
     public static func share(_ bookId: UUID, _ settings: ShareSettings, at place: some SharingPlace) throws -> OwnShare {
-        if let name = try place.reading({ library in let store = library.store; return try store.followedBook(bookId).flatMap { _ in try store.book(id: bookId)?.name } }) {
+        if let name = try place.reading({ library in try library.store.followedBook(bookId).flatMap { _ in try library.book(id: bookId)?.name } }) {
             throw VocabError.bookIsShared(name)
         }
         try place.syncFirst()
@@ -71,12 +71,12 @@ public enum SharingSteps {
 
 /// A device's place: its store and its login to the Vocab server (connected when first needed).
 final class DeviceSharingPlace: SharingPlace {
-    let store: Store
+    let library: Library
     let sync: SyncService
     private var connected: CloudSession?
 
-    init(store: Store, sync: SyncService) {
-        self.store = store
+    init(library: Library, sync: SyncService) {
+        self.library = library
         self.sync = sync
     }
 
@@ -89,11 +89,11 @@ final class DeviceSharingPlace: SharingPlace {
         }
     }
 
-    func reading<T>(_ body: (Library) throws -> T) throws -> T { try body(Library(store)) }
-    func writing<T>(_ body: (Library) throws -> T) throws -> T { try body(Library(store)) }
-    func syncFirst() throws { _ = try sync.run(try session, library: Library(store)) }
+    func reading<T>(_ body: (Library) throws -> T) throws -> T { try body(library) }
+    func writing<T>(_ body: (Library) throws -> T) throws -> T { try body(library) }
+    func syncFirst() throws { _ = try sync.run(try session, library: library) }
     /// A device's sync brings its followed books too.
-    func bringFollowedBooks() throws -> SyncOutcome { try sync.run(try session, library: Library(store)) }
+    func bringFollowedBooks() throws -> SyncOutcome { try sync.run(try session, library: library) }
     func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T { try body(try session.account) }
 }
 
@@ -110,8 +110,7 @@ public struct SharingService: Sendable {
     /// Shares the book `bookId` of `store` (after a sync, so the cloud has it as it is here),
     /// or changes how it is listed when it is shared already.
     public func share(_ bookId: UUID, in library: Library, listed: Bool?, sharer: String?, languages: String?) throws -> SharedLink {
-        let store = library.store
-        let place = DeviceSharingPlace(store: store, sync: sync)
+        let place = DeviceSharingPlace(library: library, sync: sync)
         let shared = try SharingSteps.share(bookId, ShareSettings(book: bookId, listed: listed, sharer: sharer, languages: languages), at: place)
         return SharedLink(share: shared, link: Self.link(code: shared.code, server: try place.session.login.address.web ?? ""))
     }
@@ -139,16 +138,14 @@ public struct SharingService: Sendable {
 
     /// Follows the book under `codeOrLink`, then syncs so that it is here.
     public func follow(_ codeOrLink: String, library: Library) throws -> (FollowedBook, SyncOutcome) {
-        let store = library.store
         guard let code = ShareCode.read(codeOrLink) else { throw SharingInputError.notACode(codeOrLink) }
-        return try SharingSteps.follow(code: code, at: DeviceSharingPlace(store: store, sync: sync))
+        return try SharingSteps.follow(code: code, at: DeviceSharingPlace(library: library, sync: sync))
     }
 
     /// Stops following the shared book `bookId` (or forgets that one which ended was
     /// shared): it goes from this device now and from the learner's others at their next sync.
     public func unfollow(_ bookId: UUID, library: Library) throws {
-        let store = library.store
-        try SharingSteps.unfollow(bookId, at: DeviceSharingPlace(store: store, sync: sync))
+        try SharingSteps.unfollow(bookId, at: DeviceSharingPlace(library: library, sync: sync))
     }
 
     /// The server's catalogue.

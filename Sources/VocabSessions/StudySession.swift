@@ -91,8 +91,7 @@ public final class StudySession: @unchecked Sendable {
 
     /// When the next review of any word (in `bookIds`) is due; nil when none is scheduled.
     public static func nextReview(library: Library, bookIds: [UUID]?) throws -> Timestamp? {
-        let store = library.store
-        return try store.dueWords(inBooks: bookIds, at: Timestamp(milliseconds: .max), limit: 1).first?.schedule?.due
+        try library.dueWords(inBooks: bookIds, at: Timestamp(milliseconds: .max), limit: 1).first?.schedule?.due
     }
 }
 

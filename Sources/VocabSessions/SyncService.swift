@@ -160,8 +160,7 @@ public struct SyncService: Sendable {
                     isCancelled: @escaping () -> Bool = { false }) throws -> SyncOutcome {
         let store = library.store
         let learner = session.login.accountAddress
-        let engine = SyncEngine(store: store, channel: ServerSyncChannel(account: session.account), account: learner.url,
-                                learner: learner.user, progress: progress)
+        let engine = SyncEngine(store: store, channel: ServerSyncChannel(account: session.account), account: learner, progress: progress)
         engine.formerAccount = session.login.formerAccount
         engine.isCancelled = isCancelled
         engine.copyIntoAnotherAccount = copyIntoAnotherAccount

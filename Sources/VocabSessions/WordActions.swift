@@ -37,8 +37,7 @@ public enum WordActions {
 
     /// Changes the fields `changes` gives (its text, its book, its date...), the rest kept.
     public static func edit(_ id: UUID, _ changes: WordChanges, in library: Library, now: Timestamp) throws -> Word {
-        let store = library.store
-        return try store.updateWord(id: id, changes, now: now)
+        try library.store.updateWord(id: id, changes, now: now)
     }
 }
 
@@ -55,9 +54,8 @@ public enum ReviewRecording {
 
     /// Records one review of the word (`source`: how it was studied); returns its new schedule.
     public static func record(_ wordId: UUID, rating: Rating, at time: Timestamp, source: ReviewSource, in library: Library) throws -> Schedule {
-        let store = library.store
         var ids = TimeOrderedIDs()
-        return try store.recordReview(wordId: wordId, rating: rating, at: time, source: source, ids: &ids)
+        return try library.store.recordReview(wordId: wordId, rating: rating, at: time, source: source, ids: &ids)
     }
 
     /// Adds reviews a device made (each with its own id and time), by word; reviews of words

@@ -57,6 +57,13 @@ public final class SyncEngine {
         self.progress = progress
     }
 
+    /// A sync as the learner whose account is `account` (its address and user name).
+    public convenience init(store: Store, channel: SyncChannel, account: ServerAddress, pageSize: Int = 2000,
+                            batchSize: Int = 2000, progress: @escaping (SyncProgress) -> Void = { _ in }) {
+        self.init(store: store, channel: channel, account: account.url, learner: account.user, pageSize: pageSize,
+                  batchSize: batchSize, progress: progress)
+    }
+
     /// Syncs. `known`: the account's counts as the caller just asked them (a server that asked
     /// whether there is anything to do), used instead of asking again; a push checks that the
     /// account is still where they say, so counts a little old cost a pull, never a change.
