@@ -66,7 +66,7 @@ public enum CloudDevices {
     /// The devices of `device`'s account signed in, oldest first.
     public static func list(by device: DeviceKey, on connection: PostgresConnection) throws -> [CloudDevice] {
         try connection.execute("""
-            SELECT role::text, label, extract(epoch FROM created)::bigint::text, extract(epoch FROM seen)::bigint::text, this
+            SELECT id::text, label, extract(epoch FROM created)::bigint::text, extract(epoch FROM seen)::bigint::text, this
             FROM vocab.my_devices($1, $2)
             """, [device.id, device.secret]).compactMap { row in
             guard row.count == 5, let id = row[0], let created = row[2].flatMap({ Int64($0) }) else { return nil }

@@ -4,12 +4,12 @@ import VocabCloudAPI
 
 /// The cloud's side of Vocab: one schema in PostgreSQL that only Vocab servers (the role
 /// `vocab_server`) and administrators reach. Learners are rows with a password verifier,
-/// devices rows with their secret's SHA-256 (the schema is `SQL/schema.sql` and `SQL/sharing.sql`).
+/// devices rows with their secret's SHA-256 (the schema's SQL is in `SQL/`: see `installSQL`).
 public enum CloudSchema {
     /// The one database role of the server tier.
     public static let serverRole = "vocab_server"
     /// The schema this Vocab speaks; `vocab cloud init` installs it, servers refuse others.
-    public static let version = 8
+    public static let version = 9
     /// What a new account may hold until an administrator says otherwise: records (books,
     /// words, reviews, deletions) and the bytes they take. The cloud's SQL is made with these.
     public static let defaultMaxRecords = 500_000
@@ -33,34 +33,69 @@ public enum CloudSchema {
         try setLimit(name, records: limit, on: connection)
     }
 
-    /// Installs or upgrades the schema with an administrator's connection. A server already up
-    /// to date (the same schema text installed) is left alone: no table is locked. An upgrade
-    /// waits at most a few seconds for each lock (syncs queue behind a waiting upgrade), then
-    /// names the sessions that hold it. Upgrading a cloud of learner roles (version 5) reads
-    /// their password verifiers, which only a superuser may.
-    public static func install(on connection: PostgresConnection) throws {
+    /// Installs or upgrades the schema with an administrator's connection: on a database
+    /// without Vocab's tables, makes them; on an older cloud, runs the numbered steps from its
+    /// version to this one; then replaces the functions, policies and grants. A cloud already
+    /// up to date (the same SQL installed) is left alone: no table is locked. A newer cloud is
+    /// refused (this Vocab must be updated), and nothing changes. An upgrade waits at most a
+    /// few seconds for each lock (syncs queue behind a waiting upgrade), then names the
+    /// sessions that hold it; it is one transaction, so a failed one changes nothing.
+    /// Upgrading a cloud of learner roles (version 5) reads their password verifiers, which
+    /// only a superuser may.
+    @discardableResult
+    public static func install(on connection: PostgresConnection) throws -> SchemaInstall {
         let fingerprint = try connection.execute("SELECT md5($1)", [installSQL]).first?.first ?? nil
-        let hasMeta = try connection.execute("SELECT to_regclass('vocab.meta') IS NOT NULL").first?.first == "t"
-        let installed = hasMeta ? try connection.execute("""
-            SELECT m.value FROM vocab.meta m WHERE m.key = 'install_md5'
-            AND (SELECT v.value FROM vocab.meta v WHERE v.key = 'schema_version') = $1
-            """, [String(version)]).first?.first ?? nil : nil
-        guard installed == nil || installed != fingerprint else { return }
+        if try installedVersion(on: connection) == version,
+           try connection.execute("SELECT value FROM vocab.meta WHERE key = 'install_md5'").first?.first == fingerprint {
+            return .upToDate(version: version)
+        }
         let superuser = try connection.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").first?.first == "t"
         guard superuser else { throw CloudError.administratorNeeded(connection.address.user) }
+        var outcome = SchemaInstall.installed(version: version)
         try withShortLocks(on: connection) {
-            _ = try connection.execute(installSQL)
+            // One install at a time; the version is read again under the lock.
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext('vocab install'))")
+            let found = try installedVersion(on: connection)
+            if let found, found > version {
+                throw CloudError.schemaTooNew(server: connection.address.server, found: found, known: version)
+            }
+            _ = try connection.execute(roleSQL)
+            for step in tableSteps(from: found) { _ = try connection.execute(step) }
+            if let found { outcome = found == version ? .refreshed(version: version) : .upgraded(from: found, to: version) }
+            _ = try connection.execute(functionsSQL)
             try connection.execute("""
-                INSERT INTO vocab.meta VALUES ('install_md5', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                """, [fingerprint])
+                INSERT INTO vocab.meta VALUES ('schema_version', $1), ('install_md5', $2)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, [String(version), fingerprint])
         }
+        return outcome
+    }
+
+    /// What `install` did.
+    public enum SchemaInstall: Equatable, Sendable {
+        /// The same SQL was installed already: nothing was done.
+        case upToDate(version: Int)
+        /// A database without Vocab's tables got them.
+        case installed(version: Int)
+        /// An older cloud was brought to this version.
+        case upgraded(from: Int, to: Int)
+        /// A cloud of this version got this Vocab's functions, policies and grants.
+        case refreshed(version: Int)
+    }
+
+    /// The version of the cloud's schema `connection` reaches; nil when it has no Vocab tables
+    /// (0 when it has some but never said which version).
+    static func installedVersion(on connection: PostgresConnection) throws -> Int? {
+        guard try connection.execute("SELECT to_regclass('vocab.records') IS NOT NULL").first?.first == "t" else { return nil }
+        guard try connection.execute("SELECT to_regclass('vocab.meta') IS NOT NULL").first?.first == "t" else { return 0 }
+        let text = try connection.execute("SELECT value FROM vocab.meta WHERE key = 'schema_version'").first?.first ?? nil
+        return text.flatMap { Int($0) } ?? 0
     }
 
     /// Throws unless the cloud `connection` reaches holds the schema this Vocab speaks (older:
     /// an administrator must upgrade it; newer: this Vocab must be updated).
     public static func requireThisVersion(on connection: PostgresConnection) throws {
-        let text = try connection.execute("SELECT value FROM vocab.meta WHERE key = 'schema_version'").first?.first ?? nil
-        let found = text.flatMap { Int($0) } ?? 0
+        let found = try installedVersion(on: connection) ?? 0
         if found < version { throw CloudError.schemaTooOld(server: connection.address.server, found: found, needed: version) }
         if found > version { throw CloudError.schemaTooNew(server: connection.address.server, found: found, known: version) }
     }

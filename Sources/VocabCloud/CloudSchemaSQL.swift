@@ -3,9 +3,13 @@ import VocabSync
 import VocabCloudAPI
 
 extension CloudSchema {
-    /// The schema (`SQL/schema.sql`, then `SQL/sharing.sql`), idempotent: running it again
-    /// changes nothing, and it upgrades an older one in place (version 5's learner and device
-    /// roles become rows, and the roles go).
+    /// The schema's SQL (`SQL/`), in the order an install runs it:
+    ///
+    /// 1. `role.sql`: the server tier's role and what it is held to (every install);
+    /// 2. the tables: `tables.sql` on a database without them, or else the numbered steps
+    ///    `upgrade-N.sql` from the cloud's version to this one (`upgradeSteps`), each run once;
+    /// 3. `functions.sql` then `sharing.sql`: functions, row policies and grants, replaced at
+    ///    every install.
     ///
     /// Nobody but the server tier (`vocab_server`) and administrators connect. The server
     /// tier holds no privilege on any table: it runs the functions, each of which takes the
@@ -20,7 +24,30 @@ extension CloudSchema {
     /// records and nothing else of the owner's. The owner sees how many follow, never who; a
     /// follower can write nothing of the owner's (every push writes the pusher's own rows).
     /// Refusals carry SQLSTATEs of their own (`VS001`…), which `ShareRefusal` names.
-    static let installSQL = sql("schema.sql") + sql("sharing.sql")
+    static let roleSQL = sql("role.sql")
+    static let tablesSQL = sql("tables.sql")
+    static let functionsSQL = sql("functions.sql") + "\n" + sql("sharing.sql")
+
+    /// `upgradeSteps[n]` brings a cloud of version n - 1 to version n. The first one brings a
+    /// cloud of any older version: until version 8 the schema was one script run again at
+    /// each upgrade (version 8 changed within itself), and that step is its history, safe to
+    /// run again on a cloud at 8.
+    static let upgradeSteps: [Int: String] = [8: sql("upgrade-8.sql"), 9: sql("upgrade-9.sql")]
+    static let firstNumberedStep = 8
+
+    /// Everything an install may run; its md5 tells an up-to-date cloud (nothing to do).
+    static let installSQL = ([roleSQL, tablesSQL] + upgradeSteps.keys.sorted().compactMap { upgradeSteps[$0] } + [functionsSQL])
+        .joined(separator: "\n")
+
+    /// The steps that bring a cloud of `found` (nil: no Vocab tables yet) to this version's
+    /// tables, in order; none for a cloud of this version.
+    static func tableSteps(from found: Int?) -> [String] {
+        guard let found else { return [tablesSQL] }
+        guard found < version else { return [] }
+        // A cloud at the first numbered step runs it again: version 8 changed within itself.
+        let first = found <= firstNumberedStep ? firstNumberedStep : found + 1
+        return (first...version).compactMap { upgradeSteps[$0] }
+    }
 
     /// The bounds the SQL is made with, each written once in Swift: `{{name}}` in the files.
     static let boundsInSQL: [String: Int] = [

@@ -71,7 +71,7 @@ struct SharedBooksBenchmark {
         // 1,000 password hashes would only slow the bench), each following through the cloud's function.
         try admin.execute("""
             INSERT INTO vocab.accounts (owner, verifier) SELECT 'bsf_\(run)_' || g, 'bench' FROM generate_series(1, \(followers)) g;
-            INSERT INTO vocab.devices (role, owner, label, secret_sha256)
+            INSERT INTO vocab.devices (id, owner, label, secret_sha256)
             SELECT 'vd_bsf_\(run)_' || g, 'bsf_\(run)_' || g, 'bench-follower', sha256(convert_to('bench-secret', 'UTF8')) FROM generate_series(1, \(followers)) g
             """)
         // Each follow its own transaction, as followers come (one statement for all would keep

@@ -77,7 +77,7 @@ final class CloudUpgradeEndToEndTests: CloudEndToEndTestCase {
                       "the administrator's and the other application's sessions go on: \(sessions[0].output) | \(sessions[1].output)")
         XCTAssertTrue(waitUntil(10) { sessions[2].ended }, "alice's role session was ended: \(sessions[2].output)")
         XCTAssertFalse(sessions[2].output.contains("session-2-answers"))
-        XCTAssertEqual(try psql("SELECT value FROM vocab.meta WHERE key = 'schema_version'"), "8")
+        XCTAssertEqual(try psql("SELECT value FROM vocab.meta WHERE key = 'schema_version'"), "9")
         XCTAssertEqual(try psql("SELECT count(*) FROM pg_roles WHERE rolname IN ('\(alice)', '\(device)', 'vocab_user') OR rolname LIKE 'vd\\_%'"), "0",
                        "no learner or device role is left")
         XCTAssertTrue(try psql("SELECT verifier FROM vocab.accounts WHERE owner = '\(alice)'").hasPrefix("SCRAM-SHA-256$"), "her password's verifier was kept")
@@ -105,7 +105,7 @@ final class CloudUpgradeEndToEndTests: CloudEndToEndTestCase {
             let answer = try curl(["-H", "Authorization: Bearer \(device).\(secret)", upgradedServer + "/api/v1/account"])
             XCTAssertTrue(answer.contains("\"account\":\"\(alice)\""), answer)
         }
-        XCTAssertTrue(try psql("SELECT legacy_verifier IS NULL AND secret_sha256 IS NOT NULL FROM vocab.devices WHERE role = '\(device)'") == "t")
+        XCTAssertTrue(try psql("SELECT legacy_verifier IS NULL AND secret_sha256 IS NOT NULL FROM vocab.devices WHERE id = '\(device)'") == "t")
         let guessed = try curl(["-H", "Authorization: Bearer \(device).\(String(repeating: "0", count: 64))", "-o", "/dev/null", "-w", "%{http_code}",
                                 upgradedServer + "/api/v1/account"])
         XCTAssertEqual(guessed, "401")

@@ -13,12 +13,14 @@ final class CloudSQLTests: XCTestCase {
     }
 
     func testEveryBoundInTheSQLIsSwiftsAndEveryOneIsUsed() throws {
-        XCTAssertEqual(Set(embeddedSQL.keys), ["schema.sql", "sharing.sql"])
-        let files = try ["schema.sql", "sharing.sql"].map(raw).joined()
+        let names = ["role.sql", "tables.sql", "upgrade-8.sql", "upgrade-9.sql", "functions.sql", "sharing.sql"]
+        XCTAssertEqual(Set(embeddedSQL.keys), Set(names))
+        let files = try names.map(raw).joined()
         let named = Set(files.matches(of: #/\{\{([a-z_]+)\}\}/#).map { String($0.output.1) })
         XCTAssertEqual(named, Set(CloudSchema.boundsInSQL.keys))
         XCTAssertFalse(CloudSchema.installSQL.contains("{{"))
         XCTAssertTrue(CloudSchema.installSQL.contains("AND s.words > \(SharingBounds.wordsPerBook)) THEN"))
-        XCTAssertTrue(CloudSchema.installSQL.contains("('default_max_records', '\(CloudSchema.defaultMaxRecords)')"))
+        XCTAssertTrue(CloudSchema.tablesSQL.contains("('default_max_records', '\(CloudSchema.defaultMaxRecords)')"))
+        for name in names { XCTAssertTrue(CloudSchema.installSQL.contains(CloudSchema.sql(name)), "\(name) is installed") }
     }
 }

@@ -86,7 +86,7 @@ final class ManyUsersTests: XCTestCase {
             XCTAssertThrowsError(try asServer.execute(statement), statement)
         }
         // Only the secret's SHA-256 is kept.
-        let kept = try server.admin.execute("SELECT encode(secret_sha256, 'hex') FROM vocab.devices WHERE role = $1", [alice.device.id])
+        let kept = try server.admin.execute("SELECT encode(secret_sha256, 'hex') FROM vocab.devices WHERE id = $1", [alice.device.id])
         XCTAssertEqual(kept, [[SHA256.hex(Array(alice.device.secret.utf8))]])
         XCTAssertTrue(try server.admin.execute("SELECT 1 FROM vocab.devices WHERE secret_sha256::text LIKE '%' || $1 || '%'", [alice.device.secret]).isEmpty)
         // A device signed out is refused at its next call; the learner's others go on.

@@ -26,8 +26,13 @@ enum CloudCommands {
         examples: ["PGPASSWORD=... vocab cloud init --admin postgresql://postgres@localhost/vocab"]
     )) { arguments, context in
         let connection = try adminConnection(arguments)
-        try CloudSchema.install(on: connection)
-        context.console.print("The Vocab schema is installed on \(connection.address.server)/\(connection.address.database).")
+        let place = "\(connection.address.server)/\(connection.address.database)"
+        switch try CloudSchema.install(on: connection) {
+        case .installed(let version): context.console.print("The Vocab schema (version \(version)) is installed on \(place).")
+        case .upgraded(let from, let to): context.console.print("The Vocab schema on \(place) is upgraded from version \(from) to \(to).")
+        case .refreshed(let version): context.console.print("The Vocab schema on \(place) (version \(version)) has this Vocab's functions.")
+        case .upToDate(let version): context.console.print("The Vocab schema on \(place) is up to date (version \(version)); nothing was changed.")
+        }
         if try !CloudSchema.serverCanLogIn(on: connection) {
             context.console.print("Next: give the Vocab servers their password with `vocab cloud server-password --admin URL`.")
         }

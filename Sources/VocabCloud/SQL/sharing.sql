@@ -1,45 +1,5 @@
-CREATE TABLE IF NOT EXISTS vocab.shares (
-    id              uuid PRIMARY KEY,
-    owner           name NOT NULL,
-    book            uuid NOT NULL,
-    -- 26 characters of Crockford's base 32: 128 random bits, made by the server.
-    code            text NOT NULL UNIQUE CHECK (code ~ '^[0-9A-HJKMNP-TV-Z]{26}$'),
-    listed          boolean NOT NULL DEFAULT false,
-    -- The name the owner shows followers and the catalogue (never the account's).
-    sharer          text NOT NULL DEFAULT '' CHECK (char_length(sharer) <= 60),
-    languages       text NOT NULL DEFAULT '' CHECK (char_length(languages) <= 20),
-    -- The book's name as last shared, its live words and the owner's latest change to it
-    -- (kept by vocab.push as the owner's devices change it).
-    title           text NOT NULL DEFAULT '',
-    words           integer NOT NULL DEFAULT 0,
-    latest          bigint NOT NULL DEFAULT 0,
-    followers       integer NOT NULL DEFAULT 0,
-    created         timestamptz NOT NULL DEFAULT now(),
-    listing_changed timestamptz NOT NULL DEFAULT now(),
-    ended           timestamptz
-);
-ALTER TABLE vocab.shares ADD COLUMN IF NOT EXISTS latest bigint NOT NULL DEFAULT 0;
--- A follow changes only `followers`, which no index holds: its update stays on its page
--- (HOT), and room is left there for it, so a thousand follows do not grow the indexes.
-ALTER TABLE vocab.shares SET (fillfactor = 70);
-CREATE UNIQUE INDEX IF NOT EXISTS shares_one_per_book ON vocab.shares (owner, book) WHERE ended IS NULL;
-CREATE INDEX IF NOT EXISTS shares_listed_newest ON vocab.shares (created DESC) WHERE listed AND ended IS NULL;
--- Listings change seldom: written straight into the index (a pending list searched
--- linearly made a search three times slower until the next vacuum).
-CREATE INDEX IF NOT EXISTS shares_listed_title ON vocab.shares USING gin (to_tsvector('simple', title))
-    WITH (fastupdate = off) WHERE listed AND ended IS NULL;
-ALTER INDEX vocab.shares_listed_title SET (fastupdate = off);
--- (Indexes of an early version 8 that cost more than they gave.)
-DROP INDEX IF EXISTS vocab.shares_listed_followed;
-DROP INDEX IF EXISTS vocab.follows_by_share;
-CREATE TABLE IF NOT EXISTS vocab.follows (
-    follower name NOT NULL,
-    share    uuid NOT NULL REFERENCES vocab.shares (id) ON DELETE CASCADE,
-    created  timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (follower, share)
-);
--- A book's words in seq order: what a follower pulls.
-CREATE INDEX IF NOT EXISTS records_by_book ON vocab.records (owner, (body->>'bookId'), seq) WHERE kind = 'word';
+-- Shared books' functions and policies (version 8): run at every install and upgrade, after
+-- `functions.sql`.
 ALTER TABLE vocab.shares ENABLE ROW LEVEL SECURITY;
 ALTER TABLE vocab.follows ENABLE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS own_shares ON vocab.shares;
@@ -183,8 +143,6 @@ BEGIN
 END
 $fn$;
 
--- (Version 8's first cut had a function of its own for the followed books' states.)
-DROP FUNCTION IF EXISTS vocab.my_follows(name, text);
 -- The books `who` follows: each one's live words and latest change (what a follower's
 -- sync compares), and whether its owner stopped sharing it (or deleted it). Run only by
 -- the functions below, for the learner a device proved. (This and book_records are
@@ -297,4 +255,3 @@ GRANT EXECUTE ON FUNCTION vocab.share_book(name, text, uuid, text, boolean, text
     vocab.my_shares(name, text), vocab.follow(name, text, text), vocab.unfollow(name, text, uuid),
     vocab.pull_shared(name, text, uuid, bigint, integer), vocab.share_preview(name, text, text),
     vocab.catalog(name, text, text, text, boolean, integer), vocab.follow_changes(name, text, jsonb, integer) TO vocab_server;
-INSERT INTO vocab.meta VALUES ('schema_version', '8') ON CONFLICT (key) DO UPDATE SET value = excluded.value;

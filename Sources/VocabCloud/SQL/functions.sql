@@ -1,83 +1,5 @@
-DO $$ BEGIN
-    CREATE ROLE vocab_server NOLOGIN;
-EXCEPTION WHEN duplicate_object THEN NULL;
-END $$;
--- What the server tier is held to, whatever a server asks: no statement, lock wait or
--- open transaction lasts long, and temporary files are bounded (a superuser-only
--- setting, so no server can lift it).
-ALTER ROLE vocab_server SET statement_timeout = '60s';
-ALTER ROLE vocab_server SET lock_timeout = '10s';
-ALTER ROLE vocab_server SET idle_in_transaction_session_timeout = '60s';
-ALTER ROLE vocab_server SET temp_file_limit = '256MB';
-CREATE SCHEMA IF NOT EXISTS vocab;
-CREATE SEQUENCE IF NOT EXISTS vocab.change_seq;
--- Books, words, reviews and deletions of every learner, one row per object, keyed by
--- owner first (so they partition by owner). `seq` orders a learner's changes.
-CREATE TABLE IF NOT EXISTS vocab.records (
-    owner   name NOT NULL,
-    kind    text NOT NULL CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review', 'settings', 'mark')),
-    id      uuid NOT NULL,
-    seq     bigint NOT NULL,
-    deleted boolean NOT NULL DEFAULT false,
-    body    jsonb NOT NULL,
-    PRIMARY KEY (owner, kind, id)
-);
--- Version 6: the owner is the learner a request proved, never the session's role.
-ALTER TABLE vocab.records ALTER COLUMN owner DROP DEFAULT;
--- The bytes a record is counted with against the account's byte cap: its body as
--- stored (jsonb), measured once as it is written, so that nothing prints a body again
--- to count it (that printing was a third of a first sync's time in the cloud). NULL
--- for a record written before this column: it counts its body as text, as it did then.
-ALTER TABLE vocab.records ADD COLUMN IF NOT EXISTS size integer;
-CREATE INDEX IF NOT EXISTS records_by_owner_seq ON vocab.records (owner, seq);
--- Version 3: the learner's scheduling settings (FSRS parameters, desired retention)
--- travel as one 'settings' record per account; version 8: a learner's memorised mark on
--- a word of a book he follows is a 'mark' record of his own. An older table's kind check
--- is replaced once (adding a check reads the whole table under an exclusive lock: not on
--- every init).
-DO $$ BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = 'vocab.records'::regclass
-                   AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%mark%') THEN
-        ALTER TABLE vocab.records DROP CONSTRAINT IF EXISTS records_kind_check;
-        ALTER TABLE vocab.records ADD CONSTRAINT records_kind_check CHECK (kind IN ('book', 'word', 'review', 'settings', 'mark'));
-    END IF;
-END $$;
--- One row per learner: the learner's write lock, the administrator's caps, and (version
--- 6) what is kept of the password.
-CREATE TABLE IF NOT EXISTS vocab.accounts (
-    owner       name PRIMARY KEY,
-    max_records bigint CHECK (max_records IS NULL OR max_records >= 0)
-);
--- Live (not deleted) records per kind, kept by vocab.push: the counts every sync ends by
--- comparing, at a cost that does not grow with the account.
-ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS live_books bigint NOT NULL DEFAULT 0;
-ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS live_words bigint NOT NULL DEFAULT 0;
-ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS live_reviews bigint NOT NULL DEFAULT 0;
-ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS total_records bigint NOT NULL DEFAULT 0;
--- Version 4: each learner's changes are numbered by a counter of their own, and an
--- account is capped in bytes as well as records.
-ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS next_seq bigint NOT NULL DEFAULT 0;
-ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS max_bytes bigint CHECK (max_bytes IS NULL OR max_bytes >= 0);
-ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS total_bytes bigint NOT NULL DEFAULT 0;
--- Version 6: the password's verifier (Argon2id, or a SCRAM-SHA-256 verifier copied from
--- a learner role of version 5 until the next sign-in re-hashes it). NULL: no sign-in.
-ALTER TABLE vocab.accounts ADD COLUMN IF NOT EXISTS verifier text;
-INSERT INTO vocab.accounts (owner) SELECT DISTINCT owner FROM vocab.records ON CONFLICT (owner) DO NOTHING;
-CREATE TABLE IF NOT EXISTS vocab.meta (key text PRIMARY KEY, value text NOT NULL);
--- Counted again only when the schema before was older than 4 (reads every record).
-DO $$ BEGIN
-    IF coalesce((SELECT value::int FROM vocab.meta WHERE key = 'schema_version'), 0) < 4 THEN
-        UPDATE vocab.accounts a SET
-            live_books = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner AND r.kind = 'book' AND NOT r.deleted),
-            live_words = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner AND r.kind = 'word' AND NOT r.deleted),
-            live_reviews = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner AND r.kind = 'review' AND NOT r.deleted),
-            total_records = (SELECT count(*) FROM vocab.records r WHERE r.owner = a.owner),
-            next_seq = greatest(a.next_seq, (SELECT coalesce(max(r.seq), 0) FROM vocab.records r WHERE r.owner = a.owner)),
-            total_bytes = (SELECT coalesce(sum(coalesce(r.size, octet_length(r.body::text))), 0) FROM vocab.records r WHERE r.owner = a.owner);
-    END IF;
-END $$;
--- What a new account may hold until the administrator says otherwise.
-INSERT INTO vocab.meta VALUES ('default_max_records', '{{default_max_records}}'), ('default_max_bytes', '{{default_max_bytes}}') ON CONFLICT (key) DO NOTHING;
+-- The cloud's functions, policies and grants: run at every install and upgrade, after the
+-- tables (`tables.sql` or the numbered steps), so each is as this Vocab wrote it.
 -- An account row for `who`, with the default caps, unless there is one.
 CREATE OR REPLACE FUNCTION vocab.open_account(who name) RETURNS void
 LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
@@ -87,66 +9,6 @@ LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
     ON CONFLICT (owner) DO NOTHING
 $fn$;
 REVOKE ALL ON FUNCTION vocab.open_account(name) FROM PUBLIC;
--- Devices: each signs in once with the learner's password (checked by a Vocab server)
--- and keeps a random secret of its own; the cloud keeps its SHA-256 (version 6; a
--- device of version 5 keeps its role's SCRAM verifier until its first request).
-CREATE TABLE IF NOT EXISTS vocab.devices (
-    role    name PRIMARY KEY,
-    owner   name NOT NULL,
-    label   text NOT NULL,
-    created timestamptz NOT NULL DEFAULT now(),
-    seen    timestamptz,
-    revoked timestamptz
-);
-ALTER TABLE vocab.devices ADD COLUMN IF NOT EXISTS secret_sha256 bytea;
-ALTER TABLE vocab.devices ADD COLUMN IF NOT EXISTS legacy_verifier text;
-CREATE INDEX IF NOT EXISTS devices_by_owner ON vocab.devices (owner);
-
--- Version 6: no learner or device is a database role. A cloud of version 5 keeps every
--- learner's password (the role's SCRAM-SHA-256 verifier, read from pg_authid: this
--- needs a superuser) and every signed-in device (its role's verifier, checked against
--- the device's secret at its first request); then the roles go. A role that cannot be
--- dropped (it owns something elsewhere) can no longer log in and is no Vocab user.
-DO $$ DECLARE r record; BEGIN
-    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'vocab_user') THEN
-        FOR r IN SELECT a.rolname, a.rolpassword FROM pg_authid a
-                 WHERE pg_has_role(a.oid, 'vocab_user', 'MEMBER') AND a.rolname <> 'vocab_user' AND NOT a.rolsuper
-                 AND NOT EXISTS (SELECT 1 FROM vocab.devices d WHERE d.role = a.rolname) LOOP
-            PERFORM vocab.open_account(r.rolname);
-            UPDATE vocab.accounts SET verifier = coalesce(verifier, r.rolpassword) WHERE owner = r.rolname;
-        END LOOP;
-        UPDATE vocab.devices d SET legacy_verifier = a.rolpassword FROM pg_authid a
-        WHERE a.rolname = d.role AND d.secret_sha256 IS NULL AND d.revoked IS NULL AND a.rolcanlogin;
-        UPDATE vocab.devices d SET revoked = now() WHERE d.revoked IS NULL AND d.secret_sha256 IS NULL AND d.legacy_verifier IS NULL;
-        FOR r IN SELECT a.rolname FROM pg_roles a
-                 WHERE pg_has_role(a.oid, 'vocab_user', 'MEMBER') AND a.rolname <> 'vocab_user' AND NOT a.rolsuper LOOP
-            PERFORM pg_terminate_backend(s.pid) FROM pg_stat_activity s WHERE s.usename = r.rolname;
-            BEGIN
-                EXECUTE format('DROP OWNED BY %I', r.rolname);
-                EXECUTE format('DROP ROLE %I', r.rolname);
-            EXCEPTION WHEN dependent_objects_still_exist OR object_in_use THEN
-                EXECUTE format('ALTER ROLE %I NOLOGIN', r.rolname);
-                EXECUTE format('REVOKE vocab_user FROM %I', r.rolname);
-                RAISE WARNING 'the role % owns objects elsewhere: it can no longer log in, and was kept', r.rolname;
-            END;
-        END LOOP;
-        DROP POLICY IF EXISTS own_rows ON vocab.records;
-        DROP POLICY IF EXISTS own_account ON vocab.accounts;
-        BEGIN
-            DROP OWNED BY vocab_user;
-            DROP ROLE vocab_user;
-        EXCEPTION WHEN dependent_objects_still_exist OR object_in_use THEN
-            RAISE WARNING 'the role vocab_user holds privileges elsewhere: it was kept';
-        END;
-    END IF;
-END $$;
-DROP FUNCTION IF EXISTS vocab.push(bigint, text, boolean);
-DROP FUNCTION IF EXISTS vocab.pull(bigint, integer);
-DROP FUNCTION IF EXISTS vocab.counts();
-DROP FUNCTION IF EXISTS vocab.add_device(text, text);
-DROP FUNCTION IF EXISTS vocab.my_devices();
-DROP FUNCTION IF EXISTS vocab.sign_out(name);
-DROP FUNCTION IF EXISTS vocab.signed_in_learner();
 
 -- The learner a server-tier function acts for in this transaction (set by
 -- vocab.device_learner): the row-level policies below hold every query to that learner,
@@ -174,15 +36,15 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
 DECLARE who name;
 BEGIN
     SELECT d.owner INTO who FROM vocab.devices d
-    WHERE d.role = device AND d.revoked IS NULL AND d.secret_sha256 = sha256(convert_to(coalesce(secret, ''), 'UTF8'));
+    WHERE d.id = device AND d.revoked IS NULL AND d.secret_sha256 = sha256(convert_to(coalesce(secret, ''), 'UTF8'));
     IF who IS NULL THEN
         RAISE EXCEPTION 'this device was signed out' USING ERRCODE = '42501';
     END IF;
     PERFORM set_config('vocab.learner', who, true);
     -- When it was last seen is a hint: a row another transaction holds is left as it is
     -- (a learner's request never waits on a lock for it).
-    UPDATE vocab.devices d SET seen = now() WHERE d.role = (
-        SELECT l.role FROM vocab.devices l WHERE l.role = device AND (l.seen IS NULL OR l.seen < now() - interval '1 minute')
+    UPDATE vocab.devices d SET seen = now() WHERE d.id = (
+        SELECT l.id FROM vocab.devices l WHERE l.id = device AND (l.seen IS NULL OR l.seen < now() - interval '1 minute')
         FOR UPDATE SKIP LOCKED);
     RETURN who;
 END
@@ -202,20 +64,20 @@ $fn$;
 -- A device of version 5 not seen since the upgrade: its role's SCRAM verifier.
 CREATE OR REPLACE FUNCTION vocab.legacy_device_verifier(device name) RETURNS text
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
-    SELECT d.legacy_verifier FROM vocab.devices d WHERE d.role = device AND d.revoked IS NULL AND d.secret_sha256 IS NULL
+    SELECT d.legacy_verifier FROM vocab.devices d WHERE d.id = device AND d.revoked IS NULL AND d.secret_sha256 IS NULL
 $fn$;
 -- Keeps the SHA-256 of a version-5 device's secret, which the server has just checked
 -- against its old verifier.
 CREATE OR REPLACE FUNCTION vocab.adopt_device_secret(device name, secret text) RETURNS boolean
 LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
     UPDATE vocab.devices d SET secret_sha256 = sha256(convert_to(secret, 'UTF8')), legacy_verifier = NULL
-    WHERE d.role = device AND d.revoked IS NULL AND d.secret_sha256 IS NULL AND d.legacy_verifier IS NOT NULL RETURNING true
+    WHERE d.id = device AND d.revoked IS NULL AND d.secret_sha256 IS NULL AND d.legacy_verifier IS NOT NULL RETURNING true
 $fn$;
 -- Signs `target`'s devices out (all of them when `one_device` is NULL); returns how many.
 CREATE OR REPLACE FUNCTION vocab.sign_out_devices(target name, one_device name) RETURNS integer
 LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
     WITH gone AS (UPDATE vocab.devices d SET revoked = now()
-                  WHERE d.owner = target AND d.revoked IS NULL AND (one_device IS NULL OR d.role = one_device) RETURNING 1)
+                  WHERE d.owner = target AND d.revoked IS NULL AND (one_device IS NULL OR d.id = one_device) RETURNING 1)
     SELECT count(*)::integer FROM gone
 $fn$;
 -- Adds a device to `who`'s account, whose password a Vocab server has just checked; the
@@ -244,17 +106,17 @@ BEGIN
     END IF;
     DELETE FROM vocab.devices d WHERE d.owner = who AND d.revoked < now() - interval '1 hour';
     device := 'vd_' || replace(gen_random_uuid()::text, '-', '');
-    INSERT INTO vocab.devices (role, owner, label, secret_sha256) VALUES (device, who, left(coalesce(label, ''), 80), secret_sha256);
+    INSERT INTO vocab.devices (id, owner, label, secret_sha256) VALUES (device, who, left(coalesce(label, ''), 80), secret_sha256);
     RETURN device;
 END
 $fn$;
 -- The devices of `device`'s learner signed in, the asking one marked.
 CREATE OR REPLACE FUNCTION vocab.my_devices(device name, secret text)
-RETURNS TABLE (role name, label text, created timestamptz, seen timestamptz, this boolean)
+RETURNS TABLE (id name, label text, created timestamptz, seen timestamptz, this boolean)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
 DECLARE me name := vocab.device_learner(device, secret);
 BEGIN
-    RETURN QUERY SELECT d.role, d.label, d.created, d.seen, d.role = device FROM vocab.devices d
+    RETURN QUERY SELECT d.id, d.label, d.created, d.seen, d.id = device FROM vocab.devices d
     WHERE d.owner = me AND d.revoked IS NULL ORDER BY d.created;
 END
 $fn$;
@@ -330,8 +192,6 @@ $fn$;
 -- `fresh`: records the device believes new (a first sync), never stored after another
 -- device's changes. They go in by vocab.push_lines; one comes here only when that could
 -- not take its batch, and is stored (or refused) as any other.
-DROP FUNCTION IF EXISTS vocab.push(bigint, jsonb, boolean);
-DROP FUNCTION IF EXISTS vocab.push(name, text, bigint, text, boolean);
 -- The batch's records as they were and are: one index look-up per record of the batch
 -- (a LATERAL that cannot be flattened; a hash join read the whole account, and a
 -- 100,000-word first sync passed the 64 MB of temporary files a user may have).
