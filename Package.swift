@@ -128,6 +128,7 @@ let package = Package(
         .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloudAPI", "VocabDictionary", "VocabSystem"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives"]),
+        .testTarget(name: "VocabWordingTests", dependencies: ["VocabWording", "VocabCatalog", "VocabCore", "VocabSessions", "VocabCloudAPI"]),
         .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),
         .testTarget(name: "VocabWebTests", dependencies: ["VocabWeb", "VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "TestServices"]),
         .testTarget(name: "VocabServerTests", dependencies: ["VocabServer", "VocabWeb", "VocabSessions", "VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "TestServices"]),

@@ -58,69 +58,75 @@ public enum CloudError: UserFacingError, Equatable {
         }
     }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var sentence: Sentence {
         switch self {
         case .notLoggedIn:
-            return "Not logged in to a cloud account. Nothing was changed."
+            return Sentence("Not logged in to a cloud account. Nothing was changed.")
         case .unreachable(let server, let detail):
-            return "Cannot reach the cloud server \(server) (\(detail)). Nothing was changed."
+            return Sentence("Cannot reach the cloud server %@ (%@). Nothing was changed.", .text(server), .text(detail))
         case .accessDenied(let server, let detail):
-            return "The cloud server \(server) refused access (\(detail)). Check the user and password."
+            return Sentence("The cloud server %@ refused access (%@). Check the user and password.", .text(server), .text(detail))
         case .schemaMissing(let server):
-            return "The cloud server \(server) has no Vocab schema: an administrator must install it."
+            return Sentence("The cloud server %@ has no Vocab schema: an administrator must install it.", .text(server))
         case .serverError(let detail):
-            return "The cloud server reported an error: \(detail)."
+            return Sentence("The cloud server reported an error: %@.", .text(detail))
         case .invalidURL(let text):
-            return "\"\(text)\" is not a PostgreSQL URL (postgresql://USER@HOST[:PORT]/DATABASE); put no password in it."
+            return Sentence("\"%@\" is not a PostgreSQL URL (postgresql://USER@HOST[:PORT]/DATABASE); put no password in it.", .text(text))
         case .invalidUserName(let name):
-            return "\"\(name)\" cannot be a user name: use letters, digits and underscores, starting with a letter."
+            return Sentence("\"%@\" cannot be a user name: use letters, digits and underscores, starting with a letter.", .text(name))
         case .emptyPassword:
-            return "The password must not be empty."
+            return Sentence("The password must not be empty.")
         case .cancelled:
-            return "Cancelled."
+            return Sentence("Cancelled.")
         case .timedOut(let server, let seconds):
-            return "The cloud server \(server) did not answer within \(seconds) s (it may be busy or stuck). Nothing was lost."
+            return Sentence("The cloud server %@ did not answer within %@ s (it may be busy or stuck). Nothing was lost.", .text(server), .number(seconds))
         case .schemaTooOld(let server, let found, let needed):
-            return "The cloud server \(server) has Vocab schema version \(found); this Vocab needs \(needed): an administrator must upgrade it. Nothing was changed."
+            return Sentence("The cloud server %@ has Vocab schema version %@; this Vocab needs %@: an administrator must upgrade it. Nothing was changed.",
+                            .text(server), .number(found), .number(needed))
         case .schemaTooNew(let server, let found, let known):
-            return "The cloud server \(server) has Vocab schema version \(found), newer than this Vocab knows (\(known)): update Vocab. Nothing was changed."
+            return Sentence("The cloud server %@ has Vocab schema version %@, newer than this Vocab knows (%@): update Vocab. Nothing was changed.",
+                            .text(server), .number(found), .number(known))
         case .shareRefused(let refusal):
-            return refusal.message
+            return refusal.sentence
         case .countsDisagree(let detail):
-            return "After syncing, this device and the cloud still disagree (\(detail)), even after pulling everything again. Nothing was deleted; please report this."
+            return Sentence("After syncing, this device and the cloud still disagree (%@), even after pulling everything again. Nothing was deleted; please report this.",
+                            .text(detail))
         case .quotaExceeded(let detail):
-            return "The cloud refused the changes: \(detail). Nothing local was lost; ask the administrator for more room, or delete words you no longer need."
+            return Sentence("The cloud refused the changes: %@. Nothing local was lost; ask the administrator for more room, or delete words you no longer need.",
+                            .text(detail))
         case .lockNotAvailable(let detail):
-            return "The cloud server is busy (\(detail)). Nothing was changed; try again."
+            return Sentence("The cloud server is busy (%@). Nothing was changed; try again.", .text(detail))
         case .blocked(let sessions):
-            let held = sessions.isEmpty ? "another session (it ended meanwhile)" : sessions.map(\.description).joined(separator: "; ")
-            let pids = sessions.map { String($0.pid) }.joined(separator: ", ")
-            return "Nothing was changed: the tables were held by \(held). "
-                + (sessions.isEmpty ? "Try again." : "End them with SELECT pg_terminate_backend(pid) (pid \(pids)) as an administrator, then try again.")
+            guard !sessions.isEmpty else { return Sentence("Nothing was changed: the tables were held by another session (it ended meanwhile). Try again.") }
+            return Sentence("Nothing was changed: the tables were held by %@. End them with SELECT pg_terminate_backend(pid) (pid %@) as an administrator, then try again.",
+                            .text(sessions.map(\.description).joined(separator: "; ")), .text(sessions.map { String($0.pid) }.joined(separator: ", ")))
         case .libcurlMissing:
-            return "A Vocab server is reached through libcurl, which is not installed (Debian: libcurl4). Nothing was changed."
+            return Sentence("A Vocab server is reached through libcurl, which is not installed (Debian: libcurl4). Nothing was changed.")
         case .invalidServerURL(let text):
-            return "\"\(text)\" is not a Vocab server's address (https://HOST[:PORT]); put no user or password in it."
+            return Sentence("\"%@\" is not a Vocab server's address (https://HOST[:PORT]); put no user or password in it.", .text(text))
         case .plainHTTPBeyondThisMachine(let text):
-            return "\(text) would send this device's secret over the network unencrypted: use https:// (plain http:// only to this machine)."
+            return Sentence("%@ would send this device's secret over the network unencrypted: use https:// (plain http:// only to this machine).", .text(text))
         case .unexpectedAnswer(let server, let detail):
-            return "The Vocab server \(server) answered something this Vocab does not understand (\(detail)): is it the same version? Nothing was changed."
+            return Sentence("The Vocab server %@ answered something this Vocab does not understand (%@): is it the same version? Nothing was changed.",
+                            .text(server), .text(detail))
         case .libpqMissing:
-            return "The cloud needs PostgreSQL's client library, libpq, which is not installed (Debian: libpq5). Nothing was changed."
+            return Sentence("The cloud needs PostgreSQL's client library, libpq, which is not installed (Debian: libpq5). Nothing was changed.")
         case .databaseLoginRetired(let server, let user):
-            return "This device signed in to the cloud's database \(server) directly, which the cloud no longer allows: devices sync through a Vocab server (https://). Sign in again as \(user) at the Vocab server's address; nothing local is lost. Nothing was changed."
+            return Sentence("This device signed in to the cloud's database %@ directly, which the cloud no longer allows: devices sync through a Vocab server (https://). Sign in again as %@ at the Vocab server's address; nothing local is lost. Nothing was changed.",
+                            .text(server), .text(user))
         case .administratorNeeded(let user):
-            return "Installing or upgrading the Vocab schema needs a PostgreSQL superuser (it reads the learners' password verifiers and sets the server role's limits); \(user) is not one. Nothing was changed."
+            return Sentence("Installing or upgrading the Vocab schema needs a PostgreSQL superuser (it reads the learners' password verifiers and sets the server role's limits); %@ is not one. Nothing was changed.",
+                            .text(user))
         case .deviceSignedOut(let server):
-            return "This device was signed out of its account on \(server) (from another device or by the administrator). Nothing was changed; sign in again with the account's password."
+            return Sentence("This device was signed out of its account on %@ (from another device or by the administrator). Nothing was changed; sign in again with the account's password.",
+                            .text(server))
         case .unreadableLogin(let path, let reason):
-            return "The saved cloud login \(path) cannot be read (\(reason)). Nothing was changed."
+            return Sentence("The saved cloud login %@ cannot be read (%@). Nothing was changed.", .text(path), .text(reason))
         case .boundToAnotherAccount(let bound, let loggedIn, let user):
-            return """
-                This data folder syncs with \(bound), but you are logged in as \(loggedIn). Nothing was sent. \
-                To keep the two accounts apart, use another data folder for this login, or log in to \(bound) again; \
-                or copy this folder's books and words into \(user)'s account.
-                """
+            return Sentence("This data folder syncs with %@, but you are logged in as %@. Nothing was sent. To keep the two accounts apart, use another data folder for this login, or log in to %@ again; or copy this folder's books and words into %@'s account.",
+                            .account(bound), .account(loggedIn), .account(bound), .text(user))
         }
     }
 }

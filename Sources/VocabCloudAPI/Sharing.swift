@@ -29,19 +29,24 @@ public enum ShareRefusal: String, Sendable, Equatable, CaseIterable {
         self = Self.allCases[number - 1]
     }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var sentence: Sentence {
         switch self {
-        case .noSuchShare: return "No book is shared under that code (it may have stopped being shared). Nothing was changed."
-        case .notFollowing: return "You do not follow that book. Nothing was changed."
-        case .ownBook: return "That book is your own: it is already here. Nothing was changed."
-        case .bookNotSynced: return "The book is not in the cloud yet: sync first, then share it. Nothing was changed."
-        case .bookTooLarge: return "A shared book may hold \(SharingBounds.wordsPerBook) words at most. Nothing was changed."
-        case .tooManyShares: return "You may share \(SharingBounds.sharesPerLearner) books at once: stop sharing one first. Nothing was changed."
-        case .tooManyFollows: return "You may follow \(SharingBounds.followsPerLearner) books at once: stop following one first. Nothing was changed."
-        case .listingTooSoon: return "A book's listing in the catalogue may change once a minute: try again in a minute. Nothing was changed."
-        case .shareEnded: return "Its owner stopped sharing that book. Nothing was changed."
+        case .noSuchShare: return Sentence("No book is shared under that code (it may have stopped being shared). Nothing was changed.")
+        case .notFollowing: return Sentence("You do not follow that book. Nothing was changed.")
+        case .ownBook: return Sentence("That book is your own: it is already here. Nothing was changed.")
+        case .bookNotSynced: return Sentence("The book is not in the cloud yet: sync first, then share it. Nothing was changed.")
+        case .bookTooLarge: return Sentence("A shared book may hold %@ words at most. Nothing was changed.", .number(SharingBounds.wordsPerBook))
+        case .tooManyShares:
+            return Sentence("You may share %@ books at once: stop sharing one first. Nothing was changed.", .number(SharingBounds.sharesPerLearner))
+        case .tooManyFollows:
+            return Sentence("You may follow %@ books at once: stop following one first. Nothing was changed.", .number(SharingBounds.followsPerLearner))
+        case .listingTooSoon: return Sentence("A book's listing in the catalogue may change once a minute: try again in a minute. Nothing was changed.")
+        case .shareEnded: return Sentence("Its owner stopped sharing that book. Nothing was changed.")
         case .sharedBookFull:
-            return "A book you share may hold \(SharingBounds.wordsPerBook) words: the changes not yet synced would make one larger. Stop sharing it, or keep it within that, to sync them."
+            return Sentence("A book you share may hold %@ words: the changes not yet synced would make one larger. Stop sharing it, or keep it within that, to sync them.",
+                            .number(SharingBounds.wordsPerBook))
         }
     }
 }

@@ -14,11 +14,13 @@ public struct SyncOutcome: Sendable {
 public struct SyncFailure: UserFacingError {
     public let underlying: UserFacingError
     public var category: ErrorCategory { .cloudUnavailable }
-    public var message: String {
+    public var message: String { sentence.english }
+    /// What stopped, and that nothing was lost; what to do next is each front end's.
+    public var sentence: Sentence {
         if case CloudError.cancelled? = underlying as? CloudError {
-            return "Sync cancelled. Nothing was lost: what finished is saved; sync again to go on."
+            return Sentence("Sync cancelled. Nothing was lost: what finished is saved.")
         }
-        return "Sync stopped: \(underlying.message) Nothing was lost: what finished is saved; sync again to go on."
+        return Sentence("Sync stopped: %@ Nothing was lost: what finished is saved.", .sentence(underlying.sentence))
     }
 }
 

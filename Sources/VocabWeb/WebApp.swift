@@ -75,7 +75,7 @@ public final class WebApp: Sendable {
 
     /// What a request that threw is answered, on either server (one learner's or many's): a
     /// `WebProblem` as it says; a user's mistake 422 (a book or word not there 404), worded in
-    /// the page's language when `wording` has it, as the window words it (the page translates
+    /// the page's language as the window words it, when a page asks (the page translates
     /// the server's other sentences itself); anything else 500, changing nothing.
     package static func refusal(_ error: Error, wording: Wording?) -> HTTPResponse {
         func worded(_ status: Int, _ error: UserFacingError, field: String? = nil) -> HTTPResponse {
@@ -101,15 +101,16 @@ public final class WebApp: Sendable {
         }
     }
 
-    /// The words of the page's language (`X-Vocab-Language`), when the server has its catalogue.
+    /// The words of the page's language (`X-Vocab-Language`); nil for a device's request.
     func wording(for request: HTTPRequest) -> Wording? {
         Self.wording(for: request, catalogs: catalogs)
     }
 
-    /// The words of the page's language (`X-Vocab-Language`), when `catalogs` has it.
+    /// The words of the page's language (`X-Vocab-Language`; English when `catalogs` has none
+    /// for it). Nil for a request that is not a page's (a device's): the layers' own sentences.
     package static func wording(for request: HTTPRequest, catalogs: [String: Catalog]) -> Wording? {
-        request.header("X-Vocab-Language").map { String($0.prefix { $0.isLetter }).lowercased() }.flatMap { catalogs[$0] }
-            .map { Wording(catalog: $0) }
+        request.header("X-Vocab-Language").map { String($0.prefix { $0.isLetter }).lowercased() }
+            .map { Wording(catalog: catalogs[$0] ?? Catalog()) }
     }
 
     package static let securityHeaders = [

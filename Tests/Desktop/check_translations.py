@@ -1,4 +1,5 @@
-"""Every string the window passes through tr("...") and every string the web page translates
+"""Every string the window passes through tr("..."), every sentence a layer says (Sentence("...")),
+and every string the web page translates
 (t("...") in its script, data-t, data-t-label and data-t-placeholder in its HTML) has a Korean
 translation in Sources/VocabCatalog/Translations/ko.po, and the catalogue has no string that
 neither uses any more."""
@@ -11,6 +12,11 @@ used = set()
 for path in [*(root / "Sources" / "VocabDesktop").rglob("*.swift"), *(root / "Sources" / "VocabWording").rglob("*.swift")]:
     for match in re.finditer(r'\btr\("((?:[^"\\]|\\.)*)"', path.read_text()):
         used.add(match.group(1).encode().decode("unicode_escape").encode("latin-1").decode("utf-8"))
+# What the layers say of a failure, once, as a Sentence whose format is the catalogue's key.
+for path in (root / "Sources").rglob("*.swift"):
+    for match in re.finditer(r'\bSentence\("((?:[^"\\]|\\.)*)"', path.read_text()):
+        if match.group(1) != "%@":
+            used.add(match.group(1).replace('\\"', '"'))
 pages = root / "Sources" / "VocabWeb" / "Pages"
 web = "\n".join(path.read_text() for path in sorted(pages.iterdir()) if path.suffix in (".js", ".html"))
 for match in re.finditer(r'\bt\("((?:[^"\\]|\\.)*)"|data-t(?:-label|-placeholder)?="([^"]*)"', web):

@@ -141,7 +141,7 @@ def test_books_words_dictionary_and_live_data(root):
         editor = window.open_dialog("push button", "Add word", "New word in TOEIC")
         type_into(find(editor, "text", "Word"), "happy")
         click(find(editor, "push button", "Done"))
-        find(editor, "label", '“happy” is already in “TOEIC”.')
+        find(editor, "label", 'The word "happy" is already in book "TOEIC".')
         click(find(editor, "push button", "Cancel"))
         assert len(window.words()) == 1
         # Words written by another process appear within about a second (PRAGMA data_version).

@@ -161,7 +161,7 @@ final class SyncServiceTests: XCTestCase {
 
     func testACancelledSyncSaysNothingWasLost() {
         let failure = SyncFailure(underlying: CloudError.cancelled)
-        XCTAssertEqual(failure.message, "Sync cancelled. Nothing was lost: what finished is saved; sync again to go on.")
+        XCTAssertEqual(failure.message, "Sync cancelled. Nothing was lost: what finished is saved.")
         XCTAssertEqual(failure.category, .cloudUnavailable)
     }
 }

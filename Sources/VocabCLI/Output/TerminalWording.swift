@@ -46,83 +46,82 @@ extension TerminalWording {
         (error as? any UserFacingError).map { message(for: $0) } ?? "\(error)"
     }
 
-    /// An error as the terminal says it: the layers' own sentence, with what to do next in this
+    /// An error as the terminal says it: the layers' own sentence, then what to do next in this
     /// program's commands and flags where there is something to do.
     static func message(for error: UserFacingError) -> String {
+        let said = sentence(error.sentence)
+        return whatToDo(error).map { said + " " + $0 } ?? said
+    }
+
+    /// A layer's sentence in English, an account as `vocab login` takes it.
+    static func sentence(_ sentence: Sentence) -> String {
+        sentence.filled { value in
+            switch value {
+            case .account(let account): return loginURL(account)
+            case .sentence(let inner): return self.sentence(inner)
+            default: return value.english
+            }
+        }
+    }
+
+    /// What to do next, in this program's commands and flags; nil where the layer's sentence
+    /// says it or there is nothing to do.
+    static func whatToDo(_ error: UserFacingError) -> String? {
         switch error {
         case let error as GameSetupError: return game(error)
         case let error as VocabError: return vocab(error)
         case let error as BackupError: return backup(error)
         case let error as CloudError: return cloud(error)
         case let error as ImportError: return importing(error)
+        case let error as WordFormError: return vocab(error.underlying)
         case let error as SyncFailure:
-            if case CloudError.cancelled? = error.underlying as? CloudError { return error.message }
-            return "Sync stopped: \(message(for: error.underlying)) Nothing was lost: what finished is saved; run `vocab sync` again."
-        default: return error.message
+            if case CloudError.cancelled? = error.underlying as? CloudError { return "Run `vocab sync` again to go on." }
+            return whatToDo(error.underlying) ?? "Run `vocab sync` again."
+        default: return nil
         }
     }
 
-    /// The sentence without its closing full stop, to go on with ": what to do".
-    private static func clause(_ error: UserFacingError) -> String {
-        error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
-    }
-
-    private static func game(_ error: GameSetupError) -> String {
+    private static func game(_ error: GameSetupError) -> String? {
         switch error {
-        case .noBooks:
-            return error.message + " Create one with `vocab book add NAME`, or add the starter book with `vocab starter`."
-        case .emptyBooks(let names):
-            return clause(error) + ": add some with `vocab word add WORD --book \(names.first ?? "BOOK")` or `vocab import FILE`."
-        case .allMemorized: return error.message + " Play them anyway with --include-memorized."
-        case .noDefinitions: return error.message + " Try --mode flashcard, or add definitions."
-        case .tooFewMeanings: return error.message + " Try --mode spelling."
+        case .noBooks: return "Create one with `vocab book add NAME`, or add the starter book with `vocab starter`."
+        case .emptyBooks(let names): return "Add some with `vocab word add WORD --book \(names.first ?? "BOOK")` or `vocab import FILE`."
+        case .allMemorized: return "Play them anyway with --include-memorized."
+        case .noDefinitions: return "Try --mode flashcard, or add definitions."
+        case .tooFewMeanings: return "Try --mode spelling."
         }
     }
 
-    private static func vocab(_ error: VocabError) -> String {
+    private static func vocab(_ error: VocabError) -> String? {
         switch error {
-        case .bookNotFound: return error.message + " See `vocab book list`."
-        case .nothingToLookUp: return "Type the word first, then ? to look it up."
+        case .bookNotFound: return "See `vocab book list`."
+        case .nothingToLookUp: return "(? after the word looks it up.)"
         case .bookIsShared(let name):
-            return "\"\(name)\" is a shared book: you can study it, but only its owner changes it. "
-                + "Make it your own with `vocab copy \"\(name)\"`, or stop following it with `vocab unfollow \"\(name)\"`. Nothing was changed."
-        case .ambiguousWord(let word, let books):
-            return "The word \"\(word)\" is in several books (\(books.map { "\"\($0)\"" }.joined(separator: ", "))): name one with --book."
-        default: return error.message
+            return "Make it your own with `vocab copy \"\(name)\"`, or stop following it with `vocab unfollow \"\(name)\"`."
+        case .ambiguousWord: return "Name one with --book."
+        default: return nil
         }
     }
 
-    private static func backup(_ error: BackupError) -> String {
+    private static func backup(_ error: BackupError) -> String? {
         switch error {
-        case .noBackups: return clause(error) + ": take one with `vocab backup`."
-        case .noSuchBackup(let text):
-            return "No backup matches \"\(text)\": see `vocab backup list` (use latest, a time such as 2026-12-01T09:30, or a file)."
-        default: return error.message
+        case .noBackups: return "Take one with `vocab backup`."
+        case .noSuchBackup: return "See `vocab backup list`."
+        default: return nil
         }
     }
 
-    private static func cloud(_ error: CloudError) -> String {
+    private static func cloud(_ error: CloudError) -> String? {
         switch error {
-        case .notLoggedIn:
-            return "Not logged in: run `vocab login https://USER@HOST` first. Nothing was changed."
-        case .accessDenied: return clause(error) + " with `vocab login`."
-        case .databaseLoginRetired(let server, let user):
-            return "This device signed in to the cloud's database \(server) directly, which the cloud no longer allows: devices sync through a Vocab server. "
-                + "Run `vocab login https://\(user)@HOST` with the address of your Vocab server (ask its administrator); nothing local is lost. Nothing was changed."
-        case .deviceSignedOut(let server):
-            return "This device was signed out of its account on \(server) (from another device or by the administrator). Nothing was changed. Sign in again: `vocab login https://USER@HOST`."
-        case .schemaMissing(let server):
-            return "The cloud server \(server) has no Vocab schema: an administrator runs `vocab cloud init --admin URL`."
-        case .schemaTooOld(let server, let found, let needed):
-            return "The cloud server \(server) has Vocab schema version \(found); this Vocab needs \(needed): an administrator runs `vocab cloud init --admin URL`. Nothing was changed."
-        case .boundToAnotherAccount(let bound, let loggedIn, let user):
-            return """
-                This data folder syncs with \(loginURL(bound)), but you are logged in as \(loginURL(loggedIn)). Nothing was sent. \
-                To keep the two accounts apart, use another data folder for this login (VOCAB_HOME=/path/to/folder vocab sync), \
-                or log in to \(loginURL(bound)) again. To copy this folder's books and words into \(user)'s account, run \
-                `vocab sync --copy-into-account \(user)`.
-                """
-        default: return error.message
+        case .notLoggedIn: return "Log in with `vocab login https://USER@HOST` first."
+        case .accessDenied: return "Log in again with `vocab login`."
+        case .databaseLoginRetired(_, let user):
+            return "Run `vocab login https://\(user)@HOST` with the address of your Vocab server (ask its administrator)."
+        case .deviceSignedOut: return "Sign in again: `vocab login https://USER@HOST`."
+        case .schemaMissing, .schemaTooOld: return "An administrator runs `vocab cloud init --admin URL`."
+        case .boundToAnotherAccount(_, _, let user):
+            return "Another data folder for this login: VOCAB_HOME=/path/to/folder vocab sync. "
+                + "Copying this folder's words into \(user)'s account: `vocab sync --copy-into-account \(user)`."
+        default: return nil
         }
     }
 
@@ -133,14 +132,13 @@ extension TerminalWording {
         return String(match.1) + String(match.3) + "@" + String(match.2)
     }
 
-    private static func importing(_ error: ImportError) -> String {
+    private static func importing(_ error: ImportError) -> String? {
         switch error {
-        case .invalidLine: return clause(error) + " (use --skip-invalid to import the other lines)."
-        case .noBook(let line): return "Line \(line) names no book: add a \"book\" column or give --book BOOK."
-        case .unknownFormat(let name): return "Cannot tell the format of \"\(name)\": give --format csv, tsv, txt or jsonl."
-        case .noHeader(let fields):
-            return "The first line names no column and has \(fields) fields: name them with --columns (e.g. --columns word,definition,detail) or add a header line."
-        default: return error.message
+        case .invalidLine: return "To import the other lines, use --skip-invalid."
+        case .noBook: return "Give --book BOOK."
+        case .unknownFormat: return "Give --format csv, tsv, txt or jsonl."
+        case .noHeader: return "Name them with --columns (e.g. --columns word,definition,detail)."
+        default: return nil
         }
     }
 }

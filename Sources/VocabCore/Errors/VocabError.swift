@@ -20,41 +20,50 @@ public enum VocabError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var sentence: Sentence {
         switch self {
         case .emptyField(let field):
-            return "The \(field) must not be empty."
+            return Sentence("%@ must not be empty.", .field(field))
         case .fieldTooLong(let field, let limit):
-            return "The \(field) is too long (at most \(limit) characters)."
+            return Sentence("%@ is too long (at most %@ characters).", .field(field), .number(limit))
         case .invalidCharacters(let field):
-            return "The \(field) contains control characters; use plain text."
+            return Sentence("%@ contains control characters; use plain text.", .field(field))
         case .bookNotFound(let name):
-            return "No book named \"\(name)\"."
+            return Sentence("No book named \"%@\".", .text(name))
         case .wordNotFound(let word, let book):
-            if let book { return "No word \"\(word)\" in book \"\(book)\"." }
-            return "No word \"\(word)\" in any book."
+            if let book { return Sentence("No word \"%@\" in book \"%@\".", .text(word), .text(book)) }
+            return Sentence("No word \"%@\" in any book.", .text(word))
         case .ambiguousWord(let word, let books):
-            let names = books.map { "\"\($0)\"" }.joined(separator: ", ")
-            return "The word \"\(word)\" is in several books (\(names)): say which."
+            return Sentence("The word \"%@\" is in several books (%@): say which.", .text(word), .text(Self.quoted(books)))
         case .duplicateBookName(let name):
-            return "A book named \"\(name)\" already exists (book names ignore case)."
+            return Sentence("A book named \"%@\" already exists (book names ignore case).", .text(name))
         case .duplicateWord(let word, let book):
-            return "The word \"\(word)\" is already in book \"\(book)\"."
+            return Sentence("The word \"%@\" is already in book \"%@\".", .text(word), .text(book))
         case .imageTooLarge(let bytes, let limit):
-            return "The image is \(ByteCount.describe(bytes)); the limit is \(ByteCount.describe(limit))."
+            return Sentence("The image is %@; the limit is %@.", .bytes(bytes), .bytes(limit))
         case .unsupportedImage:
-            return "The image is not a PNG, JPEG, GIF or WebP file."
+            return Sentence("The image is not a PNG, JPEG, GIF or WebP file.")
         case .invalidDate(let text):
-            return "\"\(text)\" is not a date: use ISO 8601, e.g. 2026-11-30 or 2026-11-30T09:15:00Z."
+            return Sentence("\"%@\" is not a date: use ISO 8601, e.g. 2026-11-30 or 2026-11-30T09:15:00Z.", .text(text))
         case .invalidBoolean(let text):
-            return "\"\(text)\" is not a yes/no value: use true/false, yes/no or 1/0."
+            return Sentence("\"%@\" is not a yes/no value: use true/false, yes/no or 1/0.", .text(text))
         case .retentionOutOfRange(let value, let range):
-            return CFormat.string("A desired retention of %.2f is outside %.2f to %.2f.", value, range.lowerBound, range.upperBound)
+            return Sentence("A desired retention of %@ is outside %@ to %@.",
+                            .text(CFormat.string("%.2f", value)), .text(CFormat.string("%.2f", range.lowerBound)),
+                            .text(CFormat.string("%.2f", range.upperBound)))
         case .nothingToLookUp:
-            return "Type the word first, then look it up."
+            return Sentence("Type the word first, then look it up.")
         case .bookIsShared(let name):
-            return "\"\(name)\" is a shared book: you can study it, but only its owner changes it. Copy it to make a book of your own. Nothing was changed."
+            return Sentence("\"%@\" is a shared book: you can study it, but only its owner changes it. Copy it to make a book of your own. Nothing was changed.",
+                            .text(name))
         }
+    }
+
+    /// `"A", "B"`.
+    static func quoted(_ names: [String]) -> String {
+        names.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 }
 

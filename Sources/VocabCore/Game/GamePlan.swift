@@ -51,18 +51,20 @@ public enum GameSetupError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var sentence: Sentence {
         switch self {
         case .noBooks:
-            return "You have no books yet."
+            return Sentence("You have no books yet.")
         case .emptyBooks(let names):
-            return "\(Self.list(names)) has no words yet."
+            return Sentence("%@ has no words yet.", .books(names))
         case .allMemorized(let names):
-            return "Every word in \(Self.list(names)) is marked memorised."
+            return Sentence("Every word in %@ is marked memorised.", .books(names))
         case .noDefinitions(let mode):
-            return "No word here has a definition, which \(mode.rawValue) mode needs."
+            return Sentence("No word here has a definition, which %@ mode needs.", .text(mode.rawValue))
         case .tooFewMeanings(let found, let mode):
-            return "\(mode.rawValue.capitalized) mode needs at least 2 different definitions to choose from (found \(found))."
+            return Sentence("%@ mode needs at least 2 different definitions to choose from (found %@).", .text(mode.rawValue.capitalized), .number(found))
         }
     }
 

@@ -15,25 +15,27 @@ public enum ImportError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var sentence: Sentence {
         switch self {
         case .invalidLine(let line, let reason):
-            return "Line \(line): \(reason). Nothing was imported."
+            return Sentence("Line %@: %@. Nothing was imported.", .number(line), .text(reason))
         case .missingHeader(let found):
-            let shown = found.prefix(6).map { "\"\($0)\"" }.joined(separator: ", ")
-            return "The first line must be a header naming the columns, with at least \"word\" (found \(shown))."
+            return Sentence("The first line must be a header naming the columns, with at least \"word\" (found %@).",
+                            .text(VocabError.quoted(Array(found.prefix(6)))))
         case .noBook(let line):
-            return "Line \(line) names no book: add a \"book\" column or choose a book."
+            return Sentence("Line %@ names no book: add a \"book\" column or choose a book.", .number(line))
         case .unknownFormat(let name):
-            return "Cannot tell the format of \"\(name)\" (Vocab reads CSV, TSV, Anki text, JSON Lines, Excel and Anki packages)."
+            return Sentence("Cannot tell the format of \"%@\" (Vocab reads CSV, TSV, Anki text, JSON Lines, Excel and Anki packages).", .text(name))
         case .emptyFile:
-            return "The file is empty: nothing to import."
+            return Sentence("The file is empty: nothing to import.")
         case .recordTooLong(let line, let limit):
-            return "Line \(line) is longer than \(limit / 1_048_576) MiB: this is not a word list. Nothing was imported."
+            return Sentence("Line %@ is longer than %@: this is not a word list. Nothing was imported.", .number(line), .bytes(limit))
         case .noHeader(let fields):
-            return "The first line names no column and has \(fields) fields: name the columns or add a header line."
+            return Sentence("The first line names no column and has %@ fields: name the columns or add a header line.", .number(fields))
         case .cancelled:
-            return "Import cancelled; nothing was imported."
+            return Sentence("Import cancelled; nothing was imported.")
         }
     }
 

@@ -46,18 +46,20 @@ public enum BackupError: UserFacingError, Equatable {
         }
     }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var sentence: Sentence {
         switch self {
         case .cannotWrite(let folder, let reason):
-            return "Cannot write a backup into \(folder): \(reason). The store was not changed."
+            return Sentence("Cannot write a backup into %@: %@. The store was not changed.", .text(folder), .text(reason))
         case .checkFailed(let detail):
-            return "The backup failed its check (\(detail)) and was deleted; the store was not changed."
+            return Sentence("The backup failed its check (%@) and was deleted; the store was not changed.", .text(detail))
         case .notABackup(let path, let reason):
-            return "\(path) is not a usable Vocab backup (\(reason)); nothing was changed."
+            return Sentence("%@ is not a usable Vocab backup (%@); nothing was changed.", .text(path), .text(reason))
         case .noBackups(let folder):
-            return "There are no backups in \(folder) yet."
+            return Sentence("There are no backups in %@ yet.", .text(folder))
         case .noSuchBackup(let text):
-            return "No backup matches \"\(text)\" (use latest, a time such as 2026-12-01T09:30, or a file)."
+            return Sentence("No backup matches \"%@\" (use latest, a time such as 2026-12-01T09:30, or a file).", .text(text))
         }
     }
 }

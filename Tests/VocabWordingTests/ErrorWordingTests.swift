@@ -1,0 +1,79 @@
+import XCTest
+import VocabCatalog
+import VocabCloudAPI
+import VocabCore
+@testable import VocabSessions
+import VocabWording
+
+/// An error says what went wrong once, as a sentence: the terminal's English is that sentence,
+/// the window and the pages translate it through the catalogue (its values too: a field's
+/// label, a cause inside a failure), and each front end adds only what to do next.
+final class ErrorWordingTests: XCTestCase {
+    private let english = Wording(catalog: Catalog())
+    private let korean = Wording(catalog: Catalog.load(language: "ko", environment: [:], executable: "/nonexistent/vocab"))
+
+    func testTheEnglishSentenceIsTheMessage() {
+        XCTAssertEqual(VocabError.bookNotFound("TOEIC").message, "No book named \"TOEIC\".")
+        XCTAssertEqual(VocabError.emptyField(field: "definition").message, "The definition must not be empty.")
+        XCTAssertEqual(GameSetupError.emptyBooks(["A", "B"]).message, "Books \"A\", \"B\" has no words yet.")
+        XCTAssertEqual(ImportError.recordTooLong(line: 3, limit: 8 << 20).message,
+                       "Line 3 is longer than 8 MiB: this is not a word list. Nothing was imported.")
+        XCTAssertEqual(CloudError.shareRefused(.bookTooLarge).sentence, ShareRefusal.bookTooLarge.sentence)
+    }
+
+    func testTheWindowSaysTheSameSentenceInItsLabelsAndAddsWhatToDo() {
+        XCTAssertEqual(english.message(for: VocabError.emptyField(field: "definition")), "Definition must not be empty.")
+        XCTAssertEqual(english.message(for: GameSetupError.noBooks), "You have no books yet. Make one on the Books page.")
+        XCTAssertEqual(english.message(for: VocabError.duplicateWord("happy", book: "TOEIC")), "The word \"happy\" is already in book \"TOEIC\".")
+    }
+
+    func testKoreanTranslatesTheSentenceItsValuesAndTheCauseInside() {
+        XCTAssertEqual(korean.message(for: VocabError.emptyField(field: "definition")), "뜻 칸을 비워 둘 수 없습니다.")
+        let stopped = korean.message(for: SyncFailure(underlying: CloudError.timedOut(server: "cloud.example", seconds: 7)))
+        XCTAssertTrue(stopped.hasPrefix("동기화가 멈췄습니다: 클라우드 서버 cloud.example"), stopped)
+        XCTAssertTrue(stopped.contains("7초"), stopped)
+        XCTAssertTrue(stopped.hasSuffix(korean.tr("Sync again to go on.")), stopped)
+        XCTAssertFalse(stopped.contains("%@"), stopped)
+    }
+
+    /// Every sentence of the families the window and the pages show has its Korean: a new case
+    /// whose sentence is not in the catalogue fails here (and in check_translations.py).
+    func testEverySentenceOfTheErrorsShownHasItsKorean() {
+        let vocab: [VocabError] = [
+            .emptyField(field: "word"), .fieldTooLong(field: "word", limit: 3), .invalidCharacters(field: "word"),
+            .bookNotFound("b"), .wordNotFound("w", book: "b"), .wordNotFound("w", book: nil), .ambiguousWord("w", books: ["a", "b"]),
+            .duplicateBookName("b"), .duplicateWord("w", book: "b"), .imageTooLarge(bytes: 9, limit: 1), .unsupportedImage,
+            .invalidDate("x"), .invalidBoolean("x"), .retentionOutOfRange(2, 0.7...0.97), .nothingToLookUp, .bookIsShared("b"),
+        ]
+        let game: [GameSetupError] = [.noBooks, .emptyBooks(["b"]), .allMemorized(["b"]), .noDefinitions(mode: .choice),
+                                      .tooFewMeanings(found: 1, mode: .choice)]
+        let importing: [ImportError] = [.invalidLine(line: 1, reason: "r"), .missingHeader(found: ["x"]), .noBook(line: 1),
+                                        .unknownFormat("f"), .emptyFile, .recordTooLong(line: 1, limit: 1 << 20), .noHeader(fields: 2), .cancelled]
+        let backup: [BackupError] = [.cannotWrite(folder: "f", reason: "r"), .checkFailed(detail: "d"), .notABackup(path: "p", reason: "r"),
+                                     .noBackups(folder: "f"), .noSuchBackup("x")]
+        let cloud: [CloudError] = [
+            .notLoggedIn, .unreachable(server: "s", detail: "d"), .accessDenied(server: "s", detail: "d"), .schemaMissing(server: "s"),
+            .serverError("d"), .invalidURL("u"), .invalidUserName("n"), .emptyPassword, .cancelled, .timedOut(server: "s", seconds: 1),
+            .schemaTooOld(server: "s", found: 1, needed: 2), .schemaTooNew(server: "s", found: 3, known: 2), .quotaExceeded(detail: "d"),
+            .countsDisagree(detail: "d"), .boundToAnotherAccount(bound: "a", loggedIn: "b", user: "u"),
+            .unreadableLogin(path: "p", reason: "r"), .lockNotAvailable("d"), .blocked(by: []),
+            .blocked(by: [BlockingSession(pid: 1, user: "u", state: "idle", seconds: 2)]), .deviceSignedOut(server: "s"),
+            .databaseLoginRetired(server: "s", user: "u"), .administratorNeeded("u"), .libpqMissing, .libcurlMissing,
+            .invalidServerURL("u"), .plainHTTPBeyondThisMachine("u"), .unexpectedAnswer(server: "s", detail: "d"),
+        ]
+        let shares: [ShareRefusal] = [.noSuchShare, .notFollowing, .ownBook, .bookNotSynced, .bookTooLarge, .tooManyShares,
+                                      .tooManyFollows, .listingTooSoon, .shareEnded, .sharedBookFull]
+        let syncs = [SyncFailure(underlying: CloudError.cancelled), SyncFailure(underlying: CloudError.notLoggedIn)]
+        var errors: [UserFacingError] = vocab
+        errors += game as [UserFacingError]
+        errors += importing as [UserFacingError]
+        errors += backup as [UserFacingError]
+        errors += cloud as [UserFacingError]
+        errors += shares.map { CloudError.shareRefused($0) } as [UserFacingError]
+        errors += syncs as [UserFacingError]
+        for error in errors {
+            XCTAssertNotNil(korean.catalog.entries[error.sentence.format], "no Korean for \(error.sentence.format)")
+            XCTAssertEqual(error.sentence.format.components(separatedBy: "%@").count - 1, error.sentence.values.count, error.message)
+        }
+    }
+}
