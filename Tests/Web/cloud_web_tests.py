@@ -33,7 +33,7 @@ import uuid
 from selenium.common.exceptions import ElementNotInteractableException
 from selenium.webdriver.common.by import By
 
-from web_tests import BINARY, add_word, browser, open_book, run_tests, sent_and_stays, shoot, text_in, visible, wait, waiting_on_phone
+from web_tests import BINARY, add_word, browser, open_book, run_tests, sent_and_stays, shoot, tap, text_in, visible, wait, waiting_on_phone
 
 ADMIN_URL = os.environ.get("VOCAB_TEST_PG_ADMIN", "")
 ADMIN_PASSWORD = os.environ.get("VOCAB_TEST_PG_PASSWORD", "")
@@ -424,7 +424,7 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         assert not driver.find_element(By.ID, "word-new").is_displayed() and not driver.find_element(By.ID, "book-edit").is_displayed()
         shoot(driver, "shared-book")
         # A word of it opens to be read: its fields cannot be typed into, and there is nothing to save.
-        driver.find_element(By.XPATH, "//ul[@id='word-list']//button[contains(., 'abandon')]").click()
+        tap(driver, "//ul[@id='word-list']//button[contains(., 'abandon')]")
         assert visible(driver, "word-definition").get_attribute("readonly") is not None
         assert not driver.find_element(By.ID, "done").is_displayed() and not driver.find_element(By.ID, "word-delete").is_displayed()
         study_one_card(driver)

@@ -105,15 +105,20 @@ def shoot(driver, name):
         driver.save_screenshot(os.path.join(SHOTS, f"web-{name}.png"))
 
 
-def open_book(driver, name):
-    """Taps the book on the shelf (once the shelf shows it)."""
+def tap(driver, xpath):
+    """Taps what `xpath` finds, once it is there (a list drawn again under the finger is found again)."""
     def tapped(d):
         try:
-            d.find_element(By.XPATH, f"//ul[@id='shelf']//button[contains(., '{name}')]").click()
+            d.find_element(By.XPATH, xpath).click()
             return True
         except (NoSuchElementException, StaleElementReferenceException):
-            return False  # not there yet, or the shelf was drawn again under the finger
+            return False  # not there yet, or drawn again between finding and tapping
     wait(driver, tapped)
+
+
+def open_book(driver, name):
+    """Taps the book on the shelf (once the shelf shows it)."""
+    tap(driver, f"//ul[@id='shelf']//button[contains(., '{name}')]")
 
 
 def add_word(driver, word, definition):
