@@ -54,6 +54,8 @@ extension CloudSchema {
         "default_max_records": defaultMaxRecords, "default_max_bytes": defaultMaxBytes,
         "words_per_book": SharingBounds.wordsPerBook, "shares_per_learner": SharingBounds.sharesPerLearner,
         "follows_per_learner": SharingBounds.followsPerLearner,
+        "batch_bytes": PushBounds.batchBytes, "book_bytes": PushBounds.bookBytes, "word_bytes": PushBounds.wordBytes,
+        "settings_bytes": PushBounds.settingsBytes, "other_record_bytes": PushBounds.otherRecordBytes,
     ]
 
     /// A file of `SQL/` (embedded at build time) without its last newline, its bounds put in.

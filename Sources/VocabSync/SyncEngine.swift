@@ -17,8 +17,8 @@ public final class SyncEngine {
     private let store: Store
     private let channel: SyncChannel
     private let pageSize: Int
-    /// The largest batch the server's `vocab.push` takes (16 MiB), with room to spare.
-    static let maxBatchBytes = 12 << 20
+    /// The largest batch a device sends (under what the cloud's push takes).
+    static let maxBatchBytes = PushBounds.deviceBatchBytes
     private let batchSize: Int
     private let progress: (SyncProgress) -> Void
     /// Asked between pages and batches; when it says true the sync stops with

@@ -3,6 +3,7 @@ import Dispatch
 import FoundationEssentials
 import Synchronization
 import VocabCore
+import VocabCloudAPI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,7 +75,7 @@ public struct HTTPLimits: Sendable {
     /// their own bound. None when nil.
     public var batchPath: String?
     /// The largest batch (what the cloud's push takes).
-    public var maximumBatch = 16 << 20
+    public var maximumBatch = PushBounds.batchBytes
     /// Batches being received at once (another is answered 429, its body dropped as it comes).
     public var batchesAtOnce = 8
     /// Seconds a learner's upload or batch waits, in the order they came, for a slot it may

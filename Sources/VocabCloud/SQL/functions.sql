@@ -131,16 +131,16 @@ $fn$;
 -- The most bytes one record of a kind may hold (its body as stored).
 CREATE OR REPLACE FUNCTION vocab.most_bytes(kind text) RETURNS integer
 LANGUAGE sql IMMUTABLE AS $fn$
-    SELECT CASE kind WHEN 'book' THEN 2097152 WHEN 'word' THEN 524288 WHEN 'settings' THEN 65536 ELSE 4096 END
+    SELECT CASE kind WHEN 'book' THEN {{book_bytes}} WHEN 'word' THEN {{word_bytes}} WHEN 'settings' THEN {{settings_bytes}} ELSE {{other_record_bytes}} END
 $fn$;
 REVOKE ALL ON FUNCTION vocab.most_bytes(text) FROM PUBLIC;
 
--- Refuses (SQLSTATE 54000) a batch of more than 16 MiB, measured as text before it is parsed.
+-- Refuses (SQLSTATE 54000) a batch of more than {{batch_bytes}} bytes, measured as text before it is parsed.
 CREATE OR REPLACE FUNCTION vocab.refuse_large_batch(bytes integer) RETURNS void
 LANGUAGE plpgsql AS $fn$
 BEGIN
-    IF bytes > 16777216 THEN
-        RAISE EXCEPTION 'a batch may hold 16 MiB, and this one holds % bytes', bytes USING ERRCODE = '54000';
+    IF bytes > {{batch_bytes}} THEN
+        RAISE EXCEPTION 'a batch may hold {{batch_bytes}} bytes, and this one holds % bytes', bytes USING ERRCODE = '54000';
     END IF;
 END
 $fn$;
@@ -182,9 +182,8 @@ END
 $fn$;
 
 -- Stores a batch of the caller's records (a JSON array of {"k","i","d","b"}, sent as text
--- and measured before it is parsed: at most 16 MiB; a body at most 2 MiB for a book —
--- its cover —, 512 KiB for a word, 64 KiB for settings, 4 KiB for a review) if the
--- caller's latest seq is still `expected`; returns the new latest seq, or NULL when
+-- and measured before it is parsed: at most {{batch_bytes}} bytes; a body at most vocab.most_bytes
+-- of its kind) if the caller's latest seq is still `expected`; returns the new latest seq, or NULL when
 -- another device pushed first (pull, then push again). With `merge` (version 7) a batch
 -- is stored after another device's changes too when it holds none of the records they
 -- changed, so that a learner's devices syncing at once all get through; the device
