@@ -17,18 +17,9 @@ public struct Catalog: Sendable {
     }
 
     /// `text` in the catalogue's language with each `%@` or `%d` replaced by the next of
-    /// `arguments`, in order (the one place the window and the web's server fill a sentence;
-    /// the page's `t()` does the same in JavaScript).
+    /// `arguments`, in order (`Sentence.fill`; the page's `t()` does the same in JavaScript).
     public func translate(_ text: String, _ arguments: [CustomStringConvertible]) -> String {
-        var result = ""
-        var remaining = Substring(translate(text))
-        var values = arguments.makeIterator()
-        while let at = [remaining.firstRange(of: "%@"), remaining.firstRange(of: "%d")].compactMap({ $0 }).min(by: { $0.lowerBound < $1.lowerBound }) {
-            result += remaining[..<at.lowerBound]
-            result += values.next()?.description ?? ""
-            remaining = remaining[at.upperBound...]
-        }
-        return result + remaining
+        Sentence.fill(translate(text), arguments.map(\.description))
     }
 
     /// The text in this catalogue's language.

@@ -277,8 +277,7 @@ final class GameScreen {
             guard let self else { return }
             switch result {
             case .success(let (summary, candidates)):
-                UI.setText(score, tr("Score: %d/%d (%d%%)", summary.right, summary.answered, summary.percent)
-                           .replacingOccurrences(of: "%%", with: "%"))
+                UI.setText(score, tr("Score: %d/%d (%d%%)", summary.right, summary.answered, summary.percent))
                 let wrong = summary.wrongWords.map { "\($0.word) — \($0.definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")" }
                 UI.setText(review, wrong.isEmpty ? (summary.answered > 0 ? tr("Nothing to review: all right!") : "")
                                                  : tr("To review:") + "\n" + wrong.joined(separator: "\n"))

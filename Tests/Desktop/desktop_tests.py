@@ -271,7 +271,7 @@ def test_game_on_a_store_that_fills_later_and_study(root):
             else:
                 window.click("push button", "Next question")
         score = window.find("label", prefix="Score: ")
-        assert "/3" in score.name, score.name
+        assert re.fullmatch(r"Score: \d/3 \(\d+%\)", score.name), score.name
         stats = json.loads(window.terminal("stats", "--json"))
         assert stats["games"] == 1 and stats["answered"] == 3, stats
         # Study: a new word added now is waiting; rate it Good.

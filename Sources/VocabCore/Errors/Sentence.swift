@@ -21,16 +21,22 @@ public struct Sentence: Sendable, Equatable, CustomStringConvertible {
         Sentence.fill(format, values.map(word))
     }
 
-    /// `format` with each `%@` replaced by the next of `texts`, in order.
+    /// `format` with each `%@` or `%d` replaced by the next of `texts`, in order, and `%%` by
+    /// `%`: the one place a sentence is filled, in English here and translated by the catalogue.
     public static func fill(_ format: String, _ texts: [String]) -> String {
         var result = ""
-        var remaining = Substring(format)
         var next = texts.makeIterator()
-        while let at = remaining.firstRange(of: "%@") {
-            result += remaining[..<at.lowerBound] + (next.next() ?? "")
-            remaining = remaining[at.upperBound...]
+        var characters = format.makeIterator()
+        while let character = characters.next() {
+            guard character == "%" else { result.append(character); continue }
+            switch characters.next() {
+            case "@", "d": result += next.next() ?? ""
+            case "%": result.append("%")
+            case let other?: result.append("%"); result.append(other)
+            case nil: result.append("%")
+            }
         }
-        return result + remaining
+        return result
     }
 }
 

@@ -1,11 +1,10 @@
 // The window's catalogue (its English text is the key), in the browser's language or the one chosen.
 let catalog = {};
 
-/** `text` in the page's language, with %d / %@ replaced by `values` in order. */
+/** `text` in the page's language, with %d / %@ replaced by `values` in order and %% by % (as Sentence.fill). */
 export function t(text, ...values) {
-  let out = catalog[text] || text;
-  for (const value of values) out = out.replace(/%[@d]/, value);
-  return out;
+  let next = 0;
+  return (catalog[text] || text).replace(/%([@d%])/g, (_, kind) => (kind === "%" ? "%" : String(values[next++] ?? "")));
 }
 
 export const language = () => document.documentElement.lang;
