@@ -45,7 +45,8 @@ let package = Package(
         // Debian's libcurl (OpenSSL), for devices that sync with a Vocab server over HTTPS:
         // loaded when one is first reached (see its shim), not linked.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // The few POSIX pieces the layers above share: threads, child processes, writing files.
+        // The few POSIX pieces the layers above share: threads, child processes, reading and
+        // writing files.
         .target(name: "VocabSystem", swiftSettings: withoutFoundation),
         // Models, validation, errors, text rules, scheduling: Swift on libc alone (its math, the
         // local time zone, the environment) and VocabSystem's threads; no file or network I/O.
@@ -128,7 +129,8 @@ let package = Package(
         .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloudAPI", "VocabDictionary", "VocabSystem"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives"]),
-        .testTarget(name: "VocabWordingTests", dependencies: ["VocabWording", "VocabCatalog", "VocabCore", "VocabSessions", "VocabCloudAPI"]),
+        .testTarget(name: "VocabWordingTests", dependencies: ["VocabWording", "VocabCatalog", "VocabCore", "VocabSessions", "VocabCloudAPI", "VocabSystem",
+                                                         "VocabStore", "VocabDictionary", "VocabAnki", "VocabArchives"]),
         .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),
         .testTarget(name: "VocabWebTests", dependencies: ["VocabWeb", "VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "TestServices"]),
         .testTarget(name: "VocabServerTests", dependencies: ["VocabServer", "VocabWeb", "VocabSessions", "VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "TestServices"]),

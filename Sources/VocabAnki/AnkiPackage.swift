@@ -22,7 +22,7 @@ final class AnkiPackage {
     /// Unpacked bytes may reach 20 times the package, or 256 MiB for small ones.
     init(path: String) throws {
         self.path = path
-        archive = try ZipArchive(path: path, kind: "an Anki package", limitFactor: 20, minimumLimit: 256 << 20)
+        archive = try ZipArchive(path: path, kind: Sentence("an Anki package"), limitFactor: 20, minimumLimit: 256 << 20)
         version = try Self.layoutVersion(archive)
         let entry: String
         switch version {
@@ -148,8 +148,8 @@ final class AnkiPackage {
             }
         } catch let error as ZstdStream.Damaged {
             throw AnkiPackageError.damaged(path: archive.path, reason: "its collection: \(error.reason)")
-        } catch let error as OutputFile.Failure {
-            throw AnkiPackageError.cannotUnpack(reason: "\(error.path) cannot be written (\(error.reason))")
+        } catch let error as FileFailure {
+            throw AnkiPackageError.cannotUnpack(reason: error.message)
         }
         if first { throw AnkiPackageError.notACollection(path: archive.path, reason: "is empty") }
     }

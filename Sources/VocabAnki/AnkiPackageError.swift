@@ -14,24 +14,28 @@ public enum AnkiPackageError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var sentence: Sentence {
         switch self {
         case .unknownVersion(let path, let version):
-            return "\(path) is an Anki package of version \(version), which this Vocab does not know (it reads versions 1 to 3). Nothing was imported."
+            return Sentence("%@ is an Anki package of version %@, which this Vocab does not know (it reads versions 1 to 3). Nothing was imported.",
+                            .text(path), .number(version))
         case .noCollection(let path):
-            return "\(path) holds no Anki collection (collection.anki21b, .anki21 or .anki2): not an Anki package? Nothing was imported."
+            return Sentence("%@ holds no Anki collection (collection.anki21b, .anki21 or .anki2): not an Anki package? Nothing was imported.", .text(path))
         case .notACollection(let path, let reason):
-            return "\(path): its collection \(reason): not a package Anki wrote? Nothing was imported."
+            return Sentence("%@: its collection %@: not a package Anki wrote? Nothing was imported.", .text(path), .text(reason))
         case .damaged(let path, let reason):
-            return "\(path) is damaged (\(reason)). Nothing was imported."
+            return Sentence("%@ is damaged (%@). Nothing was imported.", .text(path), .text(reason))
         case .unsafeMediaName(let path, let name):
-            return "\(path) names a media file \"\(name)\" outside the package's own folder: refused. Nothing was imported."
+            return Sentence("%@ names a media file \"%@\" outside the package's own folder: refused. Nothing was imported.", .text(path), .text(name))
         case .cannotUnpack(let reason):
-            return "Cannot unpack the Anki package: \(reason). Nothing was imported."
+            return Sentence("Cannot unpack the Anki package: %@. Nothing was imported.", .text(reason))
         case .unknownField(let name, let known):
-            return "--field names the Anki field \"\(name)\", which no note type in the package has (it has \(known.map { "\"\($0)\"" }.joined(separator: ", ")))."
+            return Sentence("No note type in the package has a field \"%@\" (it has %@). Nothing was imported.",
+                            .text(name), .text(known.map { "\"\($0)\"" }.joined(separator: ", ")))
         case .nothingToExport:
-            return "There are no words to export: an Anki package needs at least one. No file was written."
+            return Sentence("There are no words to export: an Anki package needs at least one. No file was written.")
         }
     }
 }

@@ -21,7 +21,7 @@ public final class XLSXSheet: RecordReader {
     /// Opens `path` and its first sheet, or the one named `sheet`.
     public init(path: String, sheet: String? = nil) throws {
         // XML compresses well (a sheet about 15 to 1): allow 100 times the file, at least 128 MiB.
-        archive = try ZipArchive(path: path, kind: "an .xlsx workbook", limitFactor: 100, minimumLimit: 128 << 20)
+        archive = try ZipArchive(path: path, kind: Sentence("an .xlsx workbook"), limitFactor: 100, minimumLimit: 128 << 20)
         guard archive.contains("xl/workbook.xml") else { throw ArchiveError.missingEntry(path: path, entry: "xl/workbook.xml", kind: archive.kind) }
         let workbook = try Workbook(archive)
         sheetNames = workbook.sheets.map(\.name)

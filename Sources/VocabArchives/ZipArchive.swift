@@ -6,26 +6,29 @@ import VocabSystem
 /// Why a zip-based file (an `.xlsx` workbook, an Anki package) cannot be read; nothing is imported.
 public enum ArchiveError: UserFacingError, Equatable {
     /// `kind` names what the file should have been ("an .xlsx workbook", "an Anki package").
-    case notAZip(path: String, reason: String, kind: String)
-    case missingEntry(path: String, entry: String, kind: String)
+    case notAZip(path: String, reason: String, kind: Sentence)
+    case missingEntry(path: String, entry: String, kind: Sentence)
     case tooBig(path: String, limitMiB: Int)
     case unsafeXML(path: String, entry: String, reason: String)
     case malformed(path: String, reason: String)
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var sentence: Sentence {
         switch self {
         case .notAZip(let path, let reason, let kind):
-            return "\(path) is not a readable zip file (\(reason)): not \(kind)? Nothing was imported."
+            return Sentence("%@ is not a readable zip file (%@): not %@? Nothing was imported.", .text(path), .text(reason), .sentence(kind))
         case .missingEntry(let path, let entry, let kind):
-            return "\(path) has no \(entry): not \(kind)? Nothing was imported."
+            return Sentence("%@ has no %@: not %@? Nothing was imported.", .text(path), .text(entry), .sentence(kind))
         case .tooBig(let path, let limit):
-            return "\(path) unpacks to more than \(limit) MiB: refused (a zip bomb, or not a word list). Nothing was imported."
+            return Sentence("%@ unpacks to more than %@ MiB: refused (a zip bomb, or not a word list). Nothing was imported.",
+                            .text(path), .number(limit))
         case .unsafeXML(let path, let entry, let reason):
-            return "\(path): \(entry) \(reason); refused. Nothing was imported."
+            return Sentence("%@: %@ %@; refused. Nothing was imported.", .text(path), .text(entry), .text(reason))
         case .malformed(let path, let reason):
-            return "\(path): \(reason). Nothing was imported."
+            return Sentence("%@: %@. Nothing was imported.", .text(path), .text(reason))
         }
     }
 }
@@ -36,7 +39,7 @@ public enum ArchiveError: UserFacingError, Equatable {
 public final class ZipArchive {
     public let path: String
     /// What the file should be, for messages ("an .xlsx workbook").
-    public let kind: String
+    public let kind: Sentence
     private let handle: OpaquePointer
     /// Bytes every entry read so far unpacked to, and the most allowed.
     public private(set) var unpacked = 0
@@ -44,7 +47,7 @@ public final class ZipArchive {
 
     /// Opens `path`; entries may unpack to `limitFactor` times the file's size in all, but at
     /// least `minimumLimit` bytes (and at most 8 GiB).
-    public init(path: String, kind: String, limitFactor: Int, minimumLimit: Int) throws {
+    public init(path: String, kind: Sentence, limitFactor: Int, minimumLimit: Int) throws {
         self.path = path
         self.kind = kind
         var error: Int32 = 0

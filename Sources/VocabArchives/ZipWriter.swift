@@ -59,5 +59,12 @@ public struct ZipWriteError: UserFacingError, Equatable {
     public var path: String
     public var reason: String
     public var category: ErrorCategory { .userInput }
-    public var message: String { "Cannot write \(path): \(reason). No file was written." }
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var message: String { sentence.english }
+    public var sentence: Sentence { Sentence("Cannot write %@: %@. No file was written.", .text(path), .text(reason)) }
 }

@@ -16,30 +16,41 @@ public enum DictionaryError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var remedy: Remedy? {
+        switch self {
+        case .wordNetMissing: return .installPackage("wordnet-base", setting: "VOCAB_WORDNET")
+        case .espeakMissing: return .installPackage("espeak-ng")
+        default: return nil
+        }
+    }
+
+    /// What went wrong; what to install is each front end's to say (a command in the terminal).
+    public var sentence: Sentence {
         switch self {
         case .wordNetMissing(let folder):
-            return "WordNet's data files are not in \(folder). Install them with `apt-get install wordnet-base` (or set VOCAB_WORDNET to their folder)."
+            return Sentence("WordNet's data files are not in %@.", .text(folder))
         case .wordNetDamaged(let file):
-            return "The WordNet file \(file) is damaged or not WordNet 3.0 data; reinstall wordnet-base."
+            return Sentence("The WordNet file %@ is damaged or not WordNet 3.0 data; reinstall wordnet-base.", .text(file))
         case .notFound(let word):
-            return "\"\(word)\" is not in the dictionary."
+            return Sentence("\"%@\" is not in the dictionary.", .text(word))
         case .emptyWord:
-            return "Give a word to look up."
+            return Sentence("Give a word to look up.")
         case .espeakMissing:
-            return "espeak-ng is not installed, so there is no pronunciation or speech. Install it with `apt-get install espeak-ng`."
+            return Sentence("espeak-ng is not installed, so there is no pronunciation or speech.")
         case .speechFailed(let reason):
-            return "espeak-ng failed: \(reason)."
+            return Sentence("espeak-ng failed: %@.", .text(reason))
         case .serverUnreachable(let host, let port, let reason):
-            return "Cannot reach the DICT server \(host):\(port) (\(reason))."
+            return Sentence("Cannot reach the DICT server %@ (%@).", .text("\(host):\(port)"), .text(reason))
         case .serverTimeout(let host, let port):
-            return "The DICT server \(host):\(port) did not answer in time."
+            return Sentence("The DICT server %@ did not answer in time.", .text("\(host):\(port)"))
         case .serverProtocol(let detail):
-            return "The DICT server answered something unexpected: \(detail)."
+            return Sentence("The DICT server answered something unexpected: %@.", .text(detail))
         case .invalidServer(let text):
-            return "\"\(text)\" is not a server: use HOST or HOST:PORT (port 1-65535)."
+            return Sentence("\"%@\" is not a server: use HOST or HOST:PORT (port 1-65535).", .text(text))
         case .invalidTemplate(let template):
-            return "The web dictionary template \"\(template)\" must contain {word}."
+            return Sentence("The web dictionary template \"%@\" must contain {word}.", .text(template))
         }
     }
 }

@@ -63,7 +63,7 @@ public struct AppPaths: Sendable {
     public func studyDay() throws -> StudyDay {
         guard let value = try config()["dayStartHour"] else { return StudyDay() }
         guard let whole = value.int64Value, (0...23).contains(whole), case let hour = Int(whole) else {
-            throw PathError.invalidSetting(name: "dayStartHour", expected: "a whole hour from 0 to 23")
+            throw PathError.invalidSetting(name: "dayStartHour", expected: Sentence("a whole hour from 0 to 23"))
         }
         return StudyDay(startHour: hour)
     }
@@ -78,18 +78,20 @@ public struct AppPaths: Sendable {
 public enum PathError: UserFacingError, Equatable {
     case noDataFolder
     case unreadableConfig(path: String)
-    case invalidSetting(name: String, expected: String)
+    case invalidSetting(name: String, expected: Sentence)
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var sentence: Sentence {
         switch self {
         case .noDataFolder:
-            return "Neither VOCAB_HOME nor HOME is set, so there is no data folder. Set VOCAB_HOME."
+            return Sentence("Neither VOCAB_HOME nor HOME is set, so there is no data folder. Set VOCAB_HOME.")
         case .unreadableConfig(let path):
-            return "Cannot read \(path): it is not a JSON object."
+            return Sentence("Cannot read %@: it is not a JSON object.", .text(path))
         case .invalidSetting(let name, let expected):
-            return "config.json's \"\(name)\" must be \(expected)."
+            return Sentence("config.json's \"%@\" must be %@.", .text(name), .sentence(expected))
         }
     }
 }

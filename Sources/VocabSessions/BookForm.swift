@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabCore
+import VocabSystem
 import VocabStore
 
 /// The book form behind every front end: the fields as typed and the cover image chosen; Done
@@ -97,7 +98,7 @@ extension BookForm {
     public static func coverImage(at path: String) throws -> [UInt8] {
         let bytes = try FileAccess.readBytes(path, limit: FieldRules.maxImageBytes)
         if bytes.count > FieldRules.maxImageBytes {
-            throw VocabError.imageTooLarge(bytes: FileAccess.size(of: path) ?? bytes.count, limit: FieldRules.maxImageBytes)
+            throw VocabError.imageTooLarge(bytes: FileStatus.byteSize(of: path) ?? bytes.count, limit: FieldRules.maxImageBytes)
         }
         return bytes
     }

@@ -54,7 +54,10 @@ public struct DamagedLibrary: UserFacingError {
     public let backup: BackupInfo
 
     public var category: ErrorCategory { underlying.category }
-    public var message: String { underlying.message + " The newest good backup is from \(backup.takenAt.iso8601)." }
+    public var message: String { sentence.english }
+    public var sentence: Sentence {
+        Sentence("%@ The newest good backup is from %@.", .sentence(underlying.sentence), .text(backup.takenAt.iso8601))
+    }
 }
 
 /// A word's fields read in place (text and ids as UTF-8 bytes, times as milliseconds, flags as

@@ -32,7 +32,7 @@ public struct ServingNotice: Sendable, Equatable {
     /// Writes the notice (0600 from creation, then renamed over the old one).
     public func publish(in folder: String) {
         do {
-            try PrivateFile.replace(Self.path(in: folder), with: Array("\(address)\n\(code)\n".utf8))
+            try AtomicFile.replace(Self.path(in: folder), permissions: 0o600, with: Array("\(address)\n\(code)\n".utf8))
         } catch {
             // Not written: the terminal still shows the address and the code.
         }

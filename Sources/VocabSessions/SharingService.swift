@@ -166,12 +166,15 @@ public enum SharingInputError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var sentence: Sentence {
         switch self {
         case .notACode(let text):
-            return "\"\(text.prefix(80))\" is not a share's code or link (26 letters and digits, or a link holding follow=CODE). Nothing was changed."
+            return Sentence("\"%@\" is not a share's code or link (26 letters and digits, or a link holding follow=CODE). Nothing was changed.",
+                            .text(String(text.prefix(80))))
         case .notFollowed(let name):
-            return "\"\(name)\" is not a book you follow. Nothing was changed."
+            return Sentence("\"%@\" is not a book you follow. Nothing was changed.", .text(name))
         }
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabCore
+import VocabSystem
 import VocabStore
 import VocabArchives
 import VocabAnki
@@ -86,7 +87,7 @@ public enum TransferService {
         }
         // A missing or unreadable file says so alike for every format; a workbook is then read
         // through its own (random-access) zip reader.
-        let stream = try FileByteStream(path: path)
+        let stream = try FileReader(path: path)
         defer { stream.close() }
         if format == .apkg {
             let anki = try AnkiImport.run(path, into: store, defaultBook: bookName, fieldOverrides: layout.ankiFields,
@@ -149,7 +150,7 @@ public enum TransferService {
                 progress(count)
             }).words
         }
-        let file = try AtomicFileWriter(path: path)
+        let file = try AtomicFile(path: path)
         let count = try export(from: library, bookId: bookId, format: format, to: file.write, progress: progress,
                                isCancelled: isCancelled)
         try file.commit()
@@ -161,10 +162,14 @@ public enum TransferService {
 /// Vocab reads Excel workbooks but does not write them.
 public struct WorkbookNotWritten: UserFacingError {
     public var category: ErrorCategory { .userInput }
-    public var message: String { "Vocab reads .xlsx workbooks but does not write them: export to .csv (Excel opens it); no file was written." }
+    public var message: String { sentence.english }
+    public var sentence: Sentence {
+        Sentence("Vocab reads .xlsx workbooks but does not write them: export to .csv (Excel opens it); no file was written.")
+    }
 }
 
 public struct ExportCancelled: UserFacingError {
     public var category: ErrorCategory { .userInput }
-    public var message: String { "Export cancelled; no file was written." }
+    public var message: String { sentence.english }
+    public var sentence: Sentence { Sentence("Export cancelled; no file was written.") }
 }

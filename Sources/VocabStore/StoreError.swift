@@ -19,26 +19,38 @@ public enum StoreError: UserFacingError {
         }
     }
 
-    public var message: String {
+    public var message: String { sentence.english }
+
+    public var remedy: Remedy? {
+        switch self {
+        case .cannotCreateFolder, .cannotOpen, .readOnly: return .chooseWritableDataFolder
+        case .corrupt, .malformedRow: return .restoreBackup
+        case .notAVocabDatabase, .newerSchema, .busy, .sqlite: return nil
+        }
+    }
+
+    /// What went wrong; where to keep the store instead is each front end's to say.
+    public var sentence: Sentence {
         switch self {
         case .cannotCreateFolder(let path, let reason):
-            return "Cannot create the data folder \(path): \(reason). Set VOCAB_HOME to a folder you can write to."
+            return Sentence("Cannot create the data folder %@: %@.", .text(path), .text(reason))
         case .cannotOpen(let path, let reason):
-            return "Cannot open the store \(path): \(reason). Set VOCAB_HOME to a folder you can write to."
+            return Sentence("Cannot open the store %@: %@.", .text(path), .text(reason))
         case .readOnly(let path):
-            return "The store \(path) is read-only (or its folder is): nothing was changed. Set VOCAB_HOME to a folder you can write to."
+            return Sentence("The store %@ is read-only (or its folder is): nothing was changed.", .text(path))
         case .notAVocabDatabase(let path):
-            return "\(path) is not a Vocab store (it is another kind of file or database); it was left untouched."
+            return Sentence("%@ is not a Vocab store (it is another kind of file or database); it was left untouched.", .text(path))
         case .newerSchema(let path, let found, let supported):
-            return "\(path) was written by a newer Vocab (schema \(found); this one knows up to \(supported)). Update vocab; the store was left untouched."
+            return Sentence("%@ was written by a newer Vocab (schema %@; this one knows up to %@). Update Vocab; the store was left untouched.",
+                            .text(path), .number(Int(found)), .number(Int(supported)))
         case .corrupt(let path, let detail):
-            return "The store \(path) is damaged (\(detail)). Restore it from a backup or move it aside."
+            return Sentence("The store %@ is damaged (%@). Restore it from a backup or move it aside.", .text(path), .text(detail))
         case .busy(let path):
-            return "The store \(path) is busy (another vocab is writing to it); try again."
+            return Sentence("The store %@ is busy (another Vocab is writing to it); try again.", .text(path))
         case .malformedRow(let table, let column):
-            return "The store holds a malformed value in \(table).\(column); run `sqlite3` integrity checks or restore a backup."
+            return Sentence("The store holds a malformed value in %@; restore a backup.", .text("\(table).\(column)"))
         case .sqlite(let error):
-            return "Database error: \(error.message)."
+            return Sentence("Database error: %@.", .text(error.message))
         }
     }
 

@@ -83,9 +83,9 @@ public struct CloudLogin: Sendable, Equatable {
         let data = Array(JSONValue(any: object).compact.utf8)
         try FileManager.default.createDirectory(atPath: FilePath.folder(of: path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         do {
-            try PrivateFile.replace(path, with: data)
-        } catch let failure as PrivateFile.WriteFailed {
-            throw CloudError.serverError("cannot write \(path): \(failure.reason)")
+            try AtomicFile.replace(path, permissions: 0o600, with: data)
+        } catch let failure as FileFailure {
+            throw CloudError.serverError(failure.message)
         }
     }
 }

@@ -2,12 +2,6 @@ import Glibc
 
 /// A file written from the start, readable by its owner only (mode 0600), by `write(2)`.
 public final class OutputFile {
-    /// Why a file could not be made or written.
-    public struct Failure: Error {
-        public let path: String
-        public let reason: String
-    }
-
     public let path: String
     private var descriptor: Int32
 
@@ -15,17 +9,17 @@ public final class OutputFile {
     public init(path: String) throws {
         self.path = path
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw FileFailure.errno(.write, path) }
     }
 
     deinit { close() }
 
     /// Writes all of `bytes` after what was written before.
     public func write<Bytes: Collection>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
-        guard descriptor >= 0 else { throw Failure(path: path, reason: String(cString: strerror(EBADF))) }
+        guard descriptor >= 0 else { throw FileFailure.errno(.write, path, EBADF) }
         let error = bytes.withContiguousStorageIfAvailable { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
             ?? Array(bytes).withUnsafeBytes { writeAll(descriptor, $0) }
-        if error != 0 { throw Failure(path: path, reason: String(cString: strerror(error))) }
+        if error != 0 { throw FileFailure.errno(.write, path, error) }
     }
 
     /// Closes the file (also done when it goes away).

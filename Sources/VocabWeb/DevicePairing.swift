@@ -90,7 +90,7 @@ public final class DevicePairing: Sendable {
     private func save(_ devices: Set<String>) {
         guard let devicesFile else { return }
         do {
-            try PrivateFile.replace(devicesFile, with: Array((devices.sorted().joined(separator: "\n") + "\n").utf8))
+            try AtomicFile.replace(devicesFile, permissions: 0o600, with: Array((devices.sorted().joined(separator: "\n") + "\n").utf8))
         } catch {
             // Not written: the device stays paired until the server stops.
         }

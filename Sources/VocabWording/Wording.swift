@@ -114,7 +114,16 @@ public struct Wording: Sendable {
         case let error as SyncFailure:
             if case CloudError.cancelled? = error.underlying as? CloudError { return nil }
             return whatToDo(error.underlying) ?? tr("Sync again to go on.")
-        default: return nil
+        default: return error.remedy.flatMap(remedy)
+        }
+    }
+
+    /// A layer's remedy as a plain step; nil where the sentence already says it.
+    private func remedy(_ remedy: Remedy) -> String? {
+        switch remedy {
+        case .installPackage(let package, _): return tr("Install the %@ package.", package)
+        case .chooseWritableDataFolder: return tr("Keep your data in a folder you can write to.")
+        case .restoreBackup: return nil
         }
     }
 }

@@ -81,7 +81,8 @@ final class WordNetTests: XCTestCase {
 
     func testMissingDataSaysHowToInstallIt() {
         XCTAssertThrowsError(try WordNetDatabase(folder: "/nonexistent")) { error in
-            XCTAssertTrue((error as? DictionaryError)?.message.contains("apt-get install wordnet-base") ?? false)
+            XCTAssertEqual(error as? DictionaryError, .wordNetMissing(folder: "/nonexistent"))
+            XCTAssertEqual((error as? DictionaryError)?.remedy, .installPackage("wordnet-base", setting: "VOCAB_WORDNET"))
         }
     }
 }

@@ -1,7 +1,12 @@
 import XCTest
 import VocabCatalog
 import VocabCloudAPI
+import VocabAnki
+import VocabArchives
 import VocabCore
+import VocabDictionary
+import VocabStore
+import VocabSystem
 @testable import VocabSessions
 import VocabWording
 
@@ -36,13 +41,22 @@ final class ErrorWordingTests: XCTestCase {
         XCTAssertFalse(stopped.contains("%@"), stopped)
     }
 
+    func testARemedyTheLayerNamesIsWordedInTheWindowsTerms() {
+        XCTAssertEqual(english.message(for: DictionaryError.espeakMissing),
+                       "espeak-ng is not installed, so there is no pronunciation or speech. Install the espeak-ng package.")
+        XCTAssertEqual(korean.message(for: DictionaryError.wordNetMissing(folder: "/usr/share/wordnet")),
+                       "WordNet 데이터 파일이 /usr/share/wordnet에 없습니다. wordnet-base 패키지를 설치하세요.")
+        let zip = korean.message(for: ArchiveError.missingEntry(path: "a.xlsx", entry: "xl/workbook.xml", kind: Sentence("an .xlsx workbook")))
+        XCTAssertTrue(zip.contains(".xlsx 통합 문서"), zip)
+    }
+
     /// Every sentence of the families the window and the pages show has its Korean: a new case
     /// whose sentence is not in the catalogue fails here (and in check_translations.py).
     func testEverySentenceOfTheErrorsShownHasItsKorean() {
         let vocab: [VocabError] = [
             .emptyField(field: "word"), .fieldTooLong(field: "word", limit: 3), .invalidCharacters(field: "word"),
             .bookNotFound("b"), .wordNotFound("w", book: "b"), .wordNotFound("w", book: nil), .ambiguousWord("w", books: ["a", "b"]),
-            .duplicateBookName("b"), .duplicateWord("w", book: "b"), .imageTooLarge(bytes: 9, limit: 1), .unsupportedImage,
+            .duplicateBookName("b"), .duplicateWord("w", book: "b"), .imageTooLarge(bytes: 9, limit: 1), .unsupportedImage, .noCoverImage(book: "b"),
             .invalidDate("x"), .invalidBoolean("x"), .retentionOutOfRange(2, 0.7...0.97), .nothingToLookUp, .bookIsShared("b"),
         ]
         let game: [GameSetupError] = [.noBooks, .emptyBooks(["b"]), .allMemorized(["b"]), .noDefinitions(mode: .choice),
@@ -63,6 +77,27 @@ final class ErrorWordingTests: XCTestCase {
         ]
         let shares: [ShareRefusal] = [.noSuchShare, .notFollowing, .ownBook, .bookNotSynced, .bookTooLarge, .tooManyShares,
                                       .tooManyFollows, .listingTooSoon, .shareEnded, .sharedBookFull]
+        let files = [FileFailure.Operation.read, .write].flatMap { operation in
+            [FileFailure.Reason.missing, .folder, .denied, .system("Input/output error")].map { FileFailure(operation, "f", $0) }
+        }
+        let dictionary: [DictionaryError] = [
+            .wordNetMissing(folder: "f"), .wordNetDamaged(file: "f"), .notFound("w"), .emptyWord, .espeakMissing, .speechFailed("r"),
+            .serverUnreachable(host: "h", port: 1, reason: "r"), .serverTimeout(host: "h", port: 1), .serverProtocol("d"),
+            .invalidServer("s"), .invalidTemplate("t"),
+        ]
+        let anki: [AnkiPackageError] = [.unknownVersion(path: "p", version: 9), .noCollection(path: "p"), .notACollection(path: "p", reason: "r"),
+                                        .damaged(path: "p", reason: "r"), .unsafeMediaName(path: "p", name: "n"), .cannotUnpack(reason: "r"),
+                                        .unknownField(name: "n", known: ["a"]), .nothingToExport]
+        let archives: [ArchiveError] = [.notAZip(path: "p", reason: "r", kind: Sentence("an .xlsx workbook")),
+                                        .missingEntry(path: "p", entry: "e", kind: Sentence("an Anki package")),
+                                        .tooBig(path: "p", limitMiB: 1), .unsafeXML(path: "p", entry: "e", reason: "r"), .malformed(path: "p", reason: "r")]
+        let store: [StoreError] = [.cannotCreateFolder(path: "p", reason: "r"), .cannotOpen(path: "p", reason: "r"), .readOnly(path: "p"),
+                                   .notAVocabDatabase(path: "p"), .newerSchema(path: "p", found: 9, supported: 8), .corrupt(path: "p", detail: "d"),
+                                   .busy(path: "p"), .malformedRow(table: "t", column: "c")]
+        var others: [UserFacingError] = [ZipWriteError(path: "p", reason: "r"), WorkbookNotWritten(), ExportCancelled(),
+                                         SharingInputError.notACode("c"), SharingInputError.notFollowed("b"),
+                                         PathError.noDataFolder, PathError.unreadableConfig(path: "p")]
+        others.append(PathError.invalidSetting(name: "dayStartHour", expected: Sentence("a whole hour from 0 to 23")))
         let syncs = [SyncFailure(underlying: CloudError.cancelled), SyncFailure(underlying: CloudError.notLoggedIn)]
         var errors: [UserFacingError] = vocab
         errors += game as [UserFacingError]
@@ -71,9 +106,18 @@ final class ErrorWordingTests: XCTestCase {
         errors += cloud as [UserFacingError]
         errors += shares.map { CloudError.shareRefused($0) } as [UserFacingError]
         errors += syncs as [UserFacingError]
+        errors += files as [UserFacingError]
+        errors += dictionary as [UserFacingError]
+        errors += anki as [UserFacingError]
+        errors += archives as [UserFacingError]
+        errors += store as [UserFacingError]
+        errors += others
         for error in errors {
             XCTAssertNotNil(korean.catalog.entries[error.sentence.format], "no Korean for \(error.sentence.format)")
             XCTAssertEqual(error.sentence.format.components(separatedBy: "%@").count - 1, error.sentence.values.count, error.message)
+            for case .sentence(let inner) in error.sentence.values {
+                XCTAssertNotNil(korean.catalog.entries[inner.format], "no Korean for \(inner.format) in \(error.message)")
+            }
         }
     }
 }

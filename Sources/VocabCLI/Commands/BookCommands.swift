@@ -1,5 +1,6 @@
 import VocabCore
 import VocabSessions
+import VocabSystem
 
 /// `vocab book ...`: create, list, show, edit, rename and delete word books.
 enum BookCommands {
@@ -69,8 +70,8 @@ enum BookCommands {
         let book = try library.book(arguments.positionals[0])
         let summary = try library.bookSummary(id: book.id)
         if let path = arguments.value("save-image") {
-            guard let image = book.image else { throw FileError.cannotWrite(path: path, reason: "the book has no cover image") }
-            try FileAccess.writeBytes(image, to: path)
+            guard let image = book.image else { throw VocabError.noCoverImage(book: book.name) }
+            try AtomicFile.replace(path, with: image)
         }
         let console = context.console
         if arguments.flag("json") {

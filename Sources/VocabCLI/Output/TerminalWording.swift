@@ -77,7 +77,17 @@ extension TerminalWording {
         case let error as SyncFailure:
             if case CloudError.cancelled? = error.underlying as? CloudError { return "Run `vocab sync` again to go on." }
             return whatToDo(error.underlying) ?? "Run `vocab sync` again."
-        default: return nil
+        default: return error.remedy.map(remedy)
+        }
+    }
+
+    private static func remedy(_ remedy: Remedy) -> String {
+        switch remedy {
+        case .installPackage(let package, let setting?):
+            return "Install it with `apt-get install \(package)` (or set \(setting) to where it is)."
+        case .installPackage(let package, nil): return "Install it with `apt-get install \(package)`."
+        case .chooseWritableDataFolder: return "Set VOCAB_HOME to a folder you can write to."
+        case .restoreBackup: return "See `vocab backup list` and `vocab backup restore`."
         }
     }
 

@@ -38,8 +38,11 @@ public protocol UserFacingError: Error {
     /// English everywhere.
     var sentence: Sentence { get }
     var category: ErrorCategory { get }
+    /// What the user can do about it, where the layer knows (each front end words it).
+    var remedy: Remedy? { get }
 }
 
 extension UserFacingError {
     public var sentence: Sentence { Sentence("%@", .text(message)) }
+    public var remedy: Remedy? { nil }
 }

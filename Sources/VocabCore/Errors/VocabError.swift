@@ -10,6 +10,8 @@ public enum VocabError: UserFacingError, Equatable {
     case duplicateWord(String, book: String)
     case imageTooLarge(bytes: Int, limit: Int)
     case unsupportedImage
+    /// The book was asked for its cover image and has none.
+    case noCoverImage(book: String)
     case invalidDate(String)
     case invalidBoolean(String)
     case retentionOutOfRange(Double, ClosedRange<Double>)
@@ -45,6 +47,8 @@ public enum VocabError: UserFacingError, Equatable {
             return Sentence("The image is %@; the limit is %@.", .bytes(bytes), .bytes(limit))
         case .unsupportedImage:
             return Sentence("The image is not a PNG, JPEG, GIF or WebP file.")
+        case .noCoverImage(let book):
+            return Sentence("Book \"%@\" has no cover image.", .text(book))
         case .invalidDate(let text):
             return Sentence("\"%@\" is not a date: use ISO 8601, e.g. 2026-11-30 or 2026-11-30T09:15:00Z.", .text(text))
         case .invalidBoolean(let text):
