@@ -24,7 +24,7 @@ extension WebApp {
             }
             format = found
         } catch let error as UserFacingError {
-            throw WebProblem(status: 422, message: error.message, field: "format")
+            throw WebProblem(status: 422, message: error.message, field: "format", cause: error)
         }
         let book = try request.query["book"].map { ImportBook.id(try uuid($0)) }
         let skipInvalid = request.query["skipInvalid"] == "1"
@@ -39,6 +39,7 @@ extension WebApp {
             throw error
         }
         let pool = self.pool, now = clock.now(), policy = backups
+        let uploadName = String((request.query["name"] ?? "").split(separator: "/").last?.prefix(120) ?? "upload.\(format.rawValue)")
         let started = Threads.start {
             defer { unlink(path) }
             let state: WebImports.State
@@ -59,7 +60,8 @@ extension WebApp {
                 if job.cancelled.load(ordering: .relaxed) {
                     state = .cancelled
                 } else if let error = error as? UserFacingError {
-                    state = .failed(status: error.category == .userInput ? 422 : 500, message: error.message, cause: error)
+                    let named = UploadFailure(underlying: error, keptAs: path, name: uploadName)
+                    state = .failed(status: error.category == .userInput ? 422 : 500, message: named.message, cause: named)
                 } else {
                     state = .failed(status: 500, message: "The import failed; nothing was changed.")
                 }
@@ -94,7 +96,7 @@ extension WebApp {
     private static func outcome(_ outcome: ImportOutcome) -> ImportOutcomeRow {
         ImportOutcomeRow(added: outcome.summary.added, updated: outcome.summary.updated, unchanged: outcome.summary.unchanged,
                          createdBooks: outcome.summary.createdBooks, reviewsAdded: outcome.reviewsAdded,
-                         rejected: outcome.summary.rejected.prefix(20).map { RejectedLine(line: $0.line, reason: $0.reason) },
+                         rejected: Array(outcome.summary.rejected.prefix(20)),
                          rejectedCount: outcome.summary.rejected.count, notes: outcome.notes)
     }
 
@@ -123,4 +125,17 @@ extension WebApp {
                                                    ("Cache-Control", "no-store")],
                             body: [UInt8](data))
     }
+}
+
+/// A failed import of an upload, naming the file as the page sent it rather than where the
+/// server kept it.
+struct UploadFailure: UserFacingError {
+    let underlying: UserFacingError
+    let keptAs: String
+    let name: String
+
+    var category: ErrorCategory { underlying.category }
+    var remedy: Remedy? { underlying.remedy }
+    var message: String { sentence.english }
+    var sentence: Sentence { underlying.sentence.replacingText(keptAs, with: name) }
 }

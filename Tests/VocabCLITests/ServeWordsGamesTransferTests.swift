@@ -156,6 +156,17 @@ final class ServeWordsGamesTransferTests: ServeTestCase {
         XCTAssertEqual((outcome["outcome"] as? [String: Any])?["added"] as? Int, 2)
         XCTAssertFalse(FileManager.default.fileExists(atPath: vocab.home + "/../escape.csv"))
 
+        // A line with no word, left out when asked: the page hears which line and why.
+        let skipping = try send("POST", "/api/imports?name=more.csv&book=\(bookId)&skipInvalid=1", headers: device,
+                                rawBody: Array("word,definition\nzing,vigour\n,no word here\n".utf8))
+        let skipped = try XCTUnwrap(try finished(try XCTUnwrap(skipping.object["id"] as? String), device: device)["outcome"] as? [String: Any])
+        XCTAssertEqual(skipped["added"] as? Int, 1, "\(skipped)")
+        XCTAssertEqual(skipped["rejectedCount"] as? Int, 1, "\(skipped)")
+        let rejected = try XCTUnwrap((skipped["rejected"] as? [[String: Any]])?.first, "\(skipped)")
+        XCTAssertEqual(rejected["line"] as? Int, 3, "\(rejected)")
+        XCTAssertTrue((rejected["reason"] as? String ?? "").contains("word"), "\(rejected)")
+        try vocab.ok(["word", "delete", "zing", "--book", "Uploads"])
+
         let export = try send("GET", "/api/books/\(bookId)/export?format=csv", headers: device)
         XCTAssertEqual(export.status, 200)
         XCTAssertTrue(export.headers["content-disposition"]?.contains("attachment; filename=\"Uploads.csv\"") ?? false, "\(export.headers)")
@@ -167,7 +178,15 @@ final class ServeWordsGamesTransferTests: ServeTestCase {
         let failed = try finished(try XCTUnwrap(broken.object["id"] as? String), device: device)
         XCTAssertEqual(failed["state"] as? String, "failed", "\(failed)")
         XCTAssertFalse((failed["error"] as? String ?? "").isEmpty)
+        var korean = device
+        korean["X-Vocab-Language"] = "ko"
+        let brokenAgain = try send("POST", "/api/imports?name=words.xlsx&book=\(bookId)", headers: korean, rawBody: Array("PK\u{3}\u{4} not a workbook".utf8))
+        let failedInKorean = try finished(try XCTUnwrap(brokenAgain.object["id"] as? String), device: korean)
+        XCTAssertTrue((failedInKorean["error"] as? String ?? "").hasPrefix("words.xlsx은(는) 읽을 수 있는 zip 파일이 아닙니다"), "\(failedInKorean)")
+        XCTAssertTrue((failedInKorean["error"] as? String ?? "").contains(".xlsx 통합 문서 형식이 맞나요?"), "\(failedInKorean)")
         XCTAssertEqual(try send("POST", "/api/imports?name=words.doc", headers: device, rawBody: csv).object["field"] as? String, "format")
+        let unknownFormat = try send("POST", "/api/imports?name=words.doc", headers: korean, rawBody: csv).object
+        XCTAssertTrue((unknownFormat["error"] as? String ?? "").contains("형식을 알 수 없습니다"), "\(unknownFormat)")
 
         // 100,000 rows, cancelled at once: all or nothing, so nothing.
         var big = "word,definition\n"

@@ -18,6 +18,14 @@ final class SentenceTests: XCTestCase {
         XCTAssertEqual(Sentence.fill("50%s off, 10%", []), "50%s off, 10%")
     }
 
+    func testAPathIsSaidAsAnotherNameInsideSentencesToo() {
+        let inner = Sentence("Cannot read %@: %@.", "/srv/scratch/1.csv", "no such file")
+        let outer = Sentence("%@ (%@)", .sentence(inner), "in /srv/scratch/1.csv")
+        XCTAssertEqual(outer.replacingText("/srv/scratch/1.csv", with: "words.csv").english,
+                       "Cannot read words.csv: no such file. (in words.csv)")
+        XCTAssertEqual(outer.replacingText("/srv/scratch/1.csv", with: "words.csv").format, outer.format)
+    }
+
     func testEnglishFillsTheValuesAsEnglish() {
         let sentence = Sentence("%@ must not be empty (%@ of %@).", .field("definition"), .bytes(2048), 3)
         XCTAssertEqual(sentence.english, "The definition must not be empty (2 KiB of 3).")

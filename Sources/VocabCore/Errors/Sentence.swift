@@ -21,6 +21,23 @@ public struct Sentence: Sendable, Equatable, CustomStringConvertible {
         Sentence.fill(format, values.map(word))
     }
 
+    /// The sentence with `text` (a file's path, say) said as `replacement` wherever a value holds
+    /// it, in the sentences inside too: what a server says of a file it keeps under another name.
+    public func replacingText(_ text: String, with replacement: String) -> Sentence {
+        Sentence(format: format, values: values.map { value in
+            switch value {
+            case .text(let said): return .text(said.replacing(text, with: replacement))
+            case .sentence(let inner): return .sentence(inner.replacingText(text, with: replacement))
+            default: return value
+            }
+        })
+    }
+
+    private init(format: String, values: [SentenceValue]) {
+        self.format = format
+        self.values = values
+    }
+
     /// `format` with each `%@` or `%d` replaced by the next of `texts`, in order, and `%%` by
     /// `%`: the one place a sentence is filled, in English here and translated by the catalogue.
     public static func fill(_ format: String, _ texts: [String]) -> String {

@@ -19,7 +19,8 @@ public struct ImportSummary: Sendable, Equatable {
     }
 }
 
-public struct RejectedLine: Sendable, Equatable {
+/// A line an import left out, and why (also what the web app sends of it: `{line, reason}`).
+public struct RejectedLine: Sendable, Equatable, Codable {
     public var line: Int
     public var reason: String
 

@@ -378,11 +378,6 @@ struct ImportOutcomeRow: Codable, Sendable {
     var notes: [String]
 }
 
-struct RejectedLine: Codable, Sendable {
-    var line: Int
-    var reason: String
-}
-
 /// `GET /catalog.json?lang=`: the page's words in a language the server has.
 struct CatalogAnswer: Codable {
     var language: String
