@@ -42,8 +42,8 @@ final class AnkiPackage {
         }
     }
 
-    /// A read-only connection to an unpacked collection. (Not memory-mapped: that was ~3% faster,
-    /// but every page read stays in the process's resident memory, up to the whole collection.)
+    /// A read-only connection to an unpacked collection. (Not memory-mapped: barely faster
+    /// (DESIGN.md §10), and every page read would stay in the process's memory.)
     static func openCollection(at path: String) throws -> Database {
         try Database(path: path, create: false, readOnly: true)
     }

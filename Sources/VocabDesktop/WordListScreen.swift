@@ -102,7 +102,7 @@ final class WordListScreen {
         for button in followedBookButtons { UI.setVisible(button, followed) }
         if changed {
             UI.setText(entry: search, "")
-            // A book's keys are one index walk (10-17 ms at 100k words): off the main thread too.
+            // A book's keys are one index walk (DESIGN.md §10): off the main thread too.
             reloadKeys()
         }
     }

@@ -73,8 +73,8 @@ public final class CloudWebApp: Sendable {
     private let devices = ShardedDictionary<SignedInDevice>()
     /// Requests per learner: `requestsPerLearner` in flight, the next answered 429 (Retry-After)
     /// at once — one learner's flood queues behind himself (his devices back off), never in front
-    /// of everyone else. None waits its turn here: measured, even one waiting a quarter of a second
-    /// took away the devices' backing off (1,000 devices syncing: p50 3.7 s instead of 0.1 s).
+    /// of everyone else. None waits its turn here: even a short wait took away the devices'
+    /// backing off (DESIGN.md §10).
     private let turns = LearnerTurns(inFlight: CloudWebApp.requestsPerLearner) {
         WebProblem(status: 429, message: "Too many requests of this account at once: try again in a moment.", retryAfter: 1)
     }

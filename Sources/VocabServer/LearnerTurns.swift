@@ -1,7 +1,7 @@
 /// Each learner's share of a server of many: `inFlight` of his requests at once; past that,
 /// `run` throws `busy` at once (a 429 with Retry-After, which his devices honour by backing
 /// off). What it keeps is this server's alone: no other server needs it. (Letting a few more
-/// wait their turn was measured and dropped: it took away the devices' backing off.)
+/// wait their turn was measured and dropped: DESIGN.md §10.)
 final class LearnerTurns: Sendable {
     let inFlight: Int
     private let counts = ShardedDictionary<Int>()

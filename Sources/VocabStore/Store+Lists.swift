@@ -5,8 +5,8 @@ extension Store {
     // MARK: Long lists (the desktop word list)
 
     /// The row keys of a book's words in the order they came into this store; with `search`,
-    /// only those matching it, best first (`searchWordKeys`). Row order needs no sort (sorting
-    /// 100,000 words by date took 66 ms, the keys alone 6 ms). A list of 100,000 words is
+    /// only those matching it, best first (`searchWordKeys`). Row order needs no sort (DESIGN.md
+    /// §10). A list of 100,000 words is
     /// 800 KB of keys; rows are read one by one, as they are shown, with `wordListRow(key:)`.
     public func wordListKeys(bookId: UUID, search: String? = nil) throws -> [Int64] {
         if let search, !TextRules.clean(search).isEmpty { return try searchWordKeys(search, inBook: bookId) }

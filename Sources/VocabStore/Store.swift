@@ -58,8 +58,7 @@ public final class Store {
     /// Checkpoints the write-ahead log whenever it holds `pages` pages (SQLite's default is
     /// 1,000: 8 MiB here). A log checkpointed while small is written over from its start, in
     /// pages the system already holds, instead of growing with every commit — what the many
-    /// small, busy stores of a server need (measured: growing logs cost a server 40% of its
-    /// requests per second).
+    /// small, busy stores of a server need (DESIGN.md §10).
     public func checkpointWriteAheadLog(everyPages pages: Int) throws {
         try guarded { try database.execute("PRAGMA wal_autocheckpoint = \(max(1, pages))") }
     }

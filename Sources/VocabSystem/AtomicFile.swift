@@ -35,13 +35,16 @@ public final class AtomicFile {
     }
 
     /// Adds `bytes` after what was written before.
-    public func write<Bytes: Sequence>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
+    public func write(_ bytes: [UInt8]) throws {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 262_144 { try flush() }
     }
 
-    /// Adds `text` in UTF-8.
-    public func write(_ text: String) throws { try write(text.utf8) }
+    /// Adds `text` in UTF-8 (an export writes a row at a time through this).
+    public func write(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 262_144 { try flush() }
+    }
 
     /// Flushes, syncs and moves the file over its name.
     public func commit() throws {

@@ -5,8 +5,8 @@ import Glibc
 /// The process's environment variables.
 public enum ProcessEnvironment {
     /// Every variable, read straight from `environ` (the first of a name repeated wins, as
-    /// `getenv` has it), without starting Foundation's `ProcessInfo` (a sixth of a millisecond
-    /// of every command's start, measured on `word show`).
+    /// `getenv` has it), without starting Foundation's `ProcessInfo` (a cost at every command's
+    /// start: DESIGN.md §10).
     public static func current() -> [String: String] {
         var variables: [String: String] = [:]
         var entry = environ
