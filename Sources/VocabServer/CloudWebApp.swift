@@ -238,7 +238,7 @@ public final class CloudWebApp: Sendable {
         let caller = try addDevice(request, user: given.user, password: given.password, label: Self.label(userAgent: request.header("User-Agent")))
         // The learner's store is pulled now, so the first page shows the words at once.
         let store = try stores.learner(caller.owner, server: settings.server)
-        try? freshen(store, caller, pushing: false)
+        _ = try? freshen(store, caller, pushing: false)
         store.busy.subtract(1, ordering: .relaxed)
         DispatchQueue.global(qos: .utility).async { [stores] in stores.evictIfOverBudget() }
         return HTTPResponse(status: 200, headers: [("Set-Cookie", cookie(value: caller.key.token, maxAge: 31_536_000)),

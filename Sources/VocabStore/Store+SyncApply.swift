@@ -297,7 +297,7 @@ extension Store {
     private func applyReview(_ record: SyncRecord, touchedWords: inout Set<UUID>) throws -> Bool {
         guard !record.deleted else { return true }
         guard let body = SyncBodies.parse(record.body), let wordText = body["wordId"]?.stringValue, let wordId = UUID(text: wordText),
-              let at = body["reviewedAt"]?.int64Value, let ratingValue = body["rating"]?.int64Value.map { Int($0) },
+              let at = body["reviewedAt"]?.int64Value, let ratingValue = body["rating"]?.int64Value.map({ Int($0) }),
               let rating = Rating(rawValue: ratingValue)
         else { throw MalformedRecord(reason: "missing word, time or rating") }
         let source = body["source"]?.stringValue.flatMap(ReviewSource.init(rawValue:)) ?? .review

@@ -428,7 +428,8 @@ private func watched(_ connection: OpaquePointer) -> ConnectionGuard.Watched? {
 /// The address of the machine at the other end of the connection.
 private func connectionAddress(_ connection: OpaquePointer) -> String {
     var text = [CChar](repeating: 0, count: 64)
-    return vocab_mhd_client_address(connection, &text, text.count) == 1 ? String(cString: text) : ""
+    return vocab_mhd_client_address(connection, &text, text.count) == 1
+        ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
 }
 
 /// The client's address: the connection's; or, when the connection comes from a trusted proxy,

@@ -51,7 +51,7 @@ final class UpkeepTests: XCTestCase {
         XCTAssertEqual(report.indexed, 0)
         XCTAssertNil(report.backup)
         held.release()
-        XCTAssertEqual(try StoreUpkeep(pool: pool, policy: BackupPolicy(), clock: FixedClock(t0)).runNow()?.indexed, 3_000)
+        XCTAssertEqual(StoreUpkeep(pool: pool, policy: BackupPolicy(), clock: FixedClock(t0)).runNow()?.indexed, 3_000)
     }
 
     func testAnEmptyStoreIsNotBackedUpAndNoAutomaticBackupsMeansNone() throws {

@@ -76,7 +76,7 @@ final class WordFormTests: XCTestCase {
             XCTAssertEqual(($0 as? WordFormError)?.field, .word)
         }
         form[.word] = "apple"
-        try form.save(to: Library(store), bookId: book.id, now: t0)
+        _ = try form.save(to: Library(store), bookId: book.id, now: t0)
         XCTAssertThrowsError(try form.save(to: Library(store), bookId: book.id, now: t0)) {
             XCTAssertEqual(($0 as? WordFormError)?.field, .word, "a duplicate is the word field's problem")
         }

@@ -252,7 +252,7 @@ struct ServeOptions {
                 var ip = inet.pointee.sin_addr
                 return inet_ntop(AF_INET, &ip, &text, socklen_t(text.count)) != nil
             }
-            if found { return String(cString: text) }
+            if found { return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         }
         return host
     }
