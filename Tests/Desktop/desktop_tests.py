@@ -247,6 +247,25 @@ def test_a_new_user_starts_with_the_starter_book(root):
         window.stop()
 
 
+def test_a_damaged_store_is_said_in_the_users_language_and_left_alone(root):
+    window = Window(root, "damaged")
+    window.environment["LANG"] = "ko_KR.UTF-8"
+    data = window.environment["VOCAB_HOME"]
+    os.makedirs(data)
+    junk = b"not a database, only words a person might have saved here by mistake\n" * 20
+    with open(os.path.join(data, "vocab.sqlite"), "wb") as file:
+        file.write(junk)
+    window.start()
+    try:
+        window.find("panel", "Vocab이 데이터를 열 수 없습니다")
+        said = window.find("label", prefix="저장소 ")
+        assert "손상되었습니다" in said.name and "백업에서 복원하거나" in said.name, said.name
+        with open(os.path.join(data, "vocab.sqlite"), "rb") as file:
+            assert file.read() == junk, "the window changed a store it could not open"
+    finally:
+        window.stop()
+
+
 def test_game_on_a_store_that_fills_later_and_study(root):
     window = Window(root, "game").start()
     try:
@@ -617,6 +636,7 @@ def main():
     tests = [test_books_words_dictionary_and_live_data, test_words_another_process_adds_always_appear,
              test_a_shelf_card_stays_as_its_counts_change,
              test_a_new_user_starts_with_the_starter_book,
+             test_a_damaged_store_is_said_in_the_users_language_and_left_alone,
              test_game_on_a_store_that_fills_later_and_study,
              test_import_and_export_through_the_file_dialog, test_an_anki_package_through_the_file_dialog,
              test_fitting_the_scheduler_to_your_reviews, test_sync_two_stores_through_the_cloud,
