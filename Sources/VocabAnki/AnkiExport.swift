@@ -2,6 +2,7 @@ import FoundationEssentials
 import VocabArchives
 import VocabCore
 import VocabStore
+import VocabSystem
 
 /// What an export to an Anki package wrote.
 public struct AnkiExportOutcome: Sendable {
@@ -62,11 +63,15 @@ public enum AnkiExport {
                 try writeCollectionRow(collection, decks: decks, defaultDeck: deckIds.values.min() ?? 1, writer: writer, now: now)
             }
         } catch let error as SQLiteError {
-            throw AnkiPackageError.cannotUnpack(reason: "the collection could not be written (\(error.message))")
+            throw AnkiPackageError.cannotWrite(reason: "the collection could not be written (\(error.message))")
         }
         let mediaList = folder.file("media")
         let names = Dictionary(uniqueKeysWithValues: media.enumerated().map { (String($0.offset), $0.element.name) })
-        try Data(JSONValue(any: names).compact.utf8).write(to: URL(fileURLWithPath: mediaList))
+        do {
+            try AtomicFile.replace(mediaList, permissions: 0o600, with: Array(JSONValue(any: names).compact.utf8))
+        } catch let error as FileFailure {
+            throw AnkiPackageError.cannotWrite(reason: "a temporary file cannot be written (\(error.reason.english))")
+        }
         let zip = try ZipWriter(path: path)
         try zip.addFile("collection.anki2", from: collectionPath)
         try zip.addFile("media", from: mediaList)

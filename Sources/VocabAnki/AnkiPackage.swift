@@ -127,7 +127,7 @@ final class AnkiPackage {
     private static func unpack(_ entry: ZipEntryStream, compressed: Bool, to file: String, archive: ZipArchive) throws {
         let output: OutputFile
         do { output = try OutputFile(path: file) } catch {
-            throw AnkiPackageError.cannotUnpack(reason: "\(file) cannot be written")
+            throw AnkiPackageError.cannotUnpack(reason: "a temporary file cannot be written (\((error as? FileFailure)?.reason.english ?? "\(error)"))")
         }
         defer { output.close() }
         var stream: any ByteStream = entry
@@ -149,7 +149,7 @@ final class AnkiPackage {
         } catch let error as ZstdStream.Damaged {
             throw AnkiPackageError.damaged(path: archive.path, reason: "its collection: \(error.reason)")
         } catch let error as FileFailure {
-            throw AnkiPackageError.cannotUnpack(reason: error.message)
+            throw AnkiPackageError.cannotUnpack(reason: "a temporary file cannot be written (\(error.reason.english))")
         }
         if first { throw AnkiPackageError.notACollection(path: archive.path, reason: "is empty") }
     }

@@ -9,6 +9,8 @@ public enum AnkiPackageError: UserFacingError, Equatable {
     case damaged(path: String, reason: String)
     case unsafeMediaName(path: String, name: String)
     case cannotUnpack(reason: String)
+    /// An export's package could not be made (its collection, or a temporary file).
+    case cannotWrite(reason: String)
     case unknownField(name: String, known: [String])
     case nothingToExport
 
@@ -31,6 +33,8 @@ public enum AnkiPackageError: UserFacingError, Equatable {
             return Sentence("%@ names a media file \"%@\" outside the package's own folder: refused. Nothing was imported.", .text(path), .text(name))
         case .cannotUnpack(let reason):
             return Sentence("Cannot unpack the Anki package: %@. Nothing was imported.", .text(reason))
+        case .cannotWrite(let reason):
+            return Sentence("Cannot write the Anki package: %@. No file was written.", .text(reason))
         case .unknownField(let name, let known):
             return Sentence("No note type in the package has a field \"%@\" (it has %@). Nothing was imported.",
                             .text(name), .text(known.map { "\"\($0)\"" }.joined(separator: ", ")))

@@ -14,6 +14,17 @@ public struct FileFailure: Error, Equatable, Sendable {
         /// Any other failure, in the system's words (`strerror`).
         case system(String)
 
+        /// The reason in a few plain English words, for a sentence that does not name the file
+        /// (a temporary one, say).
+        public var english: String {
+            switch self {
+            case .missing: return "no such file or folder"
+            case .folder: return "it is a folder"
+            case .denied: return "permission denied"
+            case .system(let words): return words
+            }
+        }
+
         /// The reason `errno` gives.
         public init(errno code: Int32) {
             switch code {

@@ -86,7 +86,7 @@ final class ErrorWordingTests: XCTestCase {
             .invalidServer("s"), .invalidTemplate("t"),
         ]
         let anki: [AnkiPackageError] = [.unknownVersion(path: "p", version: 9), .noCollection(path: "p"), .notACollection(path: "p", reason: "r"),
-                                        .damaged(path: "p", reason: "r"), .unsafeMediaName(path: "p", name: "n"), .cannotUnpack(reason: "r"),
+                                        .damaged(path: "p", reason: "r"), .unsafeMediaName(path: "p", name: "n"), .cannotUnpack(reason: "r"), .cannotWrite(reason: "r"),
                                         .unknownField(name: "n", known: ["a"]), .nothingToExport]
         let archives: [ArchiveError] = [.notAZip(path: "p", reason: "r", kind: Sentence("an .xlsx workbook")),
                                         .missingEntry(path: "p", entry: "e", kind: Sentence("an Anki package")),
