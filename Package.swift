@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore", "TestServices"]),
         .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloudAPI", "VocabDictionary", "VocabSystem"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
-        .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives"]),
+        .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives", "VocabSystem"]),
         .testTarget(name: "VocabWordingTests", dependencies: ["VocabWording", "VocabCatalog", "VocabCore", "VocabSessions", "VocabCloudAPI", "VocabSystem",
                                                          "VocabStore", "VocabDictionary", "VocabAnki", "VocabArchives"]),
         .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),

@@ -1,6 +1,7 @@
 import CZip
 import FoundationEssentials
 import VocabCore
+import VocabSystem
 
 /// A zip file written through libzip: entries are added from files on disk (so nothing large is
 /// held in memory) and the archive appears at `path` only when `commit()` succeeds (libzip
@@ -9,8 +10,12 @@ public final class ZipWriter {
     public let path: String
     private var handle: OpaquePointer?
 
+    /// Starts the archive; a missing folder, or a folder where the file would go, is refused
+    /// here (libzip would find it only at `commit()`, in its own words).
     public init(path: String) throws {
         self.path = path
+        guard FileStatus.isFolder(FilePath.folder(of: path)) == true else { throw FileFailure(.write, path, .missing) }
+        guard FileStatus.isFolder(path) != true else { throw FileFailure(.write, path, .folder) }
         var error: Int32 = 0
         guard vocab_libzip_available() == 1 else { throw ZipWriteError(path: path, reason: "libzip is not installed (Debian: libzip4)") }
         guard let opened = vocab_zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &error) else {

@@ -56,8 +56,7 @@ public final class AtomicFile {
         guard rename(temporaryPath, path) == 0 else {
             let failure = FileFailure.errno(.write, path)
             unlink(temporaryPath)
-            var info = stat()
-            throw stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? FileFailure(.write, path, .folder) : failure
+            throw FileStatus.isFolder(path) == true ? FileFailure(.write, path, .folder) : failure
         }
     }
 

@@ -7,4 +7,10 @@ public enum FileStatus {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : nil
     }
+
+    /// Whether `path` is a folder (following a symbolic link); nil when there is nothing there.
+    public static func isFolder(_ path: String) -> Bool? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & S_IFMT == S_IFDIR : nil
+    }
 }

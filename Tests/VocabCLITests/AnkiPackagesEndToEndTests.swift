@@ -185,7 +185,7 @@ final class AnkiPackagesEndToEndTests: EndToEndTestCase {
         let toStandardOutput = try vocab.fails(["export", "--format", "apkg"], status: 2)
         XCTAssertTrue(toStandardOutput.contains("-o book.apkg"), toStandardOutput)
         let nowhere = try vocab.fails(["export", "-o", vocab.file("missing/folder/x.apkg")], status: 1)
-        XCTAssertTrue(nowhere.contains("No file was written"), nowhere)
+        XCTAssertTrue(nowhere.contains("its folder does not exist"), nowhere)
         XCTAssertFalse(FileManager.default.fileExists(atPath: vocab.file("empty.apkg")))
     }
 }
