@@ -70,7 +70,7 @@ public enum AnkiExport {
         do {
             try AtomicFile.replace(mediaList, permissions: 0o600, with: Array(JSONValue(any: names).compact.utf8))
         } catch let error as FileFailure {
-            throw AnkiPackageError.cannotWrite(reason: "a temporary file cannot be written (\(error.reason.english))")
+            throw AnkiPackageError.cannotWrite(reason: AnkiPackageError.temporaryFile(error))
         }
         let zip = try ZipWriter(path: path)
         try zip.addFile("collection.anki2", from: collectionPath)

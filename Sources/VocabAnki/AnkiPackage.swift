@@ -125,15 +125,12 @@ final class AnkiPackage {
     /// Writes the collection entry to `file`, decompressing it in version 3, every byte counted
     /// against the archive's bound. A file that is not SQLite is refused.
     private static func unpack(_ entry: ZipEntryStream, compressed: Bool, to file: String, archive: ZipArchive) throws {
-        let output: OutputFile
-        do { output = try OutputFile(path: file) } catch {
-            throw AnkiPackageError.cannotUnpack(reason: "a temporary file cannot be written (\((error as? FileFailure)?.reason.english ?? "\(error)"))")
-        }
-        defer { output.close() }
         var stream: any ByteStream = entry
         if compressed { stream = try ZstdStream(entry, count: archive.count) }
         var first = true
         do {
+            let output = try OutputFile(path: file)
+            defer { output.close() }
             while var chunk = try stream.nextChunk() {
                 if first {
                     first = false
@@ -149,7 +146,7 @@ final class AnkiPackage {
         } catch let error as ZstdStream.Damaged {
             throw AnkiPackageError.damaged(path: archive.path, reason: "its collection: \(error.reason)")
         } catch let error as FileFailure {
-            throw AnkiPackageError.cannotUnpack(reason: "a temporary file cannot be written (\(error.reason.english))")
+            throw AnkiPackageError.cannotUnpack(reason: AnkiPackageError.temporaryFile(error))
         }
         if first { throw AnkiPackageError.notACollection(path: archive.path, reason: "is empty") }
     }

@@ -1,5 +1,6 @@
 import VocabCore
 import VocabStore
+import VocabSystem
 
 /// Why an Anki package cannot be imported or written; nothing was changed.
 public enum AnkiPackageError: UserFacingError, Equatable {
@@ -15,8 +16,6 @@ public enum AnkiPackageError: UserFacingError, Equatable {
     case nothingToExport
 
     public var category: ErrorCategory { .userInput }
-
-    public var message: String { sentence.english }
 
     public var sentence: Sentence {
         switch self {
@@ -45,6 +44,12 @@ public enum AnkiPackageError: UserFacingError, Equatable {
 }
 
 extension AnkiPackageError {
+    /// Why a temporary file of a package's could not be written, without its path (on a server
+    /// it would name the server's own folder).
+    static func temporaryFile(_ failure: FileFailure) -> String {
+        "a temporary file cannot be written (\(failure.reason.english))"
+    }
+
     /// Runs `body`, a read of the collection unpacked from the package at `path`: an SQLite
     /// error there (a table or column missing, a damaged page) says the collection is not one.
     static func readingCollection<T>(of path: String, _ body: () throws -> T) throws -> T {

@@ -14,8 +14,6 @@ public enum ArchiveError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String { sentence.english }
-
     public var sentence: Sentence {
         switch self {
         case .notAZip(let path, let reason, let kind):

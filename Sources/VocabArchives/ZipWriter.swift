@@ -70,6 +70,5 @@ public struct ZipWriteError: UserFacingError, Equatable {
         self.reason = reason
     }
 
-    public var message: String { sentence.english }
     public var sentence: Sentence { Sentence("Cannot write %@: %@. No file was written.", .text(path), .text(reason)) }
 }

@@ -67,23 +67,23 @@ final class AppContext {
 }
 
 /// A damaged store, worded with the command that puts its newest good backup back.
-struct DamagedStore: UserFacingError {
+struct DamagedStore: TerminalOnlyError {
     let damaged: DamagedLibrary
 
     var category: ErrorCategory { damaged.category }
-    var message: String {
+    var english: String {
         damaged.message + " `vocab backup restore latest` puts it back (the damaged store is kept aside)."
     }
 }
 
 /// Errors of the command line that are not about usage.
-enum CLIError: UserFacingError {
+enum CLIError: TerminalOnlyError {
     case confirmationRequired(String)
     case cancelled
 
     var category: ErrorCategory { .userInput }
 
-    var message: String {
+    var english: String {
         switch self {
         case .confirmationRequired(let what):
             return "\(what) Pass --yes to confirm (standard input is not a terminal)."

@@ -58,8 +58,6 @@ public enum CloudError: UserFacingError, Equatable {
         }
     }
 
-    public var message: String { sentence.english }
-
     public var sentence: Sentence {
         switch self {
         case .notLoggedIn:

@@ -16,8 +16,6 @@ public enum DictionaryError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String { sentence.english }
-
     public var remedy: Remedy? {
         switch self {
         case .wordNetMissing: return .installPackage("wordnet-base", setting: "VOCAB_WORDNET")

@@ -82,8 +82,6 @@ public enum PathError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String { sentence.english }
-
     public var sentence: Sentence {
         switch self {
         case .noDataFolder:

@@ -52,7 +52,6 @@ public struct BookFormError: UserFacingError {
     public let field: BookField?
     public let underlying: VocabError
     public var category: ErrorCategory { underlying.category }
-    public var message: String { underlying.message }
     public var sentence: Sentence { underlying.sentence }
 
     static func field(of error: VocabError) -> BookField? {

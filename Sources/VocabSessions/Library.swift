@@ -54,7 +54,6 @@ public struct DamagedLibrary: UserFacingError {
     public let backup: BackupInfo
 
     public var category: ErrorCategory { underlying.category }
-    public var message: String { sentence.english }
     public var sentence: Sentence {
         Sentence("%@ The newest good backup is from %@.", .sentence(underlying.sentence), .text(backup.takenAt.iso8601))
     }

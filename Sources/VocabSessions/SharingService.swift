@@ -166,8 +166,6 @@ public enum SharingInputError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String { sentence.english }
-
     public var sentence: Sentence {
         switch self {
         case .notACode(let text):

@@ -14,7 +14,6 @@ public struct SyncOutcome: Sendable {
 public struct SyncFailure: UserFacingError {
     public let underlying: UserFacingError
     public var category: ErrorCategory { .cloudUnavailable }
-    public var message: String { sentence.english }
     /// What stopped, and that nothing was lost; what to do next is each front end's.
     public var sentence: Sentence {
         if case CloudError.cancelled? = underlying as? CloudError {

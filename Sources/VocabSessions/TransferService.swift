@@ -162,7 +162,6 @@ public enum TransferService {
 /// Vocab reads Excel workbooks but does not write them.
 public struct WorkbookNotWritten: UserFacingError {
     public var category: ErrorCategory { .userInput }
-    public var message: String { sentence.english }
     public var sentence: Sentence {
         Sentence("Vocab reads .xlsx workbooks but does not write them: export to .csv (Excel opens it); no file was written.")
     }
@@ -170,6 +169,5 @@ public struct WorkbookNotWritten: UserFacingError {
 
 public struct ExportCancelled: UserFacingError {
     public var category: ErrorCategory { .userInput }
-    public var message: String { sentence.english }
     public var sentence: Sentence { Sentence("Export cancelled; no file was written.") }
 }

@@ -107,7 +107,6 @@ public struct WordFormError: UserFacingError {
     public let field: WordField?
     public let underlying: VocabError
     public var category: ErrorCategory { underlying.category }
-    public var message: String { underlying.message }
     public var sentence: Sentence { underlying.sentence }
 
     static func field(of error: VocabError) -> WordField? {

@@ -19,8 +19,6 @@ public enum StoreError: UserFacingError {
         }
     }
 
-    public var message: String { sentence.english }
-
     public var remedy: Remedy? {
         switch self {
         case .cannotCreateFolder, .cannotOpen, .readOnly: return .chooseWritableDataFolder

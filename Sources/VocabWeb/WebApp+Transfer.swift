@@ -136,6 +136,5 @@ struct UploadFailure: UserFacingError {
 
     var category: ErrorCategory { underlying.category }
     var remedy: Remedy? { underlying.remedy }
-    var message: String { sentence.english }
     var sentence: Sentence { underlying.sentence.replacingText(keptAs, with: name) }
 }

@@ -1,7 +1,7 @@
 import VocabCore
 
 /// A malformed command line (exit code 2).
-enum UsageError: UserFacingError {
+enum UsageError: TerminalOnlyError {
     case unknownCommand(String, suggestion: String?)
     case unknownOption(String, command: String, suggestion: String?)
     case missingValue(option: String, valueName: String, command: String)
@@ -14,7 +14,7 @@ enum UsageError: UserFacingError {
 
     var category: ErrorCategory { .usage }
 
-    var message: String {
+    var english: String {
         switch self {
         case .unknownCommand(let name, let suggestion):
             return "Unknown command \"\(name)\"." + (suggestion.map { " Did you mean `vocab \($0)`?" } ?? "")

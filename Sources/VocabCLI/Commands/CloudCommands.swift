@@ -246,10 +246,10 @@ enum CloudCommands {
 }
 
 /// `vocab devices --sign-out` named no device of the account.
-struct UnknownDevice: UserFacingError {
+struct UnknownDevice: TerminalOnlyError {
     let id: String
     var category: ErrorCategory { .userInput }
-    var message: String { "No device of this account has the id \(id) (see `vocab devices`). Nothing was changed." }
+    var english: String { "No device of this account has the id \(id) (see `vocab devices`). Nothing was changed." }
 }
 
 /// Ends a command that has already said what happened, with its category's exit code.

@@ -287,7 +287,7 @@ struct ServeOptions {
 }
 
 /// Why `vocab serve` did not start.
-enum ServeError: UserFacingError {
+enum ServeError: TerminalOnlyError {
     case notLoopback(String)
     case cannotListen(String)
     case tlsHalf
@@ -305,7 +305,7 @@ enum ServeError: UserFacingError {
         return .userInput
     }
 
-    var message: String {
+    var english: String {
         switch self {
         case .notLoopback(let host):
             return "Serving \(host) needs TLS: give --tls-cert and --tls-key, or --behind-proxy when a reverse proxy serves HTTPS in front (without TLS a phone's browser keeps nothing offline, and the session cookie would cross the network in the clear)."

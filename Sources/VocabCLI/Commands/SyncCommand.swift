@@ -68,11 +68,11 @@ enum SyncCommand {
 }
 
 /// `--copy-into-account` named an account other than the one logged in.
-struct SyncCopyRefused: UserFacingError {
+struct SyncCopyRefused: TerminalOnlyError {
     let named: String
     let loggedIn: String?
     var category: ErrorCategory { .userInput }
-    var message: String {
+    var english: String {
         guard let loggedIn else { return "Not logged in: run `vocab login` as \(named) first. Nothing was changed." }
         return "--copy-into-account names \(named), but you are logged in as \(loggedIn). Nothing was changed."
     }

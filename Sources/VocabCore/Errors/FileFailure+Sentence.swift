@@ -2,8 +2,6 @@ import VocabSystem
 
 extension FileFailure: UserFacingError {
     public var category: ErrorCategory { .userInput }
-    public var message: String { sentence.english }
-
     public var sentence: Sentence {
         switch (operation, reason) {
         case (.read, .missing): return Sentence("Cannot read %@: no such file.", .text(path))

@@ -24,18 +24,15 @@ public enum ErrorCategory: Sendable, Equatable {
     }
 }
 
-/// An error that knows a plain one-line message and its category.
+/// An error that says what went wrong, and its category.
 ///
 /// Every layer's error enum conforms, so a front end maps any error to an exit code or a status
 /// in one place. An error says what went wrong once, as a `Sentence` the catalogue translates;
 /// each front end adds what to do next in its own terms (the terminal's commands, the window's
 /// pages), never a second wording of what went wrong.
 public protocol UserFacingError: Error {
-    /// One line in plain English: what went wrong and, where it needs no particular front end's
-    /// means, what to do. Names no command or flag. Never contains secrets.
-    var message: String { get }
-    /// The same as a sentence the catalogue translates; an error without one is shown in
-    /// English everywhere.
+    /// What went wrong and, where it needs no particular front end's means, what to do: one
+    /// line that names no command or flag and never contains secrets.
     var sentence: Sentence { get }
     var category: ErrorCategory { get }
     /// What the user can do about it, where the layer knows (each front end words it).
@@ -43,6 +40,7 @@ public protocol UserFacingError: Error {
 }
 
 extension UserFacingError {
-    public var sentence: Sentence { Sentence("%@", .text(message)) }
+    /// The sentence in plain English (what a device or an embedding app shows).
+    public var message: String { sentence.english }
     public var remedy: Remedy? { nil }
 }

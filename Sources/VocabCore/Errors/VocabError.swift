@@ -22,8 +22,6 @@ public enum VocabError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String { sentence.english }
-
     public var sentence: Sentence {
         switch self {
         case .emptyField(let field):

@@ -15,8 +15,6 @@ public enum ImportError: UserFacingError, Equatable {
 
     public var category: ErrorCategory { .userInput }
 
-    public var message: String { sentence.english }
-
     public var sentence: Sentence {
         switch self {
         case .invalidLine(let line, let reason):

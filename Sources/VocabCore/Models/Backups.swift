@@ -46,8 +46,6 @@ public enum BackupError: UserFacingError, Equatable {
         }
     }
 
-    public var message: String { sentence.english }
-
     public var sentence: Sentence {
         switch self {
         case .cannotWrite(let folder, let reason):
