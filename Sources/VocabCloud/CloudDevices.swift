@@ -19,14 +19,20 @@ public enum CloudDevices {
     /// keep a server's few connections from everyone else. `checking` runs the check itself,
     /// told whether the account exists (a server gives its few places for checks to known
     /// accounts first); an unknown name is checked against a verifier no password matches, so
-    /// that a wrong name and a wrong password take as long.
+    /// that a wrong name and a wrong password take as long. It is told too when the account has
+    /// no room for another device (the check may then be skipped: the device would be refused).
     public static func signIn(user: String, password: String, label: String,
                               lending: (_ step: (PostgresConnection) throws -> Void) throws -> Void,
-                              checking: (_ knownAccount: Bool, _ check: () throws -> Void) throws -> Void = { try $1() }) throws -> DeviceKey? {
-        var found: String?
-        try lending { found = try $0.execute("SELECT vocab.password_verifier($1)", [user]).first?.first ?? nil }
+                              checking: (_ account: SignInAccount, _ check: () throws -> Void) throws -> Void = { try $1() }) throws -> DeviceKey? {
+        var found: String?, full: CloudLimit?
+        try lending { connection in
+            found = try connection.execute("SELECT vocab.password_verifier($1)", [user]).first?.first ?? nil
+            if found != nil { full = try deviceRoom(user, on: connection) }
+        }
         var verdict = PasswordVerifier.Check.wrong
-        try checking(found != nil) { verdict = try PasswordVerifier.check(password, against: found ?? unknownLearnerVerifier) }
+        try checking(SignInAccount(exists: found != nil, full: full)) {
+            verdict = try PasswordVerifier.check(password, against: found ?? unknownLearnerVerifier)
+        }
         guard let stored = found, case .right(let rehash) = verdict else { return nil }
         let better = rehash ? try PasswordVerifier.make(password) : nil
         let secret = Secrets.randomHex(bytes: 32)
@@ -38,6 +44,16 @@ public enum CloudDevices {
         }
         guard let id else { throw CloudError.serverError("the cloud made no device") }
         return DeviceKey(id: id, secret: secret)
+    }
+
+    /// What keeps `user` from adding a device now (nil: nothing). A cloud whose functions are
+    /// older than this Vocab's cannot say: nil, and the device's addition says it instead.
+    private static func deviceRoom(_ user: String, on connection: PostgresConnection) throws -> CloudLimit? {
+        do {
+            return try connection.execute("SELECT vocab.device_room($1)", [user]).first?.first?.map(CloudLimit.init(detail:))
+        } catch CloudError.serverError {
+            return nil
+        }
     }
 
     /// A verifier no password matches, checked when the user is unknown (so that a wrong name
@@ -89,4 +105,12 @@ public enum CloudDevices {
         let count = try admin.execute("SELECT vocab.sign_out_devices($1, NULL)::text", [user]).first?.first ?? nil
         return count.flatMap { Int($0) } ?? 0
     }
+}
+
+/// What a sign-in learns of the account before the password is checked.
+public struct SignInAccount: Sendable {
+    /// Whether there is a learner of that name.
+    public var exists: Bool
+    /// The device bound that would refuse a new device now (nil: none).
+    public var full: CloudLimit?
 }

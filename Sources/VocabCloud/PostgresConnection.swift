@@ -245,7 +245,10 @@ public final class PostgresConnection {
             if state == "42501" { throw CloudError.accessDenied(server: address.server, detail: detail) }
             if state == "55P03" { throw CloudError.lockNotAvailable(detail) }
             // vocab.push's refusals: an account's cap (53400), a record or batch over its bound (54000).
-            if state == "53400" || state == "54000" { throw CloudError.quotaExceeded(detail: detail) }
+            if state == "53400" || state == "54000" {
+                let values = vocab_PQresultErrorField(result, Int32(UInt8(ascii: "D"))).map { String(cString: $0) } ?? ""
+                throw CloudError.quotaExceeded(CloudLimit(detail: values))
+            }
             if let refusal = ShareRefusal(sqlState: state) { throw CloudError.shareRefused(refusal) }
             // A node that is no longer the primary (read-only now, shutting down, starting as a
             // standby): the cloud is between nodes, which a new connection will find.

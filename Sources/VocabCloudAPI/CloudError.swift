@@ -17,8 +17,9 @@ public enum CloudError: UserFacingError, Equatable {
     /// The server's Vocab schema is older than this Vocab needs, or newer than it knows.
     case schemaTooOld(server: String, found: Int, needed: Int)
     case schemaTooNew(server: String, found: Int, known: Int)
-    /// The administrator capped the account's records and a push would pass the cap.
-    case quotaExceeded(detail: String)
+    /// One of the cloud's bounds refused the request: an account's cap (set by the
+    /// administrator), its devices, a batch's or a record's size.
+    case quotaExceeded(CloudLimit)
     /// After a repair by full pull, this store and the server still count differently.
     case countsDisagree(detail: String)
     /// The store syncs with `bound`; the login is `loggedIn`: refused unless asked for by name.
@@ -91,9 +92,11 @@ public enum CloudError: UserFacingError, Equatable {
         case .countsDisagree(let detail):
             return Sentence("After syncing, this device and the cloud still disagree (%@), even after pulling everything again. Nothing was deleted; please report this.",
                             .text(detail))
-        case .quotaExceeded(let detail):
+        case .quotaExceeded(let limit) where limit.isAboutDevices:
+            return Sentence("The cloud cannot sign in another device now: %@.", .sentence(limit.sentence))
+        case .quotaExceeded(let limit):
             return Sentence("The cloud refused the changes: %@. Nothing local was lost; ask the administrator for more room, or delete words you no longer need.",
-                            .text(detail))
+                            .sentence(limit.sentence))
         case .lockNotAvailable(let detail):
             return Sentence("The cloud server is busy (%@). Nothing was changed; try again.", .text(detail))
         case .blocked(let sessions):

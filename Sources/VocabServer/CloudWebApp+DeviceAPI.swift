@@ -153,8 +153,8 @@ extension CloudWebApp {
         case .accessDenied, .deviceSignedOut:
             forget(devices: [caller.key.id])
             return Self.signedOut("This device was signed out: sign in again with your cloud account.")
-        case .quotaExceeded(let detail):
-            return WebProblem(status: 507, message: detail)
+        case .quotaExceeded(let limit):
+            return WebProblem(status: 507, message: limit.sentence.english)
         case .lockNotAvailable:
             // The account's own lock, held by another of its requests: this learner waits, no one else.
             return WebProblem(status: 429, message: "The account is busy with another request: try again in a moment.", retryAfter: 1)

@@ -50,19 +50,27 @@ public final class CloudWebApp: Sendable {
     let settings: Settings
     let catalogs: [String: Catalog]
     let stores: LearnerStores
-    /// Wrong passwords per address: 30 free (a school's learners share one), then waits that double.
+    /// Wrong passwords per address network from strangers to the accounts they try: 30 free (a
+    /// school's learners share one), then waits that double. Every failure is forgotten 15
+    /// minutes after it (`SignInLimiter`).
     let limiter = SignInLimiter(free: 30)
     /// Device tokens the cloud refused (signed out, or made up), per address and apart from
     /// passwords: a signed-out device retrying from a school's address never keeps anyone there
-    /// from signing in. A device's own id is held back after 5, before it counts against its address.
+    /// from signing in. A device id is held back after 5 from one address, before it counts
+    /// against the address; from another address it is not (a stranger who knows a device's id
+    /// cannot hold the device back: its 256-bit secret is no guess anyway).
     let tokenFailures = SignInLimiter(free: 100)
     let deviceFailures = SignInLimiter(free: 5)
-    /// Wrong passwords per account from one address: 5 free, then waits that double.
+    /// Wrong passwords per account from one source (a browser's mark, or else an address
+    /// network): 5 free, then waits that double.
     let accountFromAddress = SignInLimiter()
-    /// Wrong passwords per account from every address together: a slower ceiling, which holds
-    /// back only addresses that have failed themselves, so that guessing from many addresses
-    /// slows down while the owner, from an address that has not failed, always gets in.
+    /// Wrong passwords per account from strangers together (sources the owner was never seen
+    /// at): past 20, every stranger waits — guessing from fresh addresses stops — while the
+    /// owner, from where he signed in before, is never held by it (`KnownSources`).
     let accountCeiling = SignInLimiter(free: 20, firstLock: 60, longestLock: 3_600)
+    /// Where each account's owner has been seen.
+    let knownSources = KnownSources()
+    static let markCookieName = "vocab_known"
     /// The server's connections to the cloud.
     let cloud: CloudConnections
     /// Passwords checked at once (Argon2id takes 64 MiB and a core's time each): two, known
@@ -214,10 +222,16 @@ public final class CloudWebApp: Sendable {
 
     // MARK: Signing in and out
 
-    /// The key a request from its address is limited by (the client's address: the
-    /// connection's, or behind a trusted proxy the one it forwarded).
+    /// The key a request from its address is limited by (the client's address network: the
+    /// connection's, or behind a trusted proxy the one it forwarded; an IPv6 address's /64).
     func limitKeys(_ request: HTTPRequest) -> [String] {
-        ["address:" + request.peer]
+        ["address:" + AddressNetwork.of(request.peer)]
+    }
+
+    /// Where a sign-in comes from: its address network, and the browser's mark if it sent one.
+    func source(of request: HTTPRequest) -> KnownSources.Source {
+        KnownSources.Source(network: AddressNetwork.of(request.peer),
+                            mark: WebApp.cookie(Self.markCookieName, in: request.header("Cookie") ?? ""))
     }
 
     /// A 401 that tells the page to show the account's sign-in.
@@ -236,12 +250,15 @@ public final class CloudWebApp: Sendable {
         try WebApp.checkWrite(request, scheme: settings.scheme)
         let given = try Self.signInBody(request)
         let caller = try addDevice(request, user: given.user, password: given.password, label: Self.label(userAgent: request.header("User-Agent")))
+        // The browser is marked as the owner's: strangers' failures never hold it back.
+        let mark = knownSources.mark(for: caller.owner)
         // The learner's store is pulled now, so the first page shows the words at once.
         let store = try stores.learner(caller.owner, server: settings.server)
         _ = try? freshen(store, caller, pushing: false)
         store.busy.subtract(1, ordering: .relaxed)
         DispatchQueue.global(qos: .utility).async { [stores] in stores.evictIfOverBudget() }
         return HTTPResponse(status: 200, headers: [("Set-Cookie", cookie(value: caller.key.token, maxAge: 31_536_000)),
+                                                   ("Set-Cookie", cookie(Self.markCookieName, value: mark, maxAge: 31_536_000)),
                                                    ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
                             body: DeviceAPI.encode(SignInAnswer(account: caller.owner)))
     }
@@ -254,49 +271,60 @@ public final class CloudWebApp: Sendable {
         return given
     }
 
-    /// Checks the learner's password against the verifier the cloud keeps (limited per
-    /// account and address, a few checks at once) and adds a device to the account.
+    /// Checks the learner's password against the verifier the cloud keeps and adds a device to
+    /// the account. The rules (README, "Signing in"):
+    /// - From a source the owner was seen at (an address network he signed in from, or a browser
+    ///   marked at a sign-in that passed), only that source's own failures for the account count
+    ///   (5 free, then waits that double): strangers never hold the owner back.
+    /// - From any other source, also its address network's failures for every account (30 free)
+    ///   and the account's ceiling, which counts strangers' failures together: past 20, every
+    ///   stranger waits, whatever his address.
+    /// - Every failure is forgotten 15 minutes after it; a success clears its source's.
+    /// - An account with no room for another device, asked from a known source, is refused at
+    ///   once: no password is checked for a device that would be refused anyway.
+    /// Each limit takes its place before the password is checked: tries sent at once count as they come.
     func addDevice(_ request: HTTPRequest, user: String, password: String, label: String) throws -> Caller {
         let wrong = WebProblem(status: 403, message: "The user name or the password is wrong.", field: "password")
         guard UserName.isValid(user), !password.isEmpty,
               password.utf8.count <= 1_024 else {
             throw wrong
         }
-        // Limited per address, per account from that address, and — only for an address that
-        // has failed with this account — by the account's ceiling across all addresses. Each
-        // takes its place before the password is checked: tries sent at once count as they come.
-        let keys = limitKeys(request), account = ["account:" + user.lowercased()]
-        let pair = ["account:" + user.lowercased() + "@" + request.peer]
-        let ceiling = accountFromAddress.hasFailed(pair) ? account : []
-        let taken = try reserveTries([(limiter, keys), (accountFromAddress, pair), (accountCeiling, ceiling)])
+        let account = user.lowercased(), from = source(of: request)
+        let known = knownSources.knows(account, at: from)
+        let addressKeys = known ? [] : limitKeys(request)
+        let pair = ["account:" + account + "@" + (known ? from.mark.map { "mark:" + SHA256.hex(Array($0.utf8)) } ?? from.network : from.network)]
+        let ceiling = known ? [] : ["account:" + account]
+        let taken = try reserveTries([(limiter, addressKeys), (accountFromAddress, pair), (accountCeiling, ceiling)])
         var settled = false
         defer { if !settled { taken.forEach { $0.limiter.settled($0.keys) } } }  // no verdict: nothing counted
-        let clean = !limiter.hasFailed(keys)
+        let clean = known || !limiter.hasFailed(limitKeys(request))
         let device: DeviceKey?
         do {
             device = try CloudDevices.signIn(user: user, password: password, label: label, lending: { step in
                 try cloud.with(for: nil) { try step($0) }  // none held while the password is checked
-            }, checking: { knownAccount, check in
-                let standing: PasswordChecks.Standing = knownAccount && clean ? .likelyOwner : .other
+            }, checking: { found, check in
+                if known, let full = found.full { throw CloudError.quotaExceeded(full) }
+                let standing: PasswordChecks.Standing = found.exists && clean ? .likelyOwner : .other
                 guard try passwordChecks.run(as: standing, check) != nil else {
                     throw WebProblem(status: 503, message: "The server is busy signing others in: try again in a moment.", retryAfter: 2)
                 }
             })
-        } catch CloudError.quotaExceeded(let detail) {
-            throw WebProblem(status: 429, message: "The account cannot sign in more devices now (\(detail)).")
-        } catch is CloudError {
+        } catch let error as CloudError {
+            if case .quotaExceeded(let limit) = error {
+                let hourly: Bool = { if case .devicesThisHour = limit { return true } else { return false } }()
+                throw WebProblem(status: 429, message: error.message, cause: error, retryAfter: hourly ? 600 : nil)
+            }
             throw WebProblem(status: 503, message: "The cloud cannot be reached now: try again in a moment.", retryAfter: 5)
         }
         settled = true
         guard let device else {
             taken.forEach { $0.limiter.failed($0.keys, reserved: true) }
-            // The ceiling counts every address's failures, whether or not it held this one back.
-            if ceiling.isEmpty { accountCeiling.failed(account, reserved: false) }
             throw wrong
         }
         accountFromAddress.succeeded(pair)
-        limiter.settled(keys)  // the address stays counted: others may guess from it
+        limiter.settled(addressKeys)  // the address stays counted: others may guess from it
         accountCeiling.settled(ceiling)
+        knownSources.saw(account, at: from.network)
         return remember(device, owner: user)
     }
 
@@ -314,8 +342,8 @@ public final class CloudWebApp: Sendable {
         return taken
     }
 
-    private func cookie(value: String, maxAge: Int) -> String {
-        "\(Self.cookieName)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (settings.scheme == "https" ? "; Secure" : "")
+    private func cookie(_ name: String = CloudWebApp.cookieName, value: String, maxAge: Int) -> String {
+        "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (settings.scheme == "https" ? "; Secure" : "")
     }
 
     /// Remembers a device that proved itself, with its learner.
@@ -332,13 +360,15 @@ public final class CloudWebApp: Sendable {
         guard let token = bearer ?? WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? ""), let key = DeviceKey(token: token) else {
             throw Self.signedOut("Sign in with your cloud account.")
         }
-        let keys = limitKeys(request), deviceKey = ["device:" + key.id]
+        let keys = limitKeys(request), deviceKey = ["device:" + key.id + "@" + AddressNetwork.of(request.peer)]
         if let known = devices[key.id] {
             guard known.accepts(key.secret) else {
                 tokenFailures.failed(keys, reserved: false)
                 throw Self.signedOut("Sign in with your cloud account.")
             }
             known.lastUsed.withLock { $0 = .now }
+            let network = AddressNetwork.of(request.peer)
+            if known.movedTo(network) { knownSources.saw(known.owner, at: network) }
             return Caller(key: key, owner: known.owner, device: known)
         }
         // Not seen since this server started (or signed out here): the cloud checks the secret.
@@ -346,6 +376,7 @@ public final class CloudWebApp: Sendable {
         if wait > 0 { throw tooMany(wait) }
         do {
             let owner = try cloud.with(for: nil) { try CloudDevices.learner(of: key, on: $0) }
+            knownSources.saw(owner, at: AddressNetwork.of(request.peer))  // the owner's device proved itself from there
             return remember(key, owner: owner)
         } catch CloudError.accessDenied {
             deviceFailures.failed(deviceKey, reserved: false)
@@ -492,6 +523,16 @@ final class SignedInDevice: Sendable {
     let lastUsed = Mutex(ContinuousClock.now)
     /// When the cloud last said it is signed in (and the learner's store was brought up to date).
     private let lastChecked = Mutex<ContinuousClock.Instant?>(nil)
+    /// The address network its last request came from.
+    private let lastNetwork = Mutex<String?>(nil)
+
+    /// Whether `network` is not where its last request came from (remembered from now).
+    func movedTo(_ network: String) -> Bool {
+        lastNetwork.withLock { last in
+            defer { last = network }
+            return last != network
+        }
+    }
 
     init(id: String, owner: String, secretHash: [UInt8]) {
         self.id = id

@@ -4,7 +4,9 @@ import VocabWeb
 
 /// Tries per key (an account, an address): the first `free` failures cost nothing, and the
 /// failure that uses the last of them locks the key out for `firstLock` seconds, each later one
-/// twice as long as the one before (up to `longestLock`); a success clears the key.
+/// twice as long as the one before (up to `longestLock`); a success clears the key, and so does
+/// time: a key that has not failed for `forgetAfter` seconds, and is not locked, starts afresh
+/// (one typo is never held against its sender for longer).
 ///
 /// A try takes its place before it is checked (`reserve`), so tries sent at once count as they
 /// come, not when their checks end: while `free` are in flight no more are let through, and past
@@ -16,30 +18,47 @@ final class SignInLimiter: Sendable {
         /// Tries taken and not yet settled.
         var inFlight = 0
         var lockedUntil: ContinuousClock.Instant
+        /// The last try (the quietest keys are forgotten first past `keysKept`).
         var last: ContinuousClock.Instant
+        /// The last failure (the key is forgotten `forgetAfter` seconds after it).
+        var lastFailed: ContinuousClock.Instant? = nil
     }
 
     let free: Int
     let firstLock: Int
     let longestLock: Int
     let keysKept: Int
+    let forgetAfter: Int
+    /// The time now (a test's clock in tests).
+    private let clock: @Sendable () -> ContinuousClock.Instant
     private let records = Mutex<[String: Record]>([:])
 
-    init(free: Int = 5, firstLock: Int = 30, longestLock: Int = 900, keysKept: Int = 10_000) {
+    init(free: Int = 5, firstLock: Int = 30, longestLock: Int = 900, forgetAfter: Int = 900, keysKept: Int = 10_000,
+         clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.free = free
         self.firstLock = firstLock
         self.longestLock = longestLock
+        self.forgetAfter = forgetAfter
         self.keysKept = keysKept
+        self.clock = clock
+    }
+
+    /// `key`'s record, unless time has forgotten it (then it is dropped).
+    private func record(_ key: String, in records: inout [String: Record], now: ContinuousClock.Instant) -> Record? {
+        guard let record = records[key] else { return nil }
+        let quiet = record.inFlight == 0 && record.lockedUntil <= now && record.lastFailed.map { now - $0 >= .seconds(forgetAfter) } ?? false
+        if quiet { records.removeValue(forKey: key) }
+        return quiet ? nil : record
     }
 
     /// Takes a try for every one of `keys` and returns 0, or takes none and returns the seconds
     /// until one may be taken. A try taken is settled by `failed(_:reserved: true)`,
     /// `settled` or `succeeded`.
     func reserve(_ keys: [String]) -> Int {
-        let now = ContinuousClock.now
+        let now = clock()
         return records.withLock { records in
             let wait = keys.map { key -> Int in
-                guard let record = records[key] else { return 0 }
+                guard let record = record(key, in: &records, now: now) else { return 0 }
                 let locked = Self.secondsLocked(record, now: now)
                 if locked > 0 { return locked }
                 let mayTry = record.failures + record.inFlight < free || (record.failures >= free && record.inFlight == 0)
@@ -59,9 +78,9 @@ final class SignInLimiter: Sendable {
 
     /// Seconds until any of `keys` may try again (0: now), taking nothing.
     func wait(_ keys: [String]) -> Int {
-        let now = ContinuousClock.now
+        let now = clock()
         return records.withLock { records in
-            keys.compactMap { records[$0] }.map { Self.secondsLocked($0, now: now) }.max() ?? 0
+            keys.compactMap { record($0, in: &records, now: now) }.map { Self.secondsLocked($0, now: now) }.max() ?? 0
         }
     }
 
@@ -73,14 +92,15 @@ final class SignInLimiter: Sendable {
 
     /// Counts a failure against each of `keys`; `reserved`: the try was taken by `reserve`.
     func failed(_ keys: [String], reserved: Bool) {
-        let now = ContinuousClock.now
+        let now = clock()
         records.withLock { records in
             makeRoom(for: keys.count, in: &records)
             for key in keys {
-                var record = records[key] ?? Record(lockedUntil: now, last: now)
+                var record = record(key, in: &records, now: now) ?? Record(lockedUntil: now, last: now)
                 if reserved { record.inFlight = max(record.inFlight - 1, 0) }
                 record.failures += 1
                 record.last = now
+                record.lastFailed = now
                 if record.failures >= free {
                     let doublings = min(record.failures - free, 10)
                     record.lockedUntil = now + .seconds(min(firstLock << doublings, longestLock))
@@ -104,7 +124,8 @@ final class SignInLimiter: Sendable {
 
     /// Whether any of `keys` has failed (and is still remembered).
     func hasFailed(_ keys: [String]) -> Bool {
-        records.withLock { records in keys.contains { (records[$0]?.failures ?? 0) > 0 } }
+        let now = clock()
+        return records.withLock { records in keys.contains { (record($0, in: &records, now: now)?.failures ?? 0) > 0 } }
     }
 
     /// Clears `keys` after a success (tries of theirs still in flight then count as new ones).

@@ -146,7 +146,7 @@ public final class ServerAccount {
         case 429, 503:
             let wait = answer.headers["retry-after"].map { "; try again in \($0) s" } ?? ""
             throw CloudError.unreachable(server: server, detail: (text ?? "busy") + wait)
-        case 507: throw CloudError.quotaExceeded(detail: text ?? "the account is full")
+        case 507: throw CloudError.quotaExceeded(text.map(CloudLimit.said) ?? .unknown)
         case 404 where text == nil:
             throw CloudError.unexpectedAnswer(server: server, detail: "no Vocab server API there (404)")
         default: throw CloudError.serverError(text ?? "status \(answer.status)")

@@ -56,4 +56,26 @@ final class SignInLimiterTests: XCTestCase {
         XCTAssertGreaterThan(limiter.wait(["address:999"]), 0, "the latest is kept")
         XCTAssertEqual(limiter.wait(["address:0"]), 0, "the oldest were forgotten")
     }
+
+    /// One typo is not held against its sender for ever (it once was, until a success from the
+    /// same address): a failure is forgotten `forgetAfter` seconds after it, not before; a key
+    /// locked is not forgotten while its lock lasts.
+    func testAFailureIsForgottenAfterItsTime() {
+        let now = Mutex(ContinuousClock.now)
+        let limiter = SignInLimiter(free: 2, firstLock: 1_000, longestLock: 1_000, forgetAfter: 900, clock: { now.withLock { $0 } })
+        limiter.failed(["typo"], reserved: false)
+        XCTAssertTrue(limiter.hasFailed(["typo"]))
+        now.withLock { $0 += .seconds(899) }
+        XCTAssertTrue(limiter.hasFailed(["typo"]), "remembered within its time")
+        now.withLock { $0 += .seconds(1) }
+        XCTAssertFalse(limiter.hasFailed(["typo"]), "forgotten after it")
+
+        limiter.failed(["guesser"], reserved: false)
+        limiter.failed(["guesser"], reserved: false)
+        now.withLock { $0 += .seconds(950) }
+        XCTAssertGreaterThan(limiter.wait(["guesser"]), 0, "a lock outlasts the time a failure is kept")
+        now.withLock { $0 += .seconds(51) }
+        XCTAssertEqual(limiter.wait(["guesser"]), 0)
+        XCTAssertFalse(limiter.hasFailed(["guesser"]), "and is forgotten once it ends")
+    }
 }

@@ -138,8 +138,8 @@ final class ManyUsersTests: XCTestCase {
         try CloudSchema.setRecordLimit(alice.name, to: 10, on: server.admin)
         let store = try storeWithWords("capped", count: 20)
         XCTAssertThrowsError(try sync(store, as: alice)) { error in
-            guard case .quotaExceeded(let detail)? = error as? CloudError else { return XCTFail("\(error)") }
-            XCTAssertTrue(detail.contains("may hold 10 records"), detail)
+            guard case .quotaExceeded(let limit)? = error as? CloudError else { return XCTFail("\(error)") }
+            guard case .records(most: 10, _) = limit else { return XCTFail("\(limit)") }
         }
         XCTAssertEqual(try store.wordCount(), 20)
         XCTAssertEqual(try store.outboxCount(), 21, "everything still waits to be pushed")

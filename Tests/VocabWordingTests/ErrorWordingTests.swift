@@ -68,7 +68,7 @@ final class ErrorWordingTests: XCTestCase {
         let cloud: [CloudError] = [
             .notLoggedIn, .unreachable(server: "s", detail: "d"), .accessDenied(server: "s", detail: "d"), .schemaMissing(server: "s"),
             .serverError("d"), .invalidURL("u"), .invalidUserName("n"), .emptyPassword, .cancelled, .timedOut(server: "s", seconds: 1),
-            .schemaTooOld(server: "s", found: 1, needed: 2), .schemaTooNew(server: "s", found: 3, known: 2), .quotaExceeded(detail: "d"),
+            .schemaTooOld(server: "s", found: 1, needed: 2), .schemaTooNew(server: "s", found: 3, known: 2), .quotaExceeded(.records(most: 10, wouldBe: 11)), .quotaExceeded(.devicesSignedIn(most: 10)),
             .countsDisagree(detail: "d"), .boundToAnotherAccount(bound: "a", loggedIn: "b", user: "u"),
             .unreadableLogin(path: "p", reason: "r"), .lockNotAvailable("d"), .blocked(by: []),
             .blocked(by: [BlockingSession(pid: 1, user: "u", state: "idle", seconds: 2)]), .deviceSignedOut(server: "s"),

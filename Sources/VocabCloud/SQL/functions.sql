@@ -85,6 +85,21 @@ $fn$;
 -- devices signed in and 30 added an hour per learner (`device_sign_ins_per_hour` in
 -- vocab.meta changes the 30); devices signed out over an hour ago are forgotten.
 -- Returns the device's id.
+CREATE OR REPLACE FUNCTION vocab.device_sign_ins_per_hour() RETURNS bigint
+LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $fn$
+    SELECT coalesce((SELECT m.value::bigint FROM vocab.meta m WHERE m.key = 'device_sign_ins_per_hour'), 30)
+$fn$;
+-- Whether `who` may add a device now, asked before a password is checked (a sign-in the
+-- device bounds would refuse costs no check): NULL when it may, else what add_device would
+-- say in its DETAIL (`devices 10`, `hourly 30`). Nothing when there is no such learner.
+CREATE OR REPLACE FUNCTION vocab.device_room(who name) RETURNS text
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+    SELECT CASE
+        WHEN (SELECT count(*) FROM vocab.devices d WHERE d.owner = who AND d.revoked IS NULL) >= 10 THEN 'devices 10'
+        WHEN (SELECT count(*) FROM vocab.devices d WHERE d.owner = who AND d.created > now() - interval '1 hour')
+             >= vocab.device_sign_ins_per_hour() THEN 'hourly ' || vocab.device_sign_ins_per_hour()
+    END
+$fn$;
 CREATE OR REPLACE FUNCTION vocab.add_device(who name, label text, secret_sha256 bytea) RETURNS name
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
 DECLARE device name;
@@ -98,11 +113,11 @@ BEGIN
         RAISE EXCEPTION 'there is no learner %', who USING ERRCODE = '42501';
     END IF;
     IF (SELECT count(*) FROM vocab.devices d WHERE d.owner = who AND d.revoked IS NULL) >= 10 THEN
-        RAISE EXCEPTION 'the account has 10 devices signed in; sign one out first' USING ERRCODE = '53400';
+        RAISE EXCEPTION 'the account has 10 devices signed in; sign one out first' USING ERRCODE = '53400', DETAIL = 'devices 10';
     END IF;
-    IF (SELECT count(*) FROM vocab.devices d WHERE d.owner = who AND d.created > now() - interval '1 hour') >=
-       coalesce((SELECT m.value::bigint FROM vocab.meta m WHERE m.key = 'device_sign_ins_per_hour'), 30) THEN
-        RAISE EXCEPTION 'the account signed in too many devices in the last hour; try again later' USING ERRCODE = '53400';
+    IF (SELECT count(*) FROM vocab.devices d WHERE d.owner = who AND d.created > now() - interval '1 hour') >= vocab.device_sign_ins_per_hour() THEN
+        RAISE EXCEPTION 'the account signed in too many devices in the last hour; try again later' USING ERRCODE = '53400',
+            DETAIL = 'hourly ' || vocab.device_sign_ins_per_hour();
     END IF;
     DELETE FROM vocab.devices d WHERE d.owner = who AND d.revoked < now() - interval '1 hour';
     device := 'vd_' || replace(gen_random_uuid()::text, '-', '');
@@ -140,7 +155,8 @@ CREATE OR REPLACE FUNCTION vocab.refuse_large_batch(bytes integer) RETURNS void
 LANGUAGE plpgsql AS $fn$
 BEGIN
     IF bytes > {{batch_bytes}} THEN
-        RAISE EXCEPTION 'a batch may hold {{batch_bytes}} bytes, and this one holds % bytes', bytes USING ERRCODE = '54000';
+        RAISE EXCEPTION 'a batch may hold {{batch_bytes}} bytes, and this one holds % bytes', bytes USING ERRCODE = '54000',
+            DETAIL = 'batch {{batch_bytes}} ' || bytes;
     END IF;
 END
 $fn$;
@@ -151,7 +167,8 @@ CREATE OR REPLACE FUNCTION vocab.refuse_large_record(kind text, size integer) RE
 LANGUAGE plpgsql AS $fn$
 BEGIN
     IF kind IS NOT NULL THEN
-        RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', kind, size, kind USING ERRCODE = '54000';
+        RAISE EXCEPTION 'a % record of % bytes is larger than a % may be', kind, size, kind USING ERRCODE = '54000',
+            DETAIL = 'record ' || kind || ' ' || size;
     END IF;
 END
 $fn$;
@@ -173,10 +190,12 @@ CREATE OR REPLACE FUNCTION vocab.refuse_past_caps(me name, cap bigint, total big
 LANGUAGE plpgsql AS $fn$
 BEGIN
     IF cap IS NOT NULL AND total > cap THEN
-        RAISE EXCEPTION 'the account % may hold % records, and this push would make it %', me, cap, total USING ERRCODE = '53400';
+        RAISE EXCEPTION 'the account % may hold % records, and this push would make it %', me, cap, total USING ERRCODE = '53400',
+            DETAIL = 'records ' || cap || ' ' || total;
     END IF;
     IF byte_cap IS NOT NULL AND bytes > byte_cap THEN
-        RAISE EXCEPTION 'the account % may hold % bytes, and this push would make it %', me, byte_cap, bytes USING ERRCODE = '53400';
+        RAISE EXCEPTION 'the account % may hold % bytes, and this push would make it %', me, byte_cap, bytes USING ERRCODE = '53400',
+            DETAIL = 'bytes ' || byte_cap || ' ' || bytes;
     END IF;
 END
 $fn$;
@@ -417,7 +436,7 @@ REVOKE ALL ON ALL FUNCTIONS IN SCHEMA vocab FROM PUBLIC;
 REVOKE ALL ON ALL TABLES IN SCHEMA vocab FROM vocab_server;
 GRANT USAGE ON SCHEMA vocab TO vocab_server;
 GRANT SELECT ON vocab.meta TO vocab_server;
-GRANT EXECUTE ON FUNCTION vocab.me(), vocab.device_learner(name, text), vocab.password_verifier(name),
+GRANT EXECUTE ON FUNCTION vocab.me(), vocab.device_learner(name, text), vocab.password_verifier(name), vocab.device_room(name),
     vocab.replace_verifier(name, text, text), vocab.legacy_device_verifier(name), vocab.adopt_device_secret(name, text),
     vocab.add_device(name, text, bytea), vocab.my_devices(name, text), vocab.sign_out(name, text, name),
     vocab.push(name, text, bigint, text, boolean, boolean), vocab.push_lines(name, text, bigint, text),
