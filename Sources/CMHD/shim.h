@@ -31,7 +31,11 @@ VOCAB_MHD(enum MHD_Result, MHD_queue_response, (struct MHD_Connection *connectio
           connection, status, response)
 VOCAB_MHD(enum MHD_Result, MHD_is_feature_supported, (enum MHD_FEATURE feature), feature)
 
+VOCAB_MHD(MHD_socket, MHD_quiesce_daemon, (struct MHD_Daemon *daemon), daemon)
+
 VOCAB_LAZY_VOID_FUNCTION(vocab_libmhd, MHD_destroy_response, (struct MHD_Response *response), response)
+VOCAB_LAZY_VOID_FUNCTION(vocab_libmhd, MHD_suspend_connection, (struct MHD_Connection *connection), connection)
+VOCAB_LAZY_VOID_FUNCTION(vocab_libmhd, MHD_resume_connection, (struct MHD_Connection *connection), connection)
 VOCAB_LAZY_VOID_FUNCTION(vocab_libmhd, MHD_stop_daemon, (struct MHD_Daemon *daemon), daemon)
 
 // MHD_start_daemon and MHD_get_daemon_info are C-variadic (Swift does not import them): these

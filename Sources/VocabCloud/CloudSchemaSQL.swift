@@ -56,6 +56,7 @@ extension CloudSchema {
         "follows_per_learner": SharingBounds.followsPerLearner,
         "batch_bytes": PushBounds.batchBytes, "book_bytes": PushBounds.bookBytes, "word_bytes": PushBounds.wordBytes,
         "settings_bytes": PushBounds.settingsBytes, "other_record_bytes": PushBounds.otherRecordBytes,
+        "pull_bytes": PullBounds.pageBytes,
     ]
 
     /// A file of `SQL/` (embedded at build time) without its last newline, its bounds put in.

@@ -15,3 +15,10 @@ public enum PushBounds {
     /// Any other record: a review, a mark, a deletion.
     public static let otherRecordBytes = 4 << 10
 }
+
+/// What one pull answers at most, written once: the cloud's SQL stops a page at this many bytes
+/// of bodies (always at least one record), so that an answer a server holds while a client
+/// reads it is bounded whatever the account holds. A device asks again from where a page ended.
+public enum PullBounds {
+    public static let pageBytes = 1 << 20
+}

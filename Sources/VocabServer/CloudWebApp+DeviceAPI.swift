@@ -51,7 +51,7 @@ extension CloudWebApp {
     private func signedIn(_ request: HTTPRequest, _ answer: (Caller) throws -> HTTPResponse) throws -> HTTPResponse {
         guard request.header("Authorization") != nil else { throw Self.signedOut("Sign this device in first.") }
         let caller = try signedInCaller(request)
-        return try withinShare(of: caller.owner) {
+        return try turns.answer(for: caller.owner) {
             do {
                 return try answer(caller)
             } catch let error as CloudError {

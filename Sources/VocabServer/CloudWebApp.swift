@@ -68,6 +68,9 @@ public final class CloudWebApp: Sendable {
     /// at): past 20, every stranger waits — guessing from fresh addresses stops — while the
     /// owner, from where he signed in before, is never held by it (`KnownSources`).
     let accountCeiling = SignInLimiter(free: 20, firstLock: 60, longestLock: 3_600)
+    /// Pulls into a learner's store after a sign-in, off the request: two at a time, one
+    /// waiting per learner (a second sign-in meanwhile finds his first pull under way).
+    let firstFills = FairWorkQueue(workers: 2, pendingPerKey: 1, pendingInAll: 1_000)
     /// Where each account's owner has been seen.
     let knownSources = KnownSources()
     static let markCookieName = "vocab_known"
@@ -79,11 +82,11 @@ public final class CloudWebApp: Sendable {
     /// The devices that proved themselves lately, by id (the cloud checks them again in
     /// every function a request runs; this only names their learner).
     private let devices = ShardedDictionary<SignedInDevice>()
-    /// Requests per learner: `requestsPerLearner` in flight, the next answered 429 (Retry-After)
+    /// Requests per learner: `requestsPerLearner` in flight (until each answer is sent), the next answered 429 (Retry-After)
     /// at once — one learner's flood queues behind himself (his devices back off), never in front
     /// of everyone else. None waits its turn here: even a short wait took away the devices'
     /// backing off (DESIGN.md §10).
-    private let turns = LearnerTurns(inFlight: CloudWebApp.requestsPerLearner) {
+    let turns = LearnerTurns(inFlight: CloudWebApp.requestsPerLearner) {
         WebProblem(status: 429, message: "Too many requests of this account at once: try again in a moment.", retryAfter: 1)
     }
     static let requestsPerLearner = 3
@@ -144,17 +147,24 @@ public final class CloudWebApp: Sendable {
         return response
     }
 
-    /// Whom an upload or a device's batch counts against, from its headers alone (before its
-    /// body is read, so that nobody who has not proved himself holds one of the server's few
-    /// slots): the signed-in learner, or the refusal a request without a signed-in device gets.
+    /// Whose request it is, from its headers and what this server holds in memory alone (asked
+    /// on the server's polling threads, so it never waits on the cloud): a learner whose device
+    /// proved itself here lately, a refusal for a request that names no device at all (its
+    /// upload or batch is never read), or not known yet (the handler asks the cloud).
     public func bodySender(_ request: HTTPRequest) -> BodySender {
-        do {
-            return .learner(try signedInCaller(request).owner)
-        } catch {
-            var response = WebApp.refusal(error, wording: WebApp.wording(for: request, catalogs: catalogs))
+        guard let token = deviceToken(request) else {
+            var response = WebApp.refusal(Self.signedOut("Sign in with your cloud account."), wording: WebApp.wording(for: request, catalogs: catalogs))
             response.headers += WebApp.securityHeaders
             return .refused(response)
         }
+        guard let key = DeviceKey(token: token), let known = devices[key.id], known.accepts(key.secret) else { return .unproved }
+        return .learner(known.owner)
+    }
+
+    /// The device token a request carries (a device's bearer, or a browser's cookie).
+    private func deviceToken(_ request: HTTPRequest) -> String? {
+        let bearer = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        return bearer ?? WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? "")
     }
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -176,13 +186,9 @@ public final class CloudWebApp: Sendable {
         default: break
         }
         let caller = try signedInCaller(request)
-        return try withinShare(of: caller.owner) { try answer(request, route, caller) }
+        return try turns.answer(for: caller.owner) { try answer(request, route, caller) }
     }
 
-    /// Runs `body` as one of the learner's requests in flight; 429 when he has `requestsPerLearner`.
-    func withinShare<T>(of owner: String, _ body: () throws -> T) throws -> T {
-        try turns.run(for: owner, body)
-    }
 
     /// A signed-in learner's request: the account's own routes here, the rest (and a route
     /// that does not exist, which it refuses) by the learner's web app over their store.
@@ -210,7 +216,7 @@ public final class CloudWebApp: Sendable {
         var counts: CloudCounts?
         if request.method != "GET" || !caller.device.checked(within: Self.freshFor) {
             let asking = ContinuousClock.now
-            counts = try freshen(learner, caller, pushing: false)
+            counts = try freshen(learner, caller, pushing: false, waitingForOthers: request.method != "GET")
             caller.device.markChecked(at: asking)  // a cloud out of reach too: reads go on from the store meanwhile
         }
         let response = learner.app.handle(request, device: caller.key.id)
@@ -252,11 +258,15 @@ public final class CloudWebApp: Sendable {
         let caller = try addDevice(request, user: given.user, password: given.password, label: Self.label(userAgent: request.header("User-Agent")))
         // The browser is marked as the owner's: strangers' failures never hold it back.
         let mark = knownSources.mark(for: caller.owner)
-        // The learner's store is pulled now, so the first page shows the words at once.
+        // The learner's store is pulled from now, off the request (a large account takes minutes
+        // the first time): the pages show what has come so far, and the rest as it comes.
         let store = try stores.learner(caller.owner, server: settings.server)
-        _ = try? freshen(store, caller, pushing: false)
-        store.busy.subtract(1, ordering: .relaxed)
-        DispatchQueue.global(qos: .utility).async { [stores] in stores.evictIfOverBudget() }
+        let filling = firstFills.submit(key: caller.owner) { [self] in
+            defer { store.busy.subtract(1, ordering: .relaxed) }
+            _ = try? freshen(store, caller, pushing: false)
+            stores.evictIfOverBudget()
+        }
+        if !filling { store.busy.subtract(1, ordering: .relaxed) }
         return HTTPResponse(status: 200, headers: [("Set-Cookie", cookie(value: caller.key.token, maxAge: 31_536_000)),
                                                    ("Set-Cookie", cookie(Self.markCookieName, value: mark, maxAge: 31_536_000)),
                                                    ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
@@ -356,8 +366,7 @@ public final class CloudWebApp: Sendable {
     /// The device a request names (a device's `Authorization: Bearer ID.SECRET`, or a
     /// browser's cookie) when its secret is right and it is signed in.
     func signedInCaller(_ request: HTTPRequest) throws -> Caller {
-        let bearer = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        guard let token = bearer ?? WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? ""), let key = DeviceKey(token: token) else {
+        guard let token = deviceToken(request), let key = DeviceKey(token: token) else {
             throw Self.signedOut("Sign in with your cloud account.")
         }
         let keys = limitKeys(request), deviceKey = ["device:" + key.id + "@" + AddressNetwork.of(request.peer)]
@@ -437,7 +446,10 @@ public final class CloudWebApp: Sendable {
     /// lock or a connection) — so the next card after a grade, which pushed, is answered from
     /// the store even when the grade waited long.
     @discardableResult
-    func freshen(_ learner: Learner, _ caller: Caller, pushing: Bool, known: CloudCounts? = nil, sharedNow: Bool = false) throws -> CloudCounts? {
+    /// `waitingForOthers`: false for a read, answered from the store as it is while another
+    /// request of the learner's syncs it (nil is returned then).
+    func freshen(_ learner: Learner, _ caller: Caller, pushing: Bool, known: CloudCounts? = nil, sharedNow: Bool = false,
+                 waitingForOthers: Bool = true) throws -> CloudCounts? {
         // The books the learner follows: at once after a follow; else every few seconds (an
         // owner's change shows on an open phone within them), off the request's way.
         let due = learner.sharedChecked.withLock { checked in
@@ -455,7 +467,7 @@ public final class CloudWebApp: Sendable {
             }
         }
         do {
-            return try learner.syncLock.withLock { _ in
+            let bringUpToDate = { [self] () throws -> CloudCounts? in
                 try cloud.with(for: caller.owner) { connection in
                     // The cloud checks the device in what runs from now: the time it answers
                     // for (not when the request began to wait for the lock or a connection).
@@ -473,6 +485,13 @@ public final class CloudWebApp: Sendable {
                     return counts
                 }
             }
+            if !waitingForOthers {
+                // A read while another request brings the store up to date (a sign-in's first
+                // pull of a large account, say) is answered from the store as it is: it never
+                // holds a worker for as long as that takes.
+                return try learner.syncLock.withLockIfAvailable { _ in try bringUpToDate() } ?? nil
+            }
+            return try learner.syncLock.withLock { _ in try bringUpToDate() }
         } catch CloudError.accessDenied, CloudError.deviceSignedOut {
             forget(devices: [caller.key.id])
             throw Self.signedOut("This device was signed out: sign in again with your cloud account.")

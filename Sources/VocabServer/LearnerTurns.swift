@@ -1,3 +1,5 @@
+import VocabWeb
+
 /// Each learner's share of a server of many: `inFlight` of his requests at once; past that,
 /// `run` throws `busy` at once (a 429 with Retry-After, which his devices honour by backing
 /// off). What it keeps is this server's alone: no other server needs it. (Letting a few more
@@ -15,19 +17,45 @@ final class LearnerTurns: Sendable {
     /// Runs `body` as one of `owner`'s requests in flight, or throws `busy` when he has
     /// `inFlight` already.
     func run<T>(for owner: String, _ body: () throws -> T) throws -> T {
+        try take(for: owner)
+        defer { giveBack(for: owner) }
+        return try body()
+    }
+
+    /// Answers `body` as one of `owner`'s requests in flight until its answer is sent (or its
+    /// connection gone): answers he does not read still count against him, so they never
+    /// pile up in the server's memory. Throws `busy` when he has `inFlight` already.
+    func answer(for owner: String, _ body: () throws -> HTTPResponse) throws -> HTTPResponse {
+        try take(for: owner)
+        var response: HTTPResponse
+        do {
+            response = try body()
+        } catch {
+            giveBack(for: owner)
+            throw error
+        }
+        let before = response.whenDone
+        response.whenDone = { [self] in
+            before?()
+            giveBack(for: owner)
+        }
+        return response
+    }
+
+    private func take(for owner: String) throws {
         let admitted = counts.withShard(of: owner) { counts in
             guard counts[owner, default: 0] < inFlight else { return false }
             counts[owner, default: 0] += 1
             return true
         }
         guard admitted else { throw busy() }
-        defer {
-            counts.withShard(of: owner) { counts in
-                counts[owner, default: 1] -= 1
-                if counts[owner] == 0 { counts.removeValue(forKey: owner) }
-            }
+    }
+
+    private func giveBack(for owner: String) {
+        counts.withShard(of: owner) { counts in
+            counts[owner, default: 1] -= 1
+            if counts[owner] == 0 { counts.removeValue(forKey: owner) }
         }
-        return try body()
     }
 
     /// Learners with a request in flight.

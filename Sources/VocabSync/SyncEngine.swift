@@ -100,7 +100,7 @@ public final class SyncEngine {
         let counts = try known ?? channel.counts()
         var latest: Int64? = counts.latest
         for _ in 0..<20 {
-            if latest != token { token = try pull(after: token, report: &report) }
+            if latest != token { token = try pull(after: token, upTo: latest, report: &report) }
             if try push(token: &token, serverLatest: latest, report: &report) { return counts }
             latest = nil  // the server moved on: pull again
         }
@@ -128,8 +128,9 @@ public final class SyncEngine {
             + "the server \(remote.books), \(remote.words), \(remote.reviews)"
     }
 
-    /// Pulls every record after `token`; returns the new token.
-    private func pull(after start: Int64, report: inout SyncReport) throws -> Int64 {
+    /// Pulls every record after `token` (`latestKnown`: the cloud's latest change, when asked
+    /// just before); returns the new token.
+    private func pull(after start: Int64, upTo latestKnown: Int64?, report: inout SyncReport) throws -> Int64 {
         var token = start
         while true {
             if isCancelled() { throw CloudError.cancelled }
@@ -156,7 +157,9 @@ public final class SyncEngine {
             report.waiting = summary.deferred
             token = pageToken
             progress(.pulled(report.pulled))
-            if rows.count < pageSize { return token }
+            // A page may end short of `pageSize` (the cloud bounds it in bytes too): only an
+            // empty one, or the latest change the cloud named, says there is no more.
+            if let latest = latestKnown, token >= latest { return token }
         }
     }
 

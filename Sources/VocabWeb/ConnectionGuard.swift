@@ -11,7 +11,10 @@ import Glibc
 /// - a request's whole head must come within `headerSeconds` of the connection's opening or of
 ///   the end of the request before (a byte now and then does not reset it, as it resets the idle
 ///   bound); a connection past it is shut down;
-/// - at most `bodiesPerAddress` requests from one client address whose bodies are being received.
+/// - at most `bodiesPerAddress` requests from one client address whose bodies are being received,
+///   holding at most `bodyBytesPerAddress` bytes of them (and everyone `bodyBytesInAll`);
+/// - a body must keep coming: past `bodyGraceSeconds`, at `slowestBody` bytes a second on
+///   average, or its connection is shut down (a byte now and then does not keep it).
 /// A bound of 0 is no bound.
 /// A connection refused or cut is shut down (libmicrohttpd then closes it as one whose peer hung
 /// up, and says so before it closes the socket, so a socket is never shut down once reused).
@@ -30,14 +33,32 @@ final class ConnectionGuard: Sendable {
         var perAddress: Int
         var headerSeconds: Int
         var bodiesPerAddress: Int
+        var bodyBytesPerAddress: Int = 0
+        var bodyBytesInAll: Int = 0
+        var bodyGraceSeconds: Int = 10
+        var slowestBody: Int = 0
         var exempt: Set<String>
     }
 
+    /// A body being received on a connection: since when, and how many bytes have come.
+    private struct Receiving {
+        var since: ContinuousClock.Instant
+        var received = 0
+    }
+
+    private struct Entry {
+        let watched: Watched
+        /// Since when it waits for a request's head (nil: one is being answered).
+        var awaitingSince: ContinuousClock.Instant?
+        var receiving: Receiving?
+    }
+
     private struct State {
-        /// The open connections, and since when each waits for a request's head (nil: one is being answered).
-        var open: [ObjectIdentifier: (watched: Watched, awaitingSince: ContinuousClock.Instant?)] = [:]
+        var open: [ObjectIdentifier: Entry] = [:]
         var perAddress: [String: Int] = [:]
         var bodies: [String: Int] = [:]
+        var bodyBytes: [String: Int] = [:]
+        var bodyBytesInAll = 0
     }
 
     let bounds: Bounds
@@ -50,7 +71,7 @@ final class ConnectionGuard: Sendable {
     /// A connection opened; one over its address's bound is shut down at once.
     func opened(_ watched: Watched) {
         state.withLock { state in
-            state.open[ObjectIdentifier(watched)] = (watched, .now)
+            state.open[ObjectIdentifier(watched)] = Entry(watched: watched, awaitingSince: .now)
             let count = (state.perAddress[watched.address] ?? 0) + 1
             state.perAddress[watched.address] = count
             if bounds.perAddress > 0, count > bounds.perAddress, !bounds.exempt.contains(watched.address) {
@@ -66,7 +87,59 @@ final class ConnectionGuard: Sendable {
 
     /// A request was answered (or cut off): the next one's head is waited for from now.
     func requestEnded(_ watched: Watched) {
-        state.withLock { $0.open[ObjectIdentifier(watched)]?.awaitingSince = .now }
+        state.withLock { state in
+            state.open[ObjectIdentifier(watched)]?.awaitingSince = .now
+            state.open[ObjectIdentifier(watched)]?.receiving = nil
+        }
+    }
+
+    /// The connection's request has a body, coming from now (held to the slowest rate).
+    func bodyBegan(_ watched: Watched) {
+        state.withLock { $0.open[ObjectIdentifier(watched)]?.receiving = Receiving(since: .now) }
+    }
+
+    /// `count` more bytes of its body have come; false when that is slower than the slowest rate.
+    func bodyCame(_ watched: Watched, count: Int, now: ContinuousClock.Instant = .now) -> Bool {
+        state.withLock { state in
+            guard var receiving = state.open[ObjectIdentifier(watched)]?.receiving else { return true }
+            receiving.received += count
+            state.open[ObjectIdentifier(watched)]?.receiving = receiving
+            return !tooSlow(receiving, now: now)
+        }
+    }
+
+    /// The body has all come (a worker answers it now): no longer held to a rate.
+    func bodyEnded(_ watched: Watched) {
+        state.withLock { $0.open[ObjectIdentifier(watched)]?.receiving = nil }
+    }
+
+    private func tooSlow(_ receiving: Receiving, now: ContinuousClock.Instant) -> Bool {
+        let past = now - receiving.since - .seconds(bounds.bodyGraceSeconds)
+        guard bounds.slowestBody > 0, past > .zero else { return false }
+        let seconds = Double(past.components.seconds) + Double(past.components.attoseconds) / 1e18
+        return Double(receiving.received) < seconds * Double(bounds.slowestBody)
+    }
+
+    /// Takes `count` bytes of `address`'s (and everyone's) share of bodies being received;
+    /// false, taking nothing, when either would pass its bound.
+    func takeBodyBytes(_ count: Int, from address: String) -> Bool {
+        state.withLock { state in
+            let held = state.bodyBytes[address] ?? 0
+            if bounds.bodyBytesPerAddress > 0, !bounds.exempt.contains(address), held + count > bounds.bodyBytesPerAddress { return false }
+            if bounds.bodyBytesInAll > 0, state.bodyBytesInAll + count > bounds.bodyBytesInAll { return false }
+            state.bodyBytes[address] = held + count
+            state.bodyBytesInAll += count
+            return true
+        }
+    }
+
+    func giveBackBodyBytes(_ count: Int, from address: String) {
+        guard count > 0 else { return }
+        state.withLock { state in
+            let left = (state.bodyBytes[address] ?? count) - count
+            state.bodyBytes[address] = left > 0 ? left : nil
+            state.bodyBytesInAll = max(state.bodyBytesInAll - count, 0)
+        }
     }
 
     /// A connection closed (before its socket is).
@@ -78,15 +151,19 @@ final class ConnectionGuard: Sendable {
         }
     }
 
-    /// Shuts down the connections whose request's head is later than its bound; how many.
+    /// Shuts down the connections whose request's head is later than its bound, or whose body
+    /// comes slower than the slowest rate; how many.
     @discardableResult
     func cutLate(now: ContinuousClock.Instant = .now) -> Int {
         state.withLock { state in
             var cut = 0
             for (key, entry) in state.open {
-                guard let since = entry.awaitingSince, now - since > .seconds(bounds.headerSeconds) else { continue }
+                let late = entry.awaitingSince.map { now - $0 > .seconds(bounds.headerSeconds) } ?? false
+                let slow = entry.receiving.map { tooSlow($0, now: now) } ?? false
+                guard late || slow else { continue }
                 shutdown(entry.watched.socket, Int32(SHUT_RDWR))
                 state.open[key]?.awaitingSince = nil  // shut down once; closed soon after
+                state.open[key]?.receiving = nil
                 cut += 1
             }
             return cut

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,6 +40,24 @@ final class ScratchFolder: Sendable {
             throw WebProblem(status: 500, message: "The server cannot write its private folder.")
         }
         return file
+    }
+
+    /// Moves `file` (the server's own: a body it received) in under a new name; the new path.
+    func adopt(_ file: String, suffix: String) throws -> String {
+        let moved = newName(suffix: suffix)
+        guard rename(file, moved) == 0 else {
+            guard let bytes = try? FileAccess.readBytes(file, limit: Int(Int32.max)) else {
+                throw WebProblem(status: 500, message: "The server cannot write its private folder.")
+            }
+            return try write(bytes, suffix: suffix)
+        }
+        return moved
+    }
+
+    /// Whether `path` is a file with something in it.
+    static func isNonEmptyFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_size > 0
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }  // at the end: nothing in it is anyone's only copy

@@ -16,7 +16,9 @@ extension WebApp {
     /// `POST /api/imports?name=FILE&format=F&book=ID&skipInvalid=1`, the file as the body.
     /// `name` only tells the format by its extension; it never becomes a path.
     func startImport(_ request: HTTPRequest, device: String) throws -> ImportStarted {
-        guard !request.body.isEmpty else { throw WebProblem(status: 422, message: "The file is empty.", field: "file") }
+        guard !request.body.isEmpty || request.bodyFile.map(ScratchFolder.isNonEmptyFile) == true else {
+            throw WebProblem(status: 422, message: "The file is empty.", field: "file")
+        }
         let format: WordFileFormat
         do {
             guard let found = try TransferService.format(named: request.query["format"], fileName: request.query["name"] ?? "") else {
@@ -33,7 +35,8 @@ extension WebApp {
         }
         let path: String
         do {
-            path = try scratch.write(request.body, suffix: "." + (format == .apkg ? "apkg" : format.rawValue))
+            let suffix = "." + (format == .apkg ? "apkg" : format.rawValue)
+            path = try request.bodyFile.map { try scratch.adopt($0, suffix: suffix) } ?? scratch.write(request.body, suffix: suffix)
         } catch {
             job.state.withLock { $0 = .failed(status: 500, message: "The server could not keep the file.") }
             throw error

@@ -13,12 +13,7 @@ final class ServerAttackEndToEndTests: CloudEndToEndTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        // A socket is a file: a thousand of them need a limit above the usual 1,024.
-        var limit = rlimit()
-        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < 8_192 {
-            limit.rlim_cur = min(8_192, limit.rlim_max)
-            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
+        raiseOpenFileLimit(to: 8_192)  // a socket is a file: thousands need more than the usual 1,024
     }
 
     /// 1,030 connections from one address, each sending a request's head a line at a time (every

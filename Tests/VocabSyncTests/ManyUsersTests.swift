@@ -60,6 +60,25 @@ final class ManyUsersTests: XCTestCase {
         XCTAssertEqual(try bobs.outboxCount(), 4, "nothing of his was lost")
     }
 
+    /// A pull's page ends once its bodies pass `PullBounds.pageBytes` (once it was 2,000 records
+    /// of up to 512 KiB each, and three pulls of a full account took a server to 2 GiB): five
+    /// words of 300 KiB come four to a page, then one; a store syncs them all.
+    func testAPullsPageIsBoundedInBytesAndASyncStillGetsEverything() throws {
+        let alice = try user("alice")
+        let asServer = try server.tier()
+        let filler = String(repeating: "x", count: 300 << 10)
+        let batch = "[" + (0..<5).map { _ in #"{"k":"word","i":"\#(UUID().uuidString.lowercased())","d":false,"b":{"word":"big","definition":"\#(filler)"}}"# }
+            .joined(separator: ",") + "]"
+        XCTAssertNotNil(try asServer.execute("SELECT vocab.push($1, $2, 0, $3, false)::text", [alice.device.id, alice.device.secret, batch]).first?.first ?? nil)
+        let first = try asServer.execute("SELECT seq::text FROM vocab.pull($1, $2, 0, 2000)", [alice.device.id, alice.device.secret])
+        XCTAssertEqual(first.count, 4, "a page stops past \(PullBounds.pageBytes) bytes")
+        let rest = try asServer.execute("SELECT seq::text FROM vocab.pull($1, $2, $3, 2000)",
+                                        [alice.device.id, alice.device.secret, first.last?.first??.description ?? "0"])
+        XCTAssertEqual(rest.count, 1)
+        let store = try Store.open(folder: folder + "/pages")
+        XCTAssertEqual(try sync(store, as: alice).pulled, 5, "every record pulled, page after page")
+    }
+
     func testADeviceProvesItselfInEveryFunctionAndNeverActsForAnother() throws {
         let alice = try user("alice"), bob = try user("bob")
         let asServer = try server.tier()

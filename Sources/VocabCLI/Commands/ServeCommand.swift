@@ -73,12 +73,12 @@ enum ServeCommand {
             } catch let error as CloudError {
                 throw ServeError.cloudRefused(error)
             }
-            // Many learners: more connections, each with a thread of its own (a request waits on the cloud).
+            // Many learners: many connections (each costs a socket and a few KiB, never a thread),
+            // and more workers, since a request may wait on the cloud (they take turns by learner).
             var limits = options.limits
-            limits.threadPerConnection = true  // one learner's waiting request holds back no one else's
-            limits.maximumConnections = 1024
-            if options.connectionsPerAddress == nil { limits.connectionsPerAddress = 128 }  // an eighth at most (a school shares one address)
-            limits.slotWaitSeconds = 5  // a device that finds every batch slot taken waits its turn
+            limits.maximumConnections = 16_384
+            limits.workers = 32
+            if options.connectionsPerAddress == nil { limits.connectionsPerAddress = 128 }  // a school shares one address
             let server = try listen(options, identity, limits: limits, sender: { request in app.bodySender(request) }) { request in
                 app.handle(request)
             }

@@ -413,8 +413,13 @@ RETURNS TABLE (kind text, id uuid, seq bigint, deleted boolean, body jsonb)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
 DECLARE me name := vocab.device_learner(device, secret);
 BEGIN
-    RETURN QUERY SELECT r.kind, r.id, r.seq, r.deleted, r.body FROM vocab.records r
-    WHERE r.owner = me AND r.seq > after ORDER BY r.seq LIMIT least(greatest(most, 0), 10000);
+    -- A page ends at {{pull_bytes}} bytes of bodies (the record that passes them is the last,
+    -- so a page holds one record at least); the device asks again from its last seq.
+    RETURN QUERY SELECT p.kind, p.id, p.seq, p.deleted, p.body FROM (
+        SELECT r.kind, r.id, r.seq, r.deleted, r.body,
+               sum(coalesce(r.size, octet_length(r.body::text))) OVER (ORDER BY r.seq) - coalesce(r.size, octet_length(r.body::text)) AS before
+        FROM (SELECT * FROM vocab.records r WHERE r.owner = me AND r.seq > after ORDER BY r.seq LIMIT least(greatest(most, 0), 10000)) r
+    ) p WHERE p.before < {{pull_bytes}} ORDER BY p.seq;
 END
 $fn$;
 

@@ -1,0 +1,88 @@
+import VocabSystem
+
+/// The server's workers: a fixed number of threads that answer the requests whose head and
+/// body have come, taken in turn by key (the learner a request is for, or the address network
+/// of one not yet proved) — so a key with many requests waiting is served one at a time between
+/// everyone else's, never before them. Each key may have `pendingPerKey` waiting and all
+/// together `pendingInAll`; more are refused at once (the caller answers "busy"). Threads: the
+/// `workers` started at once, no more whatever the load.
+package final class FairWorkQueue: @unchecked Sendable {
+    package typealias Job = @Sendable () -> Void
+
+    let workers: Int
+    let pendingPerKey: Int
+    let pendingInAll: Int
+    private let condition = ThreadCondition()
+    // Guarded by `condition`.
+    private var queues: [String: [Job]] = [:]
+    /// The keys with jobs waiting, in the order of their next turn.
+    private var turns: [String] = []
+    private var first = 0
+    private var pending = 0
+    private var running = 0
+    private var stopping = false
+
+    package init(workers: Int, pendingPerKey: Int, pendingInAll: Int) {
+        self.workers = max(workers, 1)
+        self.pendingPerKey = max(pendingPerKey, 1)
+        self.pendingInAll = max(pendingInAll, 1)
+        for _ in 0..<self.workers { Threads.start { [self] in work() } }
+    }
+
+    /// Queues `job` for `key`; false (nothing queued) when the key or everyone has too many waiting, or the queue stopped.
+    package func submit(key: String, _ job: @escaping Job) -> Bool {
+        condition.withLock {
+            guard !stopping, pending < pendingInAll, queues[key, default: []].count < pendingPerKey else { return false }
+            if queues[key, default: []].isEmpty { turns.append(key) }
+            queues[key, default: []].append(job)
+            pending += 1
+            condition.signal()
+            return true
+        }
+    }
+
+    /// Takes no more jobs; the workers end once those waiting are done.
+    package func stop() {
+        condition.withLock {
+            stopping = true
+            condition.broadcast()
+        }
+    }
+
+    /// Jobs running and waiting now.
+    package var load: (running: Int, waiting: Int) { condition.withLock { (running, pending) } }
+
+    private func work() {
+        while let job = next() {
+            job()
+            condition.withLock { running -= 1 }
+        }
+    }
+
+    /// The next key's first job, waiting for one; nil once stopped and none is left.
+    private func next() -> Job? {
+        condition.withLock {
+            while first == turns.count {
+                if stopping { return nil }
+                condition.wait()
+            }
+            let key = turns[first]
+            first += 1
+            var queue = queues[key] ?? []
+            let job = queue.removeFirst()
+            if queue.isEmpty {
+                queues.removeValue(forKey: key)
+            } else {
+                queues[key] = queue
+                turns.append(key)  // its next job after every other key's
+            }
+            if first > 1_024, first * 2 > turns.count {  // the turns taken are dropped now and then
+                turns.removeFirst(first)
+                first = 0
+            }
+            pending -= 1
+            running += 1
+            return job
+        }
+    }
+}
