@@ -69,6 +69,11 @@ extension Store {
                     summary.skipped.append("\(record.kind) \(record.id.lowercaseText): \(error.reason)")
                 }
             }
+            try keepUnderItsShare(share)
+            // Every record under the id this store keeps it by (`UUID.followed`), never its owner's.
+            let records = records.map { record in
+                SyncRecord(kind: record.kind, id: .followed(record.id, share: share), deleted: record.deleted, body: record.body, seq: record.seq)
+            }
             // The book first; then, found once, where its words go.
             for record in records where record.kind == "book" {
                 try applying(record) { try applySharedBook(record, share: share, sharer: sharer) }
@@ -209,14 +214,43 @@ extension Store {
         try database.run("UPDATE books SET name = ?, name_key = ? WHERE key = ?", [.text(moved), .text(TextRules.nameKey(moved)), .integer(key)])
     }
 
+    /// Moves a book followed here before followed books had ids of their own (its owner's ids)
+    /// and its words under their followed ids (`UUID.followed`); nothing when they have them.
+    /// The learner's reviews of its words stay with them (they name the word by its row).
+    func keepUnderItsShare(_ share: UUID) throws {
+        guard let (key, id) = try database.first("""
+            SELECT b.key, b.id FROM shared_books s JOIN books b ON b.key = s.book WHERE s.share = ? AND s.ended = 0
+            """, [.text(share.lowercaseText)], { row in UUID(text: row.text(1)).map { (row.int(0), $0) } }) ?? nil,
+              !id.isFollowedId else { return }
+        try database.run("UPDATE books SET id = ? WHERE key = ?", [.text(UUID.followed(id, share: share).storageText), .integer(key)])
+        let words = try database.query("SELECT key, id FROM words WHERE book = ?", [.integer(key)]) { row in
+            UUID(text: row.text(1)).map { (row.int(0), $0) }
+        }.compactMap { $0 }
+        for (wordKey, wordId) in words where !wordId.isFollowedId {
+            try database.run("UPDATE words SET id = ? WHERE key = ?", [.text(UUID.followed(wordId, share: share).storageText), .integer(wordKey)])
+        }
+    }
+
+    /// The id a word that is not here by `id` is kept under when it is a followed book's (a
+    /// review or a mark named it by its owner's id before followed books had ids of their own).
+    func followedWordId(for id: UUID) throws -> UUID? {
+        let shares = try database.query("SELECT share FROM shared_books WHERE ended = 0") { UUID(text: $0.text(0)) }.compactMap { $0 }
+        for share in shares {
+            let followed = UUID.followed(id, share: share)
+            if try database.first("SELECT 1 FROM words WHERE id = ?", [.text(followed.storageText)], { _ in true }) ?? false { return followed }
+        }
+        return nil
+    }
+
     /// Forgets that a book was shared once (the notice that it no longer updates goes).
     public func forgetEndedShare(share: UUID) throws {
         try write { try database.run("DELETE FROM shared_books WHERE share = ? AND ended = 1", [.text(share.lowercaseText)]) }
     }
 
     /// After a pull of the whole book from the start: the words here that it no longer
-    /// holds (moved to another of the owner's books, say) go.
+    /// holds (moved to another of the owner's books, say) go. `ids` are the owner's.
     public func keepOnlySharedWords(share: UUID, _ ids: Set<UUID>) throws {
+        let ids = Set(ids.map { UUID.followed($0, share: share) })
         try write {
             try database.run("INSERT INTO sync_applying VALUES (1)")
             defer { try? database.run("DELETE FROM sync_applying") }

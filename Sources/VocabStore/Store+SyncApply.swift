@@ -296,11 +296,12 @@ extension Store {
     /// review of a deleted word goes, as that word's own reviews did.
     private func applyReview(_ record: SyncRecord, touchedWords: inout Set<UUID>) throws -> Bool {
         guard !record.deleted else { return true }
-        guard let body = SyncBodies.parse(record.body), let wordText = body["wordId"]?.stringValue, let wordId = UUID(text: wordText),
+        guard let body = SyncBodies.parse(record.body), let wordText = body["wordId"]?.stringValue, var wordId = UUID(text: wordText),
               let at = body["reviewedAt"]?.int64Value, let ratingValue = body["rating"]?.int64Value.map({ Int($0) }),
               let rating = Rating(rawValue: ratingValue)
         else { throw MalformedRecord(reason: "missing word, time or rating") }
         let source = body["source"]?.stringValue.flatMap(ReviewSource.init(rawValue:)) ?? .review
+        if try wordKey(id: wordId) == nil, let followed = try followedWordId(for: wordId) { wordId = followed }
         guard let wordKey = try wordKey(id: wordId) else {
             if try isTombstoned(wordId) { return true }
             try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('review', ?, ?)",
@@ -321,14 +322,16 @@ extension Store {
     private func applyMark(_ record: SyncRecord) throws -> Bool {
         guard !record.deleted else { return true }
         guard let memorized = SyncBodies.parse(record.body)?["memorized"]?.boolValue else { throw MalformedRecord(reason: "no mark") }
-        guard let book = try database.first("SELECT book FROM words WHERE id = ?", [.text(record.id.storageText)], { $0.int(0) }) else {
+        var wordId = record.id
+        if try wordKey(id: wordId) == nil, let followed = try followedWordId(for: wordId) { wordId = followed }
+        guard let book = try database.first("SELECT book FROM words WHERE id = ?", [.text(wordId.storageText)], { $0.int(0) }) else {
             if try isTombstoned(record.id) { return true }  // the word went (or its book is no longer followed)
             try database.run("INSERT OR REPLACE INTO sync_pending (kind, id, body) VALUES ('mark', ?, ?)",
                              [.text(record.id.storageText), .text(record.body)])
             return false
         }
         if try database.first("SELECT 1 FROM shared_books WHERE book = ? AND ended = 0", [.integer(book)], { _ in true }) ?? false {
-            try database.run("UPDATE words SET memorized = ? WHERE id = ?", [.integer(memorized ? 1 : 0), .text(record.id.storageText)])
+            try database.run("UPDATE words SET memorized = ? WHERE id = ?", [.integer(memorized ? 1 : 0), .text(wordId.storageText)])
         }
         return true
     }

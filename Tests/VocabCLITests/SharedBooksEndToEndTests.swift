@@ -189,6 +189,55 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try words("teacher", book: "TOEIC"), ["abandon", "benefit", "comply"])
     }
 
+    /// A stranger's book under the ids of the learner's own (issue 68: bob followed alice's
+    /// shared book and so learned its book's and words' ids, pushed a book of his own under them,
+    /// shared it as "Ms. Kim"; alice followed it on another device, and her own book was gone
+    /// from that device, for good, every sync exiting 0): her book and words stay on every
+    /// device of hers, his copy sits beside them under ids of its own, and unfollowing it takes
+    /// only his.
+    func testAStrangersBookUnderTheIdsOfTheLearnersOwnNeverTakesItsPlace() throws {
+        let alice = try newUser("alice"), bob = try newUser("bob")
+        server = try sharedServer()
+        for (device, user) in [("alice", alice), ("alice2", alice), ("bob", bob)] { try signIn(device, to: server, as: user) }
+        try on("alice", ["book", "add", "Class words"]).expectSuccess()
+        for word in ["apple", "pear"] { try on("alice", ["word", "add", word, "--book", "Class words", "--definition", "a fruit"]).expectSuccess() }
+        let hers = try on("alice", ["share", "Class words", "--json"])
+        let herLink = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(hers.stdout.utf8)) as? [String: Any])?["link"] as? String)
+        try on("bob", ["follow", herLink]).expectSuccess()
+
+        // What bob learns over the wire: her book's and words' ids, pushed as his own with his words.
+        let follows = try request("bob", "GET", "/api/v1/follows")
+        let share = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(follows.body.utf8)) as? [[String: Any]])?.first?["share"] as? String)
+        let lines = try request("bob", "GET", "/api/v1/follows/\(share)/records?after=0&limit=5000").body.split(separator: "\n")
+        let ids = lines.map { $0.split(separator: "\t").map(String.init) }.filter { $0.count >= 2 }.map { (kind: $0[0], id: $0[1]) }
+        let bookId = try XCTUnwrap(ids.first { $0.kind == "book" }?.id)
+        let forged = ids.map { record in
+            record.kind == "book"
+                ? #"{"k":"book","i":"\#(record.id)","d":false,"b":{"name":"Class words","createdAt":1,"modifiedAt":1}}"#
+                : #"{"k":"word","i":"\#(record.id)","d":false,"b":{"word":"fake\#(record.id.prefix(4))","bookId":"\#(bookId)","date":1,"createdAt":1,"modifiedAt":1}}"#
+        }
+        let counts = try request("bob", "GET", "/api/v1/account")
+        let latest = ((try JSONSerialization.jsonObject(with: Data(counts.body.utf8)) as? [String: Any])?["latest"] as? Int) ?? 0
+        let pushed = try request("bob", "POST", "/api/v1/sync/push?token=\(latest)&fresh=0&merge=1", body: "[" + forged.joined(separator: ",") + "]")
+        XCTAssertEqual(pushed.status, 200, pushed.body)
+        try syncs("bob")
+        let his = try on("bob", ["share", "Class words", "--json", "--catalog", "Ms. Kim"])
+        XCTAssertEqual(his.status, 0, his.stderr)
+        let hisLink = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(his.stdout.utf8)) as? [String: Any])?["link"] as? String)
+
+        // Alice, on a device that has not synced yet, follows his.
+        try on("alice2", ["follow", hisLink]).expectSuccess()
+        try syncs("alice2")
+        XCTAssertEqual(try words("alice2", book: "Class words"), ["apple", "pear"], "her own book, whole")
+        let books = try XCTUnwrap(try json("alice2", ["book", "list", "--json"]) as? [[String: Any]]).compactMap { $0["name"] as? String }
+        XCTAssertEqual(books.count, 2, "his copy beside hers: \(books)")
+        try on("alice2", ["unfollow", try XCTUnwrap(books.first { $0 != "Class words" })]).expectSuccess()
+        try syncs("alice2")
+        XCTAssertEqual(try words("alice2", book: "Class words"), ["apple", "pear"], "unfollowing took only his")
+        try syncs("alice")
+        XCTAssertEqual(try words("alice", book: "Class words"), ["apple", "pear"])
+    }
+
     func testAFollowersForgedRequestsReachNothingOfTheOwnersButTheSharedBook() throws {
         let (teacher, student, link) = try teacherSharesABook(catalog: "Ms. Kim")
         try on("student", ["follow", link]).expectSuccess()

@@ -26,6 +26,21 @@ extension UUID {
         return ids.next(milliseconds: milliseconds)
     }
 
+    /// The id a follower's store keeps a followed book's record under (`id`, its owner's, of
+    /// the share `share`): a name-based (version 8) UUID of both, the same on each of the
+    /// follower's devices, never one of his own records' (random or time-ordered) — so that a
+    /// stranger who pushes a book under the ids of one he saw can never take its place.
+    public static func followed(_ id: UUID, share: UUID) -> UUID {
+        var bytes = Array(SHA256.hash(Array(("vocab followed " + share.lowercaseText + " " + id.lowercaseText).utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    /// Whether it is a followed record's id (`followed(_:share:)`).
+    public var isFollowedId: Bool { (uuid.6 >> 4) == 8 }
+
     /// Parses the 36-character text form (either case) without Foundation's slower parser.
     public init?(text: String) {
         var copy = text
