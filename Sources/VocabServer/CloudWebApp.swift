@@ -68,9 +68,9 @@ public final class CloudWebApp: Sendable {
     /// at): past 20, every stranger waits — guessing from fresh addresses stops — while the
     /// owner, from where he signed in before, is never held by it (`KnownSources`).
     let accountCeiling = SignInLimiter(free: 20, firstLock: 60, longestLock: 3_600)
-    /// Pulls into a learner's store after a sign-in, off the request: two at a time, one
+    /// Pulls into a learner's store after a sign-in, off the request: four at a time, one
     /// waiting per learner (a second sign-in meanwhile finds his first pull under way).
-    let firstFills = FairWorkQueue(workers: 2, pendingPerKey: 1, pendingInAll: 1_000)
+    let firstFills = FairWorkQueue(workers: 4, pendingPerKey: 1, pendingInAll: 1_000)
     /// Where each account's owner has been seen.
     let knownSources = KnownSources()
     static let markCookieName = "vocab_known"
@@ -152,6 +152,16 @@ public final class CloudWebApp: Sendable {
     /// proved itself here lately, a refusal for a request that names no device at all (its
     /// upload or batch is never read), or not known yet (the handler asks the cloud).
     public func bodySender(_ request: HTTPRequest) -> BodySender {
+        switch DeviceRoute(method: request.method, path: request.path) {
+        case .health?:
+            // For a load balancer's check: answered at once, never behind anyone's request.
+            var answer = WebApp.json(DeviceAPI.Health(ok: true))
+            answer.headers += WebApp.securityHeaders
+            return .answerNow(answer)
+        case .signIn?: return .shared("sign-in")
+        default: break
+        }
+        if request.path == "/api/signin" { return .shared("sign-in") }
         guard let token = deviceToken(request) else {
             var response = WebApp.refusal(Self.signedOut("Sign in with your cloud account."), wording: WebApp.wording(for: request, catalogs: catalogs))
             response.headers += WebApp.securityHeaders
@@ -259,14 +269,19 @@ public final class CloudWebApp: Sendable {
         // The browser is marked as the owner's: strangers' failures never hold it back.
         let mark = knownSources.mark(for: caller.owner)
         // The learner's store is pulled from now, off the request (a large account takes minutes
-        // the first time): the pages show what has come so far, and the rest as it comes.
+        // the first time): the sign-in waits for it 2 s at most, so that the first page of most
+        // learners shows their words at once; past that, the pages show what has come so far.
         let store = try stores.learner(caller.owner, server: settings.server)
+        let pulled = DispatchSemaphore(value: 0)
         let filling = firstFills.submit(key: caller.owner) { [self] in
-            defer { store.busy.subtract(1, ordering: .relaxed) }
+            defer {
+                store.busy.subtract(1, ordering: .relaxed)
+                pulled.signal()
+            }
             _ = try? freshen(store, caller, pushing: false)
             stores.evictIfOverBudget()
         }
-        if !filling { store.busy.subtract(1, ordering: .relaxed) }
+        if filling { _ = pulled.wait(timeout: .now() + 2) } else { store.busy.subtract(1, ordering: .relaxed) }
         return HTTPResponse(status: 200, headers: [("Set-Cookie", cookie(value: caller.key.token, maxAge: 31_536_000)),
                                                    ("Set-Cookie", cookie(Self.markCookieName, value: mark, maxAge: 31_536_000)),
                                                    ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],

@@ -1,31 +1,35 @@
 import VocabSystem
 
 /// The server's workers: a fixed number of threads that answer the requests whose head and
-/// body have come, taken in turn by key (the learner a request is for, or the address network
-/// of one not yet proved) — so a key with many requests waiting is served one at a time between
-/// everyone else's, never before them. Each key may have `pendingPerKey` waiting and all
-/// together `pendingInAll`; more are refused at once (the caller answers "busy"). Threads: the
-/// `workers` started at once, no more whatever the load.
+/// body have come, taken in turn by key (the learner a request is for, the address network of
+/// one not yet proved, or a kind of request that shares one turn, as sign-ins do) — so a key
+/// with many requests waiting is served one at a time between everyone else's, never before
+/// them, and holds at most `runningPerKey` workers at once (a key whose requests wait on
+/// something, as sign-ins wait for a password check, never takes every worker). Each key may
+/// have `pendingPerKey` waiting and all together `pendingInAll`; more are refused at once (the
+/// caller answers "busy"). Threads: the `workers` started at once, no more whatever the load.
 package final class FairWorkQueue: @unchecked Sendable {
     package typealias Job = @Sendable () -> Void
 
     let workers: Int
     let pendingPerKey: Int
     let pendingInAll: Int
+    let runningPerKey: Int
     private let condition = ThreadCondition()
     // Guarded by `condition`.
     private var queues: [String: [Job]] = [:]
     /// The keys with jobs waiting, in the order of their next turn.
     private var turns: [String] = []
-    private var first = 0
+    private var runningByKey: [String: Int] = [:]
     private var pending = 0
     private var running = 0
     private var stopping = false
 
-    package init(workers: Int, pendingPerKey: Int, pendingInAll: Int) {
+    package init(workers: Int, pendingPerKey: Int, pendingInAll: Int, runningPerKey: Int = .max) {
         self.workers = max(workers, 1)
         self.pendingPerKey = max(pendingPerKey, 1)
         self.pendingInAll = max(pendingInAll, 1)
+        self.runningPerKey = max(runningPerKey, 1)
         for _ in 0..<self.workers { Threads.start { [self] in work() } }
     }
 
@@ -53,36 +57,40 @@ package final class FairWorkQueue: @unchecked Sendable {
     package var load: (running: Int, waiting: Int) { condition.withLock { (running, pending) } }
 
     private func work() {
-        while let job = next() {
+        while let (key, job) = next() {
             job()
-            condition.withLock { running -= 1 }
+            condition.withLock {
+                running -= 1
+                runningByKey[key] = (runningByKey[key] ?? 1) - 1
+                if runningByKey[key] == 0 { runningByKey.removeValue(forKey: key) }
+                condition.broadcast()  // its key may take a worker again
+            }
         }
     }
 
-    /// The next key's first job, waiting for one; nil once stopped and none is left.
-    private func next() -> Job? {
+    /// The first job of the first key in turn that may take a worker, waiting for one; nil
+    /// once stopped and none is left.
+    private func next() -> (String, Job)? {
         condition.withLock {
-            while first == turns.count {
-                if stopping { return nil }
+            while true {
+                if let index = turns.firstIndex(where: { (runningByKey[$0] ?? 0) < runningPerKey }) {
+                    let key = turns.remove(at: index)
+                    var queue = queues[key] ?? []
+                    let job = queue.removeFirst()
+                    if queue.isEmpty {
+                        queues.removeValue(forKey: key)
+                    } else {
+                        queues[key] = queue
+                        turns.append(key)  // its next job after every other key's
+                    }
+                    pending -= 1
+                    running += 1
+                    runningByKey[key, default: 0] += 1
+                    return (key, job)
+                }
+                if stopping && turns.isEmpty { return nil }
                 condition.wait()
             }
-            let key = turns[first]
-            first += 1
-            var queue = queues[key] ?? []
-            let job = queue.removeFirst()
-            if queue.isEmpty {
-                queues.removeValue(forKey: key)
-            } else {
-                queues[key] = queue
-                turns.append(key)  // its next job after every other key's
-            }
-            if first > 1_024, first * 2 > turns.count {  // the turns taken are dropped now and then
-                turns.removeFirst(first)
-                first = 0
-            }
-            pending -= 1
-            running += 1
-            return job
         }
     }
 }

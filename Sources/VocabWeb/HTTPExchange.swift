@@ -208,8 +208,13 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
         || (length ?? .max) > limits.refusalDrainBytes
     let client = clientAddress(connection, trusting: limits.trustedProxies)
     let verdict = server.sender?(request(connection, url, method, client: client, body: [])) ?? .unproved
+    if case .answerNow(let answer) = verdict { return respond(connection, answer) }
     let key: String
-    if case .learner(let name) = verdict { key = "learner:" + name } else { key = "address:" + AddressNetwork.of(client) }
+    switch verdict {
+    case .learner(let name): key = "learner:" + name
+    case .shared(let kind): key = "shared:" + kind
+    default: key = "address:" + AddressNetwork.of(client)
+    }
     let exchange = Exchange(server: server, watched: watched, client: client, key: key, limit: limit, isUpload: isUpload)
     func refused(_ answer: HTTPResponse) -> MHD_Result {
         guard !waitsForOurWord else { return refuse(connection, answer) }

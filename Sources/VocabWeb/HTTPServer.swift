@@ -75,9 +75,10 @@ public struct HTTPLimits: Sendable {
     /// Threads answering requests, shared in turn by learner (`FairWorkQueue`).
     public var workers = 8
     /// Requests of one learner (or one address, before it proved whose they are) waiting for a
-    /// worker, and of everyone; more are answered 503 at once.
-    public var waitingPerKey = 32
+    /// worker, and of everyone; more are answered 503 at once. Workers one key holds at once.
+    public var waitingPerKey = 64
     public var waitingInAll = 4_096
+    public var workersPerKey = 8
     /// Requests to paths starting with this take files: their own bound, and the file is handed
     /// to the handler as a file (`HTTPRequest.bodyFile`).
     public var uploadPath = "/api/imports"
@@ -126,12 +127,16 @@ public struct HTTPLimits: Sendable {
 
 /// Whose request it is, told from its head alone and from what the server holds in memory
 /// (asked on libmicrohttpd's threads: it must not wait): a learner who proved himself lately,
-/// a refusal (an upload's or a batch's body is then never read), or not known yet (the handler
-/// finds out; the request waits its turn with its address's).
+/// a kind of request that takes one turn together (sign-ins), a refusal (an upload's or a
+/// batch's body is then never read), not known yet (the handler finds out; the request waits
+/// its turn with its address's) — or an answer given at once from the head (a load balancer's
+/// health check, which must never wait behind anyone).
 public enum BodySender: Sendable {
     case learner(String)
+    case shared(String)
     case refused(HTTPResponse)
     case unproved
+    case answerNow(HTTPResponse)
 }
 
 /// An HTTP/1.1 server on libmicrohttpd: `ioThreads` poll every connection (epoll), a request
@@ -175,7 +180,8 @@ public final class HTTPServer: @unchecked Sendable {
                                                         bodyBytesInAll: limits.bodyBytesInAll, bodyGraceSeconds: limits.bodyGraceSeconds,
                                                         slowestBody: limits.slowestBody, exempt: limits.trustedProxies))
         self.connections = connections
-        workers = FairWorkQueue(workers: limits.workers, pendingPerKey: limits.waitingPerKey, pendingInAll: limits.waitingInAll)
+        workers = FairWorkQueue(workers: limits.workers, pendingPerKey: limits.waitingPerKey, pendingInAll: limits.waitingInAll,
+                                runningPerKey: limits.workersPerKey)
         spool = try ScratchFolder()
         largeBodies = LargeBodyGate(capacity: limits.largeBodiesAtOnce)
         keyText = tls.map { strdup($0.key) }

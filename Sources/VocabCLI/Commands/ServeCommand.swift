@@ -77,6 +77,7 @@ enum ServeCommand {
             // and more workers, since a request may wait on the cloud (they take turns by learner).
             var limits = options.limits
             limits.maximumConnections = 16_384
+            limits.connectionMemory = 16 * 1024  // a slow head's pool: 10,000 of them were 214 MiB at 32 KiB
             limits.workers = 32
             if options.connectionsPerAddress == nil { limits.connectionsPerAddress = 128 }  // a school shares one address
             let server = try listen(options, identity, limits: limits, sender: { request in app.bodySender(request) }) { request in
