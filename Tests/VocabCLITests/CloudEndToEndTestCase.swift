@@ -196,18 +196,24 @@ class CloudEndToEndTestCase: EndToEndTestCase {
         var description: String { "\(command) exited \(status): \(said)" }
     }
 
-    /// Runs SQL as the administrator with psql (in the suite's database), answering its rows unaligned.
+    /// Runs SQL as the administrator with psql (in the suite's database), answering its rows
+    /// unaligned; a statement psql refuses throws (once its failure read as an empty answer).
     @discardableResult
     func adminSQL(_ sql: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = ["-X", "-q", "-t", "-A", "-d", adminURL, "-c", sql]
+        process.arguments = ["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-d", adminURL, "-c", sql]
         process.environment = ProcessInfo.processInfo.environment.merging(["PGPASSWORD": adminPassword]) { $1 }
-        let output = Pipe()
+        let output = Pipe(), errors = Pipe()
         process.standardOutput = output
+        process.standardError = errors
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ScriptFailure(command: "psql -c \(sql)", status: process.terminationStatus, said: String(decoding: said, as: UTF8.self))
+        }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -66,6 +66,9 @@ final class FailoverEndToEndTests: CloudEndToEndTestCase {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let result = try on(device, ["sync"])
+            // A sync's own repair (a full pull, pushing back what the cloud lacks) would put a
+            // lost word back: one that needed it counts as a loss.
+            XCTAssertFalse(result.stdout.contains("everything was pulled again"), "a sync repaired a loss: \(result.stdout)")
             if result.status == 0 { return failed }
             failed += 1
             XCTAssertTrue(result.stderr.contains("try again") || result.stderr.contains("Cannot reach") || result.stderr.contains("busy"),
@@ -92,6 +95,18 @@ final class FailoverEndToEndTests: CloudEndToEndTestCase {
         let lost = try runScript(control, ["kill-primary"])
         XCTAssertTrue(["node1", "node2"].contains(lost), lost)
         lostNode = lost
+        // Before any device syncs again (a sync could put a lost word back): every word the
+        // device was told was stored is on the promoted standby.
+        XCTAssertTrue(try waitUntil(90) { ((try? runScript(control, ["primary"])) ?? oldPrimary) != oldPrimary }, "the standby was promoted")
+        var acknowledged = ""
+        XCTAssertTrue(try waitUntil(30) {
+            acknowledged = (try? adminSQL("""
+                SELECT string_agg(body->>'word', ',' ORDER BY body->>'word') FROM vocab.records
+                WHERE owner = '\(user)' AND kind = 'word' AND NOT deleted
+                """)) ?? ""
+            return !acknowledged.isEmpty
+        }, "the new primary answers")
+        XCTAssertEqual(acknowledged, (0..<10).map { "before\($0)" }.sorted().joined(separator: ","), "nothing acknowledged was lost")
         for index in 0..<10 { XCTAssertEqual(try on("a", ["word", "add", "during\(index)", "--book", "Failover"]).status, 0) }
         XCTAssertEqual(try on("b", ["book", "add", "Standby"]).status, 0)
         XCTAssertEqual(try on("b", ["word", "add", "fromb", "--book", "Standby"]).status, 0)

@@ -105,6 +105,26 @@ final class ServerAttackEndToEndTests: CloudEndToEndTestCase {
         try syncs("alice")
     }
 
+    /// The same forged X-Forwarded-For sent straight to a `--behind-proxy` server from an
+    /// address that is not its proxy (127.0.0.2; only 127.0.0.1 is trusted): the header is not
+    /// believed — the guesses count against 127.0.0.2, at most 5 checked — and writing alice's
+    /// address there holds nobody else: alice, from the proxy's address, signs in.
+    func testAForgedForwardedForStraightToTheServerIsNotBelieved() throws {
+        let alice = try newUser()
+        let server = try startServer("straight", tls: false, options: ["--behind-proxy"])
+        var statuses: [String] = []
+        for guess in 0..<20 {
+            let forged = guess % 2 == 0 ? "10.9.9.\(guess)" : "127.0.0.1"
+            statuses.append(try curl(["-o", "/dev/null", "-w", "%{http_code}", "--interface", stranger, "-H", "X-Forwarded-For: \(forged)",
+                                      "-H", "X-Vocab-Request: 1", "-d", #"{"user":"\#(alice)","password":"guess\#(guess)"}"#, server + "/api/signin"]))
+        }
+        XCTAssertLessThanOrEqual(statuses.filter { $0 == "403" }.count, 5, "at most five guesses checked: \(statuses)")
+        XCTAssertEqual(statuses.filter { $0 == "429" }.count, 20 - statuses.filter { $0 == "403" }.count, "the rest refused: \(statuses)")
+        try signIn("alice", to: server, as: alice)
+        try on("alice", ["book", "add", "Hers"]).expectSuccess()
+        try syncs("alice")
+    }
+
     /// Forty wrong passwords for alice sent at once from one address (once all forty were
     /// checked before the first failure was counted): at most five are checked, the rest refused
     /// at once; alice, from her own address, signs in.

@@ -136,7 +136,7 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         // Syncing again moves nothing, and the counts agree (no repair).
         let again = try on("student", ["sync"])
         try again.expectSuccess()
-        XCTAssertTrue(again.stdout.contains("pulled 0, pushed 0") && !again.stdout.contains("pulled everything again"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("pulled 0, pushed 0") && !again.stdout.contains("everything was pulled again"), again.stdout)
 
         // The teacher sees how many follow, never who; the student's progress never reaches her.
         let overview = try XCTUnwrap(try json("teacher", ["shares", "--json"]) as? [String: Any])
@@ -184,7 +184,7 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try words("student2", book: "TOEIC"), ["abandon", "benefit", "comply", "mine"])
         let again = try on("student2", ["sync"])
         try again.expectSuccess()
-        XCTAssertFalse(again.stdout.contains("pulled everything again"), again.stdout)
+        XCTAssertFalse(again.stdout.contains("everything was pulled again"), again.stdout)
         // The teacher's book is as she left it.
         XCTAssertEqual(try words("teacher", book: "TOEIC"), ["abandon", "benefit", "comply"])
     }
@@ -376,7 +376,7 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         let synced = try on("student2", ["sync"])
         XCTAssertEqual(synced.status, 0, synced.stderr)
         XCTAssertFalse(try on("student2", ["book", "list"]).expectSuccess().contains("TOEIC"), synced.stdout)
-        XCTAssertFalse(try on("student2", ["sync"]).expectSuccess().contains("pulled everything again"))
+        XCTAssertFalse(try on("student2", ["sync"]).expectSuccess().contains("everything was pulled again"))
         let bad = try on("student", ["follow", "not-a-code"])
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("not a share's code"), bad.stderr)

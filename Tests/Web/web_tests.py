@@ -597,6 +597,13 @@ def test_the_game_question_screen_has_nothing_axe_finds(server, driver):
     wait(driver, lambda d: d.find_element(By.ID, "game-prompt").text.strip() != "")
     violations = axe_violations(driver)
     assert violations == [], violations
+    # The same screen in Korean, with the offline notice and a toast showing (fixed at the
+    # screen's foot: they too must sit inside a landmark).
+    driver.find_element(By.ID, "language").click()
+    wait(driver, lambda d: d.find_element(By.ID, "game-progress").text.strip() != "" and d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ko")
+    driver.execute_script("""for (const id of ['offline', 'toast']) { const e = document.getElementById(id); e.hidden = false; e.textContent ||= '알림'; }""")
+    violations = axe_violations(driver)
+    assert violations == [], violations
 
 
 def main():
