@@ -512,7 +512,9 @@ def test_sync_two_stores_through_the_cloud(root):
         type_into(find(sheet, "text", "Listed in the catalogue as"), "Desk")
         click(find(sheet, "push button", "Share"))
         shared_link = find(sheet, "label", prefix=address + "/#follow=", timeout=20).name
-        find(sheet, "label", "0 followers · Listed in the catalogue as shared by Desk")
+        # The name chosen, with the account's mark (# and six characters) a stranger cannot copy.
+        listed = find(sheet, "label", prefix="0 followers · Listed in the catalogue as shared by Desk #")
+        assert re.fullmatch(r"0 followers · Listed in the catalogue as shared by Desk #[0-9A-F]{6}", listed.name), listed.name
         click(find(sheet, "push button", "Close"))
         assert "Following" in desk.terminal("follow", shared_link)
         assert sorted(w["word"] for w in json.loads(desk.terminal("word", "list", "--book", "Shared", "--json"))) == ["glad", "merry"]
@@ -534,7 +536,8 @@ def test_sync_two_stores_through_the_cloud(root):
             except Timeout:
                 if attempt == 2:
                     raise
-        window.find("label", "Shared by Ms. Kim", timeout=20)
+        # The name she chose, with her account's mark (# and six characters) no stranger can copy.
+        window.find("label", prefix="Shared by Ms. Kim #", timeout=20)
         desk.terminal("word", "add", "calm", "--book", "Class", "--definition", "침착한")
         desk.terminal("sync")
         window.click("push button", "Sync")

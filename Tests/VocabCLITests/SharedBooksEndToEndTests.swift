@@ -201,7 +201,7 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         for (device, user) in [("alice", alice), ("alice2", alice), ("bob", bob)] { try signIn(device, to: server, as: user) }
         try on("alice", ["book", "add", "Class words"]).expectSuccess()
         for word in ["apple", "pear"] { try on("alice", ["word", "add", word, "--book", "Class words", "--definition", "a fruit"]).expectSuccess() }
-        let hers = try on("alice", ["share", "Class words", "--json"])
+        let hers = try on("alice", ["share", "Class words", "--json", "--catalog", "Ms. Kim"])
         let herLink = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(hers.stdout.utf8)) as? [String: Any])?["link"] as? String)
         try on("bob", ["follow", herLink]).expectSuccess()
 
@@ -224,6 +224,13 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         let his = try on("bob", ["share", "Class words", "--json", "--catalog", "Ms. Kim"])
         XCTAssertEqual(his.status, 0, his.stderr)
         let hisLink = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(his.stdout.utf8)) as? [String: Any])?["link"] as? String)
+        // Both listed as "Ms. Kim": each name carries its account's mark, which he cannot copy.
+        let codes = [herLink, hisLink].compactMap { $0.split(separator: "=").last.map(String.init) }
+        let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try request("alice", "GET", "/api/v1/catalog?q=class").body.utf8))
+            as? [[String: Any]]).filter { codes.contains($0["code"] as? String ?? "") }.compactMap { $0["sharer"] as? String }
+        XCTAssertEqual(listed.count, 2, "\(listed)")
+        XCTAssertEqual(Set(listed).count, 2, "two sharers of one name told apart: \(listed)")
+        XCTAssertTrue(listed.allSatisfy { $0.wholeMatch(of: #/Ms\. Kim #[0-9A-F]{6}/#) != nil }, "\(listed)")
 
         // Alice, on a device that has not synced yet, follows his.
         try on("alice2", ["follow", hisLink]).expectSuccess()
@@ -282,7 +289,7 @@ final class SharedBooksEndToEndTests: CloudEndToEndTestCase {
         // Sharing it again to see its link keeps its listing (and is no change of it).
         let again = try on("teacher", ["share", "TOEIC"])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertTrue(again.stdout.contains("Listed in the catalogue as shared by Ms. Kim"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("Listed in the catalogue as shared by Ms. Kim #"), again.stdout)
         // A listing changes once a minute at most.
         let soon = try on("teacher", ["share", "TOEIC", "--unlist"])
         XCTAssertEqual(soon.status, 1, soon.stderr)

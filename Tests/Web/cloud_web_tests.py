@@ -407,7 +407,9 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         sign_in_in_the_browser_here(driver, student, student_password)
         # Nothing is followed unasked: the link opens a question naming the book, who shares it and its size.
         text_in(driver, "follow-ask-book", "TOEIC", timeout=15)
-        text_in(driver, "follow-ask-detail", "by Ms. Kim · 2 words · 0 followers")
+        # The name the owner chose, with her account's mark no stranger can copy (# and six characters).
+        text_in(driver, "follow-ask-detail", "by Ms. Kim #")
+        assert re.search(r"by Ms\. Kim #[0-9A-F]{6} · 2 words · 0 followers", driver.find_element(By.ID, "follow-ask-detail").text)
         assert "TOEIC" not in driver.find_element(By.ID, "shelf").text, "not followed before the learner says so"
         assert visible(driver, "follow-ask-no").is_displayed()
         shoot(driver, "shared-follow-ask")
@@ -421,7 +423,8 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         driver.find_element(By.CSS_SELECTOR, "#catalog summary").click()
         visible(driver, "catalog-query").send_keys("toe")
         driver.find_element(By.CSS_SELECTOR, "#catalog-form button").click()
-        text_in(driver, "catalog-list", "by Ms. Kim · 2 words · 1 follower")
+        text_in(driver, "catalog-list", "by Ms. Kim #")
+        assert re.search(r"by Ms\. Kim #[0-9A-F]{6} · 2 words · 1 follower", driver.find_element(By.ID, "catalog-list").text)
         shoot(driver, "shared-catalogue")
         open_book(driver, "TOEIC")
         text_in(driver, "word-list", "abandon")
@@ -458,7 +461,7 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         sent_and_stays(driver, lambda: len(server.request("GET", "/api/study/queue", cookie=cookie)[2]["cards"]), 0, "the grade arrived once")
         books = server.request("GET", "/api/books", cookie=cookie)[2]
         shared = next(book for book in books if book["name"] == "TOEIC")
-        assert shared["sharedBy"] == "Ms. Kim", shared
+        assert re.fullmatch(r"Ms\. Kim #[0-9A-F]{6}", shared["sharedBy"]), shared
         words = server.request("GET", f"/api/books/{shared['id']}/words", cookie=cookie)[2]["words"]
         # A follower's writes into the book are refused (422, the book is its owner's) and change nothing.
         for method, path, body in (("POST", "/api/words", {"bookId": shared["id"], "word": "forged"}),

@@ -7,6 +7,17 @@ CREATE POLICY own_shares ON vocab.shares USING (owner = vocab.me());
 DROP POLICY IF EXISTS own_follows ON vocab.follows;
 CREATE POLICY own_follows ON vocab.follows USING (follower = vocab.me());
 
+-- The name a sharer is shown by, with a mark of his account no other account has: six
+-- characters of a salted SHA-256 of the owner's name, so that a stranger may copy a name
+-- ("Ms. Kim"), never its mark, and the mark tells nobody the owner's name. No name, no mark.
+INSERT INTO vocab.meta (key, value) VALUES ('sharer_salt', gen_random_uuid()::text) ON CONFLICT (key) DO NOTHING;
+CREATE OR REPLACE FUNCTION vocab.sharer_shown(sharer text, owner name) RETURNS text
+LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $fn$
+    SELECT CASE WHEN sharer = '' THEN '' ELSE sharer || ' #' || upper(left(encode(sha256(convert_to(
+        (SELECT m.value FROM vocab.meta m WHERE m.key = 'sharer_salt') || ' ' || owner, 'UTF8')), 'hex'), 6)) END
+$fn$;
+REVOKE ALL ON FUNCTION vocab.sharer_shown(text, name) FROM PUBLIC;
+
 -- Shares `book_id` of the device's learner under `new_code` (or changes how an active
 -- share of it is listed; `list`, `shown_as`, `langs` NULL: as they are); at most 20 active shares, a book of at most 10,000 words,
 -- a listing changed at most once a minute.
@@ -50,7 +61,7 @@ BEGIN
     ELSE
         UPDATE vocab.shares s SET title = name_now, words = live WHERE s.id = current.id RETURNING * INTO current;
     END IF;
-    RETURN QUERY SELECT current.id, current.code, current.listed, current.sharer, current.languages, current.title,
+    RETURN QUERY SELECT current.id, current.code, current.listed, vocab.sharer_shown(current.sharer, current.owner), current.languages, current.title,
                         current.words, current.followers;
 END
 $fn$;
@@ -77,7 +88,7 @@ RETURNS TABLE (share uuid, book uuid, code text, listed boolean, sharer text, la
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
 DECLARE me name := vocab.device_learner(device, secret);
 BEGIN
-    RETURN QUERY SELECT s.id, s.book, s.code, s.listed, s.sharer, s.languages, s.title, s.words, s.followers
+    RETURN QUERY SELECT s.id, s.book, s.code, s.listed, vocab.sharer_shown(s.sharer, s.owner), s.languages, s.title, s.words, s.followers
     FROM vocab.shares s WHERE s.owner = me AND s.ended IS NULL ORDER BY s.created;
 END
 $fn$;
@@ -113,7 +124,7 @@ BEGIN
         INSERT INTO vocab.follows (follower, share) VALUES (me, found.id);
         UPDATE vocab.shares s SET followers = s.followers + 1 WHERE s.id = found.id;
     END IF;
-    RETURN QUERY SELECT found.id, found.book, found.title, found.sharer, found.words;
+    RETURN QUERY SELECT found.id, found.book, found.title, vocab.sharer_shown(found.sharer, found.owner), found.words;
 END
 $fn$;
 
@@ -126,7 +137,7 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp A
 DECLARE me name := vocab.device_learner(device, secret); found vocab.shares;
 BEGIN
     found := vocab.live_share(given_code);
-    RETURN QUERY SELECT found.title, found.sharer, found.words, found.followers, found.owner = me,
+    RETURN QUERY SELECT found.title, vocab.sharer_shown(found.sharer, found.owner), found.words, found.followers, found.owner = me,
         EXISTS (SELECT 1 FROM vocab.follows f WHERE f.follower = me AND f.share = found.id);
 END
 $fn$;
@@ -155,7 +166,7 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp A
 #variable_conflict use_column
 BEGIN
     RETURN QUERY
-    SELECT s.id, s.owner, s.book, coalesce(b.body->>'name', s.title), s.sharer, s.ended IS NOT NULL OR coalesce(b.deleted, true),
+    SELECT s.id, s.owner, s.book, coalesce(b.body->>'name', s.title), vocab.sharer_shown(s.sharer, s.owner), s.ended IS NOT NULL OR coalesce(b.deleted, true),
            s.words, s.latest
     FROM vocab.follows f JOIN vocab.shares s ON s.id = f.share
     LEFT JOIN vocab.records b ON b.owner = s.owner AND b.kind = 'book' AND b.id = s.book
@@ -234,7 +245,7 @@ DECLARE
     wanted tsquery := (SELECT to_tsquery('simple', string_agg(quote_literal(lower(w)) || ':*', ' & '))
                        FROM unnest(regexp_split_to_array(left(coalesce(query, ''), 200), '[^[:alnum:]]+')) w WHERE w <> '');
 BEGIN
-    RETURN QUERY SELECT s.id, s.code, s.title, s.sharer, s.languages, s.words, s.followers, s.created
+    RETURN QUERY SELECT s.id, s.code, s.title, vocab.sharer_shown(s.sharer, s.owner), s.languages, s.words, s.followers, s.created
     FROM vocab.shares s
     WHERE s.listed AND s.ended IS NULL
       AND (wanted IS NULL OR to_tsvector('simple', s.title) @@ wanted)
