@@ -19,8 +19,10 @@ public enum CloudSchema {
     /// `bytes`; nil removes a cap. Waits at most a few seconds for the user's account row (the
     /// user may hold it): then names who holds it.
     public static func setLimit(_ name: String, records: Int?, bytes: Int?? = .none, on connection: PostgresConnection) throws {
-        try requireLearner(name, on: connection)
         try withShortLocks(on: connection) {
+            // Inside the short wait too: behind a lock on the whole table, even this read waited
+            // the statement's 60 s (issue 68's untested promise, found when tested).
+            try requireLearner(name, on: connection)
             try connection.execute("UPDATE vocab.accounts SET max_records = $2::bigint WHERE owner = $1", [name, records.map(String.init)])
             if case .some(let bytes) = bytes {
                 try connection.execute("UPDATE vocab.accounts SET max_bytes = $2::bigint WHERE owner = $1", [name, bytes.map(String.init)])

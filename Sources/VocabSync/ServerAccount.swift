@@ -25,6 +25,8 @@ public final class ServerAccount {
     public let login: CloudLogin
     let connection: ServerConnection
     let timeouts: CloudTimeouts
+    /// Waits this many microseconds before a busy request is asked again (a test records them).
+    var pause: (UInt32) -> Void = { usleep($0) }
 
     public init(_ login: CloudLogin, timeouts: CloudTimeouts = CloudTimeouts()) throws {
         guard let web = login.address.web else { throw CloudError.invalidServerURL(login.address.url) }
@@ -108,7 +110,7 @@ public final class ServerAccount {
         for attempt in 0..<8 where busy(attempt) {
             let given = min(max(answer.headers["retry-after"].flatMap { Int($0) } ?? 1, 1), 5)
             let longest = min(given << attempt, 8) * 1_000_000
-            usleep(UInt32(Int.random(in: longest / 2...longest)))
+            pause(UInt32(Int.random(in: longest / 2...longest)))
             answer = try connection.send(method, path, headers: headers, body: body)
         }
         return answer

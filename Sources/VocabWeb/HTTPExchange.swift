@@ -97,7 +97,11 @@ final class Exchange: @unchecked Sendable {
     /// request), else suspended and handed to a worker in its key's turn.
     func finish(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?) -> MHD_Result {
         if let watched { server.connections.bodyEnded(watched) }
-        if let answer = handoff.withLock({ $0.answer }) { return respond(connection, answer) }
+        if let answer = handoff.withLock({ handoff -> HTTPResponse? in
+            // libmicrohttpd copies the body: ours goes now, not once the answer is sent.
+            defer { handoff.answer?.body = [] }
+            return handoff.answer
+        }) { return respond(connection, answer) }
         if let refusal { return respond(connection, refusal) }
         let head = request(connection, url, method, client: client, body: [])
         // Suspended first: whatever answers it (a worker, a refusal below) resumes it after.

@@ -144,4 +144,34 @@ final class CloudBoundsEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try titles([]), ["\(tag) Newest", "\(tag) Followed"], "newest first")
         XCTAssertEqual(try titles(["--popular"]), ["\(tag) Followed", "\(tag) Newest"], "most followed first")
     }
+
+    /// `cloud limit` and `cloud init` wait at most 3 s for a lock (the README's promise, once
+    /// untested), then name the session holding it, and change nothing.
+    func testCloudLimitAndInitWaitAMomentForALockThenNameWhoHoldsIt() throws {
+        let user = try newUser()
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        holder.arguments = ["-X", "-q", "-d", adminURL, "-c", "BEGIN; LOCK TABLE vocab.accounts IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(600);"]
+        holder.environment = ProcessInfo.processInfo.environment.merging(["PGPASSWORD": adminPassword]) { $1 }
+        holder.standardOutput = FileHandle.nullDevice
+        // An install to make (its functions changed since), so that `cloud init` needs the tables.
+        try adminSQL("UPDATE vocab.meta SET value = 'stale' WHERE key = 'install_md5'")
+        try holder.run()
+        defer {
+            _ = try? adminSQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND pid <> pg_backend_pid()")
+            holder.waitUntilExit()
+            _ = try? vocab.run(["cloud", "init", "--admin", adminURL], environment: admin)  // the install made, as it was
+        }
+        XCTAssertTrue(waitUntil(30) {
+            (try? adminSQL("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND state = 'active' AND pid <> pg_backend_pid()")) == "1"
+        }, "the lock was taken")
+        for command in [["cloud", "limit", user, "5"], ["cloud", "init"]] {
+            let refused = try vocab.run(command + ["--admin", adminURL], environment: admin)
+            XCTAssertNotEqual(refused.status, 0, "\(command): \(refused.stdout)")
+            XCTAssertTrue(refused.stderr.contains("held by") && refused.stderr.contains("postgres") && refused.stderr.contains("pg_terminate_backend"),
+                          "\(command): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("Nothing was changed"), refused.stderr)
+        }
+        XCTAssertEqual(try adminSQL("SELECT value FROM vocab.meta WHERE key = 'install_md5'"), "stale", "the install changed nothing")
+    }
 }

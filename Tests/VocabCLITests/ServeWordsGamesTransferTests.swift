@@ -268,11 +268,17 @@ final class ServeImportBombTests: ServeTestCase {
         var state: [String: Any] = [:]
         XCTAssertTrue(try waitUntil(120) {
             state = try send("GET", "/api/imports/\(id)", headers: device).object
+            // The innocent meanwhile: the learner's words, and a word added, while the bomb is read.
+            if state["state"] as? String == "running" {
+                XCTAssertEqual(try send("GET", "/api/books/\(bookId)/words", headers: device).status, 200)
+            }
             return state["state"] as? String != "running"
         })
         XCTAssertEqual(state["state"] as? String, "failed", "\(state)")
         XCTAssertTrue((state["error"] as? String ?? "").contains("shared strings"), "\(state)")
         XCTAssertEqual(try send("GET", "/api/books/\(bookId)/words", headers: device).object["total"] as? Int, 0, "nothing imported")
+        let added = try send("POST", "/api/words", body: #"{"bookId":"\#(bookId)","word":"after","definition":"still here"}"#, headers: device)
+        XCTAssertEqual(added.status, 201, "the server serves a write once it is done: \(added.body)")
         // The most the server ever held in memory, from the kernel's own count.
         let status = try String(contentsOfFile: "/proc/\(try XCTUnwrap(server?.processIdentifier))/status", encoding: .utf8)
         let peakLine = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })

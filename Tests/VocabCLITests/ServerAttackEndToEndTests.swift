@@ -125,6 +125,40 @@ final class ServerAttackEndToEndTests: CloudEndToEndTestCase {
         try syncs("alice")
     }
 
+    /// The README's bounds per address, each tried (issue 68 found them promised and untested):
+    /// at most 16 requests from one address send bodies at once (the 17th is answered 429 at
+    /// once, whatever it sends); HAProxy as shipped holds at most 64 connections from one
+    /// address (the rest closed at once); alice, from her own address, is served throughout.
+    func testTheBoundsPerAddressTheREADMEPromisesHold() throws {
+        let alice = try newUser()
+        let server = try startServer("bounds", tls: false)
+        let port = try XCTUnwrap(server.split(separator: ":").last.flatMap { Int($0) })
+        try signIn("alice", to: server, as: alice)
+        let bodies = try (0..<16).map { _ in try SlowSender(port: port, from: stranger, path: "/api/v1/sync/push?token=0&fresh=0", length: 100_000) }
+        XCTAssertTrue(bodies.allSatisfy { $0.sendByte() })
+        // Another waits for the server's word before its body (so that no byte of it is left
+        // unread when the server closes, which would reset the connection before the answer is
+        // read). Once the server has the 16 heads (they may come in any order), it is 429; before,
+        // the 401 any push without a device gets.
+        var answers: [Int?] = []
+        XCTAssertTrue(waitUntil(10) {
+            let another = try? SlowSender(port: port, from: stranger, sending: "POST /api/v1/sync/push?token=0&fresh=0 HTTP/1.1\r\n"
+                                          + "Host: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 100000\r\n\r\n")
+            answers.append(another?.status(waitingAtMost: 10))
+            return answers.last == 429
+        }, "past 16 bodies from one address, another is refused at once: \(answers)")
+        XCTAssertTrue(answers.allSatisfy { $0 == 401 || $0 == 429 }, "\(answers)")
+        try on("alice", ["book", "add", "Hers"]).expectSuccess()
+        try syncs("alice")
+
+        let proxy = try startHAProxy(before: [try startServer("bounds-behind", tls: false, options: ["--behind-proxy"])])
+        let held = (0..<70).compactMap { _ in try? SlowSender(port: proxy.plainPort, from: stranger, sending: "GET /api/v1/health HTTP/1.1\r\n") }
+        XCTAssertTrue(waitUntil(10) { held.filter { $0.closedUnanswered(waitingAtMost: 0) }.count >= held.count - 64 },
+                      "HAProxy closes what passes 64 from one address")
+        XCTAssertLessThanOrEqual(held.filter { !$0.closedUnanswered(waitingAtMost: 0) }.count, 64)
+        XCTAssertEqual(try curl(["-o", "/dev/null", "-w", "%{http_code}", "--cacert", proxy.certificate, proxy.front + "/api/v1/health"]), "200")
+    }
+
     /// Forty wrong passwords for alice sent at once from one address (once all forty were
     /// checked before the first failure was counted): at most five are checked, the rest refused
     /// at once; alice, from her own address, signs in.
