@@ -115,7 +115,7 @@ let package = Package(
         .plugin(name: "EmbedSQL", capability: .buildTool()),
         .executableTarget(name: "vocab-desktop", dependencies: ["VocabDesktop"]),
         // Speed and memory figures against references measured in the same run (DESIGN.md §10).
-        .executableTarget(name: "vocab-bench", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloudAPI", "VocabCloud"]),
+        .executableTarget(name: "vocab-bench", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloudAPI", "VocabCloud", "VocabSystem"]),
         // The small process vocab-bench measures its children through (see its main.c).
         .executableTarget(name: "vocab-bench-spawn", path: "Sources/vocab-bench-spawn"),
 
@@ -135,6 +135,6 @@ let package = Package(
         .testTarget(name: "VocabWebTests", dependencies: ["VocabWeb", "VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "TestServices"]),
         .testTarget(name: "VocabServerTests", dependencies: ["VocabServer", "VocabWeb", "VocabSessions", "VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "TestServices"]),
         // End-to-end: runs the built `vocab` binary as a separate process.
-        .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore", "VocabStore", "TestServices"], exclude: ["Fixtures"]),
+        .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore", "VocabStore", "VocabSystem", "TestServices"], exclude: ["Fixtures"]),
     ]
 )

@@ -161,7 +161,7 @@ public final class CloudWebApp: Sendable {
         case .signIn?: return .shared("sign-in")
         default: break
         }
-        if request.path == "/api/signin" { return .shared("sign-in") }
+        if WebRoute.match(request)?.route == .signIn { return .shared("sign-in") }
         guard let token = deviceToken(request) else {
             var response = WebApp.refusal(Self.signedOut("Sign in with your cloud account."), wording: WebApp.wording(for: request, catalogs: catalogs))
             response.headers += WebApp.securityHeaders
@@ -181,8 +181,7 @@ public final class CloudWebApp: Sendable {
         if request.path == "/catalog.json" { return WebApp.catalog(request.query["lang"] ?? "", catalogs: catalogs) }
         if request.path.hasPrefix(DeviceRoute.prefix) { return try deviceAPI(request) }
         guard request.path.hasPrefix("/api/") else { return try WebApp.page(request) }
-        let parts = request.path.split(separator: "/").dropFirst().map(String.init)
-        let route = WebRoute.match(method: request.method, path: parts)
+        let route = WebRoute.match(request)
         switch route?.route {
         case .signIn?: return try signIn(request)
         case .pair?: throw WebProblem(status: 404, message: "This server signs in with a cloud account, not a pairing code.")
@@ -316,13 +315,14 @@ public final class CloudWebApp: Sendable {
         }
         let account = user.lowercased(), from = source(of: request)
         let known = knownSources.knows(account, at: from)
-        let addressKeys = known ? [] : limitKeys(request)
+        let networkKeys = limitKeys(request)
+        let addressKeys = known ? [] : networkKeys
         let pair = ["account:" + account + "@" + (known ? from.mark.map { "mark:" + SHA256.hex(Array($0.utf8)) } ?? from.network : from.network)]
         let ceiling = known ? [] : ["account:" + account]
         let taken = try reserveTries([(limiter, addressKeys), (accountFromAddress, pair), (accountCeiling, ceiling)])
         var settled = false
         defer { if !settled { taken.forEach { $0.limiter.settled($0.keys) } } }  // no verdict: nothing counted
-        let clean = known || !limiter.hasFailed(limitKeys(request))
+        let clean = known || !limiter.hasFailed(networkKeys)
         let device: DeviceKey?
         do {
             device = try CloudDevices.signIn(user: user, password: password, label: label, lending: { step in

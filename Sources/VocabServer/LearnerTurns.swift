@@ -1,7 +1,7 @@
 import VocabWeb
 
 /// Each learner's share of a server of many: `inFlight` of his requests at once; past that,
-/// `run` throws `busy` at once (a 429 with Retry-After, which his devices honour by backing
+/// `answer` throws `busy` at once (a 429 with Retry-After, which his devices honour by backing
 /// off). What it keeps is this server's alone: no other server needs it. (Letting a few more
 /// wait their turn was measured and dropped: DESIGN.md §10.)
 final class LearnerTurns: Sendable {
@@ -12,14 +12,6 @@ final class LearnerTurns: Sendable {
     init(inFlight: Int, busy: @escaping @Sendable () -> Error) {
         self.inFlight = inFlight
         self.busy = busy
-    }
-
-    /// Runs `body` as one of `owner`'s requests in flight, or throws `busy` when he has
-    /// `inFlight` already.
-    func run<T>(for owner: String, _ body: () throws -> T) throws -> T {
-        try take(for: owner)
-        defer { giveBack(for: owner) }
-        return try body()
     }
 
     /// Answers `body` as one of `owner`'s requests in flight until its answer is sent (or its

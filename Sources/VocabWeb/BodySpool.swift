@@ -12,7 +12,7 @@ final class BodySpool {
     private let memoryBytes: Int
     private var memory: [UInt8] = []
     private var descriptor: Int32 = -1
-    private(set) var path: String?
+    private var path: String?
     /// Bytes received so far.
     private(set) var count = 0
 
@@ -40,8 +40,7 @@ final class BodySpool {
     /// The whole body in memory (read back from its file when it was spooled); nil if it cannot be read.
     func bytes() -> [UInt8]? {
         guard let path else { return memory }
-        guard let read = try? FileAccess.readBytes(path, limit: count) else { return nil }
-        return read
+        return try? FileAccess.readBytes(path, limit: count)
     }
 
     /// A file holding the whole body (written now when the body stayed in memory); nil if none

@@ -33,10 +33,10 @@ final class ConnectionGuard: Sendable {
         var perAddress: Int
         var headerSeconds: Int
         var bodiesPerAddress: Int
-        var bodyBytesPerAddress: Int = 0
-        var bodyBytesInAll: Int = 0
-        var bodyGraceSeconds: Int = 10
-        var slowestBody: Int = 0
+        var bodyBytesPerAddress: Int
+        var bodyBytesInAll: Int
+        var bodyGraceSeconds: Int
+        var slowestBody: Int
         var exempt: Set<String>
     }
 

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 
-/// Lends `capacity` places (the server's connections to the cloud, its slots for bodies) among learners so that a
+/// Lends `capacity` places (the server's connections to the cloud) among learners so that a
 /// few of them cannot take them all: a learner holding none may take any free place; one who
 /// holds a place already takes another only while more than half are free; a place given back
 /// goes to the earliest waiter allowed one (so a learner holding none goes before a second

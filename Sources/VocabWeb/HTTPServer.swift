@@ -4,6 +4,7 @@ import FoundationEssentials
 import Synchronization
 import VocabCore
 import VocabCloudAPI
+import VocabSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -247,15 +248,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Raises this process's bound on open files so that `connections` sockets fit (beside its
     /// other files); the connections that fit, if it could not.
     private static func raiseOpenFileLimit(toHold connections: UInt32) -> UInt32 {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return connections }
-        let wanted = rlim_t(connections) + 256
-        if limit.rlim_cur < wanted {
-            limit.rlim_cur = min(wanted, limit.rlim_max)
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
-        return UInt32(min(rlim_t(connections), max(limit.rlim_cur, 512) - 256))
+        let bound = OpenFiles.raiseLimit(to: Int(connections) + 256)
+        return UInt32(min(Int(connections), max(bound, 512) - 256))
     }
 }
 

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 import TestServices
 import XCTest
@@ -97,15 +94,6 @@ class CloudEndToEndTestCase: EndToEndTestCase {
         let seenText = seen.withLock { $0 }
         XCTFail("the server did not start: \(seenText)")
         throw CocoaError(.fileReadUnknown)
-    }
-
-    /// Raises this test process's bound on open files to `count` (or its hard bound).
-    func raiseOpenFileLimit(to count: rlim_t) {
-        var limit = rlimit()
-        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < count {
-            limit.rlim_cur = min(count, limit.rlim_max)
-            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
     }
 
     /// Makes a learner (password "pw"); returns the name.

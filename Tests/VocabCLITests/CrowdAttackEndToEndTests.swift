@@ -1,4 +1,5 @@
 import Foundation
+import VocabSystem
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ import Glibc
 final class CrowdAttackEndToEndTests: CloudEndToEndTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
-        raiseOpenFileLimit(to: 16_384)  // a socket is a file: thousands need more than the usual 1,024
+        OpenFiles.raiseLimit(to: 16_384)  // a socket is a file: thousands need more than the usual 1,024
     }
 
     /// Alice's sync, as impatient as a learner: it must be served within 5 s.

@@ -97,9 +97,9 @@ final class FailoverEndToEndTests: CloudEndToEndTestCase {
         lostNode = lost
         // Before any device syncs again (a sync could put a lost word back): every word the
         // device was told was stored is on the promoted standby.
-        XCTAssertTrue(try waitUntil(90) { ((try? runScript(control, ["primary"])) ?? oldPrimary) != oldPrimary }, "the standby was promoted")
+        XCTAssertTrue(waitUntil(90) { ((try? runScript(control, ["primary"])) ?? oldPrimary) != oldPrimary }, "the standby was promoted")
         var acknowledged = ""
-        XCTAssertTrue(try waitUntil(30) {
+        XCTAssertTrue(waitUntil(30) {
             acknowledged = (try? adminSQL("""
                 SELECT string_agg(body->>'word', ',' ORDER BY body->>'word') FROM vocab.records
                 WHERE owner = '\(user)' AND kind = 'word' AND NOT deleted

@@ -1,4 +1,5 @@
 import Foundation
+import VocabSystem
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ final class ServerAttackEndToEndTests: CloudEndToEndTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        raiseOpenFileLimit(to: 8_192)  // a socket is a file: thousands need more than the usual 1,024
+        OpenFiles.raiseLimit(to: 8_192)  // a socket is a file: thousands need more than the usual 1,024
     }
 
     /// 1,030 connections from one address, each sending a request's head a line at a time (every

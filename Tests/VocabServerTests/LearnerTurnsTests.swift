@@ -1,29 +1,34 @@
 import Dispatch
 import XCTest
 @testable import VocabServer
+import VocabWeb
 
-/// A learner's turns: three of his requests at once, the fourth refused at once; another
-/// learner is answered meanwhile; nothing is kept once his requests ended.
+/// A learner's turns: three of his requests at once, each counted until its answer is sent,
+/// the fourth refused at once; another learner is answered meanwhile; nothing is kept once his
+/// answers went.
 final class LearnerTurnsTests: XCTestCase {
     struct Busy: Error {}
 
     func testAFourthRequestIsRefusedAtOnceWhileOthersAreAnswered() throws {
         let turns = LearnerTurns(inFlight: 3) { Busy() }
-        let release = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0), group = DispatchGroup()
-        for _ in 0..<3 {
-            DispatchQueue.global().async(group: group) {
-                _ = try? turns.run(for: "bob") {
-                    entered.signal()
-                    release.wait()
-                }
-            }
-        }
-        for _ in 0..<3 { entered.wait() }
-        XCTAssertThrowsError(try turns.run(for: "bob") {}) { XCTAssertTrue($0 is Busy) }
-        XCTAssertEqual(try turns.run(for: "alice") { "hers" }, "hers", "alice never waits on bob")
-        for _ in 0..<3 { release.signal() }
-        group.wait()
-        XCTAssertEqual(try turns.run(for: "bob") { 1 }, 1, "his turns come back as his requests end")
-        XCTAssertEqual(turns.learners, 0, "nothing is kept once his requests ended")
+        // Bob's three answers, made and not yet sent (a client that does not read them, say).
+        let unsent = try (0..<3).map { _ in try turns.answer(for: "bob") { HTTPResponse(status: 200) } }
+        XCTAssertThrowsError(try turns.answer(for: "bob") { HTTPResponse(status: 200) }) { XCTAssertTrue($0 is Busy) }
+        let hers = try turns.answer(for: "alice") { HTTPResponse(status: 201) }
+        XCTAssertEqual(hers.status, 201, "alice never waits on bob")
+        hers.whenDone?()
+        unsent.forEach { $0.whenDone?() }  // sent at last
+        let again = try turns.answer(for: "bob") { HTTPResponse(status: 200) }
+        XCTAssertEqual(again.status, 200, "his turns come back as his answers are sent")
+        again.whenDone?()
+        XCTAssertEqual(turns.learners, 0, "nothing is kept once his answers went")
+    }
+
+    /// A request that throws gives its turn back at once (nothing will be sent).
+    func testARefusedRequestGivesItsTurnBack() {
+        let turns = LearnerTurns(inFlight: 1) { Busy() }
+        struct Refused: Error {}
+        XCTAssertThrowsError(try turns.answer(for: "bob") { throw Refused() }) { XCTAssertTrue($0 is Refused) }
+        XCTAssertEqual(turns.learners, 0)
     }
 }

@@ -95,6 +95,12 @@ package enum WebRoute: String, CaseIterable, Sendable {
 
     /// The route a request is, with its `*` parts in order; nil when no route has that method
     /// and path.
+    /// The page's route `request` asks for (nil: none, or not under `/api/`).
+    package static func match(_ request: HTTPRequest) -> (route: WebRoute, ids: [String])? {
+        guard request.path.hasPrefix("/api/") else { return nil }
+        return match(method: request.method, path: request.path.split(separator: "/").dropFirst().map(String.init))  // after "api"
+    }
+
     package static func match(method: String, path parts: [String]) -> (route: WebRoute, ids: [String])? {
         for entry in table where entry.method == method {
             if let ids = captures(entry.pattern, parts) { return (entry.route, ids) }
