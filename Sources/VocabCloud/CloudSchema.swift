@@ -46,7 +46,7 @@ public enum CloudSchema {
     /// only a superuser may.
     @discardableResult
     public static func install(on connection: PostgresConnection) throws -> SchemaInstall {
-        let fingerprint = try connection.execute("SELECT md5($1)", [installSQL]).first?.first ?? nil
+        let fingerprint = try connection.execute("SELECT md5($1)", [try installSQL]).first?.first ?? nil
         if try installedVersion(on: connection) == version,
            try connection.execute("SELECT value FROM vocab.meta WHERE key = 'install_md5'").first?.first == fingerprint {
             return .upToDate(version: version)
@@ -61,10 +61,10 @@ public enum CloudSchema {
             if let found, found > version {
                 throw CloudError.schemaTooNew(server: connection.address.server, found: found, known: version)
             }
-            _ = try connection.execute(roleSQL)
-            for step in tableSteps(from: found) { _ = try connection.execute(step) }
+            _ = try connection.execute(try roleSQL)
+            for step in try tableSteps(from: found) { _ = try connection.execute(step) }
             if let found { outcome = found == version ? .refreshed(version: version) : .upgraded(from: found, to: version) }
-            _ = try connection.execute(functionsSQL)
+            _ = try connection.execute(try functionsSQL)
             try connection.execute("""
                 INSERT INTO vocab.meta VALUES ('schema_version', $1), ('install_md5', $2)
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value

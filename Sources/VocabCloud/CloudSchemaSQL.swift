@@ -1,5 +1,5 @@
 import FoundationEssentials
-import VocabSync
+import VocabCore
 import VocabCloudAPI
 
 extension CloudSchema {
@@ -24,29 +24,33 @@ extension CloudSchema {
     /// records and nothing else of the owner's. The owner sees how many follow, never who; a
     /// follower can write nothing of the owner's (every push writes the pusher's own rows).
     /// Refusals carry SQLSTATEs of their own (`VS001`…), which `ShareRefusal` names.
-    static let roleSQL = sql("role.sql")
-    static let tablesSQL = sql("tables.sql")
-    static let functionsSQL = sql("functions.sql") + "\n" + sql("sharing.sql")
+    static var roleSQL: String { get throws { try sql("role.sql") } }
+    static var tablesSQL: String { get throws { try sql("tables.sql") } }
+    static var functionsSQL: String { get throws { try sql("functions.sql") + "\n" + sql("sharing.sql") } }
 
     /// `upgradeSteps[n]` brings a cloud of version n - 1 to version n. The first one brings a
     /// cloud of any older version: until version 8 the schema was one script run again at
     /// each upgrade (version 8 changed within itself), and that step is its history, safe to
     /// run again on a cloud at 8.
-    static let upgradeSteps: [Int: String] = [8: sql("upgrade-8.sql"), 9: sql("upgrade-9.sql")]
+    static let upgradeSteps: [Int: String] = [8: "upgrade-8.sql", 9: "upgrade-9.sql"]
     static let firstNumberedStep = 8
 
     /// Everything an install may run; its md5 tells an up-to-date cloud (nothing to do).
-    static let installSQL = ([roleSQL, tablesSQL] + upgradeSteps.keys.sorted().compactMap { upgradeSteps[$0] } + [functionsSQL])
-        .joined(separator: "\n")
+    static var installSQL: String {
+        get throws {
+            try ([roleSQL, tablesSQL] + upgradeSteps.keys.sorted().map { try sql(upgradeSteps[$0] ?? "") } + [functionsSQL])
+                .joined(separator: "\n")
+        }
+    }
 
     /// The steps that bring a cloud of `found` (nil: no Vocab tables yet) to this version's
     /// tables, in order; none for a cloud of this version.
-    static func tableSteps(from found: Int?) -> [String] {
-        guard let found else { return [tablesSQL] }
+    static func tableSteps(from found: Int?) throws -> [String] {
+        guard let found else { return [try tablesSQL] }
         guard found < version else { return [] }
         // A cloud at the first numbered step runs it again: version 8 changed within itself.
         let first = found <= firstNumberedStep ? firstNumberedStep : found + 1
-        return (first...version).compactMap { upgradeSteps[$0] }
+        return try (first...version).map { step in try sql(upgradeSteps[step] ?? "upgrade-\(step).sql") }
     }
 
     /// The bounds the SQL is made with, each written once in Swift: `{{name}}` in the files.
@@ -59,11 +63,23 @@ extension CloudSchema {
         "pull_bytes": PullBounds.pageBytes,
     ]
 
-    /// A file of `SQL/` (embedded at build time) without its last newline, its bounds put in.
-    static func sql(_ name: String) -> String {
-        var text = embeddedSQL[name].flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    /// A file of `SQL/` (embedded at build time) without its last newline, its bounds put in;
+    /// a file this build lacks is refused (an install never runs without a part of the schema).
+    static func sql(_ name: String, from files: [String: String] = embeddedSQL) throws -> String {
+        guard let encoded = files[name], let data = Data(base64Encoded: encoded) else { throw MissingSchemaFile(name: name) }
+        var text = String(decoding: data, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
         for (bound, value) in boundsInSQL { text = text.replacing("{{\(bound)}}", with: String(value)) }
         return text
+    }
+}
+
+/// A part of the cloud's schema this build of Vocab lacks (a build that went wrong): nothing
+/// is installed.
+public struct MissingSchemaFile: UserFacingError {
+    public let name: String
+    public var category: ErrorCategory { .cloudUnavailable }
+    public var sentence: Sentence {
+        Sentence("This build of Vocab lacks the cloud's %@, so the cloud was left as it was; build Vocab again.", .text(name))
     }
 }

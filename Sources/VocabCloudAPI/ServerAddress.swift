@@ -30,6 +30,12 @@ public struct ServerAddress: Sendable, Equatable {
     /// The values libpq takes for `target_session_attrs`.
     public static let sessionAttributes: Set<String> = ["any", "read-write", "read-only", "primary", "standby", "prefer-standby"]
 
+    /// The form `parse` takes, as help shows it (`user`: the role it names): several hosts for
+    /// a primary and its standbys, and only the one that takes writes.
+    public static func form(user: String = "USER") -> String {
+        "postgresql://\(user)@HOST[:PORT][,HOST[:PORT]...]/DATABASE[?target_session_attrs=read-write]"
+    }
+
     /// Parses `postgresql://USER@HOST[:PORT][,HOST[:PORT]…]/DATABASE[?target_session_attrs=…]`
     /// (or `postgres://`): libpq's own form, several hosts for a primary and its standbys. A
     /// password in the URL is refused, so that it never lands in shell history or process

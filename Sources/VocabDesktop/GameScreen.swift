@@ -217,7 +217,7 @@ final class GameScreen {
     private func answer(_ answer: GameAnswer) {
         guard let game, game.verdict == nil, !answering else { return }
         answering = true
-        model.background({ _ in try game.answer(answer) }) { [weak self] result in
+        model.background({ library in try game.answer(answer, in: library) }) { [weak self] result in
             guard let self else { return }
             answering = false
             switch result {
@@ -239,7 +239,7 @@ final class GameScreen {
     private func grade(_ rating: Rating) {
         guard let game, game.verdict == nil, !answering else { return }
         answering = true
-        model.background({ _ in try game.grade(rating) }) { [weak self] result in
+        model.background({ library in try game.grade(rating, in: library) }) { [weak self] result in
             guard let self else { return }
             answering = false
             switch result {
@@ -273,7 +273,7 @@ final class GameScreen {
 
     private func finish() {
         guard let game else { return showSetup() }
-        model.background({ _ in (try game.finish(), try game.memorizeCandidates()) }) { [weak self] result in
+        model.background({ library in (try game.finish(in: library), try game.memorizeCandidates(in: library)) }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let (summary, candidates)):
@@ -295,7 +295,7 @@ final class GameScreen {
     private func memorize() {
         guard let game else { return }
         let chosen = candidates
-        model.background({ _ in try game.memorize(chosen) }) { [weak self] result in
+        model.background({ library in try game.memorize(chosen, in: library) }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success:

@@ -212,7 +212,7 @@ public final class CloudWebApp: Sendable {
                 return try pageSharing(route, ids, request, caller)
             case .signIn, .pair, .meta, .session: break  // answered before a learner is known
             case .changes, .books, .addBook, .editBook, .deleteBook, .cover, .words, .export, .addWord, .editWord, .deleteWord, .sound,
-                 .dictionary, .nextCard, .grade, .studyQueue, .addReviews, .startGame, .answerGame, .finishGame, .memorizeGame,
+                 .dictionary, .nextCard, .studyQueue, .addReviews, .startGame, .answerGame, .finishGame, .memorizeGame,
                  .startImport, .importState, .cancelImport, .progress:
                 break  // the learner's words and study: their web app below
             }

@@ -72,8 +72,11 @@ public struct GameSummary: Sendable {
 /// clear error when it cannot be played), then `current` → `answer`/`grade` → `advance`, until
 /// `current` is nil or the player quits; `finish` records the end and gives the summary.
 /// Every answer is saved as it is given, so quitting keeps what was answered.
-/// Not safe to use from two threads at once; a front end may hand it from thread to thread
-/// (a window runs its answers on its store worker), one step at a time.
+/// Each step that reads or saves takes the `Library` it runs in: the game keeps no store of
+/// its own, so a front end that writes through a pool (the web's) or a worker (the window's)
+/// hands it the writer of that moment, never one it held after its turn ended.
+/// Not safe to use from two threads at once; a front end may hand it from thread to thread,
+/// one step at a time.
 public final class GameSession: @unchecked Sendable {
     public let configuration: GameConfiguration
     public let books: [Book]
@@ -92,7 +95,6 @@ public final class GameSession: @unchecked Sendable {
     private var finished = false
     private var ids = TimeOrderedIDs()
 
-    private let store: Store
     private let clock: SessionClock
 
     /// Plans and starts a game over the books `bookIds` names — none (or nil) names every
@@ -111,7 +113,6 @@ public final class GameSession: @unchecked Sendable {
     /// Plans and starts a game over `books`; throws `GameSetupError` when it cannot be played.
     public init(library: Library, books: [Book], configuration: GameConfiguration, clock: SessionClock) throws {
         let store = library.store
-        self.store = store
         self.clock = clock
         self.books = books
         self.configuration = configuration
@@ -136,7 +137,7 @@ public final class GameSession: @unchecked Sendable {
     /// Judges an answer and saves it. Returns nil when it is not a possible answer (an option
     /// out of range, or text that is neither; tell the player `expectedAnswer` and ask again).
     @discardableResult
-    public func answer(_ answer: GameAnswer) throws -> GameVerdict? {
+    public func answer(_ answer: GameAnswer, in library: Library) throws -> GameVerdict? {
         guard let question = current, verdict == nil else { return nil }
         let given: String
         switch answer {
@@ -148,15 +149,15 @@ public final class GameSession: @unchecked Sendable {
         }
         guard AnswerJudge.isWellFormed(given, for: question) else { return nil }
         let correct = AnswerJudge.isCorrect(given, for: question)
-        return try record(given, rating: correct ? .good : .again, correct: correct, question: question)
+        return try record(given, rating: correct ? .good : .again, correct: correct, question: question, in: library.store)
     }
 
     /// Grades a flashcard (or any question) by the player's own judgement, and saves it.
     @discardableResult
-    public func grade(_ rating: Rating) throws -> GameVerdict? {
+    public func grade(_ rating: Rating, in library: Library) throws -> GameVerdict? {
         guard let question = current, verdict == nil else { return nil }
         return try record(String(rating.rawValue), rating: rating, correct: rating.rawValue >= Rating.good.rawValue,
-                          question: question)
+                          question: question, in: library.store)
     }
 
     /// What the current question takes (for a player whose answer was not one).
@@ -174,35 +175,35 @@ public final class GameSession: @unchecked Sendable {
 
     /// Ends the game (at any point: unanswered questions are simply not played) and records it.
     @discardableResult
-    public func finish() throws -> GameSummary {
+    public func finish(in library: Library) throws -> GameSummary {
         if !finished {
+            try library.store.finishGame(id: id, at: clock.now())
             finished = true
-            try store.finishGame(id: id, at: clock.now())
         }
         return GameSummary(answered: answered, right: right, planned: questions.count, wrongWords: wrongWords)
     }
 
     /// Words answered right in this game that have now been right `memorizeAfter` times in a
     /// row and are not yet memorised: the ones to offer marking as memorised.
-    public func memorizeCandidates() throws -> [Word] {
+    public func memorizeCandidates(in library: Library) throws -> [Word] {
         guard configuration.memorizeAfter > 0 else { return [] }
         var ready: [Word] = []
         var seen = Set<UUID>()
         for word in rightWords where !word.memorized && seen.insert(word.id).inserted {
-            if try store.rightStreak(wordId: word.id) >= configuration.memorizeAfter { ready.append(word) }
+            if try library.store.rightStreak(wordId: word.id) >= configuration.memorizeAfter { ready.append(word) }
         }
         return ready
     }
 
     /// Marks `words` memorised, all or none.
-    public func memorize(_ words: [Word]) throws {
-        let now = clock.now()
+    public func memorize(_ words: [Word], in library: Library) throws {
+        let now = clock.now(), store = library.store
         try store.transaction {
             for word in words { try store.updateWord(id: word.id, WordChanges(memorized: true), now: now) }
         }
     }
 
-    private func record(_ given: String, rating: Rating, correct: Bool, question: Question) throws -> GameVerdict {
+    private func record(_ given: String, rating: Rating, correct: Bool, question: Question, in store: Store) throws -> GameVerdict {
         try store.recordGameAnswer(gameId: id, position: index, question: question, given: given, rating: rating,
                                    at: clock.now(), ids: &ids)
         answered += 1

@@ -20,11 +20,11 @@ extension WebApp {
         let bookIds = try bookTexts.map { try uuid($0) }
         let configuration = GameConfiguration(mode: mode, count: count)
         let clock = self.clock
-        // The game keeps the writer's store: each of its answers runs inside a write, as the window's do on its worker.
+        // Each step of the game runs inside a write, in the writer of that moment (the game keeps none).
         let game = try pool.write { library -> GameSession in
             try GameSession(library: library, bookIds: bookIds, configuration: configuration, clock: clock)
         }
-        for dropped in games.add(game, device: device) { _ = try? pool.write { _ in try dropped.finish() } }  // its answers are saved already
+        for dropped in games.add(game, device: device) { _ = try? pool.write { library in try dropped.finish(in: library) } }  // its answers are saved already
         return GameStarted(id: game.id.lowercaseText, mode: mode.rawValue, planned: game.questions.count, shorter: game.questions.count < count,
                            questions: game.questions.map { QuestionRow(prompt: $0.prompt, hint: $0.hint, options: $0.options) })
     }
@@ -38,8 +38,7 @@ extension WebApp {
     /// The score and the words to review (and to offer to mark memorised).
     func finishGame(_ id: UUID, device: String) throws -> GameScoreAnswer {
         let game = try game(id, device: device)
-        let summary = try pool.write { _ in try game.finish() }
-        let candidates = try pool.write { _ in try game.memorizeCandidates() }
+        let (summary, candidates) = try pool.write { library in (try game.finish(in: library), try game.memorizeCandidates(in: library)) }
         return GameScoreAnswer(answered: summary.answered, right: summary.right, planned: summary.planned, percent: summary.percent,
                                review: summary.wrongWords.map { WordRow($0, due: nil) }, memorize: candidates.map { WordRow($0, due: nil) })
     }
@@ -47,8 +46,11 @@ extension WebApp {
     /// Marks the words the game offers memorised, and ends it.
     func memorizeGame(_ id: UUID, device: String) throws -> MemorizedAnswer {
         let game = try game(id, device: device)
-        let words = try pool.write { _ in try game.memorizeCandidates() }
-        try pool.write { _ in try game.memorize(words) }
+        let words = try pool.write { library in
+            let words = try game.memorizeCandidates(in: library)
+            try game.memorize(words, in: library)
+            return words
+        }
         games.remove(id)
         return MemorizedAnswer(memorized: words.count)
     }
@@ -56,10 +58,10 @@ extension WebApp {
     /// One answer: a tap (the option's place, from 0), typed text, or a flashcard's rating.
     func answerGame(_ id: UUID, _ given: GameAnswerRequest, device: String) throws -> GameVerdictAnswer {
         let game = try game(id, device: device)
-        let verdict: GameVerdict? = try pool.write { _ -> GameVerdict? in
-            if let choice = given.choice { return try game.answer(.choice(choice)) }
-            if let typed = given.typed { return try game.answer(.typed(String(typed.prefix(200)))) }
-            if let name = given.rating, let rating = Rating(name: name) { return try game.grade(rating) }
+        let verdict: GameVerdict? = try pool.write { library -> GameVerdict? in
+            if let choice = given.choice { return try game.answer(.choice(choice), in: library) }
+            if let typed = given.typed { return try game.answer(.typed(String(typed.prefix(200))), in: library) }
+            if let name = given.rating, let rating = Rating(name: name) { return try game.grade(rating, in: library) }
             throw WebProblem(status: 422, message: "An answer is a choice, typed text or a rating.", field: "answer")
         }
         guard let verdict else {

@@ -66,22 +66,12 @@ extension WebApp {
         for item in items {
             guard let id = UUID(text: item.id), let wordId = UUID(text: item.wordId), let rating = Rating(name: item.rating),
                   let at = Timestamp(iso8601: item.at), ReviewRecording.accepts(at, now: now) else {
-                throw WebProblem(status: 422, message: "Each review needs an id, a wordId, a rating and the time it was made (not in the future).",
+                throw WebProblem(status: 422, message: "Each review needs an id, a wordId, a rating and the time it was made (at most 5 minutes ahead of this server's clock).",
                                  field: "reviews")
             }
             byWord[wordId, default: []].append(ReviewRecord(id: id, wordId: wordId, reviewedAt: at, rating: rating, source: .study))
         }
         let added = try pool.write { library in try ReviewRecording.add(byWord, to: library) }
         return AddedAnswer(added: added)
-    }
-
-    func grade(_ request: GradeRequest) throws -> GradeAnswer {
-        let wordId = try uuid(request.wordId)
-        guard let rating = Rating(name: request.rating) else {
-            throw WebProblem(status: 422, message: "The rating must be again, hard, good or easy.", field: "rating")
-        }
-        let now = clock.now()
-        let schedule = try pool.write { library in try ReviewRecording.record(wordId, rating: rating, at: now, source: .study, in: library) }
-        return GradeAnswer(due: schedule.due.iso8601, state: schedule.state.name)
     }
 }

@@ -154,7 +154,6 @@ public final class WebApp: Sendable {
         case .sound: return try sound(wordId: try id())
         case .dictionary: return Self.json(try fillFromDictionary(try decode(DictionaryRequest.self, request)))
         case .nextCard: return Self.json(try nextCard(request.query, wording: wording(for: request)))
-        case .grade: return Self.json(try grade(try decode(GradeRequest.self, request)))
         case .studyQueue: return Self.json(try queue())
         case .progress: return try progress(request.query)
         case .addReviews: return Self.json(try addReviews(try decode(ReviewsRequest.self, request)))

@@ -134,10 +134,13 @@ final class ServeEndToEndTests: ServeTestCase {
         let study = try send("GET", "/api/study", headers: device)
         let card = try XCTUnwrap(study.object["card"] as? [String: Any], study.body)
         XCTAssertEqual((study.object["intervals"] as? [Any])?.count, 4)
-        let graded = try send("POST", "/api/study/grade", body: #"{"wordId": "\#(card["id"] as? String ?? "")", "rating": "good"}"#, headers: device)
+        // A grade is a review the page sends (from its outbox, as offline).
+        func review(_ rating: String) -> String {
+            #"{"reviews": [{"id": "0190a000-0000-7000-8000-00000000000\#(rating.count)", "wordId": "\#(card["id"] as? String ?? "")", "rating": "\#(rating)", "at": "2026-11-30T08:00:00Z"}]}"#
+        }
+        let graded = try send("POST", "/api/reviews", body: review("good"), headers: device)
         XCTAssertEqual(graded.status, 200, graded.body)
-        XCTAssertEqual(try send("POST", "/api/study/grade", body: #"{"wordId": "\#(card["id"] as? String ?? "")", "rating": "perfect"}"#,
-                                headers: device).status, 422)
+        XCTAssertEqual(try send("POST", "/api/reviews", body: review("perfect"), headers: device).status, 422)
         let shown = try XCTUnwrap(try vocab.json(["word", "show", card["word"] as? String ?? "", "--json"]) as? [String: Any])
         XCTAssertEqual((shown["schedule"] as? [String: Any])?["reviews"] as? Int, 1, "the review is in the store")
     }
@@ -181,7 +184,23 @@ final class ServeReviewBatchTests: EndToEndTestCase {
         let schedule = try XCTUnwrap(shown["schedule"] as? [String: Any])
         XCTAssertEqual(schedule["reviews"] as? Int, 1, "sent twice, counted once")
         XCTAssertEqual((schedule["lastReview"] as? String)?.hasPrefix("2026-11-30T08:00:00"), true, "the time it was made: \(schedule)")
-        let future = #"{"reviews":[{"id":"0190a000-0000-7000-8000-000000000002","wordId":"\#(id)","rating":"good","at":"2999-01-01T00:00:00Z"}]}"#
-        XCTAssertTrue(try curl(["-b", jar, "-X", "POST", "-H", "X-Vocab-Request: 1", "-d", future, base + "/api/reviews"]).hasSuffix("422"))
+        // A phone's clock a little ahead is allowed (300 s), and the refusal beyond says so (issue
+        // 69: it said "not in the future").
+        func review(_ number: Int, secondsAhead: Double) -> String {
+            let at = ISO8601DateFormatter().string(from: Date().addingTimeInterval(secondsAhead))
+            return #"{"reviews":[{"id":"0190a000-0000-7000-8000-00000000000\#(number)","wordId":"\#(id)","rating":"good","at":"\#(at)"}]}"#
+        }
+        let ahead = try curl(["-b", jar, "-X", "POST", "-H", "X-Vocab-Request: 1", "-d", review(2, secondsAhead: 200), base + "/api/reviews"])
+        XCTAssertTrue(ahead.hasSuffix("200"), ahead)
+        let beyond = try curl(["-b", jar, "-X", "POST", "-H", "X-Vocab-Request: 1", "-d", review(3, secondsAhead: 3_600), base + "/api/reviews"])
+        XCTAssertTrue(beyond.hasSuffix("422"), beyond)
+        XCTAssertTrue(beyond.contains("at most 5 minutes ahead"), beyond)
+        XCTAssertFalse(beyond.contains("not in the future"), beyond)
+    }
+
+    /// The help names the form failover needs: several hosts, and only the primary (issue 69).
+    func testServesHelpShowsTheCloudsMultiHostForm() throws {
+        let help = try vocab.run(["serve", "--help"]).stdout
+        XCTAssertTrue(help.contains("postgresql://vocab_server@HOST[:PORT][,HOST[:PORT]...]/DATABASE[?target_session_attrs=read-write]"), help)
     }
 }

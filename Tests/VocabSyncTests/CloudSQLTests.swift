@@ -18,9 +18,18 @@ final class CloudSQLTests: XCTestCase {
         let files = try names.map(raw).joined()
         let named = Set(files.matches(of: #/\{\{([a-z_]+)\}\}/#).map { String($0.output.1) })
         XCTAssertEqual(named, Set(CloudSchema.boundsInSQL.keys))
-        XCTAssertFalse(CloudSchema.installSQL.contains("{{"))
-        XCTAssertTrue(CloudSchema.installSQL.contains("AND s.words > \(SharingBounds.wordsPerBook)) THEN"))
-        XCTAssertTrue(CloudSchema.tablesSQL.contains("('default_max_records', '\(CloudSchema.defaultMaxRecords)')"))
-        for name in names { XCTAssertTrue(CloudSchema.installSQL.contains(CloudSchema.sql(name)), "\(name) is installed") }
+        let installed = try CloudSchema.installSQL
+        XCTAssertFalse(installed.contains("{{"))
+        XCTAssertTrue(installed.contains("AND s.words > \(SharingBounds.wordsPerBook)) THEN"))
+        XCTAssertTrue(try CloudSchema.tablesSQL.contains("('default_max_records', '\(CloudSchema.defaultMaxRecords)')"))
+        for name in names { XCTAssertTrue(installed.contains(try CloudSchema.sql(name)), "\(name) is installed") }
+    }
+
+    /// A part of the schema a build lacks is refused, never installed as nothing (issue 69).
+    func testAFileTheBuildLacksIsRefusedNotInstalledAsNothing() {
+        XCTAssertThrowsError(try CloudSchema.sql("functions.sql", from: embeddedSQL.filter { $0.key != "functions.sql" })) { error in
+            XCTAssertEqual((error as? MissingSchemaFile)?.name, "functions.sql")
+        }
+        XCTAssertThrowsError(try CloudSchema.sql("upgrade-10.sql"))
     }
 }

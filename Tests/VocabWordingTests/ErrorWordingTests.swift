@@ -5,7 +5,7 @@ import VocabAnki
 import VocabArchives
 import VocabCore
 import VocabDictionary
-import VocabStore
+@testable import VocabStore
 import VocabSystem
 @testable import VocabSessions
 import VocabWording
@@ -93,12 +93,23 @@ final class ErrorWordingTests: XCTestCase {
                                         .tooBig(path: "p", limitMiB: 1), .unsafeXML(path: "p", entry: "e", reason: "r"), .malformed(path: "p", reason: "r")]
         let store: [StoreError] = [.cannotCreateFolder(path: "p", reason: "r"), .cannotOpen(path: "p", reason: "r"), .readOnly(path: "p"),
                                    .notAVocabDatabase(path: "p"), .newerSchema(path: "p", found: 9, supported: 8), .corrupt(path: "p", detail: "d"),
-                                   .busy(path: "p"), .malformedRow(table: "t", column: "c")]
+                                   .busy(path: "p"), .malformedRow(table: "t", column: "c"), .sqlite(SQLiteError(code: 1, message: "m"))]
         var others: [UserFacingError] = [ZipWriteError(path: "p", reason: "r"), WorkbookNotWritten(), ExportCancelled(),
                                          SharingInputError.notACode("c"), SharingInputError.notFollowed("b"),
                                          PathError.noDataFolder, PathError.unreadableConfig(path: "p")]
         others.append(PathError.invalidSetting(name: "dayStartHour", expected: Sentence("a whole hour from 0 to 23")))
         let syncs = [SyncFailure(underlying: CloudError.cancelled), SyncFailure(underlying: CloudError.notLoggedIn)]
+        // A case added to a family but not listed here fails: the lists are read against the enums' sources.
+        assertListsEveryCase(vocab, of: "VocabError")
+        assertListsEveryCase(game, of: "GameSetupError")
+        assertListsEveryCase(importing, of: "ImportError")
+        assertListsEveryCase(backup, of: "BackupError")
+        assertListsEveryCase(cloud, of: "CloudError", except: ["shareRefused"])  // listed as `shares` below
+        assertListsEveryCase(shares, of: "ShareRefusal")
+        assertListsEveryCase(dictionary, of: "DictionaryError")
+        assertListsEveryCase(anki, of: "AnkiPackageError")
+        assertListsEveryCase(archives, of: "ArchiveError")
+        assertListsEveryCase(store, of: "StoreError")
         var errors: [UserFacingError] = vocab
         errors += game as [UserFacingError]
         errors += importing as [UserFacingError]
@@ -119,5 +130,54 @@ final class ErrorWordingTests: XCTestCase {
                 XCTAssertNotNil(korean.catalog.entries[inner.format], "no Korean for \(inner.format) in \(error.message)")
             }
         }
+    }
+
+    /// Fails when `enumName`'s declaration in `Sources/` has a case none of `values` is.
+    private func assertListsEveryCase<T>(_ values: [T], of enumName: String, except: Set<String> = [],
+                                         file: StaticString = #filePath, line: UInt = #line) {
+        let listed = Set(values.map { String(String(describing: $0).prefix { $0 != "(" }) })
+        guard let declared = Self.caseNames(of: enumName) else {
+            return XCTFail("no declaration of enum \(enumName) under Sources/", file: file, line: line)
+        }
+        XCTAssertEqual(declared.subtracting(except).subtracting(listed), [], "cases of \(enumName) this test does not list",
+                       file: file, line: line)
+    }
+
+    /// The names of the cases an enum declares at its own level, read from its source.
+    static func caseNames(of enumName: String) -> Set<String>? {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        guard let files = FileManager.default.enumerator(atPath: sources.path) else { return nil }
+        for case let path as String in files where path.hasSuffix(".swift") {
+            guard let text = try? String(contentsOfFile: sources.appendingPathComponent(path).path, encoding: .utf8),
+                  let pattern = try? Regex("enum \(enumName)\\b[^{]*\\{"), let start = text.firstMatch(of: pattern) else { continue }
+            var depth = 1, names = Set<String>(), lineStart = true, index = start.range.upperBound
+            var current = ""
+            while index < text.endIndex, depth > 0 {
+                let character = text[index]
+                if character == "{" { depth += 1 } else if character == "}" { depth -= 1 }
+                if character == "\n" {
+                    let trimmed = current.trimmingCharacters(in: .whitespaces)
+                    if depth == 1, lineStart, trimmed.hasPrefix("case ") || trimmed.hasPrefix("indirect case ") {
+                        let list = trimmed.replacingOccurrences(of: "indirect ", with: "").dropFirst(5)
+                        var parens = 0, name = "", reading = true
+                        for c in list {
+                            if c == "(" { parens += 1; reading = false } else if c == ")" { parens -= 1 }
+                            else if c == ",", parens == 0 { names.insert(name); name = ""; reading = true }
+                            else if reading, c.isLetter || c.isNumber || c == "_" { name.append(c) }
+                            else if reading, !name.isEmpty { reading = false }
+                        }
+                        if !name.isEmpty { names.insert(name) }
+                    }
+                    current = ""
+                    lineStart = depth == 1
+                } else {
+                    current.append(character)
+                }
+                index = text.index(after: index)
+            }
+            return names
+        }
+        return nil
     }
 }

@@ -12,7 +12,7 @@ enum CloudCommands {
     static let group = CommandGroup(name: "cloud", abstract: "The cloud's database (for administrators):",
                                     commands: [initialize, serverPassword, addUser, limit, revoke])
 
-    private static let admin = OptionSpec("admin", value: "URL", help: "An administrator's postgresql://USER@HOST[:PORT]/DATABASE (password from PGPASSWORD or ~/.pgpass).")
+    private static let admin = OptionSpec("admin", value: "URL", help: "An administrator's " + ServerAddress.form() + " (password from PGPASSWORD or ~/.pgpass).")
 
     static let initialize = Command(spec: CommandSpec(
         name: "cloud init", abstract: "Install or upgrade the cloud's schema (idempotent; needs a superuser).",

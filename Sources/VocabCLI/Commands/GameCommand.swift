@@ -50,7 +50,7 @@ enum GameCommand {
         questionLoop: while let question = game.current {
             if let clear = style.clearScreen { console.write(clear) }
             console.print(style.dim("Question \(game.index + 1) of \(game.questions.count)"))
-            guard try ask(question, game: game, console: console, style: style) else { break questionLoop }
+            guard try ask(question, game: game, library: library, console: console, style: style) else { break questionLoop }
             game.advance()
             // On a terminal the next question clears the screen: let the player read the verdict first.
             if style.interactive && game.current != nil {
@@ -58,7 +58,7 @@ enum GameCommand {
                 guard let line = console.readLine(), line.trimmingSpaces() != "q" else { break questionLoop }
             }
         }
-        let summary = try game.finish()
+        let summary = try game.finish(in: library)
 
         console.print("")
         console.print(style.bold("Score: \(summary.right)/\(summary.answered) (\(summary.percent)%)")
@@ -66,12 +66,12 @@ enum GameCommand {
         if !summary.wrongWords.isEmpty {
             console.print("To review: " + summary.wrongWords.map { "\($0.word) (\($0.definition.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""))" }.joined(separator: ", "))
         }
-        try offerToMemorize(game, context: context)
+        try offerToMemorize(game, library: library, context: context)
     }
 
     /// Shows a question, reads the answer and shows the verdict; false when the player quits
     /// (q or end of input).
-    private static func ask(_ question: Question, game: GameSession, console: Console, style: Style) throws -> Bool {
+    private static func ask(_ question: Question, game: GameSession, library: Library, console: Console, style: Style) throws -> Bool {
         console.print(style.bold(question.prompt))
         if let hint = question.hint { console.print(style.dim("[\(hint)]")) }
         for (number, option) in question.options.enumerated() { console.print("  \(number + 1). \(option)") }
@@ -88,7 +88,7 @@ enum GameCommand {
                 let text = line.trimmingSpaces()
                 if text == "q" { return false }
                 if let rating = Rating(name: text) {
-                    try game.grade(rating)
+                    try game.grade(rating, in: library)
                     return true
                 }
                 console.print("Type 1, 2, 3 or 4.")
@@ -101,7 +101,7 @@ enum GameCommand {
             guard let line = console.readLine() else { return false }
             let text = line.trimmingSpaces()
             if text == "q" { return false }
-            guard let verdict = try game.answer(.typed(text)) else {
+            guard let verdict = try game.answer(.typed(text), in: library) else {
                 console.print(TerminalWording.expected(game.expectedAnswer))
                 continue
             }
@@ -110,15 +110,15 @@ enum GameCommand {
         }
     }
 
-    private static func offerToMemorize(_ game: GameSession, context: AppContext) throws {
-        let ready = try game.memorizeCandidates()
+    private static func offerToMemorize(_ game: GameSession, library: Library, context: AppContext) throws {
+        let ready = try game.memorizeCandidates(in: library)
         guard !ready.isEmpty else { return }
         let list = ready.map(\.word).joined(separator: ", ")
         let console = context.console
         console.print("Right \(game.configuration.memorizeAfter) times in a row: \(list).")
         if context.console.stdinIsTerminal {
             guard console.confirm("Mark them memorised?") else { return }
-            try game.memorize(ready)
+            try game.memorize(ready, in: library)
             console.print("Marked \(plural(ready.count, "word")) memorised.")
         } else {
             console.print("Mark them memorised: vocab word memorize " + ready.map { ShellQuote.quote($0.word) }.joined(separator: " "))

@@ -26,7 +26,7 @@ enum ServeCommand {
             OptionSpec("behind-proxy", help: "A reverse proxy in front serves HTTPS (cookies are then Secure; only https:// pages may write); its X-Forwarded-For names the client."),
             OptionSpec("proxy-address", value: "ADDR[,ADDR...]", help: "With --behind-proxy: the proxy's own addresses, whose X-Forwarded-For is trusted (default 127.0.0.1: a proxy on this machine)."),
             OptionSpec("public-url", value: "URL", help: "The address phones open, for the QR code (default: the one listened on)."),
-            OptionSpec("cloud", value: "URL", help: "Serve many learners of this cloud: postgresql://vocab_server@HOST[:PORT]/DATABASE (password from PGPASSWORD or ~/.pgpass)."),
+            OptionSpec("cloud", value: "URL", help: "Serve many learners of this cloud: " + ServerAddress.form(user: "vocab_server") + " (password from PGPASSWORD or ~/.pgpass)."),
             OptionSpec("connections-per-address", value: "N", help: "Connections at once from one address (default 64; 128 with --cloud; 0: no bound; a trusted proxy has none)."),
             OptionSpec("bodies-per-address", value: "N", help: "Requests from one address sending bodies at once (default 16; 0: no bound)."),
             OptionSpec("cloud-connections", value: "N", help: "With --cloud: connections to the cloud, shared fairly by the learners (default 4; all servers together: 2-4 per core of the database)."),

@@ -247,17 +247,6 @@ struct IntervalRow: Codable {
     var interval: String
 }
 
-/// `POST /api/study/grade`.
-struct GradeRequest: Codable {
-    var wordId: String
-    var rating: String
-}
-
-struct GradeAnswer: Codable {
-    var due: String
-    var state: String
-}
-
 /// `GET /api/study/queue`: the day's cards for the phone to keep (studying goes on offline).
 struct StudyQueueAnswer: Codable {
     var cards: [WordRow]

@@ -28,7 +28,6 @@ package enum WebRoute: String, CaseIterable, Sendable {
     case sound = "GET words/*/sound"
     case dictionary = "POST dictionary"
     case nextCard = "GET study"
-    case grade = "POST study/grade"
     case studyQueue = "GET study/queue"
     case addReviews = "POST reviews"
     case startGame = "POST games"
@@ -69,7 +68,6 @@ package enum WebRoute: String, CaseIterable, Sendable {
         case .editWord: return (WordChanges.self, WordRow.self)
         case .dictionary: return (DictionaryRequest.self, DictionaryAnswer.self)
         case .nextCard: return (nil, NextCardAnswer.self)
-        case .grade: return (GradeRequest.self, GradeAnswer.self)
         case .studyQueue: return (nil, StudyQueueAnswer.self)
         case .addReviews: return (ReviewsRequest.self, AddedAnswer.self)
         case .startGame: return (GameRequest.self, GameStarted.self)
