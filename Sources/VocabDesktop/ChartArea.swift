@@ -13,7 +13,7 @@ final class ChartArea {
         /// Bars as tall as their share of the largest, with a label under some of them.
         case bars([Int], labels: [(index: Int, text: String)], colour: Colour)
         /// Days as a grid of weeks (a column a week, today the last cell), shaded by count.
-        case weeks([Int])
+        case weeks([Int?])
         /// One bar split in parts of these sizes.
         case parts([(count: Int, colour: Colour)])
     }
@@ -55,8 +55,8 @@ final class ChartArea {
         switch figure {
         case .bars(let values, let labels, let colour):
             drawBars(cairo, values, labels, colour, text, width: width, height: height)
-        case .weeks(let days):
-            drawWeeks(cairo, days, text, width: width, height: height)
+        case .weeks(let cells):
+            drawWeeks(cairo, cells, text, width: width, height: height)
         case .parts(let parts):
             var x = 0.0
             let total = Double(max(1, parts.reduce(0) { $0 + $1.count }))
@@ -97,12 +97,10 @@ final class ChartArea {
         }
     }
 
-    private func drawWeeks(_ cairo: OpaquePointer, _ days: [Int], _ text: GdkRGBA, width: Double, height: Double) {
-        let shown = Array(days.suffix(53 * 7))
-        let cells = [Int?](repeating: nil, count: (7 - shown.count % 7) % 7) + shown.map { Optional($0) }
+    private func drawWeeks(_ cairo: OpaquePointer, _ cells: [Int?], _ text: GdkRGBA, width: Double, height: Double) {
         let weeks = (cells.count + 6) / 7
         let size = min(22, width / Double(max(weeks, 1)), height / 7)
-        let top = Double(max(1, shown.max() ?? 0))
+        let top = Double(max(1, cells.compactMap { $0 }.max() ?? 0))
         for (index, cell) in cells.enumerated() {
             guard let count = cell else { continue }
             if count == 0 {

@@ -23,7 +23,7 @@ final class ProgressScreen {
     /// A read is on its way; another asked meanwhile runs after it.
     private var loading = false, again = false
 
-    static let spans = [30, 90, 365]
+    static let spans = ProgressCharts.spans
 
     init(model: AppModel) {
         self.model = model
@@ -128,13 +128,13 @@ final class ProgressScreen {
     private func draw(_ report: ProgressReport) {
         let due = report.dueAhead, days = report.calendar, words = report.standing, memory = report.memory
         let month = report.retention.first { $0.period == .month }?.all ?? PassTally()
-        let added = Array(report.added.suffix(30))
+        let added = report.recentlyAdded
         let hours = report.hours.map(\.total)
         let busiest = hours.indices.max { hours[$0] < hours[$1] } ?? 0
-        show("due", .bars(due.days, labels: [(0, "0"), (7, "+7"), (14, "+14"), (21, "+21"), (29, "+29")], colour: ChartArea.blue),
+        show("due", .bars(due.days, labels: ProgressCharts.dueDayMarks.map { ($0, $0 == 0 ? tr("Today") : "+\($0)") }, colour: ChartArea.blue),
              tr("%d overdue, %d due today, %d this week; the busiest of the next 30 days has %d.",
                 due.backlog, due.days.first ?? 0, due.thisWeek, due.days.max() ?? 0))
-        show("calendar", .weeks(days.reviews),
+        show("calendar", .weeks(report.calendarCells),
              tr("%d reviews on %d of the last %d days; days in a row: %d (longest %d).",
                 days.total, days.studiedDays, report.days, days.currentStreak, days.longestStreak))
         show("retention", nil, tr("This month %@ of reviews passed; the scheduler aims at %@.",
@@ -145,13 +145,13 @@ final class ProgressScreen {
              tr("%d new, %d learning, %d young, %d mature, %d memorised.", words.new, words.learning, words.young, words.mature, words.memorized))
         show("added", .bars(added, labels: [], colour: ChartArea.green),
              tr("%d words added in the last %d days.", added.reduce(0, +), added.count))
-        show("hours", .bars(hours, labels: [0, 6, 12, 18, 23].map { ($0, "\($0)") }, colour: ChartArea.blue),
+        show("hours", .bars(hours, labels: ProgressCharts.hourMarks.map { ($0, "\($0)") }, colour: ChartArea.blue),
              tr("%d reviews; most at %d h.", hours.reduce(0, +), busiest))
         UI.setText(answers, report.buttons.map { button in
             "\(Self.kindName(button.kind)): " + zip(Rating.allCases, button.counts).map { "\(StudyScreen.name($0)) \($1)" }.joined(separator: " · ")
         }.joined(separator: "\n"))
         show("answers", nil, "")
-        show("memory", .bars(memory.retrievability, labels: [(0, "0%"), (5, "50%"), (9, "90%")], colour: ChartArea.purple),
+        show("memory", .bars(memory.retrievability, labels: ProgressCharts.recallMarks.map { ($0, "\($0 * 10)%") }, colour: ChartArea.purple),
              tr("Stability %@ days on average; difficulty %@; chance of recall now %@.",
                 CFormat.string("%.1f", memory.meanStability), Self.percent(memory.meanDifficulty), Self.percent(memory.meanRetrievability)))
     }

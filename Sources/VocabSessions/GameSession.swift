@@ -110,8 +110,12 @@ public final class GameSession: @unchecked Sendable {
         try self.init(library: library, books: books, configuration: configuration, clock: clock)
     }
 
-    /// Plans and starts a game over `books`; throws `GameSetupError` when it cannot be played.
+    /// Plans and starts a game over `books`; throws `GameSetupError` when it cannot be played
+    /// (a number of questions outside `GamePlanner.countRange` too).
     public init(library: Library, books: [Book], configuration: GameConfiguration, clock: SessionClock) throws {
+        guard GamePlanner.countRange.contains(configuration.count) else {
+            throw GameSetupError.countOutOfRange(configuration.count, GamePlanner.countRange)
+        }
         let store = library.store
         self.clock = clock
         self.books = books

@@ -6,9 +6,11 @@ import VocabStore
 /// window's Progress screen, the page's Progress page), made here once.
 public enum ProgressService {
     /// The report over `days` study days (1 to `ProgressReport.maximumDays`) at `now`, for the
-    /// books `bookIds` (nil or empty: every book; one the store does not have is refused).
+    /// books `bookIds` (nil or empty: every book; one the store does not have is refused). A
+    /// span outside `ProgressReport.dayRange` is refused (`VocabError.daysOutOfRange`).
     public static func report(in library: Library, books bookIds: [UUID]?, days: Int = ProgressReport.defaultDays,
                               now: Timestamp, studyDay: StudyDay) throws -> ProgressReport {
+        guard ProgressReport.dayRange.contains(days) else { throw VocabError.daysOutOfRange(days, ProgressReport.dayRange) }
         let store = library.store
         let summaries = try store.bookSummaries()
         let wanted = bookIds.flatMap { $0.isEmpty ? nil : Set($0) }

@@ -6,13 +6,12 @@ import VocabSessions
 /// the server (a tap is the option's place, typing is text, a flashcard is graded), then the
 /// score and the words to review. The page gets the questions, never their answers.
 extension WebApp {
-    /// `{"books": [ids] (none: all), "mode": "choice"|"reverse"|"spelling"|"flashcard", "count": 1...100}`.
+    /// `{"books": [ids] (none: all), "mode": "choice"|"reverse"|"spelling"|"flashcard", "count": GamePlanner.countRange}`.
     func startGame(_ request: GameRequest, device: String) throws -> GameStarted {
         guard let mode = GameMode(rawValue: request.mode ?? "choice") else {
             throw WebProblem(status: 422, message: "The mode must be choice, reverse, spelling or flashcard.", field: "mode")
         }
-        let count = request.count ?? 10
-        guard (1...100).contains(count) else { throw WebProblem(status: 422, message: "A game has 1 to 100 questions.", field: "count") }
+        let count = request.count ?? GamePlanner.defaultCount  // its bounds: GameSession's
         let bookTexts = request.books ?? []
         guard bookTexts.count <= 1_000 else {
             throw WebProblem(status: 422, message: "\"books\" must be a list of book ids.", field: "books")

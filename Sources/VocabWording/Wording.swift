@@ -109,6 +109,7 @@ public struct Wording: Sendable {
             case .allMemorized: return nil
             case .noDefinitions: return tr("Try Flashcard, or add definitions.")
             case .tooFewMeanings: return tr("Try Spelling.")
+            case .countOutOfRange: return nil
             }
         case CloudError.notLoggedIn: return tr("Log in to your cloud account first.")
         case let error as SyncFailure:

@@ -33,6 +33,11 @@ final class ProgressEndToEndTests: EndToEndTestCase {
 
         let progress = try stats(["--days", "7", "--now", "2026-12-03T03:00:00Z"])
         XCTAssertEqual(progress["days"] as? Int, 7)
+        // The report declares its charts' spans and marks: the page draws them, as the window and the terminal do.
+        let charts = try XCTUnwrap(progress["charts"] as? [String: Any])
+        XCTAssertEqual(charts["spans"] as? [Int], [30, 90, 365])
+        XCTAssertEqual(charts["dueDayMarks"] as? [Int], [0, 7, 14, 21, 29])
+        XCTAssertEqual(charts["calendarWeeks"] as? Int, 53)
         XCTAssertEqual(progress["todayStart"] as? String, "2026-12-02T19:00:00Z")
         let calendar = try XCTUnwrap(progress["calendar"] as? [String: Any])
         XCTAssertEqual(calendar["reviews"] as? [Int], [0, 0, 0, 0, 3, 3, 1])
@@ -64,8 +69,10 @@ final class ProgressEndToEndTests: EndToEndTestCase {
 
     func testBadStatsOptionsAreRefusedClearly() throws {
         try vocab.ok(["book", "add", "TOEIC"])
-        XCTAssertTrue(try vocab.fails(["stats", "--days", "0"], status: 2).contains("--days"))
-        XCTAssertTrue(try vocab.fails(["stats", "--days", "4000"], status: 2).contains("3650"))
+        // The span's bounds are the session's: the page is refused in the same sentence (issue 69).
+        let zero = try vocab.fails(["stats", "--days", "0"], status: 1)
+        XCTAssertTrue(zero.contains("A progress report covers 1 to 3650 study days, not 0.") && zero.contains("--days"), zero)
+        XCTAssertTrue(try vocab.fails(["stats", "--days", "4000"], status: 1).contains("A progress report covers 1 to 3650 study days, not 4000."))
         XCTAssertTrue(try vocab.fails(["stats", "--days", "many"], status: 2).contains("--days"))
         XCTAssertTrue(try vocab.fails(["stats", "--book", "Nope"], status: 1).contains("Nope"))
     }

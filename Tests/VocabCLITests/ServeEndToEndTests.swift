@@ -143,6 +143,13 @@ final class ServeEndToEndTests: ServeTestCase {
         XCTAssertEqual(try send("POST", "/api/reviews", body: review("perfect"), headers: device).status, 422)
         let shown = try XCTUnwrap(try vocab.json(["word", "show", card["word"] as? String ?? "", "--json"]) as? [String: Any])
         XCTAssertEqual((shown["schedule"] as? [String: Any])?["reviews"] as? Int, 1, "the review is in the store")
+        // Bounds are the session's, so the page is refused in the terminal's sentence (issue 69).
+        let longReport = try send("GET", "/api/progress?days=4000", headers: device)
+        XCTAssertEqual(longReport.status, 422, longReport.body)
+        XCTAssertEqual(longReport.object["error"] as? String, "A progress report covers 1 to 3650 study days, not 4000.")
+        let longGame = try send("POST", "/api/games", body: #"{"count": 500}"#, headers: device)
+        XCTAssertEqual(longGame.status, 422, longGame.body)
+        XCTAssertEqual(longGame.object["error"] as? String, "A game has 1 to 100 questions, not 500.")
     }
 }
 

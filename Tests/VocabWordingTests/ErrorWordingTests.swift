@@ -58,9 +58,10 @@ final class ErrorWordingTests: XCTestCase {
             .bookNotFound("b"), .wordNotFound("w", book: "b"), .wordNotFound("w", book: nil), .ambiguousWord("w", books: ["a", "b"]),
             .duplicateBookName("b"), .duplicateWord("w", book: "b"), .imageTooLarge(bytes: 9, limit: 1), .unsupportedImage, .noCoverImage(book: "b"),
             .invalidDate("x"), .invalidBoolean("x"), .retentionOutOfRange(2, 0.7...0.97), .nothingToLookUp, .bookIsShared("b"),
+            .daysOutOfRange(0, 1...3_650),
         ]
         let game: [GameSetupError] = [.noBooks, .emptyBooks(["b"]), .allMemorized(["b"]), .noDefinitions(mode: .choice),
-                                      .tooFewMeanings(found: 1, mode: .choice)]
+                                      .tooFewMeanings(found: 1, mode: .choice), .countOutOfRange(0, 1...100)]
         let importing: [ImportError] = [.invalidLine(line: 1, reason: "r"), .missingHeader(found: ["x"]), .noBook(line: 1),
                                         .unknownFormat("f"), .emptyFile, .recordTooLong(line: 1, limit: 1 << 20), .noHeader(fields: 2), .cancelled]
         let backup: [BackupError] = [.cannotWrite(folder: "f", reason: "r"), .checkFailed(detail: "d"), .notABackup(path: "p", reason: "r"),

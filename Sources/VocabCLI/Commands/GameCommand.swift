@@ -8,7 +8,7 @@ enum GameCommand {
         name: "game", abstract: "Play a test game over one or more books.",
         options: [
             OptionSpec("book", short: "b", value: "BOOK", repeatable: true, help: "A book to play (default: your only book)."),
-            OptionSpec("count", short: "n", value: "N", help: "How many questions (default \(GamePlanner.defaultCount))."),
+            OptionSpec("count", short: "n", value: "N", help: "How many questions (\(GamePlanner.countRange.lowerBound) to \(GamePlanner.countRange.upperBound); default \(GamePlanner.defaultCount))."),
             OptionSpec("mode", short: "m", value: "MODE", help: "choice (default), reverse, spelling or flashcard."),
             OptionSpec("order", value: "ORDER", help: "random (default), oldest or due."),
             OptionSpec("include-memorized", help: "Also ask words marked memorised."),
@@ -27,7 +27,7 @@ enum GameCommand {
     ), run: run)
 
     static func run(_ arguments: ParsedArguments, _ context: AppContext) throws {
-        let count = try positiveNumber(arguments, "count", default: GamePlanner.defaultCount)
+        let count = try number(arguments, "count", default: GamePlanner.defaultCount)  // its bounds: GameSession's
         let memorizeAfter = try number(arguments, "memorize-after", default: 3)
         let mode = try choice(arguments, "mode", GameMode.self, default: .choice)
         let order = try choice(arguments, "order", GameOrder.self, default: .random)

@@ -20,10 +20,7 @@ enum StatsCommand {
         let library = try context.library()
         let time = try context.now(arguments)
         let limit = try number(arguments, "games", default: 10)
-        let days = try positiveNumber(arguments, "days", default: ProgressReport.defaultDays)
-        guard days <= ProgressReport.maximumDays else {
-            throw UsageError.invalidValue(option: "days", value: "\(days)", expected: "a whole number from 1 to \(ProgressReport.maximumDays)")
-        }
+        let days = try number(arguments, "days", default: ProgressReport.defaultDays)  // its bounds: ProgressService's
         let bookIds = try StudyCommands.resolve(arguments.allValues("book"), library: library)
         let report = try ProgressService.report(in: library, books: bookIds, days: days, now: time, studyDay: try context.paths.studyDay())
         let summaries = try library.bookSummaries()

@@ -7,14 +7,14 @@ enum ProgressText {
         var lines: [String] = []
         let due = report.dueAhead
         lines.append(style.bold("Due") + "         \(due.backlog) overdue · \(due.days.first ?? 0) today · \(due.thisWeek) this week")
-        lines.append("  next 30 days   \(bars(due.days))  (most in a day: \(due.days.max() ?? 0))")
+        lines.append("  next \(due.days.count) days   \(bars(due.days))  (most in a day: \(due.days.max() ?? 0))")
         lines.append("  next 52 weeks  \(bars(due.weeks))")
 
         let calendar = report.calendar
         lines.append(style.bold("Studied") + "     \(calendar.studiedDays) of the last \(plural(report.days, "day")) · "
                      + "streak \(plural(calendar.currentStreak, "day")) (longest \(calendar.longestStreak)) · "
                      + CFormat.string("%.1f", calendar.averagePerStudiedDay) + " reviews a day studied")
-        lines += weeks(calendar.reviews).map { "  " + $0 }
+        lines += weeks(report.calendarCells).map { "  " + $0 }
         lines.append(style.dim("  a column a week, today last; · none, ░▒▓█ more"))
 
         lines.append(style.bold("True retention") + " (the scheduler aims at \(percent(report.desiredRetention)))")
@@ -36,7 +36,7 @@ enum ProgressText {
             }
             lines += books.render().map { "  " + $0 }
         }
-        let recent = Array(report.added.suffix(30))
+        let recent = report.recentlyAdded
         lines.append(style.bold("Added") + "       \(bars(recent))  \(plural(recent.reduce(0, +), "word")) in the last \(plural(recent.count, "day"))")
         let hours = report.hours
         lines.append(style.bold("By hour") + "     \(bars(hours.map(\.total)))  0–23 h; most reviews at \(busiestHour(hours))")
@@ -59,13 +59,11 @@ enum ProgressText {
         })
     }
 
-    /// The days as a grid of 7 rows, a column a week, today the last cell: none `·`, then
-    /// four shades by the day's share of the busiest day.
-    static func weeks(_ days: [Int]) -> [String] {
-        let shown = Array(days.suffix(53 * 7))
-        let top = max(shown.max() ?? 0, 1)
+    /// The calendar's cells as a grid of 7 rows, a column a week, today the last cell: none
+    /// `·`, then four shades by the day's share of the busiest day.
+    static func weeks(_ padded: [Int?]) -> [String] {
+        let top = max(padded.compactMap { $0 }.max() ?? 0, 1)
         let shades: [Character] = ["░", "▒", "▓", "█"]
-        let padded = [Int?](repeating: nil, count: (7 - shown.count % 7) % 7) + shown.map { Optional($0) }
         return (0..<7).map { row in
             String(stride(from: row, to: padded.count, by: 7).map { index -> Character in
                 guard let count = padded[index] else { return " " }

@@ -98,6 +98,7 @@ extension TerminalWording {
         case .allMemorized: return "Play them anyway with --include-memorized."
         case .noDefinitions: return "Try --mode flashcard, or add definitions."
         case .tooFewMeanings: return "Try --mode spelling."
+        case .countOutOfRange: return "Choose it with --count N."
         }
     }
 
@@ -108,6 +109,7 @@ extension TerminalWording {
         case .bookIsShared(let name):
             return "Make it your own with `vocab copy \"\(name)\"`, or stop following it with `vocab unfollow \"\(name)\"`."
         case .ambiguousWord: return "Name one with --book."
+        case .daysOutOfRange: return "Choose the span with --days N."
         default: return nil
         }
     }

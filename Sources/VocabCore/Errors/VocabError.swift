@@ -19,6 +19,8 @@ public enum VocabError: UserFacingError, Equatable {
     case nothingToLookUp
     /// The book is followed from another learner: it is read and studied here, its owner changes it.
     case bookIsShared(String)
+    /// A progress report was asked for a number of study days outside `ProgressReport.dayRange`.
+    case daysOutOfRange(Int, ClosedRange<Int>)
 
     public var category: ErrorCategory { .userInput }
 
@@ -60,6 +62,8 @@ public enum VocabError: UserFacingError, Equatable {
         case .bookIsShared(let name):
             return Sentence("\"%@\" is a shared book: you can study it, but only its owner changes it. Copy it to make a book of your own. Nothing was changed.",
                             .text(name))
+        case .daysOutOfRange(let days, let range):
+            return Sentence("A progress report covers %@ to %@ study days, not %@.", .number(range.lowerBound), .number(range.upperBound), .number(days))
         }
     }
 

@@ -48,6 +48,8 @@ public enum GameSetupError: UserFacingError, Equatable {
     case allMemorized([String])
     case noDefinitions(mode: GameMode)
     case tooFewMeanings(found: Int, mode: GameMode)
+    /// A game was asked for a number of questions outside `GamePlanner.countRange`.
+    case countOutOfRange(Int, ClosedRange<Int>)
 
     public var category: ErrorCategory { .userInput }
 
@@ -63,6 +65,8 @@ public enum GameSetupError: UserFacingError, Equatable {
             return Sentence("No word here has a definition, which %@ mode needs.", .text(mode.rawValue))
         case .tooFewMeanings(let found, let mode):
             return Sentence("%@ mode needs at least 2 different definitions to choose from (found %@).", .text(mode.rawValue.capitalized), .number(found))
+        case .countOutOfRange(let count, let range):
+            return Sentence("A game has %@ to %@ questions, not %@.", .number(range.lowerBound), .number(range.upperBound), .number(count))
         }
     }
 
@@ -79,6 +83,8 @@ public struct GamePlanner: Sendable {
     /// pages have them from `/api/meta`), and the one chosen unless he says otherwise.
     public static let questionCounts = [3, 5, 10, 20, 50]
     public static let defaultCount = 10
+    /// The numbers of questions a game may have, in every front end (`GameSession` refuses others).
+    public static let countRange = 1...100
 
     public var mode: GameMode
     public var count: Int

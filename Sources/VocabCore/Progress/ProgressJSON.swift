@@ -41,6 +41,9 @@ extension ProgressReport {
                                 ("meanStability", .double(memory.meanStability)),
                                 ("meanDifficulty", .double(memory.meanDifficulty)),
                                 ("meanRetrievability", .double(memory.meanRetrievability))])),
+            ("charts", .object([("spans", ints(ProgressCharts.spans)), ("recentDays", .int(Int64(ProgressCharts.recentDays))),
+                                ("calendarWeeks", .int(Int64(ProgressCharts.calendarWeeks))), ("dueDayMarks", ints(ProgressCharts.dueDayMarks)),
+                                ("hourMarks", ints(ProgressCharts.hourMarks)), ("recallMarks", ints(ProgressCharts.recallMarks))])),
         ])
     }
 }

@@ -49,6 +49,8 @@ public struct ProgressReport: Equatable, Sendable {
     /// The longest span a report covers, and the one it covers when none is asked for.
     public static let maximumDays = 3_650
     public static let defaultDays = 365
+    /// The spans a report may cover (`ProgressService` refuses others).
+    public static let dayRange = 1...maximumDays
 }
 
 /// Words due on each coming study day and week.

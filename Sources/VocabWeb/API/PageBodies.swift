@@ -386,6 +386,9 @@ package struct WebMeta: Codable {
     /// The game's numbers of questions to choose from, and the one chosen first.
     var gameCounts = GamePlanner.questionCounts
     var gameCount = GamePlanner.defaultCount
+    /// The progress report's spans to choose from (study days), and the one shown first.
+    var progressSpans = ProgressCharts.spans
+    var progressDays = ProgressReport.defaultDays
 
     static let reviewsPerRequest = 1_000
     static let wordsPerPage = 200

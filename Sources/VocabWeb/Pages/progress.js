@@ -1,7 +1,7 @@
 // Progress: the report the server makes once for every front end (GET /api/progress), drawn as
 // SVG charts, each with its title and a text summary (what a screen reader reads and the test
 // checks); the last report is kept on the phone and drawn offline with the time it was made.
-import { api, element, unreachable } from "./api.js";
+import { api, element, meta, unreachable } from "./api.js";
 import { t } from "./i18n.js";
 import { $, whenShown } from "./nav.js";
 
@@ -52,9 +52,9 @@ function bars(values, labels = [], color = BLUE, height = 96) {
   return svg;
 }
 
-/** The days as a grid of weeks (a column a week, today last), shaded by the day's reviews. */
-function calendar(days) {
-  const shown = days.slice(-53 * 7), pad = (7 - (shown.length % 7)) % 7;
+/** The days as a grid of `weeks` (a column a week, today last), shaded by the day's reviews. */
+function calendar(days, shownWeeks) {
+  const shown = days.slice(-shownWeeks * 7), pad = (7 - (shown.length % 7)) % 7;
   const cells = Array(pad).fill(null).concat(shown), weeks = Math.ceil(cells.length / 7);
   const size = Math.min(22, Math.floor(WIDTH / weeks)), top = Math.max(1, ...shown);
   const shades = ["#ebedf0", "#c6dbf5", "#8bb6ec", "#3f82d6", "#1a5fb4"];
@@ -109,9 +109,10 @@ function retentionTable(retention) {
 function draw(report) {
   const due = report.dueAhead, days = report.calendar, words = report.standing;
   const month = report.retention.spans.find((span) => span.period === "month");
-  const dayLabels = [[0, t("Today")], [7, "+7"], [14, "+14"], [21, "+21"], [29, "+29"]];
-  const hourLabels = [0, 6, 12, 18, 23].map((hour) => [hour, `${hour}`]);
-  const added = report.added.slice(-30);
+  const charts = report.charts;  // the spans and marks the report declares (ProgressCharts)
+  const dayLabels = charts.dueDayMarks.map((day) => [day, day === 0 ? t("Today") : `+${day}`]);
+  const hourLabels = charts.hourMarks.map((hour) => [hour, `${hour}`]);
+  const added = report.added.slice(-charts.recentDays);
   const memory = report.memory;
   const retention = chart("retention", t("True retention"),
     t("This month %@ of reviews passed; the scheduler aims at %@.", percent(month.all.rate), percent(report.retention.desired)));
@@ -124,7 +125,7 @@ function draw(report) {
           bars(due.days, dayLabels)),
     chart("calendar", t("Days studied"),
           t("%d reviews on %d of the last %d days; days in a row: %d (longest %d).", days.total, days.studiedDays, report.days, days.currentStreak, days.longestStreak),
-          calendar(days.reviews)),
+          calendar(days.reviews, charts.calendarWeeks)),
     retention,
     chart("standing", t("Where your words stand"),
           t("%d new, %d learning, %d young, %d mature, %d memorised.", words.new, words.learning, words.young, words.mature, words.memorized),
@@ -136,7 +137,7 @@ function draw(report) {
     buttons,
     chart("memory", t("Memory"),
           t("Stability %@ days on average; difficulty %@; chance of recall now %@.", memory.meanStability.toFixed(1), percent(memory.meanDifficulty), percent(memory.meanRetrievability)),
-          bars(memory.retrievability, [[0, "0%"], [5, "50%"], [9, "90%"]], "#813d9c")));
+          bars(memory.retrievability, charts.recallMarks.map((tenth) => [tenth, `${tenth * 10}%`]), "#813d9c")));
 }
 
 const keyOf = () => `vocab.progress:${$("progress-book").value}:${$("progress-days").value}`;
@@ -161,6 +162,19 @@ async function loadProgress() {
   }
 }
 
+/** The spans to choose from, as the server declares them (kept for a load with no network). */
+async function showSpans() {
+  const { progressSpans, progressDays } = await meta();
+  const chosen = Number($("progress-days").value) || progressDays;
+  if (!Array.isArray(progressSpans)) return;
+  $("progress-days").replaceChildren(...progressSpans.map((days) => {
+    const option = element("option", t("%d days", days));
+    option.value = String(days);
+    option.selected = days === chosen;
+    return option;
+  }));
+}
+
 function fillChoices() {
   const chosen = $("progress-book").value;
   const books = JSON.parse(localStorage.getItem("vocab.books") || "[]");
@@ -176,4 +190,4 @@ export function setUpProgress() {
   $("progress-days").addEventListener("change", loadProgress);
 }
 
-whenShown("progress", () => { fillChoices(); loadProgress(); });
+whenShown("progress", async () => { await showSpans().catch(() => {}); fillChoices(); loadProgress(); });
