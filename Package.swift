@@ -66,13 +66,19 @@ let package = Package(
         // The cloud itself, for the server and the administrator: its schema and functions in
         // PostgreSQL (libpq), accounts, devices and password verifiers (libsodium).
         // Its SQL is in `SQL/`, embedded at build time by the EmbedSQL plugin.
-        .target(name: "VocabCloud", dependencies: ["VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "CLibPQ", "CSodium"], swiftSettings: withoutFoundation,
+        .target(name: "VocabCloud", dependencies: ["VocabCore", "VocabStore", "VocabCloudAPI", "CLibPQ", "CSodium"], swiftSettings: withoutFoundation,
                 plugins: ["EmbedSQL"]),
         // Offline WordNet, DICT servers (RFC 2229), espeak-ng pronunciation, web dictionary URLs.
         .target(name: "VocabDictionary", dependencies: ["VocabCore", "VocabSystem"], swiftSettings: withoutFoundation),
         // The workflows every front end shares: game, study, word form, sync, transfer, paths.
         // No terminal and no widget code; the time comes from a clock passed in.
         .target(name: "VocabSessions", dependencies: ["VocabSystem", "VocabCore", "VocabStore", "VocabDictionary", "VocabSync", "VocabCloudAPI", "VocabArchives", "VocabAnki"], swiftSettings: withoutFoundation),
+        // The cloud's session layer, for the server of many and the administrator: sign-in and its
+        // limits, the devices, each learner's store kept in step with the cloud, sharing, the
+        // administrator's operations. Every protocol's handler calls it (front ends import it,
+        // never VocabCloud).
+        .target(name: "VocabCloudSessions", dependencies: ["VocabSystem", "VocabCore", "VocabCloudAPI", "VocabCloud", "VocabSessions"],
+                swiftSettings: withoutFoundation),
         // Commands, prompts and output of the terminal application.
         // Debian's libqrencode, for the QR code `vocab serve` prints for a phone to scan: loaded
         // when one is drawn (see its shim), not linked.
@@ -91,9 +97,9 @@ let package = Package(
         // The server of many learners (`vocab serve --cloud`): each signs in with a cloud account
         // and studies on a store of the server's kept in step with the cloud; the cloud's only
         // door (sign-in limits, fair shares of its few connections, the device API).
-        .target(name: "VocabServer", dependencies: ["VocabSystem", "VocabCore", "VocabCloudAPI", "VocabCloud", "VocabSessions", "VocabCatalog", "VocabWeb"],
+        .target(name: "VocabServer", dependencies: ["VocabSystem", "VocabCore", "VocabCloudAPI", "VocabCloudSessions", "VocabSessions", "VocabCatalog", "VocabWeb"],
                 swiftSettings: withoutFoundation),
-        .target(name: "VocabCLI", dependencies: ["VocabSystem", "VocabCore", "VocabDictionary", "VocabCloudAPI", "VocabCloud", "VocabSessions", "VocabWeb",
+        .target(name: "VocabCLI", dependencies: ["VocabSystem", "VocabCore", "VocabDictionary", "VocabCloudAPI", "VocabCloudSessions", "VocabSessions", "VocabWeb",
                                                  "VocabServer", "VocabCatalog", "CQREncode"], swiftSettings: withoutFoundation),
         .executableTarget(name: "vocab", dependencies: ["VocabCLI"]),
         // GTK 4 and libadwaita (Debian's libgtk-4-dev, libadwaita-1-dev), with a shim for the
@@ -122,7 +128,7 @@ let package = Package(
         // The services the suite starts, found or missed the same way by every test target.
         .target(name: "TestServices", path: "Tests/TestServices"),
         .testTarget(name: "VocabCoreTests", dependencies: ["VocabCore"], exclude: ["Data"]),
-        .testTarget(name: "VocabSystemTests", dependencies: ["VocabSystem"]),
+        .testTarget(name: "VocabSystemTests", dependencies: ["VocabSystem", "TestServices"]),
         .testTarget(name: "VocabSyncTests", dependencies: ["VocabSync", "VocabCloudAPI", "VocabCloud", "VocabCore", "TestServices"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore", "TestServices"]),
@@ -133,7 +139,8 @@ let package = Package(
                                                          "VocabStore", "VocabDictionary", "VocabAnki", "VocabArchives"]),
         .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),
         .testTarget(name: "VocabWebTests", dependencies: ["VocabWeb", "VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "TestServices"]),
-        .testTarget(name: "VocabServerTests", dependencies: ["VocabServer", "VocabWeb", "VocabSessions", "VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "TestServices"]),
+        .testTarget(name: "VocabServerTests", dependencies: ["VocabServer", "VocabCloudSessions", "VocabWeb", "VocabSessions", "VocabCore", "VocabStore", "VocabSync",
+                                                             "VocabCloudAPI", "VocabCatalog", "TestServices"]),
         // End-to-end: runs the built `vocab` binary as a separate process.
         .testTarget(name: "VocabCLITests", dependencies: ["vocab", "VocabCore", "VocabStore", "VocabSystem", "TestServices"], exclude: ["Fixtures"]),
     ]

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import VocabCore
-import VocabSync
 import VocabCloudAPI
 
 /// Devices of a learner's account, as a Vocab server handles them on its own connection to the

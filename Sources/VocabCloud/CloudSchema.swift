@@ -1,5 +1,4 @@
 import FoundationEssentials
-import VocabSync
 import VocabCloudAPI
 
 /// The cloud's side of Vocab: one schema in PostgreSQL that only Vocab servers (the role
@@ -74,16 +73,7 @@ public enum CloudSchema {
     }
 
     /// What `install` did.
-    public enum SchemaInstall: Equatable, Sendable {
-        /// The same SQL was installed already: nothing was done.
-        case upToDate(version: Int)
-        /// A database without Vocab's tables got them.
-        case installed(version: Int)
-        /// An older cloud was brought to this version.
-        case upgraded(from: Int, to: Int)
-        /// A cloud of this version got this Vocab's functions, policies and grants.
-        case refreshed(version: Int)
-    }
+    public typealias SchemaInstall = VocabCloudAPI.SchemaInstall
 
     /// The version of the cloud's schema `connection` reaches; nil when it has no Vocab tables
     /// (0 when it has some but never said which version).

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import VocabSync
 import VocabCloudAPI
 import VocabCore
 

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import VocabCore
 import VocabStore
-import VocabSync
 import VocabCloudAPI
 
 /// The cloud's functions on a Vocab server's connection (`vocab.counts`, `vocab.pull`,
@@ -80,15 +79,5 @@ public final class DatabaseSyncChannel: SyncChannel {
 
     public func abandonPush() {
         _ = try? connection.awaitResult()
-    }
-}
-
-extension SyncEngine {
-    /// A sync through the cloud's functions on a Vocab server's `connection`, for `device`
-    /// of the learner whose account is `account`.
-    public convenience init(store: Store, connection: PostgresConnection, device: DeviceKey, account: ServerAddress, pageSize: Int = 2000,
-                            batchSize: Int = 2000, progress: @escaping (SyncProgress) -> Void = { _ in }) {
-        self.init(store: store, channel: DatabaseSyncChannel(connection: connection, device: device), account: account,
-                  pageSize: pageSize, batchSize: batchSize, progress: progress)
     }
 }

@@ -1,5 +1,4 @@
 import CSodium
-import VocabSync
 import VocabCloudAPI
 import VocabCore
 

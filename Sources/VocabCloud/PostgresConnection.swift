@@ -2,7 +2,6 @@ import CLibPQ
 import FoundationEssentials
 import Glibc
 import VocabCore
-import VocabSync
 import VocabCloudAPI
 
 /// One libpq connection. Parameters are always sent separately from SQL text. Every wait for

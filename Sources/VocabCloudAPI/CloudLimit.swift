@@ -37,6 +37,20 @@ public enum CloudLimit: Equatable, Sendable {
         }
     }
 
+    /// The values as the cloud's DETAIL says them (what `init(detail:)` reads; a device reads
+    /// it from a server's refusal to word the limit itself); nil for one it cannot say.
+    public var detail: String? {
+        switch self {
+        case .devicesSignedIn(let most): return "devices \(most)"
+        case .devicesThisHour(let most): return "hourly \(most)"
+        case .records(let most, let wouldBe): return "records \(most) \(wouldBe)"
+        case .bytes(let most, let wouldBe): return "bytes \(most) \(wouldBe)"
+        case .batch(let most, let size): return "batch \(most) \(size)"
+        case .record(let kind, let size) where !kind.contains(" "): return "record \(kind) \(size)"
+        default: return nil
+        }
+    }
+
     /// Whether it refuses a new device (not a push).
     public var isAboutDevices: Bool {
         switch self {

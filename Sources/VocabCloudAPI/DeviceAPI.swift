@@ -115,12 +115,16 @@ public enum DeviceAPI {
         public var retryAfter: Int?
         public var signIn: String?
         public var refusal: String?
-        public init(error: String, field: String? = nil, retryAfter: Int? = nil, signIn: String? = nil, refusal: String? = nil) {
+        /// The account's limit that refused, as the cloud's DETAIL says it (`CloudLimit.detail`).
+        public var limit: String?
+        public init(error: String, field: String? = nil, retryAfter: Int? = nil, signIn: String? = nil, refusal: String? = nil,
+                    limit: String? = nil) {
             self.error = error
             self.field = field
             self.retryAfter = retryAfter
             self.signIn = signIn
             self.refusal = refusal
+            self.limit = limit
         }
     }
 

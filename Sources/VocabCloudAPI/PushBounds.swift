@@ -21,4 +21,10 @@ public enum PushBounds {
 /// reads it is bounded whatever the account holds. A device asks again from where a page ended.
 public enum PullBounds {
     public static let pageBytes = 1 << 20
+    /// The most records one pull answers, and how many when a device asks no number.
+    public static let mostRecords = 5_000
+    public static let defaultRecords = 2_000
+
+    /// The records a pull answers at most for `asked`: within 1 and `mostRecords`.
+    public static func records(_ asked: Int?) -> Int { min(max(asked ?? defaultRecords, 1), mostRecords) }
 }

@@ -28,3 +28,15 @@ public struct SharedSyncReport: Sendable, Equatable {
 
     public init() {}
 }
+
+/// What an install of the cloud's schema did.
+public enum SchemaInstall: Equatable, Sendable {
+    /// The same SQL was installed already: nothing was done.
+    case upToDate(version: Int)
+    /// A database without Vocab's tables got them.
+    case installed(version: Int)
+    /// An older cloud was brought to this version.
+    case upgraded(from: Int, to: Int)
+    /// A cloud of this version got this Vocab's functions, policies and grants.
+    case refreshed(version: Int)
+}

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Synchronization
 import VocabCore
 import VocabSessions
-import VocabCloud
+import VocabCloudSessions
 import VocabCloudAPI
 import VocabWeb
 
@@ -11,19 +11,14 @@ import VocabWeb
 /// device the request proved. The cloud holds every rule and bound; a follower's request can
 /// reach nothing of an owner's but the book he shares.
 extension CloudWebApp {
-    /// One call of the cloud's sharing functions for the caller's device; a refusal worded as
-    /// both APIs word it (a `ShareRefusal` with its status).
-    func sharingCall<T>(_ caller: Caller, _ body: (DatabaseSharing) throws -> T) throws -> T {
-        do {
-            return try cloud.with(for: caller.owner) { try body(DatabaseSharing(connection: $0, device: caller.key)) }
-        } catch let error as CloudError {
-            throw problem(error, caller)
-        }
+    /// One call of the cloud's sharing functions for the caller's device.
+    func sharingCall<T>(_ caller: Caller, _ body: (SharingChannel) throws -> T) throws -> T {
+        try service.sharing(caller, body)
     }
 
     /// A sharing route of the device API (the others are not answered here: 404).
     func sharing(_ route: DeviceRoute, _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
-        func channel<T>(_ body: (DatabaseSharing) throws -> T) throws -> T { try sharingCall(caller, body) }
+        func channel<T>(_ body: (SharingChannel) throws -> T) throws -> T { try sharingCall(caller, body) }
         switch route {
         case .share:
             let settings = try WebApp.decode(ShareSettings.self, request)
@@ -37,10 +32,9 @@ extension CloudWebApp {
             return WebApp.json(try channel { try $0.follow(code: code) }, status: 201)
         case .follows:
             return WebApp.json(try channel { try $0.follows() })
-        case .followChanges:
+        case .followChanges(let limit):
             let known = try WebApp.decode(DeviceAPI.FollowTokens.self, request).known.prefix(SharingBounds.followsPerLearner * 2)
             let tokens = Dictionary(known.compactMap { key, value in UUID(text: key).map { ($0, max(value, 0)) } }, uniquingKeysWith: { first, _ in first })
-            let limit = Self.pullLimit(request)
             let changes = try channel { try $0.followChanges(known: tokens, limit: limit) }
             var rows: [PulledRow] = [], shares: [String] = []
             for change in changes {
@@ -54,16 +48,16 @@ extension CloudWebApp {
         case .unfollow(let share):
             let id = try Self.uuid(share)
             return WebApp.json(DeviceAPI.Unfollowed(unfollowed: try channel { try $0.unfollow(share: id) }))
-        case .catalog:
-            return try catalogAnswer(request, caller)
+        case .catalog(let query):
+            return WebApp.json(try sharingCall(caller) { try $0.catalog(query) })
         default:
-            throw WebProblem(status: 404, message: "The device API has no \(route.method) \(route.path()).")
+            throw Refusal.noSuchPath(route.method + " " + route.target)
         }
     }
 
     /// The catalogue searched for the caller: the page's and a device's answer alike.
     func catalogAnswer(_ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
-        let query = Self.catalogQuery(request)
+        let query = CatalogQuery(wire: request.query)
         return WebApp.json(try sharingCall(caller) { try $0.catalog(query) })
     }
 
@@ -74,39 +68,19 @@ extension CloudWebApp {
         return WebApp.json(DeviceAPI.Unshared(followers: try sharingCall(caller) { try $0.unshare(book: id) }))
     }
 
-    /// A search of the catalogue from a request's `q`, `languages`, `sort` and `limit` (bounded),
-    /// the same for the page and a device.
-    static func catalogQuery(_ request: HTTPRequest) -> CatalogQuery {
-        let limit = Int(request.query["limit"] ?? "") ?? CatalogQuery.defaultLimit
-        return CatalogQuery(text: String((request.query["q"] ?? "").prefix(200)), languages: String((request.query["languages"] ?? "").prefix(20)),
-                            byFollowers: request.query["sort"] == "followers", limit: min(max(limit, 1), 100))
-    }
 
     /// An id in a path, or a 404 (no path part is ever more than an id).
     static func uuid(_ text: String) throws -> UUID {
-        guard let id = UUID(text: text) else { throw WebProblem(status: 404, message: "\"\(text.prefix(40))\" is not an id Vocab made.") }
+        guard let id = UUID(text: text) else { throw Refusal.notAnId(text) }
         return id
-    }
-
-    /// The HTTP status of a refusal about shared books.
-    static func status(of refusal: ShareRefusal) -> Int {
-        switch refusal {
-        case .noSuchShare, .notFollowing: return 404
-        case .shareEnded: return 410
-        case .ownBook, .bookNotSynced, .listingTooSoon: return 409
-        case .bookTooLarge, .tooManyShares, .tooManyFollows, .sharedBookFull: return 422
-        }
     }
 }
 
 /// Shared books on the phone (the page's `books/ID/share`, `follows`, `books/ID/follow`,
 /// `catalog`): the same cloud functions, the learner's store brought up to date after a follow.
 extension CloudWebApp {
-    /// How often a learner's followed books are asked after while the phone is open.
-    static let sharedEvery: Duration = .seconds(5)
-
     func pageSharing(_ route: WebRoute, _ ids: [String], _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
-        func channel<T>(_ body: (DatabaseSharing) throws -> T) throws -> T { try sharingCall(caller, body) }
+        func channel<T>(_ body: (SharingChannel) throws -> T) throws -> T { try sharingCall(caller, body) }
         switch route {
         case .shareBook:
             let book = try Self.uuid(ids[0]), given = try WebApp.decode(ShareRequest.self, request)
@@ -121,49 +95,33 @@ extension CloudWebApp {
             let code = try WebApp.decode(DeviceAPI.FollowRequest.self, request).code
             return WebApp.json(try atLearnersPlace(caller) { try SharingSteps.follow(code: code, at: $0).0 }, status: 201)
         case .sharePreview:
-            return WebApp.json(try channel { try $0.preview(code: String(ids[0].prefix(64))) })
+            return WebApp.json(try service.preview(caller, code: ids[0]))
         case .unfollow:
             let book = try Self.uuid(ids[0])
             let unfollowed = try atLearnersPlace(caller) { place in
                 do {
                     return try SharingSteps.unfollow(book, at: place)
                 } catch SharingInputError.notFollowed {
-                    throw WebProblem(status: 404, message: "That is not a book you follow.")
+                    throw Refusal.notFollowedBook
                 }
             }
             return WebApp.json(DeviceAPI.Unfollowed(unfollowed: unfollowed))
         case .catalog:
             return try catalogAnswer(request, caller)
         default:
-            throw WebProblem(status: 404, message: "There is no \(request.path).")
+            throw Refusal.noSuchPath(request.path)
         }
     }
-}
-
-/// A signed-in learner's place on this server: his store here, the cloud's sharing functions
-/// for his device, and `freshen` as the sync before a share.
-struct LearnersSharingPlace: SharingPlace {
-    let app: CloudWebApp
-    let learner: Learner
-    let caller: Caller
-
-    func reading<T>(_ body: (Library) throws -> T) throws -> T { try learner.pool.read(body) }
-    func writing<T>(_ body: (Library) throws -> T) throws -> T { try learner.pool.write(body) }
-    func syncFirst() throws { try app.freshen(learner, caller, pushing: true) }
-    func bringFollowedBooks() throws { try app.freshen(learner, caller, pushing: false, sharedNow: true) }
-    func sharing<T>(_ body: (SharingChannel) throws -> T) throws -> T { try app.sharingCall(caller) { try body($0) } }
 }
 
 extension CloudWebApp {
     /// Runs `body` at the caller's place (his store held meanwhile); a rule of the store's
     /// (a followed book shared, say) is a 422 worded in the page's language.
-    func atLearnersPlace<T>(_ caller: Caller, _ body: (LearnersSharingPlace) throws -> T) throws -> T {
-        let learner = try stores.learner(caller.owner, server: settings.server)
-        defer { learner.busy.subtract(1, ordering: .relaxed) }
+    func atLearnersPlace<T>(_ caller: Caller, _ body: (any SharingPlace) throws -> T) throws -> T {
         do {
-            return try body(LearnersSharingPlace(app: self, learner: learner, caller: caller))
+            return try service.atLearnersPlace(caller, body)
         } catch let error as VocabError {
-            throw WebProblem(status: 422, message: error.message, cause: error)
+            throw WebProblem(status: 422, cause: error)
         }
     }
 }

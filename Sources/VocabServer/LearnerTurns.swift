@@ -1,3 +1,4 @@
+import VocabCloudSessions
 import VocabWeb
 
 /// Each learner's share of a server of many: `inFlight` of his requests at once; past that,

@@ -43,29 +43,22 @@ extension ServerAccount: SharingChannel {
     }
 
     public func pullShared(share: UUID, after token: Int64, limit: Int) throws -> [PulledRow] {
-        let answer = try exchange(.followedRecords(share.lowercaseText), query: "after=\(token)&limit=\(limit)")
+        let answer = try exchange(.followedRecords(share.lowercaseText, after: token, limit: limit))
         try Self.refuse(answer, server: connection.server)
         return try ServerSyncChannel.rows(answer.body, server: connection.server)
     }
 
     public func followChanges(known: [UUID: Int64], limit: Int) throws -> [FollowChange] {
         let body = DeviceAPI.encode(DeviceAPI.FollowTokens(known: Dictionary(known.map { ($0.key.lowercaseText, $0.value) }, uniquingKeysWith: { a, _ in a })))
-        let answer = try exchange(.followChanges, query: "limit=\(limit)", headers: ["Content-Type": "application/json"], body: body)
+        let answer = try exchange(.followChanges(limit: limit), headers: ["Content-Type": "application/json"], body: body)
         try Self.refuse(answer, server: connection.server)
-        var rows: [(share: String, row: PulledRow)] = []
-        for line in answer.body.split(separator: UInt8(ascii: "\n")) {
-            guard let tab = line.firstIndex(of: 9) else { continue }
-            let share = String(decoding: line[line.startIndex..<tab], as: UTF8.self)
-            guard let row = try ServerSyncChannel.rows(Array(line[line.index(after: tab)...]), server: connection.server).first else { continue }
-            rows.append((share, row))
+        guard let rows = PullLines.decodeWithShares(answer.body) else {
+            throw CloudError.unexpectedAnswer(server: connection.server, detail: "a followed book's line that is not a record")
         }
         return FollowChange.group(rows)
     }
 
     public func catalog(_ query: CatalogQuery) throws -> [CatalogEntry] {
-        let text = PercentEncoding.encodeAllButAlphanumerics(query.text)
-        let languages = PercentEncoding.encodeAllButAlphanumerics(query.languages)
-        return try request(.catalog, query: "q=\(text)&languages=\(languages)&sort=\(query.byFollowers ? "followers" : "newest")&limit=\(query.limit)",
-                           answer: [CatalogEntry].self)
+        try request(.catalog(query), answer: [CatalogEntry].self)
     }
 }

@@ -42,7 +42,7 @@ public final class ServerAccount {
                               timeouts: CloudTimeouts = CloudTimeouts()) throws -> CloudLogin {
         let connection = try ServerConnection(url: url, caFile: caFile, timeouts: timeouts)
         let body = DeviceAPI.encode(DeviceAPI.SignIn(user: user, password: password, label: label))
-        let answer = try connection.send(DeviceRoute.signIn.method, DeviceRoute.signIn.path(), headers: ["Content-Type": "application/json"], body: body)
+        let answer = try connection.send(DeviceRoute.signIn.method, DeviceRoute.signIn.target, headers: ["Content-Type": "application/json"], body: body)
         if answer.status == 403 || answer.status == 401 {
             throw CloudError.accessDenied(server: connection.server, detail: message(of: answer) ?? "the user name or the password is wrong")
         }
@@ -99,8 +99,8 @@ public final class ServerAccount {
     /// that a learner's devices do not come back in step. A 503 with a Retry-After (the cloud
     /// busy or between database nodes: a failover takes seconds) is tried again the same way 5
     /// times at most (about half a minute).
-    func exchange(_ route: DeviceRoute, query: String? = nil, headers extra: [String: String] = [:], body: [UInt8]? = nil) throws -> ServerConnection.Answer {
-        let method = route.method, path = route.path(query: query)
+    func exchange(_ route: DeviceRoute, headers extra: [String: String] = [:], body: [UInt8]? = nil) throws -> ServerConnection.Answer {
+        let method = route.method, path = route.target
         var headers = authorization
         for (name, value) in extra { headers[name] = value }
         var answer = try connection.send(method, path, headers: headers, body: body)
@@ -120,8 +120,8 @@ public final class ServerAccount {
         ["Authorization": "Bearer \(login.address.user).\(login.password ?? "")", "X-Vocab-Request": "1"]
     }
 
-    func request<Answer: Decodable>(_ route: DeviceRoute, query: String? = nil, body: [UInt8]? = nil, answer: Answer.Type) throws -> Answer {
-        try Self.checked(try exchange(route, query: query, headers: body != nil ? ["Content-Type": "application/json"] : [:], body: body),
+    func request<Answer: Decodable>(_ route: DeviceRoute, body: [UInt8]? = nil, answer: Answer.Type) throws -> Answer {
+        try Self.checked(try exchange(route, headers: body != nil ? ["Content-Type": "application/json"] : [:], body: body),
                          answer, server: connection.server)
     }
 
@@ -138,10 +138,11 @@ public final class ServerAccount {
     /// Throws what a refusal means to the device; returns for any 2xx.
     static func refuse(_ answer: ServerConnection.Answer, server: String) throws {
         let text = message(of: answer)
-        if answer.status >= 400, let refusal = (try? DeviceAPI.decode(DeviceAPI.Problem.self, from: answer.body))?.refusal
-            .flatMap(ShareRefusal.init(rawValue:)) {
-            throw CloudError.shareRefused(refusal)
-        }
+        let problem = answer.status >= 400 ? try? DeviceAPI.decode(DeviceAPI.Problem.self, from: answer.body) : nil
+        if let refusal = problem?.refusal.flatMap(ShareRefusal.init(rawValue:)) { throw CloudError.shareRefused(refusal) }
+        // A limit of the account, in the values it names: worded here, in the device's words
+        // (a sign-in refused for the account's devices too, not "cannot reach").
+        if let limit = problem?.limit.map(CloudLimit.init(detail:)), limit != .unknown { throw CloudError.quotaExceeded(limit) }
         switch answer.status {
         case 200...299: return
         case 401: throw CloudError.deviceSignedOut(server: server)
@@ -191,23 +192,14 @@ public final class ServerSyncChannel: SyncChannel {
     }
 
     public func pull(after token: Int64, limit: Int) throws -> [PulledRow] {
-        let answer = try account.exchange(.pull, query: "after=\(token)&limit=\(limit)")
+        let answer = try account.exchange(.pull(after: token, limit: limit))
         try ServerAccount.refuse(answer, server: account.connection.server)
         return try Self.rows(answer.body, server: account.connection.server)
     }
 
-    /// The lines of a pull: kind, id, seq, deleted ("t"/"f") and the body, tab-separated (a
-    /// body is compact JSON: it holds no raw tab or newline).
+    /// The records of a pull's answer (`PullLines`).
     static func rows(_ bytes: [UInt8], server: String) throws -> [PulledRow] {
-        var rows: [PulledRow] = []
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            let fields = line.split(separator: UInt8(ascii: "\t"), maxSplits: 4, omittingEmptySubsequences: false)
-            guard fields.count == 5, let seq = Int64(String(decoding: fields[2], as: UTF8.self)) else {
-                throw CloudError.unexpectedAnswer(server: server, detail: "a pulled line that is not a record")
-            }
-            rows.append(PulledRow(kind: String(decoding: fields[0], as: UTF8.self), id: String(decoding: fields[1], as: UTF8.self),
-                                  seq: seq, deleted: fields[3].first == UInt8(ascii: "t"), body: String(decoding: fields[4], as: UTF8.self)))
-        }
+        guard let rows = PullLines.decode(bytes) else { throw CloudError.unexpectedAnswer(server: server, detail: "a pulled line that is not a record") }
         return rows
     }
 
@@ -221,7 +213,7 @@ public final class ServerSyncChannel: SyncChannel {
         let answer = PushAnswerSlot()
         let work = DispatchWorkItem {
             answer.result = Result {
-                try account.exchange(.push, query: "token=\(token)&fresh=\(intoEmptyAccount ? 1 : 0)&merge=1",
+                try account.exchange(.push(token: token, intoEmptyAccount: intoEmptyAccount, merging: true),
                                      headers: ["Content-Type": batch.hasPrefix("[") ? "application/json" : "application/x-ndjson"], body: Array(batch.utf8))
             }
         }

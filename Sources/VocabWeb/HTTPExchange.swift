@@ -1,3 +1,5 @@
+import VocabCloudAPI
+import VocabSystem
 import CMHD
 import Synchronization
 import VocabCore
@@ -76,18 +78,18 @@ final class Exchange: @unchecked Sendable {
         }
         guard let spool, let data else { return true }
         if spool.count + size > limit {
-            refuse(plainRefusal(413, "The request is too large."))
+            refuse(plainRefusal(.requestTooLarge))
             drainLeft -= size
             return drainLeft >= 0
         }
         guard server.connections.takeBodyBytes(size, from: network) else {
-            refuse(busyRefusal("Too much is being sent from your address at once: try again in a moment."))
+            refuse(plainRefusal(.addressSendingTooMuch))
             drainLeft -= size
             return drainLeft >= 0
         }
         bodyBytesHeld += size
         guard spool.append(UnsafeRawBufferPointer(start: data, count: size)) else {
-            refuse(busyRefusal("The server cannot keep what was sent now: try again in a moment."))
+            refuse(plainRefusal(.bodyNotKept))
             return true
         }
         return true
@@ -128,7 +130,7 @@ final class Exchange: @unchecked Sendable {
         }
         guard !submitted else { return }
         if holdingLargePlace { server.largeBodies.leave() }
-        deliver(busyRefusal("The server is busy: try again in a moment.", status: 503))
+        deliver(plainRefusal(.serverBusy))
     }
 
     /// On a worker: the whole request to the handler, its answer back to the connection.
@@ -140,7 +142,7 @@ final class Exchange: @unchecked Sendable {
             } else if !isUpload, let bytes = spool.bytes() {
                 whole.body = bytes
             } else {
-                return deliver(busyRefusal("The server cannot read what was sent now: try again in a moment."))
+                return deliver(plainRefusal(.bodyNotRead))
             }
         }
         deliver(server.handler(whole))
@@ -165,7 +167,7 @@ final class Exchange: @unchecked Sendable {
     /// end; its answer is dropped).
     static func answerEveryoneSuspended(in server: HTTPServer) {
         let waiting = server.suspended.withLock { $0.values }
-        var stopping = busyRefusal("The server is stopping: try again in a moment.", status: 503)
+        var stopping = plainRefusal(.serverStopping)
         stopping.headers.append(("Connection", "close"))
         for exchange in waiting { exchange.deliver(stopping) }
     }
@@ -197,7 +199,7 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
     watched.map(server.connections.requestBegan)
     let limits = server.limits
     if server.stopping.load(ordering: .relaxed) {
-        return refuse(connection, busyRefusal("The server is stopping: try again in a moment.", status: 503))
+        return refuse(connection, plainRefusal(.serverStopping))
     }
     let path = url.map { String(cString: $0) } ?? ""
     let isUpload = path.hasPrefix(limits.uploadPath), isBatch = path == limits.batchPath
@@ -229,12 +231,12 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
     if hasBody {
         // Past its address's share, answered and closed at once whatever the client does.
         guard server.connections.takeBody(from: exchange.network) else {
-            return refuse(connection, busyRefusal("Too many requests from your address at once: try again in a moment."))
+            return refuse(connection, plainRefusal(.addressRequestingTooMuch))
         }
         exchange.holdsBodyPlace = true
         watched.map(server.connections.bodyBegan)
     }
-    if let length, length > limit { return refused(plainRefusal(413, "The request is too large.")) }
+    if let length, length > limit { return refused(plainRefusal(.requestTooLarge)) }
     // A file or a batch from someone known not to be signed in: its body is never kept.
     if isUpload || isBatch, case .refused(let answer) = verdict { return refused(answer) }
     if hasBody { exchange.spool = BodySpool(folder: server.spool, memoryBytes: limits.bodyMemory) }
@@ -242,14 +244,8 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
     return MHD_Result.YES
 }
 
-func plainRefusal(_ status: Int, _ message: String) -> HTTPResponse {
-    HTTPResponse(status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
-                 body: Array("{\"error\":\"\(message)\"}".utf8))
-}
-
-/// A 429 (or `status`) that asks the client to come back in a second.
-func busyRefusal(_ message: String, status: Int = 429) -> HTTPResponse {
-    var answer = plainRefusal(status, message)
-    answer.headers.append(("Retry-After", "1"))
-    return answer
+/// The door's own refusal, in English (no page's language is known before a request is read);
+/// its status and Retry-After are `Refusal`'s.
+func plainRefusal(_ refusal: Refusal) -> HTTPResponse {
+    WebProblem(refusal).response
 }

@@ -1,3 +1,4 @@
+import VocabCloudAPI
 import FoundationEssentials
 import VocabSystem
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ final class ScratchFolder: Sendable {
     init() throws {
         var template = Array((FileManager.default.temporaryDirectory.path + "/vocab-serve-XXXXXX").utf8CString)
         guard let base = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) else {
-            throw WebProblem(status: 500, message: "The server cannot make its private folder: \(String(cString: strerror(errno))).")
+            throw Refusal.privateFolderUnusable(String(cString: strerror(errno)))
         }
         path = String(cString: base)
     }
@@ -27,7 +28,7 @@ final class ScratchFolder: Sendable {
     func newFile(suffix: String) throws -> String {
         let file = newName(suffix: suffix)
         let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw WebProblem(status: 500, message: "The server cannot write its private folder.") }
+        guard descriptor >= 0 else { throw Refusal.privateFolderUnusable(String(cString: strerror(errno))) }
         close(descriptor)
         return file
     }
@@ -37,7 +38,7 @@ final class ScratchFolder: Sendable {
         let file = try newFile(suffix: suffix)
         guard FileManager.default.createFile(atPath: file, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
             unlink(file)
-            throw WebProblem(status: 500, message: "The server cannot write its private folder.")
+            throw Refusal.privateFolderUnusable(String(cString: strerror(errno)))
         }
         return file
     }
@@ -47,7 +48,7 @@ final class ScratchFolder: Sendable {
         let moved = newName(suffix: suffix)
         guard rename(file, moved) == 0 else {
             guard let bytes = try? FileAccess.readBytes(file, limit: Int(Int32.max)) else {
-                throw WebProblem(status: 500, message: "The server cannot write its private folder.")
+                throw Refusal.privateFolderUnusable(String(cString: strerror(errno)))
             }
             return try write(bytes, suffix: suffix)
         }

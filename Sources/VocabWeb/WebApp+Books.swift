@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VocabCloudAPI
 import VocabCore
 import VocabSessions
 
@@ -19,7 +20,7 @@ extension WebApp {
     func cover(_ id: UUID) throws -> HTTPResponse {
         guard let book = try pool.read({ library in try library.book(id: id) }) else { throw VocabError.bookNotFound(id.lowercaseText) }
         guard let image = book.image, let kind = ImageKind(sniffing: image) else {
-            throw WebProblem(status: 404, message: "This book has no cover.")
+            throw Refusal.noCover
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "image/" + kind.rawValue), ("Cache-Control", "private, max-age=31536000, immutable")],
                             body: image)
@@ -45,7 +46,7 @@ extension WebApp {
     /// a new book's name is needed); a broken rule comes back with its field.
     private func saveBook(_ start: BookForm, _ input: BookInput) throws -> SavedBook {
         var form = start
-        if start.editing == nil, input.name == nil { throw WebProblem(status: 422, message: "\"name\" is missing.", field: "name") }
+        if start.editing == nil, input.name == nil { throw Refusal.missingField("name") }
         for (field, value) in [(BookField.name, input.name), (.explain, input.explain), (.meaning, input.meaning)] {
             if let value { form[field] = value }
         }
@@ -54,7 +55,7 @@ extension WebApp {
             let book = try pool.write { library in try form.save(to: library, now: now) }
             return SavedBook(id: book.id.lowercaseText, name: book.name, explain: book.explain)
         } catch let error as BookFormError {
-            throw WebProblem(status: 422, message: error.message, field: error.field.map { Self.fieldName($0) }, cause: error)
+            throw WebProblem(status: 422, cause: error, field: error.field.map { Self.fieldName($0) })
         }
     }
 

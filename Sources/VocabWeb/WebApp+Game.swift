@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VocabCloudAPI
 import VocabCore
 import VocabSessions
 
@@ -9,19 +10,22 @@ extension WebApp {
     /// `{"books": [ids] (none: all), "mode": "choice"|"reverse"|"spelling"|"flashcard", "count": GamePlanner.countRange}`.
     func startGame(_ request: GameRequest, device: String) throws -> GameStarted {
         guard let mode = GameMode(rawValue: request.mode ?? "choice") else {
-            throw WebProblem(status: 422, message: "The mode must be choice, reverse, spelling or flashcard.", field: "mode")
+            throw Refusal.notAGameMode
         }
         let count = request.count ?? GamePlanner.defaultCount  // its bounds: GameSession's
         let bookTexts = request.books ?? []
         guard bookTexts.count <= 1_000 else {
-            throw WebProblem(status: 422, message: "\"books\" must be a list of book ids.", field: "books")
+            throw Refusal.notABookIdList
         }
         let bookIds = try bookTexts.map { try uuid($0) }
         let configuration = GameConfiguration(mode: mode, count: count)
         let clock = self.clock
         // Each step of the game runs inside a write, in the writer of that moment (the game keeps none).
-        let game = try pool.write { library -> GameSession in
-            try GameSession(library: library, bookIds: bookIds, configuration: configuration, clock: clock)
+        let game: GameSession
+        do {
+            game = try pool.write { library in try GameSession(library: library, bookIds: bookIds, configuration: configuration, clock: clock) }
+        } catch let error as GameSetupError where error == .countOutOfRange(count, GamePlanner.countRange) {
+            throw WebProblem(status: 422, cause: error, field: "count")  // the session's refusal, on the page's field
         }
         for dropped in games.add(game, device: device) { _ = try? pool.write { library in try dropped.finish(in: library) } }  // its answers are saved already
         return GameStarted(id: game.id.lowercaseText, mode: mode.rawValue, planned: game.questions.count, shorter: game.questions.count < count,
@@ -30,7 +34,7 @@ extension WebApp {
 
     /// The game `id` of this device, or a refusal.
     private func game(_ id: UUID, device: String) throws -> GameSession {
-        guard let game = games.game(id, device: device) else { throw WebProblem(status: 404, message: "That game is over or was never started here.") }
+        guard let game = games.game(id, device: device) else { throw Refusal.noSuchGame }
         return game
     }
 
@@ -61,10 +65,10 @@ extension WebApp {
             if let choice = given.choice { return try game.answer(.choice(choice), in: library) }
             if let typed = given.typed { return try game.answer(.typed(String(typed.prefix(200))), in: library) }
             if let name = given.rating, let rating = Rating(name: name) { return try game.grade(rating, in: library) }
-            throw WebProblem(status: 422, message: "An answer is a choice, typed text or a rating.", field: "answer")
+            throw Refusal.notAGameAnswerForm
         }
         guard let verdict else {
-            throw WebProblem(status: 422, message: "That is not one of the possible answers.", field: "answer")
+            throw Refusal.notAPossibleAnswer
         }
         let answered = game.index
         game.advance()

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VocabCloudAPI
 import VocabCore
 import VocabSessions
 
@@ -10,12 +11,15 @@ extension WebApp {
         let bookIds = try query["book"].map { [try uuid($0)] }
         var days = ProgressReport.defaultDays
         if let text = query["days"] {
-            guard let value = Int(text) else { throw WebProblem(status: 422, message: "\"days\" is not of the kind it must be.", field: "days") }
+            guard let value = Int(text) else { throw Refusal.wrongKind("days") }
             days = value
         }
         let now = clock.now(), day = studyDay
-        let report = try pool.read { library in
-            try ProgressService.report(in: library, books: bookIds, days: days, now: now, studyDay: day)
+        let report: ProgressReport
+        do {
+            report = try pool.read { library in try ProgressService.report(in: library, books: bookIds, days: days, now: now, studyDay: day) }
+        } catch let error as VocabError where error == .daysOutOfRange(days, ProgressReport.dayRange) {
+            throw WebProblem(status: 422, cause: error, field: "days")  // the session's refusal, on the page's field
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store")],
                             body: Array(report.json.compact.utf8))

@@ -1,5 +1,6 @@
 import Synchronization
 import FoundationEssentials
+import VocabCloudAPI
 import VocabCore
 import VocabSessions
 import VocabWording
@@ -59,15 +60,14 @@ extension WebApp {
     func addReviews(_ request: ReviewsRequest) throws -> AddedAnswer {
         let items = request.reviews
         guard items.count <= WebMeta.reviewsPerRequest else {
-            throw WebProblem(status: 422, message: "\"reviews\" must be a list of at most 1,000 reviews.", field: "reviews")
+            throw Refusal.tooManyReviews(most: WebMeta.reviewsPerRequest)
         }
         let now = clock.now()
         var byWord: [UUID: [ReviewRecord]] = [:]
         for item in items {
             guard let id = UUID(text: item.id), let wordId = UUID(text: item.wordId), let rating = Rating(name: item.rating),
                   let at = Timestamp(iso8601: item.at), ReviewRecording.accepts(at, now: now) else {
-                throw WebProblem(status: 422, message: "Each review needs an id, a wordId, a rating and the time it was made (at most 5 minutes ahead of this server's clock).",
-                                 field: "reviews")
+                throw Refusal.reviewNotWellFormed
             }
             byWord[wordId, default: []].append(ReviewRecord(id: id, wordId: wordId, reviewedAt: at, rating: rating, source: .study))
         }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+import VocabCloudAPI
 import VocabCore
 import VocabSessions
 import VocabSystem
@@ -17,7 +18,7 @@ extension WebApp {
     /// `name` only tells the format by its extension; it never becomes a path.
     func startImport(_ request: HTTPRequest, device: String) throws -> ImportStarted {
         guard !request.body.isEmpty || request.bodyFile.map(ScratchFolder.isNonEmptyFile) == true else {
-            throw WebProblem(status: 422, message: "The file is empty.", field: "file")
+            throw Refusal.emptyFile
         }
         let format: WordFileFormat
         do {
@@ -26,19 +27,19 @@ extension WebApp {
             }
             format = found
         } catch let error as UserFacingError {
-            throw WebProblem(status: 422, message: error.message, field: "format", cause: error)
+            throw WebProblem(status: 422, cause: error, field: "format")
         }
         let book = try request.query["book"].map { ImportBook.id(try uuid($0)) }
         let skipInvalid = request.query["skipInvalid"] == "1"
         guard let job = imports.start(device: device) else {
-            throw WebProblem(status: 429, message: "Two imports are running already: try again when one has finished.")
+            throw Refusal.importsRunning
         }
         let path: String
         do {
             let suffix = "." + (format == .apkg ? "apkg" : format.rawValue)
             path = try request.bodyFile.map { try scratch.adopt($0, suffix: suffix) } ?? scratch.write(request.body, suffix: suffix)
         } catch {
-            job.state.withLock { $0 = .failed(status: 500, message: "The server could not keep the file.") }
+            job.state.withLock { $0 = .failed(WebProblem(.fileNotKept)) }
             throw error
         }
         let pool = self.pool, now = clock.now(), policy = backups
@@ -64,34 +65,34 @@ extension WebApp {
                     state = .cancelled
                 } else if let error = error as? UserFacingError {
                     let named = UploadFailure(underlying: error, keptAs: path, name: uploadName)
-                    state = .failed(status: error.category == .userInput ? 422 : 500, message: named.message, cause: named)
+                    state = .failed(WebProblem(status: error.category == .userInput ? 422 : 500, cause: named))
                 } else {
-                    state = .failed(status: 500, message: "The import failed; nothing was changed.")
+                    state = .failed(WebProblem(.importFailed))
                 }
             }
             job.state.withLock { $0 = state }
         }
         if !started {
             unlink(path)
-            job.state.withLock { $0 = .failed(status: 503, message: "The server is too busy to import now: try again in a moment.") }
+            job.state.withLock { $0 = .failed(WebProblem(.tooBusyToImport)) }
         }
         return ImportStarted(id: job.id.lowercaseText)
     }
 
     func importState(_ id: UUID, device: String, wording: Wording?) throws -> ImportStateAnswer {
-        guard let job = imports.job(id, device: device) else { throw WebProblem(status: 404, message: "There is no such import.") }
+        guard let job = imports.job(id, device: device) else { throw Refusal.noSuchImport }
         switch job.state.withLock({ $0 }) {
         case .running(let rows, let share): return ImportStateAnswer(state: "running", rows: rows, share: share)
         case .done(let outcome): return ImportStateAnswer(state: "done", outcome: outcome)
-        case .failed(let status, let message, let cause):
-            return ImportStateAnswer(state: "failed", status: status, error: cause.flatMap { wording?.message(for: $0) } ?? message)
+        case .failed(let problem):
+            return ImportStateAnswer(state: "failed", status: problem.status, error: wording?.message(for: problem.cause) ?? problem.message)
         case .cancelled: return ImportStateAnswer(state: "cancelled")
         }
     }
 
     /// Asks the import to stop; it stops at its next check and changes nothing (all or nothing).
     func cancelImport(_ id: UUID, device: String) throws -> ImportStateAnswer {
-        guard let job = imports.job(id, device: device) else { throw WebProblem(status: 404, message: "There is no such import.") }
+        guard let job = imports.job(id, device: device) else { throw Refusal.noSuchImport }
         job.cancelled.store(true, ordering: .relaxed)
         return ImportStateAnswer(state: job.isRunning ? "cancelling" : "finished")
     }
@@ -106,7 +107,7 @@ extension WebApp {
     /// `GET /api/books/ID/export?format=csv|tsv|jsonl|text|apkg`: the book as a file to download.
     func export(bookId: UUID, format name: String) throws -> HTTPResponse {
         guard let format = WordFileFormat(rawValue: name.lowercased()), format != .xlsx else {
-            throw WebProblem(status: 422, message: "Export as csv, tsv, jsonl, text or apkg.", field: "format")
+            throw Refusal.notAnExportFormat
         }
         let suffix = format == .text ? "txt" : format.rawValue
         let path = scratch.newName(suffix: "." + suffix)
@@ -116,7 +117,7 @@ extension WebApp {
             try TransferService.exportFile(path, from: library, bookId: bookId, format: format)
             return book
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw WebProblem(status: 500, message: "The export could not be read back.") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw Refusal.exportUnreadable }
         // The book's name for the file, kept to characters every system takes in a file name.
         let safe = String(book.name.unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-" || $0 == "_" }.prefix(60))
         let fileName = (safe.isEmpty ? "vocab" : safe) + "." + suffix

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VocabCloudAPI
 import VocabCore
 import VocabDictionary
 import VocabSessions
@@ -34,7 +35,7 @@ extension WebApp {
         for field in WordField.allCases { form[field] = input.fields[field] ?? "" }
         if let given = input.id {
             guard let id = UUID(text: given) else {
-                throw WebProblem(status: 422, message: "\"id\" must be an id the device made (a UUID).", field: "id")
+                throw Refusal.notADeviceMadeId
             }
             form.newId = id
         }
@@ -72,7 +73,7 @@ extension WebApp {
 
     /// The word spoken, as a WAV from espeak-ng (made in a private temporary folder, then removed).
     func sound(wordId: UUID) throws -> HTTPResponse {
-        guard let speech else { throw WebProblem(status: 503, message: "This server cannot speak: espeak-ng is not installed.") }
+        guard let speech else { throw Refusal.noSpeech }
         guard let word = try pool.read({ library in try library.word(id: wordId) }) else {
             throw VocabError.wordNotFound(wordId.lowercaseText, book: nil)
         }
@@ -80,7 +81,7 @@ extension WebApp {
         defer { unlink(path) }
         try speech.say(word.word, wavPath: path)
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw WebProblem(status: 500, message: "The word could not be spoken.")
+            throw Refusal.speechFailed
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "audio/wav"), ("Cache-Control", "private, max-age=3600")],
                             body: [UInt8](data))
@@ -90,7 +91,7 @@ extension WebApp {
     /// filled (only empty fields; with `sense`, that meaning in place of what the dictionary
     /// filled), what the dictionary filled, the meanings to pick from, the web dictionary's URL.
     func fillFromDictionary(_ request: DictionaryRequest) throws -> DictionaryAnswer {
-        guard let dictionaries else { throw WebProblem(status: 503, message: "This server has no dictionary.") }
+        guard let dictionaries else { throw Refusal.noDictionary }
         var form = WordForm()
         for field in WordField.allCases { form[field] = request.fields[field] ?? "" }
         for (name, value) in request.filled ?? [:] {

@@ -78,26 +78,25 @@ public final class WebApp: Sendable {
     /// the page's language as the window words it, when a page asks (the page translates
     /// the server's other sentences itself); anything else 500, changing nothing.
     package static func refusal(_ error: Error, wording: Wording?) -> HTTPResponse {
-        func worded(_ status: Int, _ error: UserFacingError, field: String? = nil) -> HTTPResponse {
-            WebProblem(status: status, message: wording?.message(for: error) ?? error.message, field: field).response
+        func worded(_ problem: WebProblem) -> HTTPResponse {
+            var worded = problem  // its status, field, wait and refusal as they are; its words the page's
+            worded.message = wording?.message(for: problem.cause) ?? problem.cause.message
+            return worded.response
         }
         switch error {
-        case let problem as WebProblem:
-            guard let cause = problem.cause else { return problem.response }
-            var worded = problem  // its status, field, wait and refusal as they are; its words the page's
-            worded.message = wording?.message(for: cause) ?? cause.message
-            return worded.response
+        case let problem as WebProblem: return worded(problem)
+        case let refusal as Refusal: return worded(WebProblem(refusal))
         case let error as WordFormError:
             // A book that is not there (or not this learner's) is not found, as everywhere.
-            if case .bookNotFound = error.underlying { return worded(404, error) }
-            return worded(422, error, field: error.field?.rawValue)
+            if case .bookNotFound = error.underlying { return worded(WebProblem(status: 404, cause: error)) }
+            return worded(WebProblem(status: 422, cause: error, field: error.field?.rawValue))
         case let error as UserFacingError:
             switch error as? VocabError {
-            case .bookNotFound?, .wordNotFound?: return worded(404, error)
-            default: return worded(error.category == .userInput ? 422 : 500, error)
+            case .bookNotFound?, .wordNotFound?: return worded(WebProblem(status: 404, cause: error))
+            default: return worded(WebProblem(status: error.category == .userInput ? 422 : 500, cause: error))
             }
         default:
-            return WebProblem(status: 500, message: "Something went wrong on the server; nothing was changed.").response
+            return worded(WebProblem(.somethingWentWrong))
         }
     }
 
@@ -133,8 +132,8 @@ public final class WebApp: Sendable {
         let device = try signedIn ?? checkDevice(request)
         if request.method != "GET" { try Self.checkWrite(request, scheme: scheme) }
         guard let (route, ids) = matched else {
-            if WebRoute.knows(path: parts) { throw WebProblem(status: 405, message: "\(request.method) is not allowed here.") }
-            throw WebProblem(status: 404, message: "There is no \(request.path).")
+            if WebRoute.knows(path: parts) { throw Refusal.methodNotAllowed(request.method) }
+            throw Refusal.noSuchPath(request.path)
         }
         let id = { try self.uuid(ids[0]) }
         switch route {
@@ -165,10 +164,10 @@ public final class WebApp: Sendable {
         case .importState: return Self.json(try importState(try id(), device: device, wording: wording(for: request)))
         case .cancelImport: return Self.json(try cancelImport(try id(), device: device))
         case .pair:
-            throw WebProblem(status: 405, message: "This device is paired already.")
+            throw Refusal.pairedAlready
         case .signIn, .signOut, .devices, .signOutDevice, .shareBook, .unshareBook, .follow, .sharePreview, .unfollow, .catalog:
             // The server of many learners answers these itself.
-            throw WebProblem(status: 404, message: "This server pairs devices with a code; it has no accounts.")
+            throw Refusal.signsInOtherwise(withAccounts: false)
         }
     }
 
@@ -181,11 +180,11 @@ public final class WebApp: Sendable {
     }
 
     private func pair(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard request.method == "POST" else { throw WebProblem(status: 405, message: "Pair with POST.") }
+        guard request.method == "POST" else { throw Refusal.methodNotAllowed(request.method) }
         try Self.checkWrite(request, scheme: scheme)
         let code = try decode(PairRequest.self, request).code
         guard let token = pairing?.pair(code: code) else {
-            throw WebProblem(status: 403, message: "That pairing code is not the one the server shows.")
+            throw Refusal.wrongPairingCode
         }
         let secure = scheme == "https" ? "; Secure" : ""
         return HTTPResponse(status: 204, headers: [("Set-Cookie", "vocab_session=\(token); Path=/; HttpOnly; SameSite=Strict\(secure)"),
@@ -195,7 +194,7 @@ public final class WebApp: Sendable {
     /// The paired device asking (its token's hash), or a refusal.
     private func checkDevice(_ request: HTTPRequest) throws -> String {
         guard let token = Self.cookie("vocab_session", in: request.header("Cookie") ?? ""), let device = pairing?.device(token) else {
-            throw WebProblem(status: 401, message: "Pair this device first, with the code the server shows.")
+            throw Refusal.pairFirst
         }
         return device
     }
@@ -214,11 +213,11 @@ public final class WebApp: Sendable {
     /// the browser names its origin, come from this server.
     package static func checkWrite(_ request: HTTPRequest, scheme: String) throws {
         guard request.header("X-Vocab-Request") == "1" else {
-            throw WebProblem(status: 403, message: "Writes need the X-Vocab-Request header.")
+            throw Refusal.writeHeaderMissing
         }
         if let origin = request.header("Origin") {
             guard let host = request.header("Host"), origin == "\(scheme)://\(host)" else {
-                throw WebProblem(status: 403, message: "A write from another site is refused.")
+                throw Refusal.crossSiteWrite
             }
         }
     }
@@ -235,16 +234,16 @@ public final class WebApp: Sendable {
         do {
             return try DeviceAPI.decode(type, from: request.body)
         } catch .notAnObject {
-            throw WebProblem(status: 400, message: "The request body must be a JSON object.")
+            throw Refusal.bodyNotJSONObject
         } catch .missing(let field) {
-            throw WebProblem(status: 422, message: "\"\(field)\" is missing.", field: field)
+            throw Refusal.missingField(field)
         } catch .wrongType(let field) {
-            throw WebProblem(status: 422, message: "\"\(field)\" is not of the kind it must be.", field: field)
+            throw Refusal.wrongKind(field)
         }
     }
 
     func uuid(_ text: String) throws -> UUID {
-        guard let id = UUID(text: text) else { throw WebProblem(status: 404, message: "\"\(text)\" is not an id Vocab made.") }
+        guard let id = UUID(text: text) else { throw Refusal.notAnId(text) }
         return id
     }
 
@@ -264,9 +263,9 @@ public final class WebApp: Sendable {
     }
 
     package static func page(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard request.method == "GET" || request.method == "HEAD" else { throw WebProblem(status: 405, message: "Pages are read with GET.") }
+        guard request.method == "GET" || request.method == "HEAD" else { throw Refusal.methodNotAllowed(request.method) }
         let name = request.path == "/" ? "/index.html" : request.path
-        guard let file = WebPages.files[name] else { throw WebProblem(status: 404, message: "There is no \(request.path).") }
+        guard let file = WebPages.files[name] else { throw Refusal.noSuchPath(request.path) }
         // Asked again each time (an update shows at once), answered 304 when unchanged.
         var headers = [("Content-Type", file.type), ("Cache-Control", "no-cache"), ("ETag", file.etag), ("Vary", "Accept-Encoding")]
         if request.header("If-None-Match")?.split(separator: ",").contains(where: { $0.trimmingSpaces() == file.etag }) == true {
@@ -290,31 +289,44 @@ public final class WebApp: Sendable {
     }
 }
 
-/// A refusal with its status, in the API's JSON form: `{"error": "...", "field": "..."}`.
+/// A refusal with its status, in the API's JSON form: `{"error": "...", "field": "..."}`. Made
+/// from a `Refusal` (what this server refuses, said once there) or from a layer's error with the
+/// status its route gives it; never from words of its own.
 package struct WebProblem: Error {
     package var status: Int
+    /// What is said: worded again in the page's language.
+    package var cause: UserFacingError
     package var message: String
     package var field: String?
-    /// The layer's error it words, when there is one (worded again in the page's language).
-    package var cause: UserFacingError?
-    /// Seconds before trying again is any use (429): a Retry-After header, and in the JSON.
+    /// Seconds before trying again is any use (429, 503): a Retry-After header, and in the JSON.
     package var retryAfter: Int?
     /// How this server signs a device in, said with a 401 ("account": a cloud account's password).
     package var signIn: String?
     /// Why the cloud refused a request about shared books.
     package var refusal: ShareRefusal?
+    /// The account's limit that refused, for a device to word itself.
+    package var limit: CloudLimit?
 
-    package init(status: Int, message: String, field: String? = nil, cause: UserFacingError? = nil, retryAfter: Int? = nil) {
+    /// A refusal as the API answers it: its status, wait and field are `Refusal`'s.
+    package init(_ refusal: Refusal) {
+        self.init(status: refusal.status, cause: refusal, field: refusal.field, retryAfter: refusal.retryAfter)
+        if refusal.asksForAccountSignIn { signIn = "account" }
+        if case .share(let share) = refusal { self.refusal = share }
+        if case .accountLimit(let limit) = refusal { self.limit = limit }
+    }
+
+    /// A layer's error, answered with `status` (its words are the error's).
+    package init(status: Int, cause: UserFacingError, field: String? = nil, retryAfter: Int? = nil) {
         self.status = status
-        self.message = message
-        self.field = field
         self.cause = cause
+        self.message = cause.message
+        self.field = field
         self.retryAfter = retryAfter
     }
 
     package var response: HTTPResponse {
         var response = WebApp.json(DeviceAPI.Problem(error: message, field: field, retryAfter: retryAfter, signIn: signIn,
-                                                     refusal: refusal?.rawValue), status: status)
+                                                     refusal: refusal?.rawValue, limit: limit?.detail), status: status)
         if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
         return response
     }

@@ -11,7 +11,7 @@ final class WebImports: Sendable {
         /// What the import did, as the API's JSON object.
         case done(ImportOutcomeRow)
         /// Why it failed: the layer's error (worded in the asking page's language), or a message.
-        case failed(status: Int, message: String, cause: UserFacingError? = nil)
+        case failed(WebProblem)
         case cancelled
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import VocabCloud
+import VocabStore
 import VocabSync
 import VocabCloudAPI
 
@@ -52,5 +53,15 @@ final class MadeAccounts {
         for table in ["records", "devices", "accounts"] {
             _ = try? admin.execute("DELETE FROM vocab.\(table) WHERE owner = ANY ($1::name[])", ["{" + names.joined(separator: ",") + "}"])
         }
+    }
+}
+
+extension SyncEngine {
+    /// A sync through the cloud's functions on a Vocab server's `connection`, for `device`
+    /// of the learner whose account is `account`.
+    convenience init(store: Store, connection: PostgresConnection, device: DeviceKey, account: ServerAddress, pageSize: Int = 2000,
+                            batchSize: Int = 2000, progress: @escaping (SyncProgress) -> Void = { _ in }) {
+        self.init(store: store, channel: DatabaseSyncChannel(connection: connection, device: device), account: account,
+                  pageSize: pageSize, batchSize: batchSize, progress: progress)
     }
 }

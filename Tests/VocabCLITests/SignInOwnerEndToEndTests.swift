@@ -73,6 +73,9 @@ final class SignInOwnerEndToEndTests: CloudEndToEndTestCase {
         XCTAssertNotEqual(login.status, 0)
         XCTAssertTrue(login.stderr.contains("10 devices signed in"), login.stderr)
         XCTAssertFalse(login.stderr.contains("ERROR"), login.stderr)
+        // The device words the account's limit itself, from its values (issue 69): not "cannot reach".
+        XCTAssertTrue(login.stderr.contains("The cloud cannot sign in another device now"), login.stderr)
+        XCTAssertFalse(login.stderr.contains("reach"), login.stderr)
         try signIn("alice", to: server, as: alice)
         try on("alice", ["book", "add", "Hers"]).expectSuccess()
         try syncs("alice")

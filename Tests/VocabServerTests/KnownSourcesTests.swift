@@ -1,6 +1,6 @@
 import XCTest
 import VocabWeb
-@testable import VocabServer
+@testable import VocabCloudSessions
 
 /// Where an account's owner has been: networks and browser marks, bounded, per account.
 final class KnownSourcesTests: XCTestCase {

@@ -4,7 +4,7 @@ import VocabCore
 import VocabStore
 import VocabSync
 import VocabCloudAPI
-@testable import VocabServer
+@testable import VocabCloudSessions
 @testable import VocabSessions
 import VocabWeb
 
@@ -23,7 +23,7 @@ final class LearnerStoresTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    private func stores(budget: Int64) throws -> LearnerStores {
+    private func stores(budget: Int64) throws -> LearnerStores<WebApp> {
         try LearnerStores(folder: folder, budget: budget) { pool in try WebApp(pool: pool, pairing: nil) }
     }
 
@@ -31,7 +31,7 @@ final class LearnerStoresTests: XCTestCase {
     /// stays open, no longer busy). `bound`: bound to an account, so that all of it waits to be
     /// pushed.
     @discardableResult
-    private func fill(_ stores: LearnerStores, _ owner: String, words: Int = 200, bound: Bool = false) throws -> Learner {
+    private func fill(_ stores: LearnerStores<WebApp>, _ owner: String, words: Int = 200, bound: Bool = false) throws -> Learner<WebApp> {
         let learner = try stores.learner(owner, server: server)
         _ = try learner.pool.write { library in
             let store = library.store
@@ -46,20 +46,20 @@ final class LearnerStoresTests: XCTestCase {
     }
 
     /// Makes every file of the store's folder look last changed `minutes` ago.
-    private func age(_ learner: Learner, minutes: Double) throws {
+    private func age(_ learner: Learner<WebApp>, minutes: Double) throws {
         let when = Date(timeIntervalSinceNow: -minutes * 60)
         for file in try FileManager.default.contentsOfDirectory(atPath: learner.folder) {
             try FileManager.default.setAttributes([.modificationDate: when], ofItemAtPath: learner.folder + "/" + file)
         }
     }
 
-    private func bytes(_ learner: Learner) throws -> Int64 {
+    private func bytes(_ learner: Learner<WebApp>) throws -> Int64 {
         try FileManager.default.contentsOfDirectory(atPath: learner.folder).reduce(0) { total, file in
             total + ((try FileManager.default.attributesOfItem(atPath: learner.folder + "/" + file)[.size] as? Int64) ?? 0)
         }
     }
 
-    private func exists(_ learner: Learner) -> Bool {
+    private func exists(_ learner: Learner<WebApp>) -> Bool {
         FileManager.default.fileExists(atPath: learner.folder)
     }
 

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 import TestServices
 import XCTest
-@testable import VocabServer
+@testable import VocabCloudSessions
 
 /// The server's few places for password checks: the likely owner (a known account from a clean
 /// address) goes before strangers already waiting; a bounded number wait.

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 import XCTest
-@testable import VocabServer
+@testable import VocabCloudSessions
 
 /// The sign-in limits of a server of many learners: free tries, then waits that grow, cleared
 /// by a success, tries that take their place before they are checked, and a bounded memory of keys.

@@ -100,6 +100,21 @@ final class ErrorWordingTests: XCTestCase {
                                          PathError.noDataFolder, PathError.unreadableConfig(path: "p")]
         others.append(PathError.invalidSetting(name: "dayStartHour", expected: Sentence("a whole hour from 0 to 23")))
         let syncs = [SyncFailure(underlying: CloudError.cancelled), SyncFailure(underlying: CloudError.notLoggedIn)]
+        let refusals: [Refusal] = [
+            .signInFirst, .signDeviceInFirst, .deviceSignedOut, .pairFirst, .wrongPassword, .wrongPairingCode, .pairedAlready,
+            .signsInOtherwise(withAccounts: true), .signsInOtherwise(withAccounts: false), .crossSiteWrite, .writeHeaderMissing,
+            .tooManyTries(seconds: 3), .tooManyRequestsAtOnce, .accountBusy, .busySigningIn, .importsRunning, .tooBusyToImport,
+            .accountLimit(.records(most: 1, wouldBe: 2)), .accountLimit(.devicesThisHour(most: 30)), .cloudUnreachable, .cloudRefusedForm,
+            .share(.noSuchShare), .noSuchPath("/x"), .methodNotAllowed("PUT"), .notAnId("x"), .noSuchDevice, .noSuchGame, .noSuchImport,
+            .noCover, .notFollowedBook, .bodyNotJSONObject, .missingField("name"), .wrongKind("days"), .signInBodyMissing,
+            .notAChangeNumber("after"), .notAGameMode, .notAGameAnswerForm, .notAPossibleAnswer, .notABookIdList, .tooManyReviews(most: 9),
+            .reviewNotWellFormed, .notAnExportFormat, .emptyFile, .notADeviceMadeId, .requestTooLarge, .addressSendingTooMuch,
+            .addressRequestingTooMuch, .bodyNotKept, .bodyNotRead, .serverBusy, .serverStopping, .noDictionary, .noSpeech, .speechFailed,
+            .privateFolderUnusable("r"), .exportUnreadable, .fileNotKept, .importFailed, .somethingWentWrong,
+        ]
+        for refusal in refusals where [429, 503].contains(refusal.status) {
+            XCTAssertNotNil(refusal.retryAfter, "\(refusal) is worth trying again: it says when")
+        }
         // A case added to a family but not listed here fails: the lists are read against the enums' sources.
         assertListsEveryCase(vocab, of: "VocabError")
         assertListsEveryCase(game, of: "GameSetupError")
@@ -111,6 +126,7 @@ final class ErrorWordingTests: XCTestCase {
         assertListsEveryCase(anki, of: "AnkiPackageError")
         assertListsEveryCase(archives, of: "ArchiveError")
         assertListsEveryCase(store, of: "StoreError")
+        assertListsEveryCase(refusals, of: "Refusal")
         var errors: [UserFacingError] = vocab
         errors += game as [UserFacingError]
         errors += importing as [UserFacingError]
@@ -124,6 +140,7 @@ final class ErrorWordingTests: XCTestCase {
         errors += archives as [UserFacingError]
         errors += store as [UserFacingError]
         errors += others
+        errors += refusals as [UserFacingError]
         for error in errors {
             XCTAssertNotNil(korean.catalog.entries[error.sentence.format], "no Korean for \(error.sentence.format)")
             XCTAssertEqual(error.sentence.format.components(separatedBy: "%@").count - 1, error.sentence.values.count, error.message)

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VocabCore
-import VocabCloud
+import VocabCloudSessions
 import VocabCloudAPI
 import VocabSessions
 import VocabSystem
@@ -25,15 +25,15 @@ enum CloudCommands {
             """,
         examples: ["PGPASSWORD=... vocab cloud init --admin postgresql://postgres@localhost/vocab"]
     )) { arguments, context in
-        let connection = try adminConnection(arguments)
-        let place = "\(connection.address.server)/\(connection.address.database)"
-        switch try CloudSchema.install(on: connection) {
+        let cloud = try administration(arguments)
+        let place = cloud.place
+        switch try cloud.install() {
         case .installed(let version): context.console.print("The Vocab schema (version \(version)) is installed on \(place).")
         case .upgraded(let from, let to): context.console.print("The Vocab schema on \(place) is upgraded from version \(from) to \(to).")
         case .refreshed(let version): context.console.print("The Vocab schema on \(place) (version \(version)) has this Vocab's functions.")
         case .upToDate(let version): context.console.print("The Vocab schema on \(place) is up to date (version \(version)); nothing was changed.")
         }
-        if try !CloudSchema.serverCanLogIn(on: connection) {
+        if try !cloud.serverCanLogIn() {
             context.console.print("Next: give the Vocab servers their password with `vocab cloud server-password --admin URL`.")
         }
     }
@@ -47,12 +47,12 @@ enum CloudCommands {
             """,
         examples: ["vocab cloud server-password --admin postgresql://postgres@localhost/vocab < server-password.txt"]
     )) { arguments, context in
-        let connection = try adminConnection(arguments)
-        guard let password = SecretPrompt.read("Password for \(CloudSchema.serverRole): ", console: context.console), !password.isEmpty else {
+        let cloud = try administration(arguments)
+        guard let password = SecretPrompt.read("Password for \(CloudAdministration.serverRole): ", console: context.console), !password.isEmpty else {
             throw CloudError.emptyPassword
         }
-        try CloudSchema.setServerPassword(password, on: connection)
-        context.console.print("The Vocab servers can now connect as \(CloudSchema.serverRole) to \(connection.address.server)/\(connection.address.database).")
+        try cloud.setServerPassword(password)
+        context.console.print("The Vocab servers can now connect as \(CloudAdministration.serverRole) to \(cloud.place).")
     }
 
     static let addUser = Command(spec: CommandSpec(
@@ -64,12 +64,12 @@ enum CloudCommands {
             Argon2id hash. A new password leaves the learner's devices signed in (vocab cloud revoke signs them out).
             """
     )) { arguments, context in
-        let connection = try adminConnection(arguments)
+        let cloud = try administration(arguments)
         let name = arguments.positionals[0]
         guard let password = SecretPrompt.read("Password for \(name): ", console: context.console), !password.isEmpty else {
             throw CloudError.emptyPassword
         }
-        try CloudSchema.addUser(name, password: password, on: connection)
+        try cloud.addUser(name, password: password)
         context.console.print("User \(name) can now sign in through a Vocab server: vocab login https://\(name)@HOST")
     }
 
@@ -78,7 +78,7 @@ enum CloudCommands {
         arguments: [ArgumentSpec("NAME", help: "The user."), ArgumentSpec("RECORDS", help: "The most records, or none to lift the cap.")],
         options: [admin, OptionSpec("bytes", value: "N", help: "Also cap the bytes the records take (e.g. 268435456 or 256MiB), or none.")],
         discussion: """
-            New users start with \(CloudSchema.defaultMaxRecords) records and \(ByteCount.describe(CloudSchema.defaultMaxBytes)). Past a cap the server refuses a push with a clear message; \
+            New users start with \(CloudAdministration.defaultMaxRecords) records and \(ByteCount.describe(CloudAdministration.defaultMaxBytes)). Past a cap the server refuses a push with a clear message; \
             nothing on the user's devices is lost. Waits at most 3 s for the user's account row, then names who holds it.
             """,
         examples: ["PGPASSWORD=... vocab cloud limit alice 200000 --bytes 512MiB --admin postgresql://postgres@localhost/vocab"]
@@ -86,8 +86,7 @@ enum CloudCommands {
         let name = arguments.positionals[0]
         let records = try capValue(arguments.positionals[1], option: "RECORDS")
         let bytes: Int?? = try arguments.value("bytes").map { try capValue($0, option: "bytes") }
-        let connection = try adminConnection(arguments)
-        try CloudSchema.setLimit(name, records: records, bytes: bytes, on: connection)
+        try administration(arguments).setLimit(name, records: records, bytes: bytes)
         context.console.print(records.map { "\(name) may keep up to \($0) records." } ?? "\(name) may keep any number of records.")
         if case .some(let cap) = bytes {
             context.console.print(cap.map { "\(name) may keep up to \($0) bytes." } ?? "\(name) may keep any number of bytes.")
@@ -102,7 +101,7 @@ enum CloudCommands {
         examples: ["PGPASSWORD=... vocab cloud revoke alice --admin postgresql://postgres@localhost/vocab"]
     )) { arguments, context in
         let name = arguments.positionals[0]
-        let count = try CloudDevices.signOutAll(of: name, admin: try adminConnection(arguments))
+        let count = try administration(arguments).signOutAll(of: name)
         context.console.print("Signed out \(plural(count, "device")) of \(name).")
     }
 
@@ -237,11 +236,11 @@ enum CloudCommands {
         try context.paths.loginPath()
     }
 
-    private static func adminConnection(_ arguments: ParsedArguments) throws -> PostgresConnection {
+    private static func administration(_ arguments: ParsedArguments) throws -> CloudAdministration {
         guard let url = arguments.value("admin") else {
             throw UsageError.missingArgument(name: "--admin URL", command: "cloud")
         }
-        return try PostgresConnection(try ServerAddress(url: url), password: nil)
+        return try CloudAdministration(address: try ServerAddress(url: url))
     }
 }
 

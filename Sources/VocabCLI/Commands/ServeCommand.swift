@@ -5,7 +5,7 @@ import VocabCatalog
 import VocabCore
 import VocabDictionary
 import VocabSessions
-import VocabCloud
+import VocabCloudSessions
 import VocabCloudAPI
 import VocabServer
 import VocabWeb
@@ -214,7 +214,7 @@ struct ServeOptions {
         guard host.hasPrefix("127.") || tls != nil || behindProxy else { throw ServeError.notLoopback(host) }
         if let url = arguments.value("cloud") {
             cloud = try ServerAddress(url: url)
-            if URLComponents(string: url)?.user == nil { cloud?.user = CloudSchema.serverRole }
+            if URLComponents(string: url)?.user == nil { cloud?.user = CloudAdministration.serverRole }
         } else if arguments.value("cache") != nil || arguments.value("cache-size") != nil || arguments.value("cloud-connections") != nil {
             throw ServeError.cacheWithoutCloud
         }
@@ -261,7 +261,7 @@ struct ServeOptions {
     /// The bounds of the server's connections, with the proxy it trusts.
     var limits: HTTPLimits {
         var limits = HTTPLimits()
-        limits.batchPath = DeviceRoute.push.path()
+        limits.batchPath = DeviceRoute.Shape.push.address
         limits.trustedProxies = proxyAddresses
         if let connectionsPerAddress { limits.connectionsPerAddress = connectionsPerAddress }
         if let bodiesPerAddress { limits.bodiesPerAddress = bodiesPerAddress }

@@ -38,7 +38,6 @@ export async function api(method, path, body, { raw = false } = {}) {
   let data = {};
   try { data = text ? JSON.parse(text) : {}; } catch (_) { data = { error: response.statusText }; }
   if (response.status === 401) askToSignIn(data.signIn);
-  if (response.status === 429 && data.retryAfter) throw new ApiError(t("Too many tries: try again in %@ s.", data.retryAfter), 429);
   if (!response.ok) throw new ApiError(t(data.error || response.statusText), response.status, data.field);
   return data;
 }

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 import TestServices
 import XCTest
-@testable import VocabWeb
+@testable import VocabSystem
 
 /// The server's workers: keys take turns, one key never holds more than its share of them, and
 /// what waits is bounded.

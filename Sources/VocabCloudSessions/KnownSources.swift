@@ -1,6 +1,5 @@
 import Synchronization
 import VocabCore
-import VocabWeb
 
 /// Where each account's owner has been seen, so that strangers' failures never hold him back:
 /// the address networks (`AddressNetwork`) from which the account signed in or one of its
@@ -9,13 +8,18 @@ import VocabWeb
 /// stands beside are: a restart forgets both. Bounded: `placesPerAccount` networks and marks
 /// per account (the least recently seen go first), `accountsKept` accounts (the quietest half
 /// goes when full).
-final class KnownSources: Sendable {
+package final class KnownSources: Sendable {
     /// What a sign-in comes from, as the limits see it.
-    struct Source: Sendable {
+    package struct Source: Sendable {
         /// The client's address network.
-        var network: String
+        package var network: String
         /// The browser's mark, when it sent one.
-        var mark: String?
+        package var mark: String?
+
+        package init(network: String, mark: String? = nil) {
+            self.network = network
+            self.mark = mark
+        }
     }
 
     private struct Places {

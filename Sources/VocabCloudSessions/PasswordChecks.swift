@@ -1,6 +1,5 @@
 import Dispatch
 import Synchronization
-import VocabWeb
 
 /// The server's few places for checking passwords (Argon2id takes 64 MiB and a core's time
 /// each), given first to those most likely to be the account's owner: a known account from an

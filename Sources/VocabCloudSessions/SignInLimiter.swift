@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Synchronization
-import VocabWeb
 
 /// Tries per key (an account, an address): the first `free` failures cost nothing, and the
 /// failure that uses the last of them locks the key out for `firstLock` seconds, each later one

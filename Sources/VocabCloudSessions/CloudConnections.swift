@@ -2,7 +2,6 @@ import Dispatch
 import VocabCloud
 import VocabCloudAPI
 import VocabSystem
-import VocabWeb
 
 /// The Vocab server's few connections to the cloud, as the server tier's one role, shared by
 /// every request of every learner (a learner is a row the functions take, never a

@@ -4,17 +4,17 @@ import Synchronization
 import VocabCore
 import VocabSessions
 import VocabCloudAPI
-import VocabWeb
+import VocabSystem
 
 /// A learner's store on a server of many: one more device of the learner's, synced with the
-/// cloud, and the web app over it.
-final class Learner: Sendable {
+/// cloud, and what a front end keeps over it (`Front`: the web app's `WebApp`).
+package final class Learner<Front: Sendable>: Sendable {
     let owner: String
     /// The learner's account (what the store is bound to).
     let account: ServerAddress
     let folder: String
     let pool: LibraryPool
-    let app: WebApp
+    let front: Front
     /// Search indexing after pulls and the learner's own changes (no backups: the cache is a
     /// copy of the cloud, whose backups are the operator's).
     let upkeep: StoreUpkeep
@@ -27,12 +27,12 @@ final class Learner: Sendable {
     /// When the books the learner follows were last brought up to date.
     let sharedChecked = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(owner: String, account: ServerAddress, folder: String, pool: LibraryPool, app: WebApp) {
+    init(owner: String, account: ServerAddress, folder: String, pool: LibraryPool, front: Front) {
         self.owner = owner
         self.account = account
         self.folder = folder
         self.pool = pool
-        self.app = app
+        self.front = front
         upkeep = StoreUpkeep(pool: pool, policy: BackupPolicy(automatic: false))
     }
 }
@@ -41,12 +41,12 @@ final class Learner: Sendable {
 /// per learner, named by a hash of the learner's name (no name from outside becomes a path).
 /// Past `budget` bytes the stores used least lately are deleted — never one in use, used in
 /// the last minute, or holding changes not yet sent to the cloud.
-final class LearnerStores: Sendable {
+package final class LearnerStores<Front: Sendable>: Sendable {
     let folder: String
     let budget: Int64
-    private let makeApp: @Sendable (LibraryPool) throws -> WebApp
+    private let makeFront: @Sendable (LibraryPool) throws -> Front
     /// The open stores by their folder (a shard's lock covers opening and deleting a store).
-    private let open = ShardedDictionary<Learner>()
+    private let open = ShardedDictionary<Learner<Front>>()
     private let started = ContinuousClock.now
     private let evicting = Atomic<Bool>(false)
     /// When the last eviction pass began, as `Learner.lastUsed` keeps time (`Int64.min`: none
@@ -55,33 +55,32 @@ final class LearnerStores: Sendable {
     /// Each store's write-ahead log is checkpointed at 64 pages (512 KiB) instead of growing to
     /// 8 MiB: a thousand learners' logs would take 8 GiB of the cache's budget, and a log that grows has
     /// the system allocate and zero a new page at nearly every commit.
-    static let logPages = 64
+    static var logPages: Int { 64 }
 
-    init(folder: String, budget: Int64, makeApp: @escaping @Sendable (LibraryPool) throws -> WebApp) throws {
+    init(folder: String, budget: Int64, makeFront: @escaping @Sendable (LibraryPool) throws -> Front) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         chmod(folder, 0o700)  // the learners' words: this user's only
         self.folder = folder
         self.budget = budget
-        self.makeApp = makeApp
+        self.makeFront = makeFront
     }
 
     /// The learner's store (opened, or made empty), marked used now and in use (`busy`, which
     /// the caller lowers when done): it is not closed or evicted meanwhile.
-    func learner(_ owner: String, server: ServerAddress) throws -> Learner {
+    func learner(_ owner: String, server: ServerAddress) throws -> Learner<Front> {
         let place = folder + "/" + SHA256.hex(Array(owner.utf8)).prefix(32)
         var account = server
         account.user = owner
         // Opened under the lock that eviction holds while it deletes a store: a store is never
         // opened while its folder is being deleted (opening takes a few milliseconds, and a
         // learner's store is opened once while they use this server).
-        let learner = try open.withShard(of: place) { open -> Learner in
+        let learner = try open.withShard(of: place) { open -> Learner<Front> in
             if let known = open[place] {
                 known.busy.add(1, ordering: .relaxed)
                 return known
             }
             let pool = try LibraryPool(folder: place, maximumReaders: 2, watchingOtherProcesses: false, logPages: Self.logPages)
-            let made = Learner(owner: owner, account: account, folder: place, pool: pool, app: try makeApp(pool))
-            made.app.watchStore()
+            let made = Learner(owner: owner, account: account, folder: place, pool: pool, front: try makeFront(pool))
             made.upkeep.start()
             open[place] = made
             made.busy.add(1, ordering: .relaxed)
@@ -91,7 +90,7 @@ final class LearnerStores: Sendable {
         return learner
     }
 
-    private func touch(_ learner: Learner) {
+    private func touch(_ learner: Learner<Front>) {
         learner.lastUsed.store(nanosecondsSinceStart(), ordering: .relaxed)
     }
 
@@ -113,7 +112,7 @@ final class LearnerStores: Sendable {
     }
 
     /// How many learners' stores are open.
-    var openCount: Int { open.count }
+    package var openCount: Int { open.count }
 
     /// Deletes the stores used least lately until the cache fits its budget: one pass at a time
     /// (a pass already running is not waited for), and none when one began less than

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 import TestServices
 import XCTest
-@testable import VocabWeb
+@testable import VocabSystem
 
 final class FairSharesTests: XCTestCase {
     /// A learner takes a second place only while more than half are free, so the last places
