@@ -80,7 +80,7 @@ start_postgres() {
 # `kill-standby` (the same to the other node),
 # `revive NAME` (its keeper again: it rejoins as the standby), `stop`. The monitor checks the
 # nodes every second and promotes the standby within seconds of losing the primary
-# (docs/pg_auto_failover-monitor.sql, as the README's operator section sets it up).
+# (docs/pg_auto_failover-monitor.sql, as docs/operating.md sets it up).
 start_failover_cluster() {
     command -v pg_autoctl >/dev/null 2>&1 && [ -n "$pg_bin" ] || return 0
     local base="$work/failover" port first=""
@@ -236,7 +236,7 @@ CTL
 # Makes the server tier's role (vocab_server) with a password of this run, exported as
 # VOCAB_TEST_SERVER_PASSWORD (what `vocab cloud server-password` sets; `vocab cloud init` keeps it),
 # and exports VOCAB_TEST_PGBOUNCER (host:port) when a PgBouncer in transaction pooling mode could
-# be started in front of the PostgreSQL above, configured as the README shows: only the server
+# be started in front of the PostgreSQL above, configured as docs/operating.md shows: only the server
 # tier logs in through it, known from a plain auth_file holding the role's SCRAM verifier.
 start_pgbouncer() {
     [ -n "${VOCAB_TEST_PG_ADMIN:-}" ] || return 0

@@ -38,6 +38,12 @@ start_backup_cluster
 [ -n "${VOCAB_TEST_BACKUP_ADMIN:-}" ] || missing "no PostgreSQL archived by pgBackRest could be started" "apt-get install pgbackrest"
 # HAProxy in front of two Vocab servers, as docs/haproxy.cfg sets it up (the tests start it).
 if command -v haproxy >/dev/null 2>&1; then export VOCAB_TEST_HAPROXY="$(command -v haproxy)"; else missing "no HAProxy" "apt-get install haproxy"; fi
+# Prometheus scraping a Vocab server's /metrics, with the alert rules docs/prometheus ships.
+if command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1; then
+    export VOCAB_TEST_PROMETHEUS="$(command -v prometheus)"
+else
+    missing "no Prometheus" "apt-get install prometheus"
+fi
 [ -n "${VOCAB_TEST_DICT_SERVER:-}" ] || missing "no dictd could be started" "apt-get install dictd dict-wn"
 
 # The Vocab before the store was keyed by integers (schema 10), built from its commit: the

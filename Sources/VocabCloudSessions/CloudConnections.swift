@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import VocabCloud
 import VocabCloudAPI
 import VocabSystem
@@ -18,6 +19,11 @@ final class CloudConnections: @unchecked Sendable {
     /// Connections not lent now: touched only with `lock` held.
     private var idle: [PostgresConnection] = []
     private let lock = ThreadCondition()
+    /// Connections lent now (and to how many learners), and requests waiting for one.
+    var lent: (places: Int, learners: Int, waiting: Int) { shares.lent }
+    /// Connections closed because the cloud broke them, since start.
+    var lost: Int { lostCount.load(ordering: .relaxed) }
+    private let lostCount = Atomic<Int>(0)
     /// How long a request waits for a connection before it is answered "busy".
     static let waitSeconds = 10
 
@@ -44,7 +50,8 @@ final class CloudConnections: @unchecked Sendable {
             return result
         } catch let error as CloudError {
             switch error {
-            case .unreachable, .serverError, .timedOut, .cancelled: break  // not lent again: it may be in any state
+            case .unreachable, .timedOut: lostCount.add(1, ordering: .relaxed)  // not lent again: it may be in any state
+            case .serverError, .cancelled: break  // not lent again either
             default: lock.withLock { idle.append(connection) }
             }
             throw error

@@ -123,6 +123,27 @@ package final class CloudService<Front: Sendable>: Sendable {
     /// How many devices are signed in to this server now (in memory).
     package var signedInCount: Int { devices.count }
 
+    /// How loaded the service is now, for an operator's metrics.
+    package struct Load: Sendable {
+        /// Connections to the cloud lent to requests, and requests waiting for one.
+        package var cloudConnectionsLent: Int
+        package var waitingForCloud: Int
+        /// Connections closed because the cloud broke them (a failover, a restart), since start.
+        package var cloudConnectionsLost: Int
+        package var devicesSignedIn: Int
+        package var storesOpen: Int
+        /// Learners' stores deleted to keep the cache within its budget, since start.
+        package var storesEvicted: Int
+        package var passwordChecksWaiting: Int
+    }
+
+    package var load: Load {
+        let lent = cloud.lent
+        return Load(cloudConnectionsLent: lent.places, waitingForCloud: lent.waiting, cloudConnectionsLost: cloud.lost,
+                    devicesSignedIn: devices.count, storesOpen: stores.openCount, storesEvicted: stores.evicted,
+                    passwordChecksWaiting: passwordChecks.waiting)
+    }
+
     // MARK: Who is asking
 
     /// Whom a device key belongs to, from what this server holds in memory alone (asked on a
@@ -177,7 +198,7 @@ package final class CloudService<Front: Sendable>: Sendable {
     // MARK: Signing in and out
 
     /// Checks the learner's password against the verifier the cloud keeps and adds a device to
-    /// the account, labelled `label`. The rules (README, "Signing in"):
+    /// the account, labelled `label`. The rules (docs/operating.md, "A server of many learners"):
     /// - From a source the owner was seen at (an address network he signed in from, or a browser
     ///   marked at a sign-in that passed), only that source's own failures for the account count
     ///   (5 free, then waits that double): strangers never hold the owner back.

@@ -113,6 +113,9 @@ package final class LearnerStores<Front: Sendable>: Sendable {
 
     /// How many learners' stores are open.
     package var openCount: Int { open.count }
+    /// Stores deleted to keep the cache within its budget, since start.
+    package var evicted: Int { evictedCount.load(ordering: .relaxed) }
+    private let evictedCount = Atomic<Int>(0)
 
     /// Deletes the stores used least lately until the cache fits its budget: one pass at a time
     /// (a pass already running is not waited for), and none when one began less than
@@ -148,7 +151,10 @@ package final class LearnerStores<Front: Sendable>: Sendable {
                 try? FileManager.default.removeItem(atPath: store.path)
                 return true
             }
-            if deleted { total -= store.bytes }
+            if deleted {
+                total -= store.bytes
+                evictedCount.add(1, ordering: .relaxed)
+            }
         }
     }
 

@@ -65,6 +65,25 @@ public final class CloudWebApp: Sendable {
     /// How many devices are signed in to this server now (in memory).
     public var signedInCount: Int { service.signedInCount }
 
+    /// The cloud's session layer's load, as Prometheus' gauges (and counters since start).
+    package var gauges: [ServerMetrics.Gauge] {
+        let load = service.load
+        return [
+            ServerMetrics.Gauge(name: "vocab_cloud_connections", help: "Connections to the cloud lent to requests, and requests waiting for one.",
+                                values: [("state=\"lent\"", Double(load.cloudConnectionsLent)), ("state=\"waiting\"", Double(load.waitingForCloud))]),
+            ServerMetrics.Gauge(name: "vocab_cloud_connections_lost", help: "Connections the cloud broke (a failover, a restart) since the server started.",
+                                values: [("", Double(load.cloudConnectionsLost))]),
+            ServerMetrics.Gauge(name: "vocab_devices_signed_in", help: "Devices that proved themselves to this server lately.",
+                                values: [("", Double(load.devicesSignedIn))]),
+            ServerMetrics.Gauge(name: "vocab_learner_stores_open", help: "Learners' stores open in the server's cache.",
+                                values: [("", Double(load.storesOpen))]),
+            ServerMetrics.Gauge(name: "vocab_learner_stores_evicted", help: "Learners' stores deleted to keep the cache within its budget since the server started.",
+                                values: [("", Double(load.storesEvicted))]),
+            ServerMetrics.Gauge(name: "vocab_password_checks_waiting", help: "Sign-ins waiting for a password check.",
+                                values: [("", Double(load.passwordChecksWaiting))]),
+        ]
+    }
+
     /// Answers one request (on a server thread).
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         var response: HTTPResponse

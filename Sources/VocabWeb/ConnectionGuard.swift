@@ -68,6 +68,9 @@ final class ConnectionGuard: Sendable {
         self.bounds = bounds
     }
 
+    /// Connections open now, and bytes of bodies being received.
+    var load: (connections: Int, bodyBytes: Int) { state.withLock { ($0.open.count, $0.bodyBytesInAll) } }
+
     /// A connection opened; one over its address's bound is shut down at once.
     func opened(_ watched: Watched) {
         state.withLock { state in

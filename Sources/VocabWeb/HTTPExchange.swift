@@ -103,8 +103,8 @@ final class Exchange: @unchecked Sendable {
             // libmicrohttpd copies the body: ours goes now, not once the answer is sent.
             defer { handoff.answer?.body = [] }
             return handoff.answer
-        }) { return respond(connection, answer) }
-        if let refusal { return respond(connection, refusal) }
+        }) { return respond(connection, answer, counting: server.metrics) }
+        if let refusal { return respond(connection, refusal, counting: server.metrics) }
         let head = request(connection, url, method, client: client, body: [])
         // Suspended first: whatever answers it (a worker, a refusal below) resumes it after.
         handoff.withLock { handoff in
@@ -133,8 +133,10 @@ final class Exchange: @unchecked Sendable {
         deliver(plainRefusal(.serverBusy))
     }
 
-    /// On a worker: the whole request to the handler, its answer back to the connection.
+    /// On a worker: the whole request to the handler, its answer back to the connection (and
+    /// its route, status and time since its last byte counted).
     private func answer(_ head: HTTPRequest) {
+        let came = ContinuousClock.now
         var whole = head
         if let spool {
             if isUpload, let file = spool.file() {
@@ -145,7 +147,13 @@ final class Exchange: @unchecked Sendable {
                 return deliver(plainRefusal(.bodyNotRead))
             }
         }
-        deliver(server.handler(whole))
+        let answer = server.handler(whole)
+        if let name = server.routeName?(whole) {
+            let waited = ContinuousClock.now - came
+            server.metrics.answered(route: name, status: answer.status,
+                                    seconds: Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18)
+        }
+        deliver(answer)
     }
 
     /// Hands `answer` to the suspended connection and resumes it (unless a stop answered it already).
@@ -199,7 +207,7 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
     watched.map(server.connections.requestBegan)
     let limits = server.limits
     if server.stopping.load(ordering: .relaxed) {
-        return refuse(connection, plainRefusal(.serverStopping))
+        return refuse(connection, plainRefusal(.serverStopping), counting: server.metrics)
     }
     let path = url.map { String(cString: $0) } ?? ""
     let isUpload = path.hasPrefix(limits.uploadPath), isBatch = path == limits.batchPath
@@ -214,7 +222,7 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
         || (length ?? .max) > limits.refusalDrainBytes
     let client = clientAddress(connection, trusting: limits.trustedProxies)
     let verdict = server.sender?(request(connection, url, method, client: client, body: [])) ?? .unproved
-    if case .answerNow(let answer) = verdict { return respond(connection, answer) }
+    if case .answerNow(let answer) = verdict { return respond(connection, answer, counting: server.metrics) }
     let key: String
     switch verdict {
     case .learner(let name): key = "learner:" + name
@@ -223,7 +231,7 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
     }
     let exchange = Exchange(server: server, watched: watched, client: client, key: key, limit: limit, isUpload: isUpload)
     func refused(_ answer: HTTPResponse) -> MHD_Result {
-        guard !waitsForOurWord else { return refuse(connection, answer) }
+        guard !waitsForOurWord else { return refuse(connection, answer, counting: server.metrics) }
         exchange.refuse(answer)
         state.pointee = Unmanaged.passRetained(exchange).toOpaque()
         return MHD_Result.YES
@@ -231,7 +239,7 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
     if hasBody {
         // Past its address's share, answered and closed at once whatever the client does.
         guard server.connections.takeBody(from: exchange.network) else {
-            return refuse(connection, plainRefusal(.addressRequestingTooMuch))
+            return refuse(connection, plainRefusal(.addressRequestingTooMuch), counting: server.metrics)
         }
         exchange.holdsBodyPlace = true
         watched.map(server.connections.bodyBegan)

@@ -50,6 +50,8 @@ public struct HTTPResponse: Sendable {
     /// learner's turn, say) is given back only then, so that answers a client does not read
     /// still count against him.
     public var whenDone: (@Sendable () -> Void)?
+    /// A refusal's cause, as it is counted (a `Refusal`'s case, or a layer's error type).
+    package var refusalCause: String?
 
     public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -147,6 +149,10 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     let sender: (@Sendable (HTTPRequest) -> BodySender)?
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    /// A request's route, as its requests and latency are counted (a bounded set of names).
+    let routeName: (@Sendable (HTTPRequest) -> String)?
+    /// What it counts, for `/metrics`.
+    package let metrics: ServerMetrics
     let limits: HTTPLimits
     /// Connections by address: bounded in number, in the time a request's head takes, in
     /// bodies and their bytes at once, in how slowly a body may come.
@@ -168,11 +174,14 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Listens on `host` (an IPv4 address) and `port` (0: any free port); with `tls`, HTTPS only.
     /// `sender`: whose request it is, asked with its head before its body is read.
+    /// `routeName`: a request's route as it is counted (none: requests are not counted by route).
     public init(host: String, port: UInt16, limits: HTTPLimits = HTTPLimits(), tls: TLSIdentity? = nil,
-                sender: (@Sendable (HTTPRequest) -> BodySender)? = nil,
+                sender: (@Sendable (HTTPRequest) -> BodySender)? = nil, routeName: (@Sendable (HTTPRequest) -> String)? = nil,
                 handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         self.handler = handler
         self.sender = sender
+        self.routeName = routeName
+        metrics = ServerMetrics(hotRoutes: ["next_card", "add_reviews", "device_pull", "device_push"])
         var limits = limits
         limits.maximumConnections = Self.raiseOpenFileLimit(toHold: limits.maximumConnections)
         self.limits = limits
@@ -210,6 +219,16 @@ public final class HTTPServer: @unchecked Sendable {
             throw HTTPServerError.cannotListen(host: host, port: port, reason: reason)
         }
         self.port = vocab_mhd_port(daemon)
+        metrics.watch { [workers, connections] in
+            let (running, waiting) = workers.load
+            let (open, bodyBytes) = connections.load
+            return [
+                ServerMetrics.Gauge(name: "vocab_http_connections", help: "Client connections open.", values: [("", Double(open))]),
+                ServerMetrics.Gauge(name: "vocab_http_body_bytes", help: "Bytes of request bodies being received.", values: [("", Double(bodyBytes))]),
+                ServerMetrics.Gauge(name: "vocab_http_requests_in_workers", help: "Requests being answered by a worker, and waiting for one.",
+                                    values: [("state=\"answering\"", Double(running)), ("state=\"waiting\"", Double(waiting))]),
+            ]
+        }
         let cutter = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         cutter.schedule(deadline: .now() + 1, repeating: 1)
         cutter.setEventHandler { connections.cutLate() }

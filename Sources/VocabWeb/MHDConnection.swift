@@ -9,10 +9,10 @@ import Glibc
 
 /// Answers a request from its head alone, at once; libmicrohttpd reads none of its body and
 /// closes the connection once the answer is sent.
-func refuse(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
+func refuse(_ connection: OpaquePointer, _ response: HTTPResponse, counting metrics: ServerMetrics) -> MHD_Result {
     var answer = response
     answer.headers.append(("Connection", "close"))
-    return respond(connection, answer)
+    return respond(connection, answer, counting: metrics)
 }
 
 /// The request as a handler sees it: the headers it reads, the query, the client's address.
@@ -122,7 +122,9 @@ func arguments(_ connection: OpaquePointer) -> [String: String] {
     return values
 }
 
-func respond(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
+/// Queues `response` on the connection; a refusal is counted by its cause.
+func respond(_ connection: OpaquePointer, _ response: HTTPResponse, counting metrics: ServerMetrics) -> MHD_Result {
+    if let cause = response.refusalCause { metrics.refused(cause: cause) }
     let made = response.body.withUnsafeBytes { bytes in
         vocab_MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
     }

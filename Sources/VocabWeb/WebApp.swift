@@ -315,6 +315,13 @@ package struct WebProblem: Error {
         if case .accountLimit(let limit) = refusal { self.limit = limit }
     }
 
+    /// What refused, as it is counted: a `Refusal`'s case (`too_many_tries`), or a layer's error
+    /// type (`vocab_error`) — a bounded set, never a value.
+    package var causeName: String {
+        let name = cause is Refusal ? String(String(describing: cause).prefix { $0 != "(" }) : String(describing: type(of: cause))
+        return ServerMetrics.snakeCase(name)
+    }
+
     /// A layer's error, answered with `status` (its words are the error's).
     package init(status: Int, cause: UserFacingError, field: String? = nil, retryAfter: Int? = nil) {
         self.status = status
@@ -328,6 +335,7 @@ package struct WebProblem: Error {
         var response = WebApp.json(DeviceAPI.Problem(error: message, field: field, retryAfter: retryAfter, signIn: signIn,
                                                      refusal: refusal?.rawValue, limit: limit?.detail), status: status)
         if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
+        response.refusalCause = causeName
         return response
     }
 }

@@ -29,15 +29,19 @@ struct WebLoadBenchmark {
     var cloudConnections: Int?
     /// Seconds of a second run beside a crowd (`AttackCrowd`, `SlowAccounts`): 0, none.
     var attackSeconds = 0
+    /// Whether each server's `/metrics` is scraped every second throughout (as Prometheus would).
+    var scrapeMetrics = false
     static let seededWords = 100
 
     init(_ arguments: [String]) throws {
         let given = try LoadArguments.parse(arguments, usage: "vocab-bench web-load [--learners N (1-2000, default 200)] [--seconds N (1-600, default 60)] "
                                                 + "[--think-ms N (0-60000, default 0: no pause between requests)] [--cloud-connections N (1-256, default: the server's)] "
                                                 + "[--attack-seconds N (0-600, default 0: after the run, another as long as this beside 100 addresses holding "
-                                                + "10,000 slow connections and five accounts pushing and pulling slowly)]",
+                                                + "10,000 slow connections and five accounts pushing and pulling slowly)] "
+                                                + "[--scrape-metrics 0|1 (default 0: 1 serves /metrics and reads it every second, as Prometheus would)]",
                                             ranges: ["--learners": 1...2000, "--seconds": 1...600, "--think-ms": 0...60_000, "--cloud-connections": 1...256,
-                                                     "--attack-seconds": 0...600])
+                                                     "--attack-seconds": 0...600, "--scrape-metrics": 0...1])
+        scrapeMetrics = given["--scrape-metrics"] == 1
         attackSeconds = given["--attack-seconds"] ?? 0
         cloudConnections = given["--cloud-connections"]
         thinkMilliseconds = given["--think-ms"] ?? thinkMilliseconds
@@ -105,8 +109,12 @@ struct WebLoadBenchmark {
         for name in ["one", "two"] {
             servers.append(try CloudServer(executable: try ChildProcess.vocabProgram(), home: work + "/server-" + name, cloud: cloud,
                                            password: serverPassword,
-                                           extra: ["--behind-proxy"] + (cloudConnections.map { ["--cloud-connections", String($0)] } ?? [])))
+                                           extra: ["--behind-proxy"] + (cloudConnections.map { ["--cloud-connections", String($0)] } ?? [])
+                                                + (scrapeMetrics ? ["--metrics", "127.0.0.1:0"] : [])))
         }
+        let scraper = scrapeMetrics ? MetricsScraper(ports: servers.compactMap(\.metricsPort)) : nil
+        defer { scraper?.stop() }
+        if let scraper { print("  /metrics of both servers read every second (\(scraper.ports.count) servers)") }
         let proxy = try ProxyInFront(of: servers.map(\.port), work: work)
         defer { proxy.stop() }
         print("  HAProxy on port \(proxy.port) before two vocab serve --cloud (ports \(servers.map { String($0.port) }.joined(separator: ", ")))")
@@ -345,6 +353,8 @@ struct WebLoadBenchmark {
     final class CloudServer {
         let process = Process()
         private(set) var port = 0
+        /// Where it serves `/metrics`, when started with `--metrics`.
+        private(set) var metricsPort: Int?
 
         init(executable: String, home: String, cloud: String, password: String, extra: [String] = []) throws {
             process.executableURL = URL(fileURLWithPath: executable)
@@ -356,11 +366,15 @@ struct WebLoadBenchmark {
             process.standardError = FileHandle.nullDevice
             try process.run()
             var text = ""
-            while port == 0 {
+            let metrics = extra.contains("--metrics")
+            while port == 0 || (metrics && metricsPort == nil) {
                 let data = pipe.fileHandleForReading.availableData
                 guard !data.isEmpty else { throw BenchError.message("vocab serve --cloud did not start: \(text)") }
                 text += String(decoding: data, as: UTF8.self)
                 if let range = text.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression) { port = Int(text[range].split(separator: ":")[1]) ?? 0 }
+                if let range = text.range(of: #"Prometheus at http://127\.0\.0\.1:\d+"#, options: .regularExpression) {
+                    metricsPort = Int(text[range].split(separator: ":").last ?? "")
+                }
             }
         }
 
@@ -700,5 +714,39 @@ final class LoadHTTPClient: @unchecked Sendable {
         let read = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         guard read > 0 else { throw BenchError.message(read == 0 ? "the server closed the connection" : "no answer within 60 s") }
         buffer.append(contentsOf: chunk[..<read])
+    }
+}
+
+/// Reads each server's `/metrics` every second, as Prometheus would, until stopped.
+final class MetricsScraper: @unchecked Sendable {
+    let ports: [Int]
+    private let stopping = NSCondition()
+    private var stopped = false
+    private var thread: Thread?
+
+    init(ports: [Int]) {
+        self.ports = ports
+        let thread = Thread { [self] in
+            while true {
+                for port in ports {
+                    guard let url = URL(string: "http://127.0.0.1:\(port)/metrics") else { continue }
+                    _ = try? Data(contentsOf: url)
+                }
+                stopping.lock()
+                if !stopped { _ = stopping.wait(until: Date().addingTimeInterval(1)) }
+                let done = stopped
+                stopping.unlock()
+                if done { return }
+            }
+        }
+        thread.start()
+        self.thread = thread
+    }
+
+    func stop() {
+        stopping.lock()
+        stopped = true
+        stopping.signal()
+        stopping.unlock()
     }
 }

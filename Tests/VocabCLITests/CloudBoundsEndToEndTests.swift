@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// What the README promises of the cloud's bounds, each tried as it says: a server refuses a
+/// What docs/operating.md promises of the cloud's bounds, each tried as it says: a server refuses a
 /// cloud of another schema version; the server role's time bounds; new accounts' caps and
 /// `cloud limit --bytes`; the largest word and book; an address held after 30 wrong passwords;
 /// the catalogue's most followed first.
@@ -145,7 +145,7 @@ final class CloudBoundsEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try titles(["--popular"]), ["\(tag) Followed", "\(tag) Newest"], "most followed first")
     }
 
-    /// `cloud limit` and `cloud init` wait at most 3 s for a lock (the README's promise, once
+    /// `cloud limit` and `cloud init` wait at most 3 s for a lock (docs/operating.md's promise, once
     /// untested), then name the session holding it, and change nothing.
     func testCloudLimitAndInitWaitAMomentForALockThenNameWhoHoldsIt() throws {
         let user = try newUser()

@@ -23,7 +23,7 @@ final class ServeEndToEndTests: ServeTestCase {
         XCTAssertEqual(try send("POST", "/", body: "{}").status, 405)
     }
 
-    /// One address holds at most 64 connections of a learner's own server (the README's
+    /// One address holds at most 64 connections of a learner's own server (docs/operating.md's
     /// promise, once untested): 70 half-sent heads from 127.0.0.2, and the 64 first are held,
     /// the rest closed at once; the learner, from 127.0.0.1, is answered meanwhile.
     func testOneAddressHoldsAtMost64Connections() throws {

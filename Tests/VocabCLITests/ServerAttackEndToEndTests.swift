@@ -126,7 +126,7 @@ final class ServerAttackEndToEndTests: CloudEndToEndTestCase {
         try syncs("alice")
     }
 
-    /// The README's bounds per address, each tried (issue 68 found them promised and untested):
+    /// The bounds per address docs/operating.md promises, each tried (issue 68 found them promised and untested):
     /// at most 16 requests from one address send bodies at once (the 17th is answered 429 at
     /// once, whatever it sends); HAProxy as shipped holds at most 64 connections from one
     /// address (the rest closed at once); alice, from her own address, is served throughout.

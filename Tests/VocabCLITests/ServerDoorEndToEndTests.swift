@@ -212,7 +212,7 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
         try syncs("desk")
     }
 
-    /// The operator's set-up the README shows: HAProxy (docs/haproxy.cfg, its ports and
+    /// The operator's set-up docs/operating.md shows: HAProxy (docs/haproxy.cfg, its ports and
     /// certificate put in) terminating HTTPS in front of two servers behind it. Devices sign in
     /// and sync through it and converge; each device's requests go to one server (a hash of its
     /// token: a terminal's Authorization, a phone's cookie), a request with no token to either.

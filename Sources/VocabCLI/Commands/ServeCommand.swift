@@ -21,6 +21,7 @@ enum ServeCommand {
         name: "serve", abstract: "Serve the web app to phones and browsers (each paired once with a one-time code).",
         options: [
             OptionSpec("listen", value: "ADDR:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0: any free one)."),
+            OptionSpec("metrics", value: "ADDR:PORT", help: "Serve Prometheus metrics at /metrics on this address of its own (never the public one; port 0: any free one)."),
             OptionSpec("tls-cert", value: "FILE", help: "Serve HTTPS with this certificate chain (PEM); needs --tls-key."),
             OptionSpec("tls-key", value: "FILE", help: "The certificate's private key (PEM, readable by you only)."),
             OptionSpec("behind-proxy", help: "A reverse proxy in front serves HTTPS (cookies are then Secure; only https:// pages may write); its X-Forwarded-For names the client."),
@@ -37,7 +38,7 @@ enum ServeCommand {
             Open the address in a browser and type the pairing code shown here (or scan the QR code): \
             each code pairs one device, which then stays paired. The window shows the code too. \
             It listens on this machine only unless it serves HTTPS itself (--tls-cert and --tls-key) \
-            or a reverse proxy does (--behind-proxy; the README shows nginx): a phone installs the \
+            or a reverse proxy does (--behind-proxy; docs/operating.md shows nginx): a phone installs the \
             app and studies offline only over HTTPS. Stops on Ctrl-C.
             """,
         examples: ["vocab serve", "vocab serve --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem",
@@ -83,11 +84,15 @@ enum ServeCommand {
             let server = try listen(options, identity, limits: limits, sender: { request in app.bodySender(request) }) { request in
                 app.handle(request)
             }
+            server.metrics.watch { app.gauges }
+            let metrics = try serveMetrics(options, of: server)
             let url = options.address(of: server)
             if showQR, let lines = QRCodeText.lines(for: url) { say(lines.joined(separator: "\n")) }
             say("Serving Vocab at \(url) to the learners of \(cloud.server)/\(cloud.database): each signs in with their account (Ctrl-C stops)")
+            if let metrics { say("Metrics for Prometheus at http://\(metrics.host):\(metrics.server.port)/metrics") }
             stopSignal.wait()
             server.stop()
+            metrics?.server.stop()
             say("Stopped.")
             return
         }
@@ -111,12 +116,15 @@ enum ServeCommand {
         upkeep.start()
         defer { withExtendedLifetime(upkeep) {} }
         let server = try listen(options, identity, limits: options.limits) { request in app.handle(request) }
+        let metrics = try serveMetrics(options, of: server)
         let url = options.address(of: server)
         address.withLock { $0 = url }
         offer(ServingNotice(address: url, code: pairing.code))  // before the line below: whoever reads that line finds the notice
         say("Serving Vocab at \(url) (Ctrl-C stops)")
+        if let metrics { say("Metrics for Prometheus at http://\(metrics.host):\(metrics.server.port)/metrics") }
         stopSignal.wait()
         server.stop()
+        metrics?.server.stop()
         ServingNotice.withdraw(in: folder)
         say("Stopped.")
     }
@@ -125,7 +133,27 @@ enum ServeCommand {
                                sender: (@Sendable (HTTPRequest) -> BodySender)? = nil,
                                handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws -> HTTPServer {
         do {
-            return try HTTPServer(host: options.host, port: options.port, limits: limits, tls: identity, sender: sender, handler: handler)
+            return try HTTPServer(host: options.host, port: options.port, limits: limits, tls: identity, sender: sender,
+                                  routeName: WebApp.routeName, handler: handler)
+        } catch let error as HTTPServerError {
+            throw ServeError.cannotListen(error.description)
+        }
+    }
+
+    /// `/metrics` on its own address when asked (`--metrics`): what `server` counts, and the
+    /// gauges it watches, as Prometheus reads them. Nothing else is served there.
+    private static func serveMetrics(_ options: ServeOptions, of server: HTTPServer) throws -> (host: String, server: HTTPServer)? {
+        guard let (host, port) = options.metrics else { return nil }
+        var limits = HTTPLimits()
+        limits.workers = 2
+        limits.maximumConnections = 64
+        do {
+            let metrics = try HTTPServer(host: host, port: port, limits: limits) { [metrics = server.metrics] request in
+                guard request.method == "GET", request.path == "/metrics" else { return HTTPResponse(status: 404) }
+                return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                                    body: Array(metrics.exposition().utf8))
+            }
+            return (host, metrics)
         } catch let error as HTTPServerError {
             throw ServeError.cannotListen(error.description)
         }
@@ -157,6 +185,14 @@ final class StopSignal {
 
 /// The options of `vocab serve`, checked before anything starts.
 struct ServeOptions {
+    /// `ADDR:PORT` as a host and a port.
+    static func address(_ text: String, option: String) throws -> (host: String, port: UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw UsageError.invalidValue(option: option, value: text, expected: "ADDR:PORT, e.g. 127.0.0.1:8080")
+        }
+        return (String(text[..<colon]), port)
+    }
+
     var host: String
     var port: UInt16
     var tls: (certificate: String, key: String)?
@@ -173,13 +209,13 @@ struct ServeOptions {
     var connectionsPerAddress: Int?
     var bodiesPerAddress: Int?
 
+    /// Where `/metrics` is served, when asked.
+    var metrics: (host: String, port: UInt16)?
+
     init(_ arguments: ParsedArguments) throws {
-        let listen = arguments.value("listen") ?? "127.0.0.1:8080"
-        guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
-            throw UsageError.invalidValue(option: "listen", value: listen, expected: "ADDR:PORT, e.g. 127.0.0.1:8080")
-        }
-        host = String(listen[..<colon])
-        self.port = port
+        (host, port) = try Self.address(arguments.value("listen") ?? "127.0.0.1:8080", option: "listen")
+        metrics = try arguments.value("metrics").map { try Self.address($0, option: "metrics") }
+        if let metrics, metrics.host == host, metrics.port == port, port != 0 { throw ServeError.metricsOnThePublicAddress }
         behindProxy = arguments.flag("behind-proxy")
         switch (arguments.value("tls-cert"), arguments.value("tls-key")) {
         case let (certificate?, key?): tls = (certificate, key)
@@ -298,6 +334,7 @@ enum ServeError: TerminalOnlyError {
     case notPEM(String, String)
     case cacheWithoutCloud
     case proxyAddressWithoutProxy
+    case metricsOnThePublicAddress
     /// The cloud refused or could not be reached when the server started.
     case cloudRefused(CloudError)
 
@@ -333,6 +370,8 @@ enum ServeError: TerminalOnlyError {
             return "--cache, --cache-size and --cloud-connections go with --cloud (a server of many learners)."
         case .proxyAddressWithoutProxy:
             return "--proxy-address goes with --behind-proxy (it names the proxy in front)."
+        case .metricsOnThePublicAddress:
+            return "--metrics needs an address of its own, not the one --listen serves: the metrics are the operator's, not the learners'."
         case .notPEM(let path, let what):
             return "\(path) is not \(what) in PEM form (the text starting with -----BEGIN)."
         }
