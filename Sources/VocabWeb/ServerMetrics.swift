@@ -127,10 +127,15 @@ extension WebApp {
     /// (`device_pull`), `page` for the page's files, `unknown` for anything else.
     package static func routeName(_ request: HTTPRequest) -> String {
         if request.path.hasPrefix(DeviceRoute.prefix) {
-            return DeviceRoute.Shape.match(method: request.method, path: request.path)
-                .map { "device_" + ServerMetrics.snakeCase(String(describing: $0.shape)) } ?? "unknown"
+            return DeviceRoute.Shape.match(method: request.method, path: request.path).flatMap { deviceRouteNames[$0.shape] } ?? "unknown"
         }
-        if let route = WebRoute.match(request)?.route { return ServerMetrics.snakeCase(String(describing: route)) }
+        if let route = WebRoute.match(request)?.route { return pageRouteNames[route] ?? "unknown" }
         return request.path.hasPrefix("/api/") ? "unknown" : "page"
     }
+
+    /// Each route's name, made once (not for every request).
+    private static let deviceRouteNames = Dictionary(uniqueKeysWithValues: DeviceRoute.Shape.allCases.map {
+        ($0, "device_" + ServerMetrics.snakeCase(String(describing: $0)))
+    })
+    private static let pageRouteNames = Dictionary(uniqueKeysWithValues: WebRoute.allCases.map { ($0, ServerMetrics.snakeCase(String(describing: $0))) })
 }
