@@ -61,6 +61,23 @@ else
     missing "no Vocab of schema 10 could be built from commit $schema10_commit" "a clone of the repository with its history"
 fi
 
+# The Debian package (scripts/package-deb.sh: the release vocab as the README installs it,
+# packaged with debhelper and passed by lintian); the suite lints it again and installs it into
+# a throw-away root. Built only when the package's tests are run (a --filter naming others skips it).
+if [ $# -eq 0 ] || [[ " $* " == *Debian* ]]; then
+    if command -v dpkg-buildpackage >/dev/null && command -v lintian >/dev/null && command -v help2man >/dev/null \
+            && command -v systemd-analyze >/dev/null; then
+        if deb=$(./scripts/package-deb.sh --out "$work/deb" 2>"$work/deb.log" | tail -1) && [ -f "$deb" ]; then
+            export VOCAB_TEST_DEB="$deb"
+        else
+            cat "$work/deb.log" >&2
+            missing "the Debian package could not be built" "scripts/package-deb.sh, above"
+        fi
+    else
+        missing "no debhelper, lintian, help2man or systemd-analyze" "apt-get install debhelper lintian help2man systemd"
+    fi
+fi
+
 # The end-to-end tests run this binary as a separate process.
 export VOCAB_TEST_BINARY="$PWD/.build/debug/vocab"
 export VOCAB_TEST_DESKTOP_BINARY="$PWD/.build/debug/vocab-desktop"

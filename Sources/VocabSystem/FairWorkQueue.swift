@@ -1,4 +1,3 @@
-import VocabSystem
 
 /// The server's workers: a fixed number of threads that answer the requests whose head and
 /// body have come, taken in turn by key (the learner a request is for, the address network of
