@@ -56,9 +56,25 @@ start_postgres() {
         return 0
     fi
     rm -f "$work/pwfile"
+    # TLS, as docs/operating.md sets a cloud up: a CA of this run's and a certificate for
+    # 127.0.0.1 it signed, exported as VOCAB_TEST_PG_CA for clients that verify (sslmode=verify-full).
+    local tls="$work/pg-tls" ssl=""
+    mkdir -p "$tls"
+    if openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=Vocab test CA" -keyout "$tls/ca.key" -out "$tls/ca.crt" >/dev/null 2>&1 \
+        && openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$tls/server.key" -out "$tls/server.csr" >/dev/null 2>&1 \
+        && printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' > "$tls/san.ext" \
+        && openssl x509 -req -in "$tls/server.csr" -CA "$tls/ca.crt" -CAkey "$tls/ca.key" -CAcreateserial -days 2 \
+            -extfile "$tls/san.ext" -out "$tls/server.crt" >/dev/null 2>&1; then
+        chown postgres "$tls/server.key" "$tls/server.crt" 2>/dev/null || true
+        chmod 600 "$tls/server.key"
+        chmod 644 "$tls/ca.crt" "$tls/server.crt"
+        chmod 755 "$tls"
+        ssl="-c ssl=on -c ssl_cert_file='$tls/server.crt' -c ssl_key_file='$tls/server.key'"
+        export VOCAB_TEST_PG_CA="$tls/ca.crt"
+    fi
     local port
     for port in $(seq 25432 25472); do
-        local start_command="'$pg_bin/pg_ctl' -D '$work/pg' -l '$work/pg.log' -w -t 30 -o \"-p $port -k '$work' -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400\" start"
+        local start_command="'$pg_bin/pg_ctl' -D '$work/pg' -l '$work/pg.log' -w -t 30 -o \"-p $port -k '$work' -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400 $ssl\" start"
         if as_pg "$start_command" >/dev/null 2>&1; then
             export VOCAB_TEST_PG_ADMIN="postgresql://postgres@127.0.0.1:$port/postgres"
             export VOCAB_TEST_PG_PASSWORD="$admin_password"
@@ -183,9 +199,13 @@ start_backup_cluster() {
     for candidate in $(seq 27200 27240); do listening "$candidate" || { port=$candidate; break; }; done
     [ -n "$port" ] || return 0
     as_pg "'$pg_bin/initdb' -D '$base/pg' -U postgres --auth=trust -E UTF8 --no-locale" > "$base/initdb.log" 2>&1 || { cat "$base/initdb.log" >&2; return 0; }
+    local passphrase
+    passphrase=$(openssl rand -base64 48 | tr -d '\n/+=')
     sed -e "s|^repo1-path=.*|repo1-path=$base/repo|" -e "s|^pg1-path=.*|pg1-path=$base/pg\npg1-port=$port\npg1-socket-path=$base|" \
+        -e "s|^repo1-cipher-pass=.*|repo1-cipher-pass=$passphrase|" \
         -e "s|^\[global\]|[global]\nlock-path=$base/lock\nlog-path=$base/log\nspool-path=$base/spool|" docs/pgbackrest.conf > "$base/pgbackrest.conf"
-    chmod 644 "$base/pgbackrest.conf"
+    chown postgres "$base/pgbackrest.conf" 2>/dev/null || true
+    chmod 600 "$base/pgbackrest.conf"       # it holds the repository's passphrase
     cat >> "$base/pg/postgresql.conf" <<CONF
 port = $port
 listen_addresses = '127.0.0.1'
@@ -206,6 +226,7 @@ pgbackrest() { as_pg "cd /tmp; pgbackrest --config='$base/pgbackrest.conf' --sta
 pg_ctl() { as_pg "'$pg_bin/pg_ctl' -D '$base/pg' -l '$base/pg.log' -w -t 60 \$*"; }
 case "\$1" in
     backup) pgbackrest check && pgbackrest backup --type=full ;;
+    info) pgbackrest info --output=json ;;
     restore)
         pgbackrest check                     # every WAL segment up to now archived
         pg_ctl -m fast stop
@@ -251,7 +272,18 @@ start_pgbouncer() {
     printf '"vocab_server" "%s"\n' "$verifier" > "$work/pgbouncer-users.txt"
     chmod 600 "$work/pgbouncer-users.txt"
     [ "$(id -u)" = 0 ] && chown postgres "$work/pgbouncer-users.txt"
-    if pgbouncer_on "$pg_port" pgbouncer 26432 ""; then
+    # TLS on both sides, as docs/operating.md sets it up: servers must use it, and PgBouncer
+    # verifies PostgreSQL's certificate (the suite's CA, start_postgres).
+    local tls=""
+    if [ -n "${VOCAB_TEST_PG_CA:-}" ]; then
+        local dir; dir=$(dirname "$VOCAB_TEST_PG_CA")
+        tls="client_tls_sslmode = require
+client_tls_key_file = $dir/server.key
+client_tls_cert_file = $dir/server.crt
+server_tls_sslmode = verify-full
+server_tls_ca_file = $VOCAB_TEST_PG_CA"
+    fi
+    if pgbouncer_on "$pg_port" pgbouncer 26432 "$tls"; then
         export VOCAB_TEST_PGBOUNCER="127.0.0.1:$pgbouncer_port"
     fi
 }

@@ -27,6 +27,7 @@ missing() {
 }
 start_postgres
 [ -n "${VOCAB_TEST_PG_ADMIN:-}" ] || missing "no PostgreSQL could be started" "apt-get install postgresql"
+[ -n "${VOCAB_TEST_PG_CA:-}" ] || missing "no TLS certificate for PostgreSQL could be made" "apt-get install openssl"
 start_pgbouncer
 [ -n "${VOCAB_TEST_PGBOUNCER:-}" ] || missing "no PgBouncer could be started" "apt-get install pgbouncer"
 start_dictd

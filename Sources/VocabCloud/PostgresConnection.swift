@@ -64,6 +64,7 @@ public final class PostgresConnection {
         var values = [nodes.map(\.host).joined(separator: ","), nodes.map { String($0.port) }.joined(separator: ","),
                       address.database, address.user, "vocab", "UTF8"]
         if let attributes = address.targetSessionAttributes { keys.append("target_session_attrs"); values.append(attributes) }
+        for (key, value) in address.tls.sorted(by: { $0.key < $1.key }) { keys.append(key); values.append(value) }
         if let password { keys.append("password"); values.append(password) }
         let keyPointers = keys.map { strdup($0) } + [nil]
         let valuePointers = values.map { strdup($0) } + [nil]

@@ -15,6 +15,14 @@ public struct ServerAddress: Sendable, Equatable {
     public var otherHosts: [HostAndPort] = []
     /// libpq's `target_session_attrs` ("read-write": only the primary will do), when given.
     public var targetSessionAttributes: String?
+    /// libpq's TLS parameters given in the URL (`sslmode=verify-full`, `sslrootcert=FILE`, …),
+    /// by name; libpq's own defaults (and PGSSLMODE, …) for the others. Not part of `url`: the
+    /// account is the same whatever protects the way to it.
+    public var tls: [String: String] = [:]
+
+    /// The TLS parameters libpq takes in a URL, and the modes `sslmode` may name.
+    public static let tlsParameters: Set<String> = ["sslmode", "sslrootcert", "sslcert", "sslkey", "sslcrl"]
+    public static let tlsModes: Set<String> = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
 
     /// One node of a multi-host address.
     public struct HostAndPort: Sendable, Equatable {
@@ -33,11 +41,12 @@ public struct ServerAddress: Sendable, Equatable {
     /// The form `parse` takes, as help shows it (`user`: the role it names): several hosts for
     /// a primary and its standbys, and only the one that takes writes.
     public static func form(user: String = "USER") -> String {
-        "postgresql://\(user)@HOST[:PORT][,HOST[:PORT]...]/DATABASE[?target_session_attrs=read-write]"
+        "postgresql://\(user)@HOST[:PORT][,HOST[:PORT]...]/DATABASE[?target_session_attrs=read-write&sslmode=verify-full&sslrootcert=FILE]"
     }
 
     /// Parses `postgresql://USER@HOST[:PORT][,HOST[:PORT]…]/DATABASE[?target_session_attrs=…]`
-    /// (or `postgres://`): libpq's own form, several hosts for a primary and its standbys. A
+    /// (or `postgres://`): libpq's own form, several hosts for a primary and its standbys, and
+    /// libpq's TLS parameters (`sslmode`, `sslrootcert`, `sslcert`, `sslkey`, `sslcrl`). A
     /// password in the URL is refused, so that it never lands in shell history or process
     /// lists; so is any other parameter (nothing is silently ignored).
     public init(url: String) throws {
@@ -73,10 +82,14 @@ public struct ServerAddress: Sendable, Equatable {
         guard let first = nodes.first, !path.contains("/") else { throw CloudError.invalidURL(url) }
         for parameter in query.split(separator: "&") {
             let pair = parameter.split(separator: "=", maxSplits: 1).map(String.init)
-            guard pair.count == 2, pair[0] == "target_session_attrs", Self.sessionAttributes.contains(pair[1]) else {
+            guard pair.count == 2, let value = PercentEncoding.decode(pair[1]), !value.isEmpty else { throw CloudError.invalidURL(url) }
+            if pair[0] == "target_session_attrs", Self.sessionAttributes.contains(value) {
+                targetSessionAttributes = value
+            } else if Self.tlsParameters.contains(pair[0]), pair[0] != "sslmode" || Self.tlsModes.contains(value), tls[pair[0]] == nil {
+                tls[pair[0]] = value
+            } else {
                 throw CloudError.invalidURL(url)
             }
-            targetSessionAttributes = pair[1]
         }
         host = first.host
         port = first.port

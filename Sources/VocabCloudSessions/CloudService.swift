@@ -134,13 +134,15 @@ package final class CloudService<Front: Sendable>: Sendable {
         package var storesOpen: Int
         /// Learners' stores deleted to keep the cache within its budget, since start.
         package var storesEvicted: Int
+        /// Bytes the stores take, as the last pass over the cache measured them.
+        package var cacheBytes: Int64
         package var passwordChecksWaiting: Int
     }
 
     package var load: Load {
         let lent = cloud.lent
         return Load(cloudConnectionsLent: lent.places, waitingForCloud: lent.waiting, cloudConnectionsLost: cloud.lost,
-                    devicesSignedIn: devices.count, storesOpen: stores.openCount, storesEvicted: stores.evicted,
+                    devicesSignedIn: devices.count, storesOpen: stores.openCount, storesEvicted: stores.evicted, cacheBytes: stores.measuredBytes,
                     passwordChecksWaiting: passwordChecks.waiting)
     }
 

@@ -116,6 +116,9 @@ package final class LearnerStores<Front: Sendable>: Sendable {
     /// Stores deleted to keep the cache within its budget, since start.
     package var evicted: Int { evictedCount.load(ordering: .relaxed) }
     private let evictedCount = Atomic<Int>(0)
+    /// Bytes the stores took at the last pass over the cache (after its deletions).
+    package var measuredBytes: Int64 { measured.load(ordering: .relaxed) }
+    private let measured = Atomic<Int64>(0)
 
     /// Deletes the stores used least lately until the cache fits its budget: one pass at a time
     /// (a pass already running is not waited for), and none when one began less than
@@ -134,6 +137,7 @@ package final class LearnerStores<Front: Sendable>: Sendable {
             return (path, Self.bytes(in: path), Self.lastChange(in: path))
         }
         var total = stores.reduce(0) { $0 + $1.bytes }
+        defer { measured.store(total, ordering: .relaxed) }
         guard total > budget else { return }
         stores.sort { $0.used < $1.used }
         let recent = now - 60 * 1_000_000_000

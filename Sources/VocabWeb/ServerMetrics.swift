@@ -8,16 +8,19 @@ import VocabCore
 /// Every label's values come from a bounded set (a route's name, a status, a `Refusal`'s
 /// case): never a user, a path with an id, an address.
 package final class ServerMetrics: Sendable {
-    /// A gauge's current values, read at each scrape: its name, help, and a value per label set.
+    /// A figure read at each scrape: its name, help, and a value per label set; a gauge, or a
+    /// counter kept elsewhere since the server started (its name then ends in `_total`).
     package struct Gauge: Sendable {
         package var name: String
         package var help: String
         package var values: [(labels: String, value: Double)]
+        package var isCounter: Bool
 
-        package init(name: String, help: String, values: [(labels: String, value: Double)]) {
+        package init(name: String, help: String, values: [(labels: String, value: Double)], isCounter: Bool = false) {
             self.name = name
             self.help = help
             self.values = values
+            self.isCounter = isCounter
         }
     }
 
@@ -98,7 +101,7 @@ package final class ServerMetrics: Sendable {
         }
         for gauge in gauges.withLock({ $0 }).flatMap({ $0() }) {
             lines.append("# HELP \(gauge.name) \(gauge.help)")
-            lines.append("# TYPE \(gauge.name) gauge")
+            lines.append("# TYPE \(gauge.name) " + (gauge.isCounter ? "counter" : "gauge"))
             for (labels, value) in gauge.values {
                 lines.append(gauge.name + (labels.isEmpty ? "" : "{\(labels)}") + " " + Self.number(value))
             }

@@ -35,6 +35,8 @@ final class CloudRestoreEndToEndTests: CloudEndToEndTestCase {
         try addWords("early", on: "a")
         try syncs("a")
         try runScript(control, ["backup"])  // a full backup; WAL goes on being archived
+        // Encrypted, as docs/pgbackrest.conf sets the repository up (issue 71: it was not).
+        XCTAssertTrue(try runScript(control, ["info"]).contains(#""cipher":"aes-256-cbc""#), "the repository is encrypted")
         try addWords("middle", on: "a")
         try syncs("a")
         let moment = try adminSQL("SELECT now()")

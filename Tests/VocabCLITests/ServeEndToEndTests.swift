@@ -208,6 +208,6 @@ final class ServeReviewBatchTests: EndToEndTestCase {
     /// The help names the form failover needs: several hosts, and only the primary (issue 69).
     func testServesHelpShowsTheCloudsMultiHostForm() throws {
         let help = try vocab.run(["serve", "--help"]).stdout
-        XCTAssertTrue(help.contains("postgresql://vocab_server@HOST[:PORT][,HOST[:PORT]...]/DATABASE[?target_session_attrs=read-write]"), help)
+        XCTAssertTrue(help.contains("postgresql://vocab_server@HOST[:PORT][,HOST[:PORT]...]/DATABASE[?target_session_attrs=read-write&sslmode=verify-full"), help)
     }
 }

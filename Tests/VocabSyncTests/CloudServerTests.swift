@@ -72,9 +72,22 @@ final class CloudServerTests: XCTestCase {
         XCTAssertEqual(try ServerAddress(url: address.url), address, "its URL reads back the same")
         XCTAssertEqual(try ServerAddress(url: "postgres://u@h/d").nodes, [.init(host: "h", port: 5432)])
         for refused in ["postgresql://u@db1,,db2/vocab", "postgresql://u@db1:x/vocab", "postgresql://u@db1:99999/vocab",
-                        "postgresql://u@db1/vocab?sslmode=disable", "postgresql://u@db1/vocab?target_session_attrs=whatever",
+                        "postgresql://u@db1/vocab?sslmode=sometimes", "postgresql://u@db1/vocab?target_session_attrs=whatever",
+                        "postgresql://u@db1/vocab?sslmode=require&sslmode=disable", "postgresql://u@db1/vocab?sslpassword=x",
                         "postgresql://u:pw@db1,db2/vocab", "postgresql://u@/vocab", "postgresql://u@db1/vo/cab"] {
             XCTAssertThrowsError(try ServerAddress(url: refused), refused)
         }
+    }
+
+    /// libpq's TLS parameters are taken (issue 71: `?sslmode=` was "not a PostgreSQL URL", so a
+    /// server could not ask for TLS at all) and handed to libpq as given; the account's URL
+    /// stays the same whatever protects the way to it.
+    func testTheURLTakesLibpqsTLSParameters() throws {
+        let address = try ServerAddress(url: "postgresql://vocab_server@db1,db2/vocab?target_session_attrs=read-write&sslmode=verify-full"
+                                             + "&sslrootcert=%2Fetc%2Fvocab%2Froot.crt&sslcert=/etc/vocab/server.crt&sslkey=/etc/vocab/server.key")
+        XCTAssertEqual(address.tls, ["sslmode": "verify-full", "sslrootcert": "/etc/vocab/root.crt", "sslcert": "/etc/vocab/server.crt",
+                                     "sslkey": "/etc/vocab/server.key"])
+        XCTAssertEqual(address.url, "postgresql://vocab_server@db1:5432,db2:5432/vocab?target_session_attrs=read-write")
+        XCTAssertEqual(try ServerAddress(url: "postgresql://u@h/d?sslmode=disable").tls, ["sslmode": "disable"])
     }
 }
