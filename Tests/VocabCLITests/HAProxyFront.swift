@@ -20,7 +20,9 @@ extension CloudEndToEndTestCase {
         let pem = vocab.file("haproxy.pem")
         try Data((try String(contentsOfFile: certificate, encoding: .utf8) + String(contentsOfFile: key, encoding: .utf8)).utf8)
             .write(to: URL(fileURLWithPath: pem))
-        let port = 20_000 + Int.random(in: 0..<20_000), plainPort = port + 1
+        let port = try freePort()
+        var plainPort = try freePort()
+        while plainPort == port { plainPort = try freePort() }
         var config = try String(contentsOfFile: VocabRunner.repository + "/docs/haproxy.cfg", encoding: .utf8)
         config = config.replacingOccurrences(of: "bind :443 ssl crt /etc/haproxy/vocab.pem",
                                              with: "bind 127.0.0.1:\(port) ssl crt \(pem)\n    bind 127.0.0.1:\(plainPort)")

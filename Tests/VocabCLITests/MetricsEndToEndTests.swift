@@ -20,21 +20,6 @@ final class MetricsEndToEndTests: CloudEndToEndTestCase {
         super.tearDown()
     }
 
-    /// A port nothing listens on now (the kernel's choice).
-    private func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw CocoaError(.fileWriteUnknown) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// A query of Prometheus' API: the first result's value, when there is one.
     private func query(_ port: Int, _ expression: String) throws -> Double? {
         let answer = try curl(["--get", "--data-urlencode", "query=" + expression, "http://127.0.0.1:\(port)/api/v1/query"])

@@ -1,5 +1,8 @@
 import Foundation
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A self-signed certificate for 127.0.0.1 made by openssl in `runner`'s folder (once):
 /// (certificate, key), the key private to the user.
@@ -40,4 +43,20 @@ func curl(_ arguments: [String]) throws -> String {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return String(decoding: data, as: UTF8.self)
+}
+
+/// A loopback port nothing listens on now, chosen by the kernel (a random one may be a server's
+/// of this run: each listens on a port the kernel chose from the same range).
+func freePort() throws -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+    }
+    guard bound else { throw CocoaError(.fileWriteUnknown) }
+    return Int(UInt16(bigEndian: address.sin_port))
 }
