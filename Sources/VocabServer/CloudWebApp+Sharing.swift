@@ -11,14 +11,9 @@ import VocabWeb
 /// device the request proved. The cloud holds every rule and bound; a follower's request can
 /// reach nothing of an owner's but the book he shares.
 extension CloudWebApp {
-    /// One call of the cloud's sharing functions for the caller's device.
-    func sharingCall<T>(_ caller: Caller, _ body: (SharingChannel) throws -> T) throws -> T {
-        try service.sharing(caller, body)
-    }
-
     /// A sharing route of the device API (the others are not answered here: 404).
     func sharing(_ route: DeviceRoute, _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
-        func channel<T>(_ body: (SharingChannel) throws -> T) throws -> T { try sharingCall(caller, body) }
+        func channel<T>(_ body: (SharingChannel) throws -> T) throws -> T { try service.sharing(caller, body) }
         switch route {
         case .share:
             let settings = try WebApp.decode(ShareSettings.self, request)
@@ -49,7 +44,7 @@ extension CloudWebApp {
             let id = try Self.uuid(share)
             return WebApp.json(DeviceAPI.Unfollowed(unfollowed: try channel { try $0.unfollow(share: id) }))
         case .catalog(let query):
-            return WebApp.json(try sharingCall(caller) { try $0.catalog(query) })
+            return WebApp.json(try service.sharing(caller) { try $0.catalog(query) })
         default:
             throw Refusal.noSuchPath(route.method + " " + route.target)
         }
@@ -58,14 +53,14 @@ extension CloudWebApp {
     /// The catalogue searched for the caller: the page's and a device's answer alike.
     func catalogAnswer(_ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         let query = CatalogQuery(wire: request.query)
-        return WebApp.json(try sharingCall(caller) { try $0.catalog(query) })
+        return WebApp.json(try service.sharing(caller) { try $0.catalog(query) })
     }
 
     /// Stops sharing the book `book` names: the page's and a device's answer alike (how many
     /// followed it).
     func unshareAnswer(_ book: String, _ caller: Caller) throws -> HTTPResponse {
         let id = try Self.uuid(book)
-        return WebApp.json(DeviceAPI.Unshared(followers: try sharingCall(caller) { try $0.unshare(book: id) }))
+        return WebApp.json(DeviceAPI.Unshared(followers: try service.sharing(caller) { try $0.unshare(book: id) }))
     }
 
 
@@ -80,7 +75,7 @@ extension CloudWebApp {
 /// `catalog`): the same cloud functions, the learner's store brought up to date after a follow.
 extension CloudWebApp {
     func pageSharing(_ route: WebRoute, _ ids: [String], _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
-        func channel<T>(_ body: (SharingChannel) throws -> T) throws -> T { try sharingCall(caller, body) }
+        func channel<T>(_ body: (SharingChannel) throws -> T) throws -> T { try service.sharing(caller, body) }
         switch route {
         case .shareBook:
             let book = try Self.uuid(ids[0]), given = try WebApp.decode(ShareRequest.self, request)
