@@ -93,11 +93,15 @@ let package = Package(
         .target(name: "VocabWording", dependencies: ["VocabCore", "VocabSessions", "VocabCloudAPI", "VocabCatalog"], swiftSettings: withoutFoundation),
         // The web app: an HTTP server (bounded per address), the JSON API over the sessions and the
         // pages, for one learner's store (`vocab serve`); the server of many builds on it.
-        .target(name: "VocabWeb", dependencies: ["VocabSystem", "VocabCore", "VocabCloudAPI", "VocabSessions", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], swiftSettings: withoutFoundation, plugins: ["EmbedWebPages"]),
+        .target(name: "VocabWeb", dependencies: ["VocabSystem", "VocabCore", "VocabCloudAPI", "VocabSessions", "VocabAnkiSync", "VocabDictionary", "VocabCatalog", "VocabWording", "CMHD"], swiftSettings: withoutFoundation, plugins: ["EmbedWebPages"]),
+        // Anki's sync protocol in front of a Vocab server's accounts: Anki desktop, AnkiDroid and
+        // AnkiMobile sync with a learner's account (a translator: the rules are the accounts').
+        .target(name: "VocabAnkiSync", dependencies: ["VocabCore", "VocabCloudAPI", "VocabSessions", "VocabAnki"], swiftSettings: withoutFoundation),
         // The server of many learners (`vocab serve --cloud`): each signs in with a cloud account
         // and studies on a store of the server's kept in step with the cloud; the cloud's only
         // door (sign-in limits, fair shares of its few connections, the device API).
-        .target(name: "VocabServer", dependencies: ["VocabSystem", "VocabCore", "VocabCloudAPI", "VocabCloudSessions", "VocabSessions", "VocabCatalog", "VocabWeb"],
+        .target(name: "VocabServer", dependencies: ["VocabSystem", "VocabCore", "VocabCloudAPI", "VocabCloudSessions", "VocabSessions", "VocabCatalog", "VocabWeb",
+                                                 "VocabAnkiSync"],
                 swiftSettings: withoutFoundation),
         .target(name: "VocabCLI", dependencies: ["VocabSystem", "VocabCore", "VocabDictionary", "VocabCloudAPI", "VocabCloudSessions", "VocabSessions", "VocabWeb",
                                                  "VocabServer", "VocabCatalog", "CQREncode"], swiftSettings: withoutFoundation),

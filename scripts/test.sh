@@ -79,6 +79,16 @@ if [ $# -eq 0 ] || [[ " $* " == *Debian* ]]; then
     fi
 fi
 
+# Anki's own sync client (PyPI `anki`, the Rust core AnkiDroid runs) syncing with a Vocab server,
+# and zstd for the bodies the protocol's bounds are tested with.
+anki_python="${VOCAB_TEST_ANKI_PYTHON:-/opt/vocab-test-python/bin/python}"
+if "$anki_python" -c "import anki" 2>/dev/null; then
+    export VOCAB_TEST_ANKI_PYTHON="$anki_python"
+else
+    missing "no Python with Anki's package" ".ci/run installs it: python3 -m venv /opt/vocab-test-python && /opt/vocab-test-python/bin/pip install anki"
+fi
+command -v zstd >/dev/null 2>&1 || missing "no zstd" "apt-get install zstd"
+
 # The end-to-end tests run this binary as a separate process.
 export VOCAB_TEST_BINARY="$PWD/.build/debug/vocab"
 export VOCAB_TEST_DESKTOP_BINARY="$PWD/.build/debug/vocab-desktop"

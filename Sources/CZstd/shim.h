@@ -1,8 +1,8 @@
 #ifndef VOCAB_CZSTD_SHIM_H
 #define VOCAB_CZSTD_SHIM_H
 
-// Debian's libzstd, loaded when a current Anki package is first read (dlopen), not at every
-// command's start. Swift calls `vocab_ZSTD_…`, each the function of that name found on first
+// Debian's libzstd, loaded when a current Anki package is first read or an Anki app first syncs
+// (dlopen), not at every command's start. Swift calls `vocab_ZSTD_…`, each the function of that name found on first
 // use. The header gives the types only.
 #include <zstd.h>
 #include "../CLazyLibrary/lazy_library.h"
@@ -17,6 +17,9 @@ VOCAB_ZSTD(size_t, ZSTD_initDStream, (ZSTD_DStream *_Nonnull stream), stream)
 VOCAB_ZSTD(size_t, ZSTD_freeDStream, (ZSTD_DStream *_Nonnull stream), stream)
 VOCAB_ZSTD(size_t, ZSTD_decompressStream, (ZSTD_DStream *_Nonnull stream, ZSTD_outBuffer *_Nonnull output, ZSTD_inBuffer *_Nonnull input),
            stream, output, input)
+VOCAB_ZSTD(size_t, ZSTD_compressBound, (size_t size), size)
+VOCAB_ZSTD(size_t, ZSTD_compress, (void *_Nonnull destination, size_t capacity, const void *_Nonnull source, size_t size, int level),
+           destination, capacity, source, size, level)
 VOCAB_ZSTD(unsigned, ZSTD_isError, (size_t code), code)
 VOCAB_ZSTD(const char *_Nonnull, ZSTD_getErrorName, (size_t code), code)
 

@@ -4,6 +4,21 @@ import VocabCore
 import VocabStore
 import VocabSystem
 
+/// A collection's stamps as a sync server keeps them: when it last changed (ms), when its
+/// schema last changed (ms: a client whose differs must sync in full), and the server's update
+/// sequence number (what a client has seen).
+public struct AnkiSyncStamps: Equatable, Sendable {
+    public var modified: Int64
+    public var schema: Int64
+    public var usn: Int64
+
+    public init(modified: Int64, schema: Int64, usn: Int64) {
+        self.modified = modified
+        self.schema = schema
+        self.usn = usn
+    }
+}
+
 /// What an export to an Anki package wrote.
 public struct AnkiExportOutcome: Sendable {
     public var words = 0
@@ -28,42 +43,11 @@ public enum AnkiExport {
         guard try store.wordCount(WordFilter(bookId: bookId)) > 0 else { throw AnkiPackageError.nothingToExport }
         let folder = try PrivateFolder()
         let collectionPath = folder.file("collection.anki2")
-        var outcome = AnkiExportOutcome()
         var media: [(name: String, file: String)] = []
-        do {
-            let collection = try Database(path: collectionPath)
-            try collection.execute(AnkiCollectionSchema.sql)
-            try collection.transaction {
-                let books = try store.bookSummaries().map(\.book).filter { bookId == nil || $0.id == bookId }
-                var writer = NotesWriter(collection: collection, now: now, scheduler: try store.scheduler())
-                var deckIds: [UUID: Int64] = [:]
-                var decks: [String: Any] = ["1": deckJSON(id: 1, name: "Default", description: "", now: now)]
-                for book in books {
-                    let id = NotesWriter.uniqueId(book.createdAt.milliseconds, in: &writer.deckIds)
-                    deckIds[book.id] = id
-                    var description = html(book.explain)
-                    if let image = book.image, let kind = book.imageKind {
-                        // A leading underscore: Anki keeps such files on import even when no note uses them.
-                        let name = "_vocab-cover-\(book.id.uuidString.lowercased()).\(kind == .jpeg ? "jpg" : kind.rawValue)"
-                        let file = folder.file("\(media.count)")
-                        try Data(image).write(to: URL(fileURLWithPath: file))
-                        media.append((name, file))
-                        description += (description.isEmpty ? "" : "<br>") + "<img src=\"\(name)\">"
-                    }
-                    decks[String(id)] = deckJSON(id: id, name: book.name, description: description, now: now)
-                }
-                try store.forEachWord(WordFilter(bookId: bookId)) { word in
-                    guard let deck = deckIds[word.bookId] else { return }
-                    outcome.reviews += try writer.add(word, deck: deck, schedule: try store.schedule(wordId: word.id),
-                                                      log: try store.reviewLog(wordId: word.id))
-                    outcome.words += 1
-                    if outcome.words % 1000 == 0 { try progress(outcome.words) }
-                }
-                outcome.decks = books.count
-                try writeCollectionRow(collection, decks: decks, defaultDeck: deckIds.values.min() ?? 1, writer: writer, now: now)
-            }
-        } catch let error as SQLiteError {
-            throw AnkiPackageError.cannotWrite(reason: "the collection could not be written (\(error.message))")
+        let outcome = try fill(collectionPath, from: store, bookId: bookId, now: now, stamps: nil, progress: progress) { name, image in
+            let file = folder.file("\(media.count)")
+            try Data(image).write(to: URL(fileURLWithPath: file))
+            media.append((name, file))
         }
         let mediaList = folder.file("media")
         let names = Dictionary(uniqueKeysWithValues: media.enumerated().map { (String($0.offset), $0.element.name) })
@@ -80,8 +64,62 @@ public enum AnkiExport {
         return outcome
     }
 
+    /// Writes every word of `store` as a whole collection at `collectionPath` (a new file), as
+    /// a sync's full download hands it to an Anki app: every object already synced (before `stamps.usn`),
+    /// the collection's times `stamps`' (so the app's next sync finds nothing new), and no covers
+    /// (a collection carries no media). An empty store makes an empty collection.
+    @discardableResult
+    public static func writeCollection(_ collectionPath: String, from store: Store, stamps: AnkiSyncStamps,
+                                       now: Timestamp) throws -> AnkiExportOutcome {
+        try fill(collectionPath, from: store, bookId: nil, now: now, stamps: stamps, progress: { _ in }, cover: nil)
+    }
+
+    /// Writes the collection: the books as decks (with their covers handed to `cover`, when
+    /// given, as media named in the deck's description), the words as notes and cards, and their
+    /// review logs.
+    private static func fill(_ collectionPath: String, from store: Store, bookId: UUID?, now: Timestamp, stamps: AnkiSyncStamps?,
+                             progress: (Int) throws -> Void, cover: ((String, [UInt8]) throws -> Void)?) throws -> AnkiExportOutcome {
+        var outcome = AnkiExportOutcome()
+        let usn: Int64 = stamps == nil ? -1 : 0  // a download's objects: synced before the server's current number
+        do {
+            let collection = try Database(path: collectionPath)
+            try collection.execute(AnkiCollectionSchema.sql)
+            try collection.transaction {
+                let books = try store.bookSummaries().map(\.book).filter { bookId == nil || $0.id == bookId }
+                var writer = NotesWriter(collection: collection, now: now, scheduler: try store.scheduler(), usn: usn)
+                var deckIds: [UUID: Int64] = [:]
+                var decks: [String: Any] = ["1": deckJSON(id: 1, name: "Default", description: "", now: now, usn: usn)]
+                for book in books {
+                    let id = NotesWriter.uniqueId(book.createdAt.milliseconds, in: &writer.deckIds)
+                    deckIds[book.id] = id
+                    var description = html(book.explain)
+                    if let cover, let image = book.image, let kind = book.imageKind {
+                        // A leading underscore: Anki keeps such files on import even when no note uses them.
+                        let name = "_vocab-cover-\(book.id.uuidString.lowercased()).\(kind == .jpeg ? "jpg" : kind.rawValue)"
+                        try cover(name, image)
+                        description += (description.isEmpty ? "" : "<br>") + "<img src=\"\(name)\">"
+                    }
+                    decks[String(id)] = deckJSON(id: id, name: book.name, description: description, now: now, usn: usn)
+                }
+                try store.forEachWord(WordFilter(bookId: bookId)) { word in
+                    guard let deck = deckIds[word.bookId] else { return }
+                    outcome.reviews += try writer.add(word, deck: deck, schedule: try store.schedule(wordId: word.id),
+                                                      log: try store.reviewLog(wordId: word.id))
+                    outcome.words += 1
+                    if outcome.words % 1000 == 0 { try progress(outcome.words) }
+                }
+                outcome.decks = books.count
+                try writeCollectionRow(collection, decks: decks, defaultDeck: deckIds.values.min() ?? 1, writer: writer, now: now,
+                                       stamps: stamps)
+            }
+        } catch let error as SQLiteError {
+            throw AnkiPackageError.cannotWrite(reason: "the collection could not be written (\(error.message))")
+        }
+        return outcome
+    }
+
     private static func writeCollectionRow(_ collection: Database, decks: [String: Any], defaultDeck: Int64,
-                                           writer: NotesWriter, now: Timestamp) throws {
+                                           writer: NotesWriter, now: Timestamp, stamps: AnkiSyncStamps?) throws {
         let fields: [[String: Any]] = AnkiCollectionSchema.fieldNames.enumerated().map { index, name in
             ["name": name, "ord": index, "sticky": false, "rtl": false, "font": "Arial", "size": 20, "media": [String]()]
         }
@@ -90,7 +128,7 @@ public enum AnkiExport {
                                        "bfont": "", "bsize": 0]
         let noteType: [String: Any] = [
             "id": AnkiCollectionSchema.noteTypeId, "name": AnkiCollectionSchema.noteTypeName, "type": 0,
-            "mod": now.milliseconds / 1000, "usn": -1, "sortf": 0, "did": defaultDeck, "tmpls": [template], "flds": fields,
+            "mod": now.milliseconds / 1000, "usn": writer.usn, "sortf": 0, "did": defaultDeck, "tmpls": [template], "flds": fields,
             "css": AnkiCollectionSchema.css, "latexPre": "", "latexPost": "", "latexsvg": false,
             "req": [[0, "any", [0]]], "tags": [String](), "vers": [Int](),
         ]
@@ -102,15 +140,17 @@ public enum AnkiExport {
         func json(_ object: Any) throws -> String {
             JSONValue(any: object).compact
         }
-        try collection.run("INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')", [
-            .integer(writer.created), .integer(now.milliseconds), .integer(now.milliseconds), .text(try json(conf)),
+        let modified = stamps?.modified ?? now.milliseconds
+        try collection.run("INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, ?, ?, ?, ?, ?, ?, '{}')", [
+            .integer(writer.created), .integer(modified), .integer(stamps?.schema ?? now.milliseconds),
+            .integer(stamps?.usn ?? 0), .integer(stamps == nil ? 0 : modified), .text(try json(conf)),
             .text(try json([String(AnkiCollectionSchema.noteTypeId): noteType])), .text(try json(decks)),
             .text(try json(["1": AnkiCollectionSchema.deckOptions])),
         ])
     }
 
-    private static func deckJSON(id: Int64, name: String, description: String, now: Timestamp) -> [String: Any] {
-        ["id": id, "name": name, "desc": description, "mod": now.milliseconds / 1000, "usn": -1, "collapsed": false,
+    private static func deckJSON(id: Int64, name: String, description: String, now: Timestamp, usn: Int64) -> [String: Any] {
+        ["id": id, "name": name, "desc": description, "mod": now.milliseconds / 1000, "usn": usn, "collapsed": false,
          "browserCollapsed": false, "dyn": 0, "conf": 1, "extendNew": 0, "extendRev": 0,
          "newToday": [0, 0], "revToday": [0, 0], "lrnToday": [0, 0], "timeToday": [0, 0]]
     }
@@ -127,6 +167,8 @@ public enum AnkiExport {
         let now: Timestamp
         /// The store's scheduler, whose intervals the log shows.
         let scheduler: FSRSScheduler
+        /// Every object's update sequence number: -1 (not synced yet) in a package, 0 in a download.
+        let usn: Int64
         /// The collection's creation (day 0 for review cards' due days): a year before today.
         let created: Int64
         var noteIds = Set<Int64>()
@@ -134,8 +176,9 @@ public enum AnkiExport {
         var deckIds: Set<Int64> = [1]
         var newPosition = 1
 
-        init(collection: Database, now: Timestamp, scheduler: FSRSScheduler) {
+        init(collection: Database, now: Timestamp, scheduler: FSRSScheduler, usn: Int64) {
             self.collection = collection
+            self.usn = usn
             self.now = now
             self.scheduler = scheduler
             created = (now.milliseconds / AnkiExport.day - 365) * 86_400
@@ -164,14 +207,14 @@ public enum AnkiExport {
             let fields = [word.word, word.definition, detail, word.pronunciation, word.synonym, word.antonym].map(AnkiExport.html)
             let checksum = SHA1.hash(Array(word.word.utf8)).prefix(4).reduce(Int64(0)) { $0 << 8 | Int64($1) }
             let modified = word.modifiedAt.milliseconds / 1000
-            try collection.run("INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')", [
+            try collection.run("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '')", [
                 .integer(id), .text(word.id.lowercaseText), .integer(AnkiCollectionSchema.noteTypeId),
-                .integer(modified), .text(tags), .text(fields.joined(separator: "\u{1F}")), .text(fields[0]),
+                .integer(modified), .integer(usn), .text(tags), .text(fields.joined(separator: "\u{1F}")), .text(fields[0]),
                 .integer(checksum),
             ])
             let card = card(for: schedule)
-            try collection.run("INSERT INTO cards VALUES (?, ?, ?, 0, ?, -1, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)", [
-                .integer(id), .integer(id), .integer(deck), .integer(modified), .integer(card.type), .integer(card.queue),
+            try collection.run("INSERT INTO cards VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)", [
+                .integer(id), .integer(id), .integer(deck), .integer(modified), .integer(usn), .integer(card.type), .integer(card.queue),
                 .integer(card.due), .integer(card.interval), .integer(card.factor), .integer(Int64(schedule?.reviews ?? 0)),
                 .integer(Int64(schedule?.lapses ?? 0)), .integer(card.left), .text(card.data),
             ])
@@ -210,8 +253,8 @@ public enum AnkiExport {
                 case .relearning?: kind = 2
                 }
                 let id = Self.uniqueId(review.reviewedAt.milliseconds, in: &reviewIds)
-                try collection.run("INSERT INTO revlog VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)", [
-                    .integer(id), .integer(card), .integer(Int64(review.rating.rawValue)),
+                try collection.run("INSERT INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+                    .integer(id), .integer(card), .integer(usn), .integer(Int64(review.rating.rawValue)),
                     .integer(Self.interval(next)), .integer(current.map(Self.interval) ?? 0),
                     .integer(next.state == .review ? 2500 : 0), .integer(min(review.durationMs ?? 0, 60_000)), .integer(kind),
                 ])
@@ -222,6 +265,21 @@ public enum AnkiExport {
         private static func interval(_ schedule: Schedule) -> Int64 {
             let span = schedule.due.milliseconds - schedule.lastReview.milliseconds
             return schedule.state == .review ? max(1, (span + AnkiExport.day / 2) / AnkiExport.day) : -max(1, span / 1000)
+        }
+    }
+}
+
+extension AnkiExport {
+    /// The bytes of the collection `writeCollection` makes (written in a private folder of its
+    /// own, removed once read).
+    public static func collectionBytes(from store: Store, stamps: AnkiSyncStamps, now: Timestamp) throws -> [UInt8] {
+        let folder = try PrivateFolder()
+        let path = folder.file("collection.anki2")
+        try writeCollection(path, from: store, stamps: stamps, now: now)
+        do {
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw AnkiPackageError.cannotWrite(reason: "the collection written could not be read back (\(error))")
         }
     }
 }

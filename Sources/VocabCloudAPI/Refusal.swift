@@ -97,6 +97,18 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
     case importFailed
     case somethingWentWrong
 
+    // Anki's apps (their sync protocol).
+    /// A request of another version of Anki's sync protocol (nil: not the protocol's header).
+    case ankiSyncVersion(Int?)
+    /// A body that is not zstd, or ends mid-frame.
+    case ankiBodyUnreadable
+    /// A normal sync (the app's changes and the server's, object by object): not taken yet.
+    case ankiNormalSyncNotYet
+    /// An app's whole collection sent to replace the account's: not taken yet.
+    case ankiUploadNotTaken
+    /// An app's media files: not taken yet.
+    case ankiMediaNotTaken
+
     public var category: ErrorCategory {
         switch self {
         case .cloudUnreachable, .accountBusy, .busySigningIn: return .cloudUnavailable
@@ -166,6 +178,15 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .fileNotKept: return Sentence("The server could not keep the file.")
         case .importFailed: return Sentence("The import failed; nothing was changed.")
         case .somethingWentWrong: return Sentence("Something went wrong on the server; nothing was changed.")
+        case .ankiSyncVersion(let version?):
+            return Sentence("This server speaks version 11 of Anki's sync protocol, not version %@.", .number(version))
+        case .ankiSyncVersion(nil): return Sentence("This server speaks version 11 of Anki's sync protocol: update the Anki app.")
+        case .ankiBodyUnreadable: return Sentence("The request body is not zstd-compressed, or it was cut short.")
+        case .ankiNormalSyncNotYet:
+            return Sentence("This Vocab server sends a whole collection to Anki but does not yet sync changes one by one; nothing was changed.")
+        case .ankiUploadNotTaken:
+            return Sentence("This Vocab server does not yet take a whole collection from Anki: download from it instead; nothing was changed.")
+        case .ankiMediaNotTaken: return Sentence("This Vocab server does not yet keep Anki's media files; nothing was changed.")
         }
     }
 
@@ -184,6 +205,8 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .accountLimit(let limit): return limit.isAboutDevices ? 429 : 507
         case .busySigningIn, .cloudUnreachable, .tooBusyToImport: return 503
         case .noDictionary, .noSpeech: return 501  // this server lacks it: asking again will not help
+        case .ankiSyncVersion, .ankiNormalSyncNotYet, .ankiUploadNotTaken, .ankiMediaNotTaken: return 501
+        case .ankiBodyUnreadable: return 400
         case .cloudRefusedForm, .bodyNotJSONObject, .signInBodyMissing, .notAChangeNumber: return 400
         case .share(let refusal):
             switch refusal {

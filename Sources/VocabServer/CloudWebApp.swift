@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Synchronization
+import VocabAnkiSync
 import VocabCatalog
 import VocabCore
 import VocabSessions
@@ -46,16 +47,20 @@ public final class CloudWebApp: Sendable {
     let turns = LearnerTurns(inFlight: CloudWebApp.requestsPerLearner) { Refusal.tooManyRequestsAtOnce }
     static let requestsPerLearner = 3
     static let cookieName = "vocab_device"
+    /// Anki's apps, signed in with the learners' accounts.
+    let anki: AnkiSyncServer
 
     /// `makeApp` builds a learner's web app over their store (dictionaries, speech, clock…).
     public init(settings: Settings, catalogs: [Catalog], makeApp: @escaping @Sendable (LibraryPool) throws -> WebApp) throws {
         self.settings = settings
         self.catalogs = Dictionary(catalogs.compactMap { catalog in catalog.language.map { ($0, catalog) } }, uniquingKeysWith: { first, _ in first })
-        service = try CloudService(settings: settings.cloud) { pool in
+        let service = try CloudService<WebApp>(settings: settings.cloud) { pool in
             let app = try makeApp(pool)
             app.watchStore()
             return app
         }
+        self.service = service
+        anki = AnkiSyncServer(accounts: CloudAnkiAccounts(service: service, turns: turns))
     }
 
     /// Checks that the cloud answers this server's role and speaks this Vocab's schema;
@@ -112,7 +117,7 @@ public final class CloudWebApp: Sendable {
         case .signIn?: return .shared("sign-in")
         default: break
         }
-        if WebRoute.match(request)?.route == .signIn { return .shared("sign-in") }
+        if WebRoute.match(request)?.route == .signIn || request.path == AnkiSyncCall.hostKey.path { return .shared("sign-in") }
         guard let token = deviceToken(request) else {
             var response = WebApp.refusal(Refusal.signInFirst, wording: WebApp.wording(for: request, catalogs: catalogs))
             response.headers += WebApp.securityHeaders
@@ -122,8 +127,12 @@ public final class CloudWebApp: Sendable {
         return .learner(owner)
     }
 
-    /// The device token a request carries (a device's bearer, or a browser's cookie).
+    /// The device token a request carries (a device's bearer, a browser's cookie, or an Anki
+    /// app's key in its `anki-sync` header).
     private func deviceToken(_ request: HTTPRequest) -> String? {
+        if AnkiSyncServer.serves(path: request.path) {
+            return request.header("anki-sync").flatMap(AnkiSyncWire.Header.parse).map(\.k).flatMap { $0.isEmpty ? nil : $0 }
+        }
         let bearer = request.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
         return bearer ?? WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? "")
     }
@@ -137,6 +146,7 @@ public final class CloudWebApp: Sendable {
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
         if request.path == "/catalog.json" { return WebApp.catalog(request.query["lang"] ?? "", catalogs: catalogs) }
         if request.path.hasPrefix(DeviceRoute.prefix) { return try deviceAPI(request) }
+        if AnkiSyncServer.serves(path: request.path) { return anki.answer(AnkiSyncExchange(request)).response }
         guard request.path.hasPrefix("/api/") else { return try WebApp.page(request) }
         let route = WebRoute.match(request)
         switch route?.route {

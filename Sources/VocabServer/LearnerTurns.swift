@@ -35,6 +35,13 @@ final class LearnerTurns: Sendable {
         return response
     }
 
+    /// Takes one of `owner`'s turns for a request answered elsewhere; returns what gives it back
+    /// (call it once, when the answer is sent). Throws `busy` when he has `inFlight` already.
+    func turn(for owner: String) throws -> @Sendable () -> Void {
+        try take(for: owner)
+        return { [self] in giveBack(for: owner) }
+    }
+
     private func take(for owner: String) throws {
         let admitted = counts.withShard(of: owner) { counts in
             guard counts[owner, default: 0] < inFlight else { return false }

@@ -20,7 +20,7 @@ func request(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method
                      body: [UInt8]) -> HTTPRequest {
     var headers: [String: String] = [:]
     for name in ["Host", "Origin", "Cookie", "Content-Type", "X-Vocab-Request", "Accept-Language", "Accept-Encoding", "Referer",
-                 "If-None-Match", "X-Vocab-Language", "User-Agent", "Authorization"] {
+                 "If-None-Match", "X-Vocab-Language", "User-Agent", "Authorization", "anki-sync"] {
         if let value = header(connection, name) { headers[name.lowercased()] = value }
     }
     return HTTPRequest(method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/",

@@ -1,3 +1,4 @@
+import VocabAnkiSync
 import VocabCloudAPI
 import Synchronization
 import VocabCore
@@ -129,6 +130,7 @@ extension WebApp {
     /// A request's route as it is counted: the page's route (`next_card`), the device API's
     /// (`device_pull`), `page` for the page's files, `unknown` for anything else.
     package static func routeName(_ request: HTTPRequest) -> String {
+        if AnkiSyncServer.serves(path: request.path) { return AnkiSyncCall.of(path: request.path)?.metricName ?? "unknown" }
         if request.path.hasPrefix(DeviceRoute.prefix) {
             return DeviceRoute.Shape.match(method: request.method, path: request.path).flatMap { deviceRouteNames[$0.shape] } ?? "unknown"
         }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+import VocabAnkiSync
 import VocabCatalog
 import VocabCore
 import VocabDictionary
@@ -14,7 +15,7 @@ import VocabWording
 /// (a cross-site form cannot send it) and, when the browser says where it comes from, an
 /// Origin that is this server.
 public final class WebApp: Sendable {
-    let pool: LibraryPool
+    package let pool: LibraryPool
     /// Who may ask, on a server of one learner; nil when a front (`CloudWebApp`) signs
     /// learners in and hands each request over with its device.
     let pairing: DevicePairing?
@@ -34,6 +35,8 @@ public final class WebApp: Sendable {
     let imports = WebImports()
     /// The start of the study day worked out last (`studyDayStart`).
     let dayStartCache = Mutex<Timestamp?>(nil)
+    /// Anki's apps, on a server of one learner (they pair with its code).
+    let anki: AnkiSyncServer?
 
     public init(pool: LibraryPool, pairing: DevicePairing?, dictionaries: DictionaryService? = nil, speech: Speech? = nil,
                 catalogs: [Catalog] = [], clock: SessionClock = SystemClock(), studyDay: StudyDay = StudyDay(),
@@ -48,11 +51,18 @@ public final class WebApp: Sendable {
         self.backups = backups
         self.scheme = scheme
         scratch = try ScratchFolder()
+        if let pairing {
+            let accounts = PairedAnkiAccounts(pool: pool, pairing: pairing, account: try AnkiCollections.storeAccount(of: pool))
+            anki = AnkiSyncServer(accounts: accounts, clock: clock)
+        } else {
+            anki = nil
+        }
     }
 
     /// Answers one request (on a server thread).
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        answer(request) { try route(request, device: nil) }
+        if let anki, AnkiSyncServer.serves(path: request.path) { return anki.answer(AnkiSyncExchange(request)).response }
+        return answer(request) { try route(request, device: nil) }
     }
 
     /// Answers a request of `device`, a device the caller has already let in (a signed-in

@@ -8,7 +8,7 @@ import XCTest
 /// none of them the dependency. (The compiler holds the rest: `MemberImportVisibility` hides
 /// what a module does not import.)
 final class FrontEndLayeringTests: XCTestCase {
-    private let frontEnds = ["VocabCLI", "VocabDesktop", "VocabWeb", "VocabServer", "VocabWording"]
+    private let frontEnds = ["VocabCLI", "VocabDesktop", "VocabWeb", "VocabServer", "VocabAnkiSync", "VocabWording"]
     private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     private let below = ["VocabStore", "VocabSync", "VocabCloud"]

@@ -1,0 +1,200 @@
+import FoundationEssentials
+import VocabAnki
+import VocabCloudAPI
+import VocabCore
+import VocabSessions
+
+/// One request of an Anki app, as the translator reads it from the HTTP server's.
+public struct AnkiSyncExchange: Sendable {
+    public var method: String
+    public var path: String
+    /// The `anki-sync` header, when sent.
+    public var header: String?
+    public var body: [UInt8]
+    /// The address it came from.
+    public var peer: String
+
+    public init(method: String, path: String, header: String?, body: [UInt8], peer: String) {
+        self.method = method
+        self.path = path
+        self.header = header
+        self.body = body
+        self.peer = peer
+    }
+}
+
+/// What the translator answers.
+public struct AnkiSyncReply: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+    /// A refusal's cause, as metrics count it.
+    public var refusalCause: String?
+    /// Runs once the answer is sent, or its connection is gone (what it held is given back then).
+    public var whenDone: (@Sendable () -> Void)?
+
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], refusalCause: String? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.refusalCause = refusalCause
+    }
+}
+
+/// A learner an Anki app syncs for: his account's name (on a server of one learner, the
+/// store's own id) and his store.
+public struct AnkiLearner {
+    public var account: String
+    public var pool: LibraryPool
+
+    public init(account: String, pool: LibraryPool) {
+        self.account = account
+        self.pool = pool
+    }
+}
+
+/// Who may sync, and with which store: the server's own sign-in (a cloud account's password,
+/// or the pairing code of a server of one learner), its limits and its devices. An Anki app is
+/// a device like any other: listed, revocable, signed out like the rest.
+public protocol AnkiSyncAccounts: Sendable {
+    /// Signs an Anki app in as a device labelled `label`; returns the key it keeps. Throws the
+    /// refusal (a wrong password, too many tries, a cloud out of reach).
+    func signIn(user: String, password: String, label: String, peer: String) throws -> String
+    /// Runs `body` with the learner whose device `key` names, his store first brought up to date
+    /// (as for any other device's write: waiting for another sync of his under way); throws the
+    /// refusal when the key is not a signed-in device's.
+    func serve(key: String, peer: String, _ body: (AnkiLearner) throws -> AnkiSyncReply) throws -> AnkiSyncReply
+}
+
+/// Anki's sync protocol (version 11) in front of a Vocab server's accounts: Anki desktop,
+/// AnkiDroid and AnkiMobile sign in with the learner's Vocab account and download his books
+/// as a collection. It translates; the rules (sign-in and its limits, the devices, the store
+/// kept in step) are the accounts' (`AnkiSyncAccounts`), the collection's shape the session
+/// layer's (`AnkiCollections`).
+///
+/// Every body is zstd, bounded once unpacked (`bodyBound`: a zstd bomb stops there). What the
+/// app shows of a refusal is its HTTP status (403: sign in again; 5xx: try later), or for an
+/// upload the text answered.
+public final class AnkiSyncServer: Sendable {
+    /// The sync protocol's version spoken.
+    public static let version = 11
+    /// The most a request's body may unpack to.
+    public static let bodyBound = 8 << 20
+
+    let accounts: any AnkiSyncAccounts
+    let clock: any SessionClock
+
+    public init(accounts: any AnkiSyncAccounts, clock: any SessionClock = SystemClock()) {
+        self.accounts = accounts
+        self.clock = clock
+    }
+
+    /// Whether a path is one of the protocol's (under `AnkiSyncCall.base`).
+    public static func serves(path: String) -> Bool { path.hasPrefix(AnkiSyncCall.base) }
+
+    /// Answers one request (on a server thread).
+    public func answer(_ exchange: AnkiSyncExchange) -> AnkiSyncReply {
+        do {
+            return try route(exchange)
+        } catch let refusal as Refusal {
+            return Self.reply(refusal)
+        } catch {
+            return Self.reply(.somethingWentWrong)
+        }
+    }
+
+    /// A refusal as the app reads it: its status (a device not signed in is Anki's 403, which
+    /// asks the learner to sign in again) and when to try again.
+    static func reply(_ refusal: Refusal) -> AnkiSyncReply {
+        let status = refusal.status == 401 ? 403 : refusal.status
+        var headers = [("Content-Type", "text/plain; charset=utf-8")]
+        if let wait = refusal.retryAfter { headers.append(("Retry-After", String(wait))) }
+        return AnkiSyncReply(status: status, headers: headers, body: Array(refusal.message.utf8), refusalCause: caseName(refusal))
+    }
+
+    private func route(_ exchange: AnkiSyncExchange) throws -> AnkiSyncReply {
+        guard let call = AnkiSyncCall.of(path: exchange.path) else { throw Refusal.noSuchPath(exchange.path) }
+        guard exchange.method == "POST" else { throw Refusal.methodNotAllowed(exchange.method) }
+        guard let header = exchange.header.flatMap(AnkiSyncWire.Header.parse) else { throw Refusal.ankiSyncVersion(nil) }
+        guard header.v == Self.version else { throw Refusal.ankiSyncVersion(header.v) }
+        let body: [UInt8]
+        do {
+            body = try Zstd.decompress(exchange.body, bound: Self.bodyBound)
+        } catch .tooLarge {
+            throw Refusal.requestTooLarge
+        } catch {
+            throw Refusal.ankiBodyUnreadable
+        }
+        if call == .hostKey { return try hostKey(body, header: header, peer: exchange.peer) }
+        return try accounts.serve(key: header.k, peer: exchange.peer) { learner in
+            try answer(call, body: body, header: header, learner: learner)
+        }
+    }
+
+    private func hostKey(_ body: [UInt8], header: AnkiSyncWire.Header, peer: String) throws -> AnkiSyncReply {
+        guard let given = try? JSONDecoder().decode(AnkiSyncWire.HostKeyRequest.self, from: Data(body)) else {
+            throw Refusal.signInBodyMissing
+        }
+        let key = try accounts.signIn(user: given.u, password: given.p, label: Self.label(client: header.c), peer: peer)
+        return try Self.json(AnkiSyncWire.HostKeyAnswer(key: key))
+    }
+
+    /// A signed-in app's call.
+    private func answer(_ call: AnkiSyncCall, body: [UInt8], header: AnkiSyncWire.Header, learner: AnkiLearner) throws -> AnkiSyncReply {
+        switch call {
+        case .hostKey: throw Refusal.methodNotAllowed("hostKey")  // answered before a learner is known
+        case .meta:
+            let standing = try AnkiCollections.standing(of: learner.pool, account: learner.account)
+            return try Self.json(AnkiSyncWire.MetaAnswer(mod: standing.stamps.modified, scm: standing.stamps.schema, usn: standing.stamps.usn,
+                                                         ts: clock.now().milliseconds / 1000, msg: "", cont: true, hostNum: 0,
+                                                         empty: standing.empty, media_usn: 0))
+        case .download:
+            return try Self.compressed(try AnkiCollections.download(from: learner.pool, account: learner.account, now: clock.now()))
+        case .upload:
+            // The protocol answers an upload in plain text, which the app shows.
+            return try Self.compressed(Array(Refusal.ankiUploadNotTaken.message.utf8))
+        case .abort:
+            return try Self.compressed(Array("{}".utf8))
+        case .start, .applyGraves, .applyChanges, .chunk, .applyChunk, .sanityCheck2, .finish:
+            throw Refusal.ankiNormalSyncNotYet
+        case .mediaBegin:
+            return try Self.json(AnkiSyncWire.MediaAnswer(data: AnkiSyncWire.MediaBegin(usn: 0, sk: header.k)))
+        case .mediaChanges:
+            return try Self.json(AnkiSyncWire.MediaAnswer(data: [String]()))
+        case .mediaSanity:
+            return try Self.json(AnkiSyncWire.MediaAnswer(data: "OK"))
+        case .uploadChanges:
+            return try Self.json(AnkiSyncWire.MediaRefusal(err: Refusal.ankiMediaNotTaken.message))
+        case .downloadFiles:
+            throw Refusal.ankiMediaNotTaken
+        }
+    }
+
+    /// An answer: `bytes` compressed, with the size the app expects to unpack.
+    static func compressed(_ bytes: [UInt8]) throws -> AnkiSyncReply {
+        do {
+            return AnkiSyncReply(status: 200, headers: [("Content-Type", "application/octet-stream"),
+                                                        ("anki-original-size", String(bytes.count))],
+                                 body: try Zstd.compress(bytes))
+        } catch {
+            throw Refusal.somethingWentWrong
+        }
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> AnkiSyncReply { try compressed(AnkiSyncWire.encode(value)) }
+
+    /// A refusal's case in snake case (`too_many_tries`), as metrics count it: a bounded set, never a value.
+    static func caseName(_ refusal: Refusal) -> String {
+        AnkiSyncCall.snakeCase(String(describing: refusal).prefix { $0 != "(" })
+    }
+
+    /// A device's name in the account's list, from the app's version (`26.09,abc123,linux`):
+    /// "Anki 26.09 on linux"; only letters, digits, dots and dashes of it are kept.
+    static func label(client: String) -> String {
+        let parts = client.split(separator: ",", omittingEmptySubsequences: false).map { part in
+            String(part.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }.prefix(20))
+        }
+        let version = parts.first ?? "", platform = parts.count > 2 ? parts[2] : ""
+        return ["Anki", version.isEmpty ? nil : version, platform.isEmpty ? nil : "on " + platform].compactMap { $0 }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,106 @@
+"""Anki's own sync client (PyPI `anki`: the Rust core AnkiDroid and Anki desktop run) driven
+against a Vocab server, for the end-to-end tests. Each step prints one JSON line; a step that
+fails prints {"error": ..., "kind": ...} and the script exits 1.
+
+    sync_client.py --endpoint http://127.0.0.1:PORT/anki/ --collection DIR/collection.anki2 \
+        [--user U --password P] [--auth FILE] STEP...
+
+Steps: login (signs in, keeps the key in --auth), sync (a normal sync's first step: what the
+server says is needed), download (a full download), upload (a full upload), media (a media
+sync), dump (the collection's decks, notes, cards and review log).
+"""
+import argparse
+import json
+import sys
+
+from anki.collection import Collection
+from anki.sync_pb2 import SyncAuth
+
+
+def dump(col):
+    models = {m["id"]: m for m in col.models.all()}
+    notes = []
+    for nid in col.db.list("select id from notes order by id"):
+        note = col.get_note(nid)
+        model = models[note.mid]
+        notes.append({
+            "guid": note.guid,
+            "type": model["name"],
+            "fields": dict(zip([f["name"] for f in model["flds"]], note.fields)),
+            "tags": note.tags,
+        })
+    cards = [
+        {"guid": guid, "deck": col.decks.name(did), "type": ctype, "queue": queue, "due": due, "ivl": ivl,
+         "reps": reps, "lapses": lapses}
+        for guid, did, ctype, queue, due, ivl, reps, lapses in col.db.all(
+            "select n.guid, c.did, c.type, c.queue, c.due, c.ivl, c.reps, c.lapses from cards c join notes n on n.id = c.nid order by n.guid, c.ord")
+    ]
+    revlog = [
+        {"guid": guid, "id": rid, "ease": ease}
+        for guid, rid, ease in col.db.all(
+            "select n.guid, r.id, r.ease from revlog r join cards c on c.id = r.cid join notes n on n.id = c.nid order by r.id")
+    ]
+    decks = sorted(d.name for d in col.decks.all_names_and_ids() if d.name != "Default")
+    return {"decks": decks, "notes": notes, "cards": cards, "revlog": revlog, "check": col.db.scalar("pragma integrity_check")}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--endpoint", required=True)
+    parser.add_argument("--collection", required=True)
+    parser.add_argument("--user", default="")
+    parser.add_argument("--password", default="")
+    parser.add_argument("--auth", help="where the key is kept between runs")
+    parser.add_argument("steps", nargs="+")
+    args = parser.parse_args()
+
+    col = Collection(args.collection)
+    auth = None
+    if args.auth:
+        try:
+            with open(args.auth) as f:
+                kept = json.load(f)
+            auth = SyncAuth(hkey=kept["key"], endpoint=args.endpoint)
+        except FileNotFoundError:
+            pass
+    server_usn = None
+    status = 0
+    try:
+        for step in args.steps:
+            if step == "login":
+                auth = col.sync_login(args.user, args.password, args.endpoint)
+                if args.auth:
+                    with open(args.auth, "w") as f:
+                        json.dump({"key": auth.hkey}, f)
+                print(json.dumps({"step": step, "signed_in": bool(auth.hkey)}))
+            elif step == "sync":
+                out = col.sync_collection(auth, False)
+                server_usn = out.server_media_usn
+                print(json.dumps({"step": step, "required": out.required, "message": out.server_message}))
+            elif step in ("download", "upload"):
+                col.close_for_full_sync()
+                try:
+                    col.full_upload_or_download(auth=auth, server_usn=server_usn, upload=step == "upload")
+                finally:
+                    col.reopen(after_full_sync=True)
+                print(json.dumps({"step": step, "done": True}))
+            elif step == "media":
+                col.sync_media(auth)
+                import time
+                while col.media_sync_status().active:
+                    time.sleep(0.05)
+                print(json.dumps({"step": step, "done": True}))
+            elif step == "dump":
+                print(json.dumps({"step": step, **dump(col)}, ensure_ascii=False))
+            else:
+                raise SystemExit(f"unknown step {step}")
+    except Exception as error:  # the client's refusal, as the test reads it
+        print(json.dumps({"step": step, "error": str(error), "kind": type(error).__name__}))
+        status = 1
+    finally:
+        if col.db:
+            col.close()
+    sys.exit(status)
+
+
+main()
