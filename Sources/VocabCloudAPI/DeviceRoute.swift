@@ -80,6 +80,28 @@ public enum DeviceRoute: Equatable, Sendable {
         /// The path with the prefix (`*` where an id stands).
         public var address: String { DeviceRoute.prefix + path.joined(separator: "/") }
 
+        /// What the route takes in its body and answers, as JSON (nil: nothing, or a pull's
+        /// lines, or a batch of records: `PullLines`).
+        public var bodies: (request: (any Decodable.Type)?, answer: (any Codable.Type)?) {
+            switch self {
+            case .signIn: return (DeviceAPI.SignIn.self, DeviceAPI.DeviceCreated.self)
+            case .health: return (nil, DeviceAPI.Health.self)
+            case .account: return (nil, DeviceAPI.Counts.self)
+            case .pull, .followedRecords, .followChanges: return (nil, nil)
+            case .push: return (nil, DeviceAPI.PushAnswer.self)
+            case .devices: return (nil, [DeviceAPI.Device].self)
+            case .signOutDevice: return (nil, DeviceAPI.SignedOut.self)
+            case .signOut: return (DeviceAPI.SignOut.self, DeviceAPI.SignedOut.self)
+            case .share: return (ShareSettings.self, OwnShare.self)
+            case .shares: return (nil, [OwnShare].self)
+            case .unshare: return (nil, DeviceAPI.Unshared.self)
+            case .follow: return (DeviceAPI.FollowRequest.self, FollowedBook.self)
+            case .follows: return (nil, [FollowedBook].self)
+            case .unfollow: return (nil, DeviceAPI.Unfollowed.self)
+            case .catalog: return (nil, [CatalogEntry].self)
+            }
+        }
+
         /// The shape a request's method and path (without its query) ask for, with its ids; nil
         /// when none. An id is never empty; an exact part (`records`, `changes`) wins over an id.
         public static func match(method: String, path: String) -> (shape: Shape, ids: [String])? {

@@ -38,7 +38,12 @@ extension CloudWebApp {
         case .signOutDevice(let device):
             return try signedIn(request) { try signOut($0, other: device) }
         case .signOut:
-            return try signedIn(request) { WebApp.json(DeviceAPI.SignedOut(signedOut: try signOutCaller($0, request))) }
+            return try signedIn(request) { caller in
+                var answer = WebApp.json(DeviceAPI.SignedOut(signedOut: try signOutCaller(caller, request)))
+                // The page's sign-out: its browser forgets the key.
+                if request.header("Authorization") == nil { answer.headers.append(("Set-Cookie", cookie(value: "", maxAge: 0))) }
+                return answer
+            }
         case .followedRecords(let share, let after, let limit):
             return try signedIn(request) { caller in
                 Self.lines(try service.pullShared(caller, share: try Self.uuid(share), after: after, limit: limit))
@@ -49,10 +54,15 @@ extension CloudWebApp {
     }
 
     /// `answer` for the device the request proves, within its learner's share of the server. A
-    /// device's requests carry its secret in a header no other site can make a browser send, and
-    /// no cookie is read for them: cross-site writes are not possible here.
+    /// device sends its secret in a header no other site can make a browser send; the page (the
+    /// same routes, where only the credential differs) sends its cookie, and then a write must
+    /// prove it is the page's as every page write does (`WebApp.checkWrite`): cross-site writes
+    /// are not possible either way.
     private func signedIn(_ request: HTTPRequest, _ answer: (Caller) throws -> HTTPResponse) throws -> HTTPResponse {
-        guard request.header("Authorization") != nil else { throw Refusal.signDeviceInFirst }
+        if request.header("Authorization") == nil {
+            guard WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? "") != nil else { throw Refusal.signDeviceInFirst }
+            if request.method != "GET" { try WebApp.checkWrite(request, scheme: settings.scheme) }
+        }
         let caller = try signedInCaller(request)
         return try turns.answer(for: caller.owner) { try answer(caller) }
     }

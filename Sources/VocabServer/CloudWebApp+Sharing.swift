@@ -21,7 +21,7 @@ extension CloudWebApp {
         case .shares:
             return WebApp.json(try channel { try $0.shares() })
         case .unshare(let book):
-            return try unshareAnswer(book, caller)
+            return WebApp.json(DeviceAPI.Unshared(followers: try channel { try $0.unshare(book: try Self.uuid(book)) }))
         case .follow:
             let code = try WebApp.decode(DeviceAPI.FollowRequest.self, request).code
             return WebApp.json(try channel { try $0.follow(code: code) }, status: 201)
@@ -50,19 +50,6 @@ extension CloudWebApp {
         }
     }
 
-    /// The catalogue searched for the caller: the page's and a device's answer alike.
-    func catalogAnswer(_ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
-        let query = CatalogQuery(wire: request.query)
-        return WebApp.json(try service.sharing(caller) { try $0.catalog(query) })
-    }
-
-    /// Stops sharing the book `book` names: the page's and a device's answer alike (how many
-    /// followed it).
-    func unshareAnswer(_ book: String, _ caller: Caller) throws -> HTTPResponse {
-        let id = try Self.uuid(book)
-        return WebApp.json(DeviceAPI.Unshared(followers: try service.sharing(caller) { try $0.unshare(book: id) }))
-    }
-
 
     /// An id in a path, or a 404 (no path part is ever more than an id).
     static func uuid(_ text: String) throws -> UUID {
@@ -71,8 +58,10 @@ extension CloudWebApp {
     }
 }
 
-/// Shared books on the phone (the page's `books/ID/share`, `follows`, `books/ID/follow`,
-/// `catalog`): the same cloud functions, the learner's store brought up to date after a follow.
+/// Shared books on the phone where the page's differ from a device's: the page shares, follows
+/// and unfollows at the learner's place on this server (his store here changes with the cloud),
+/// and previews a code before following; a device does those on its own store. Unsharing and
+/// the catalogue are the device API's routes, for the page too (`DeviceRoute`, with its cookie).
 extension CloudWebApp {
     func pageSharing(_ route: WebRoute, _ ids: [String], _ request: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         func channel<T>(_ body: (SharingChannel) throws -> T) throws -> T { try service.sharing(caller, body) }
@@ -84,8 +73,6 @@ extension CloudWebApp {
             }
             return WebApp.json(ShareAnswer(link: SharingService.link(code: shared.code, server: settings.scheme + "://" + (request.header("Host") ?? "")),
                                            code: shared.code, words: shared.words, followers: shared.followers))
-        case .unshareBook:
-            return try unshareAnswer(ids[0], caller)
         case .follow:
             let code = try WebApp.decode(DeviceAPI.FollowRequest.self, request).code
             return WebApp.json(try atLearnersPlace(caller) { try SharingSteps.follow(code: code, at: $0).0 }, status: 201)
@@ -101,8 +88,6 @@ extension CloudWebApp {
                 }
             }
             return WebApp.json(DeviceAPI.Unfollowed(unfollowed: unfollowed))
-        case .catalog:
-            return try catalogAnswer(request, caller)
         default:
             throw Refusal.noSuchPath(request.path)
         }

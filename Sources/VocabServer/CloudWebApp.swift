@@ -172,10 +172,7 @@ public final class CloudWebApp: Sendable {
         if request.method != "GET" { try WebApp.checkWrite(request, scheme: settings.scheme) }
         if let (route, ids) = route {
             switch route {
-            case .signOut: return try signOut(caller, request)
-            case .devices: return try listDevices(caller)
-            case .signOutDevice: return try signOut(caller, other: ids[0])
-            case .shareBook, .unshareBook, .follow, .sharePreview, .unfollow, .catalog:
+            case .shareBook, .follow, .sharePreview, .unfollow:
                 return try pageSharing(route, ids, request, caller)
             case .signIn, .pair, .meta, .session: break  // answered before a learner is known
             case .changes, .books, .addBook, .editBook, .deleteBook, .cover, .words, .export, .addWord, .editWord, .deleteWord, .sound,
@@ -222,13 +219,8 @@ public final class CloudWebApp: Sendable {
         return given
     }
 
-    private func cookie(_ name: String = CloudWebApp.cookieName, value: String, maxAge: Int) -> String {
+    func cookie(_ name: String = CloudWebApp.cookieName, value: String, maxAge: Int) -> String {
         "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (settings.scheme == "https" ? "; Secure" : "")
-    }
-
-    func signOut(_ caller: Caller, _ request: HTTPRequest) throws -> HTTPResponse {
-        _ = try signOutCaller(caller, request)
-        return HTTPResponse(status: 204, headers: [("Set-Cookie", cookie(value: "", maxAge: 0)), ("Cache-Control", "no-store")])
     }
 
     /// Signs the caller's device out (its account's every device when the body says

@@ -175,7 +175,7 @@ public final class WebApp: Sendable {
         case .cancelImport: return Self.json(try cancelImport(try id(), device: device))
         case .pair:
             throw Refusal.pairedAlready
-        case .signIn, .signOut, .devices, .signOutDevice, .shareBook, .unshareBook, .follow, .sharePreview, .unfollow, .catalog:
+        case .signIn, .shareBook, .follow, .sharePreview, .unfollow:
             // The server of many learners answers these itself.
             throw Refusal.signsInOtherwise(withAccounts: false)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import VocabWeb
+import VocabCloudAPI
 import VocabCore
 
 /// The page's JavaScript against the API's bodies (`WebRoute.bodies`): what it sends has only
@@ -17,10 +18,23 @@ final class PageFieldsTests: XCTestCase {
             .map { ($0, try String(contentsOf: pages.appendingPathComponent($0), encoding: .utf8)) }
     }
 
+    /// A route the page calls: the page's own (`WebRoute`), or one it shares with the devices
+    /// (`DeviceRoute`, written `v1/…`): its name and its bodies.
+    private struct PageCall {
+        var rawValue: String
+        var bodies: (request: (any Decodable.Type)?, answer: (any Codable.Type)?)
+    }
+
     /// The route of a call as the page writes it (`api("PUT", `words/${id}`, …)`).
-    private func route(_ method: Substring, _ path: Substring) -> WebRoute? {
+    private func route(_ method: Substring, _ path: Substring) -> PageCall? {
         let written = path.replacing(#/\$\{[^}]*\}/#, with: "*").split(separator: "?", maxSplits: 1).first ?? ""
-        return WebRoute.match(method: String(method), path: written.split(separator: "/").map(String.init))?.route
+        if written.hasPrefix("v1/") {
+            return DeviceRoute.Shape.match(method: String(method), path: "/api/" + written).map {
+                PageCall(rawValue: "\(method) \(written)", bodies: $0.shape.bodies)
+            }
+        }
+        guard let route = WebRoute.match(method: String(method), path: written.split(separator: "/").map(String.init))?.route else { return nil }
+        return PageCall(rawValue: route.rawValue, bodies: route.bodies)
     }
 
     /// The names at the top level of an object literal's text (between its braces): `key:`,

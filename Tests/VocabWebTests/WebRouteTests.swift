@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import VocabWeb
+import VocabCloudAPI
 
 /// The page's JavaScript against the API's one definition (`WebRoute`): every call it makes is
 /// a route the servers answer, and the service worker keeps every file the page needs.
@@ -44,9 +45,18 @@ final class WebRouteTests: XCTestCase {
         let found = try calls()
         XCTAssertGreaterThan(found.count, 25, "the page's calls were found: \(found.map { "\($0.method) \($0.parts)" })")
         for call in found {
+            // `v1/…`: a route the page shares with the devices (only the credential differs).
+            if call.parts.first == "v1" {
+                XCTAssertNotNil(DeviceRoute.Shape.match(method: call.method, path: "/api/" + call.parts.joined(separator: "/")),
+                                "\(call.file): \(call.method) /api/\(call.parts.joined(separator: "/")) is no route of DeviceRoute")
+                continue
+            }
             XCTAssertNotNil(WebRoute.match(method: call.method, path: call.parts),
                             "\(call.file): \(call.method) /api/\(call.parts.joined(separator: "/")) is no route of WebRoute")
         }
+        let shared = Set(found.compactMap { DeviceRoute.Shape.match(method: $0.method, path: "/api/" + $0.parts.joined(separator: "/"))?.shape })
+        XCTAssertEqual(shared, [.devices, .signOutDevice, .signOut, .catalog, .unshare],
+                       "the page's routes that are the devices' (issue 69: served twice before)")
         let used = Set(found.compactMap { WebRoute.match(method: $0.method, path: $0.parts)?.route })
         for route in [WebRoute.export, .startImport, .sound, .meta, .session, .addReviews] {
             XCTAssertTrue(used.contains(route), "the page uses \(route.rawValue)")

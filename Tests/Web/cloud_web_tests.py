@@ -311,11 +311,19 @@ def test_the_security_list(cloud, driver):
         page_cookie = server.sign_in(carol, carol_password, address="10.0.0.3")
         other_cookie = server.sign_in(carol, carol_password, address="10.0.0.3")
         other_role = other_cookie.split(".")[0]
-        status, _, answer = server.request("DELETE", f"/api/devices/{other_role}", cookie=page_cookie)
+        # The devices' route, with the page's cookie: a cross-site write is refused there too.
+        status = server.request("DELETE", f"/api/v1/devices/{other_role}", cookie=page_cookie, headers={"Origin": "https://evil.example"})[0]
+        assert status == 403, status
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("DELETE", f"/api/v1/devices/{other_role}", headers={"Cookie": "vocab_device=" + page_cookie})
+        assert connection.getresponse().status == 403, "a write with the cookie and without the page's header"
+        connection.close()
+        assert server.request("GET", "/api/books", cookie=other_cookie)[0] == 200, "still signed in"
+        status, _, answer = server.request("DELETE", f"/api/v1/devices/{other_role}", cookie=page_cookie)
         assert status == 200, (status, answer)
         assert server.request("GET", "/api/books", cookie=other_cookie)[0] == 401
         third_cookie = server.sign_in(carol, carol_password, address="10.0.0.3")
-        assert server.request("POST", "/api/signout", {"everywhere": True}, cookie=page_cookie)[0] == 204
+        assert server.request("POST", "/api/v1/signout", {"everywhere": True}, cookie=page_cookie)[0] == 200
         assert server.request("GET", "/api/books", cookie=third_cookie)[0] == 401
         assert server.request("GET", "/api/books", cookie=page_cookie)[0] == 401
 
@@ -479,7 +487,7 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         own = server.request("POST", "/api/books", {"name": "Mine to share"}, cookie=cookie)[2]
         status, _, answer = server.request("POST", f"/api/books/{own['id']}/share", {}, cookie=cookie)
         assert status == 200 and answer["link"].endswith("#follow=" + answer["code"]) and answer["followers"] == 0, (status, answer)
-        assert server.request("DELETE", f"/api/books/{own['id']}/share", cookie=cookie)[0] == 200
+        assert server.request("DELETE", f"/api/v1/shares/{own['id']}", cookie=cookie)[0] == 200
 
         # The teacher's correction reaches the open phone within seconds, without a tap.
         driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()

@@ -12,9 +12,6 @@ package enum WebRoute: String, CaseIterable, Sendable {
     case changes = "GET changes"
     case pair = "POST pair"
     case signIn = "POST signin"
-    case signOut = "POST signout"
-    case devices = "GET devices"
-    case signOutDevice = "DELETE devices/*"
     case books = "GET books"
     case addBook = "POST books"
     case editBook = "PUT books/*"
@@ -38,11 +35,9 @@ package enum WebRoute: String, CaseIterable, Sendable {
     case importState = "GET imports/*"
     case cancelImport = "DELETE imports/*"
     case shareBook = "POST books/*/share"
-    case unshareBook = "DELETE books/*/share"
     case follow = "POST follows"
     case sharePreview = "GET shared/*"
     case unfollow = "DELETE books/*/follow"
-    case catalog = "GET catalog"
     case progress = "GET progress"
 
     /// What the route takes in its body (nil: nothing, or a file) and what it answers (nil:
@@ -55,9 +50,6 @@ package enum WebRoute: String, CaseIterable, Sendable {
         case .changes: return (nil, ChangesAnswer.self)
         case .pair: return (PairRequest.self, nil)
         case .signIn: return (DeviceAPI.SignIn.self, SignInAnswer.self)
-        case .signOut: return (DeviceAPI.SignOut.self, nil)
-        case .devices: return (nil, [DeviceAPI.Device].self)
-        case .signOutDevice: return (nil, DeviceAPI.SignedOut.self)
         case .books: return (nil, [BookRow].self)
         case .addBook, .editBook: return (BookInput.self, SavedBook.self)
         case .deleteBook: return (nil, BookDeletedAnswer.self)
@@ -77,11 +69,9 @@ package enum WebRoute: String, CaseIterable, Sendable {
         case .startImport: return (nil, ImportStarted.self)
         case .importState, .cancelImport: return (nil, ImportStateAnswer.self)
         case .shareBook: return (ShareRequest.self, ShareAnswer.self)
-        case .unshareBook: return (nil, DeviceAPI.Unshared.self)
         case .follow: return (DeviceAPI.FollowRequest.self, FollowedBook.self)
         case .sharePreview: return (nil, SharePreview.self)
         case .unfollow: return (nil, DeviceAPI.Unfollowed.self)
-        case .catalog: return (nil, [CatalogEntry].self)
         }
     }
 

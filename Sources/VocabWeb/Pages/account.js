@@ -44,7 +44,7 @@ async function signIn() {
 
 async function loadDevices() {
   $("account-error").textContent = "";
-  const devices = await api("GET", "devices");
+  const devices = await api("GET", "v1/devices");
   const list = $("device-list");
   list.replaceChildren(...devices.map((device) => {
     const when = new Date(device.created * 1000).toLocaleDateString();
@@ -53,7 +53,7 @@ async function loadDevices() {
     if (!device.this) {
       const button = element("button", t("Sign out"), "signout");
       button.addEventListener("click", async () => {
-        try { await api("DELETE", `devices/${encodeURIComponent(device.id)}`); await loadDevices(); }
+        try { await api("DELETE", `v1/devices/${encodeURIComponent(device.id)}`); await loadDevices(); }
         catch (error) { $("account-error").textContent = error.message; }
       });
       row.append(button);
@@ -66,7 +66,7 @@ async function signOut(everywhere) {
   const unsent = (await waiting()).length;
   if (unsent > 0 && !confirm(t("%@ changes made offline have not been sent yet and will be lost. Sign out anyway?", unsent))) return;
   try {
-    await api("POST", "signout", { everywhere });
+    await api("POST", "v1/signout", { everywhere });
   } catch (error) {
     if (error.status !== 401) { $("account-error").textContent = error.message; return; }
   }

@@ -63,7 +63,7 @@ export function setUpSharing(form) {
     $("follow-code").value = "";
   });
   form("catalog-form", "catalog-error", async () => {
-    const found = await api("GET", `catalog?q=${encodeURIComponent($("catalog-query").value)}`);
+    const found = await api("GET", `v1/catalog?q=${encodeURIComponent($("catalog-query").value)}`);
     $("catalog-list").replaceChildren(...found.map((entry) =>
       item(entry.title, (entry.languages ? `[${entry.languages}] ` : "") + [t("by %@", entry.sharer), entry.words === 1 ? t("1 word") : t("%d words", entry.words),
         entry.followers === 1 ? t("1 follower") : t("%d followers", entry.followers)].join(" · "),
@@ -82,7 +82,7 @@ export function setUpSharing(form) {
   $("book-unshare").addEventListener("click", async () => {
     const book = (await import("./words.js")).currentBook();
     try {
-      await api("DELETE", `books/${book.id}/share`);
+      await api("DELETE", `v1/shares/${book.id}`);
       $("share-info").hidden = true;
       toast(t("“%@” is no longer shared.", book.name));
     } catch (error) { $("share-error").textContent = error.message; }
