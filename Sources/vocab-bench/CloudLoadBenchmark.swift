@@ -125,9 +125,21 @@ final class LoadResults: Sendable {
 
     private struct State {
         var latencies: [Double] = [], errors: [String: Int] = [:], events: [SyncEvent] = [], acknowledged: [Int: Set<String>] = [:]
+        /// Syncs whose closing counts disagreed and that repaired their store by a full pull
+        /// (which pushes back what the cloud lacks: a loss put back, so counted as one).
+        var repairs = 0
+        /// Devices wait before their next sync while this is set (the failover's look at the
+        /// new primary comes before any of them could put a lost record back).
+        var paused = false
     }
 
     private let state = Mutex(State())
+
+    func record(repairedBy device: String) { state.withLock { $0.repairs += 1 } }
+    var repairs: Int { state.withLock { $0.repairs } }
+    func pause(_ paused: Bool) { state.withLock { $0.paused = paused } }
+    /// Returns once the devices are not paused.
+    func waitWhilePaused() { while state.withLock({ $0.paused }) { usleep(20_000) } }
 
     func record(seconds: Double) { state.withLock { $0.latencies.append(seconds) } }
     func record(error: String) { state.withLock { $0.errors[error, default: 0] += 1 } }
@@ -177,10 +189,12 @@ struct LoadDevice {
             } catch {
                 results.record(error: "local change: \((error as? UserFacingError)?.message ?? "\(error)")")
             }
+            results.waitWhilePaused()
             let started = ContinuousClock.now
             let sending = pending
             do {
-                _ = try CloudLoadBenchmark.sync(store, login, timeouts)
+                let report = try CloudLoadBenchmark.sync(store, login, timeouts)
+                if report.repaired { results.record(repairedBy: "\(user)-\(device)") }
                 let elapsed = started.duration(to: .now)
                 results.record(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
                 results.acknowledge(user: user, ids: sending)

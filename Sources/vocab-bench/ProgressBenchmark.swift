@@ -84,6 +84,21 @@ struct ProgressBenchmark {
                      notes, notes * 10, best * 1000, (times.first ?? 0) * 1000, anki * 1000, best / max(anki, 1e-9)))
         BenchChecks.target("progress report: \(String(format: "%.2f", best / max(anki, 1e-9)))x Anki's graphs", best / max(anki, 1e-9), atMost: 1)
         BenchChecks.target("progress report: \(String(format: "%.1f", best * 1000)) ms", best * 1000, atMost: 100)
-        if let report { ProgressCrossCheck(store: home + "/vocab.sqlite", report: report, studyDay: studyDay).run() }
+        if let report { crossCheck(report, store: home + "/vocab.sqlite", in: work) }
+    }
+
+    /// The report's calendar, due-ahead days and true retention recomputed by plain SQL over the
+    /// same store (`scripts/progress_check.py`, which the suite runs too): every figure must agree.
+    private func crossCheck(_ report: ProgressReport, store: String, in work: String) {
+        let reportFile = work + "/report.json", output = work + "/check.txt"
+        let said = { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") }
+        do {
+            try Data(report.json.compact.utf8).write(to: URL(fileURLWithPath: reportFile))
+            _ = try ChildProcess.measure("/usr/bin/python3", [ChildProcess.scriptPath("progress_check.py"), store, reportFile], stdoutPath: output)
+            print(said())
+        } catch {
+            print(said())
+            BenchChecks.fail("progress: the report and plain SQL disagree, or the check could not run: \(error)")
+        }
     }
 }

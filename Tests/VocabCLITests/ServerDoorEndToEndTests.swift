@@ -165,8 +165,8 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
     }
 
     /// Bodies being received hold no slot: a push that names no device is refused from its head
-    /// (its body dropped for 5 s at most, then its connection closed; one that waits for our word
-    /// is answered at once); a learner's slow pushes — more than the eight slots there once
+    /// (its body dropped for 5 s and 4 MiB at most, then its connection closed — the bytes are
+    /// checked exactly, the time only as "it ends"; one that waits for our word is answered at once); a learner's slow pushes — more than the eight slots there once
     /// were — hold nothing of his own whole push nor of alice's sync; and a body that comes
     /// slower than the slowest rate (4 KiB a second past its first 10 s) is cut off, which the
     /// idle bound never would.
@@ -186,6 +186,12 @@ final class ServerDoorEndToEndTests: CloudEndToEndTestCase {
             usleep(500_000)
             return anonymous.allSatisfy { $0.closedUnanswered(waitingAtMost: 0) }
         }, "the anonymous bodies are cut off within the drain's time")
+        // The drain's other bound, its bytes (4 MiB): a refused body sent as fast as the server
+        // takes it is cut off long before its 64 MiB (without the bound, loopback would carry all
+        // of it within the drain's 5 s; what the kernel's buffers hold on either side is the rest).
+        let flood = try SlowSender(port: port, path: pushPath, length: 64 << 20)
+        let taken = flood.sendFast(upTo: 64 << 20)
+        XCTAssertLessThan(taken, 32 << 20, "a refused body is dropped for 4 MiB at most, then its connection closed (\(taken) bytes taken)")
         // Asking to wait for the server's word (as curl does for large bodies), one is answered at once.
         let asking = try SlowSender(port: port, path: pushPath, headers: ["Expect: 100-continue"], length: 100_000)
         XCTAssertEqual(asking.status(waitingAtMost: 30), 401, "refused at once")

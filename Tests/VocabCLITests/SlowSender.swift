@@ -64,6 +64,22 @@ final class SlowSender {
         return bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
+    /// Sends the body as fast as the server takes it, up to `total` bytes, until the server
+    /// closes the connection; returns how many bytes were sent. (A send that blocks 30 s gives up:
+    /// a guard against a test that hangs, not a bound it checks.)
+    func sendFast(upTo total: Int) -> Int {
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let chunk = [UInt8](repeating: 0x20, count: 64 * 1024)
+        var sent = 0
+        while sent < total {
+            let count = chunk.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, min($0.count, total - sent), Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { break }
+            sent += count
+        }
+        return sent
+    }
+
     /// The status the server answered with within `seconds`, nil if none came (or the
     /// connection was closed without one).
     func status(waitingAtMost seconds: Double) -> Int? {
