@@ -75,6 +75,9 @@ package final class CloudService<Front: Sendable>: Sendable {
     /// Pulls into a learner's store after a sign-in, off the request: four at a time, one
     /// waiting per learner (a second sign-in meanwhile finds his first pull under way).
     private let firstFills = FairWorkQueue(workers: 4, pendingPerKey: 1, pendingInAll: 1_000)
+    /// The followed books' checks off the requests' way: two at a time, one waiting per learner
+    /// (threads fixed in number, never one per check).
+    private let followedChecks = FairWorkQueue(workers: 2, pendingPerKey: 1, pendingInAll: 1_000)
     /// The devices that proved themselves lately, by id (the cloud checks them again in every
     /// function a call runs; this only names their learner).
     private let devices = ShardedDictionary<SignedInDevice>()
@@ -408,10 +411,11 @@ package final class CloudService<Front: Sendable>: Sendable {
             try bringFollowedBooksUpToDate(learner, caller)
         } else if due {
             learner.busy.add(1, ordering: .relaxed)  // not evicted meanwhile
-            DispatchQueue.global(qos: .utility).async { [self] in
+            let queued = followedChecks.submit(key: caller.owner) { [self] in
                 defer { learner.busy.subtract(1, ordering: .relaxed) }
                 try? bringFollowedBooksUpToDate(learner, caller)
             }
+            if !queued { learner.busy.subtract(1, ordering: .relaxed) }  // one is waiting already, or too many: the next turn asks
         }
         do {
             let bringUpToDate = { [self] () throws -> CloudCounts? in

@@ -44,7 +44,7 @@ extension WebApp {
         }
         let pool = self.pool, now = clock.now(), policy = backups
         let uploadName = String((request.query["name"] ?? "").split(separator: "/").last?.prefix(120) ?? "upload.\(format.rawValue)")
-        let started = Threads.start {
+        let started = WebImports.workers.submit(key: pool.path) {
             defer { unlink(path) }
             let state: WebImports.State
             do {

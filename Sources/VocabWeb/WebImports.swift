@@ -1,11 +1,17 @@
 import FoundationEssentials
 import Synchronization
 import VocabCore
+import VocabSystem
 
-/// Imports started from the web app, each running on its own thread while the page asks how far
-/// it got: at most `running` at once (they take turns at the store's writer anyway), each
-/// cancellable by the device that started it; a finished one is kept for its page to read.
+/// Imports started from the web app, run by the server's import workers while the page asks how
+/// far it got: at most `running` of a learner's at once (they take turns at the store's writer
+/// anyway), each cancellable by the device that started it; a finished one is kept for its page
+/// to read.
 final class WebImports: Sendable {
+    /// The whole server's import workers: two threads, whatever the number of learners importing,
+    /// taking their stores in turn; 64 imports wait at most (more are refused as too busy).
+    static let workers = FairWorkQueue(workers: 2, pendingPerKey: 2, pendingInAll: 64, runningPerKey: 1)
+
     enum State: Sendable {
         case running(rows: Int, share: Double?)
         /// What the import did, as the API's JSON object.

@@ -210,4 +210,53 @@ final class CrowdAttackEndToEndTests: CloudEndToEndTestCase {
         try syncs("alice-again")
         XCTAssertEqual(try words("alice-again"), ["kept"], "a server started again serves her account whole")
     }
+
+    /// Twelve learners' imports at once take the server's two import workers, not a thread
+    /// each (they took one each before: twelve imports, twelve threads); every import finishes
+    /// whole, and alice syncs meanwhile.
+    func testACrowdOfImportsTakesTwoWorkersNotAThreadEach() throws {
+        let alice = try newUser()
+        let server = try startServer("imports", tls: false)
+        let process = try XCTUnwrap(servers.last)
+        try signIn("alice", to: server, as: alice)
+        try on("alice", ["book", "add", "Hers"]).expectSuccess()
+        let rows = 20_000
+        let csv = vocab.file("words.csv")
+        try Data(("word,definition\n" + (0..<rows).map { "w\($0),meaning \($0)\n" }.joined()).utf8).write(to: URL(fileURLWithPath: csv))
+        var learners: [(jar: String, book: String)] = []
+        for index in 0..<12 {
+            let name = try newUser("importer"), jar = vocab.file("jar-\(index)")
+            let signedIn = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-c", jar, "-H", "X-Vocab-Request: 1", "-H", "Content-Type: application/json",
+                                     "-d", #"{"user":"\#(name)","password":"pw"}"#, server + "/api/signin"])
+            XCTAssertEqual(signedIn, "200")
+            let made = try curl(["-b", jar, "-H", "X-Vocab-Request: 1", "-H", "Content-Type: application/json", "-d", #"{"name":"Imported"}"#,
+                                 server + "/api/books"])
+            let book = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(made.utf8)) as? [String: Any])?["id"] as? String, made)
+            learners.append((jar, book))
+        }
+        let before = try footprint(of: process).threads
+        let ids = try learners.map { learner in
+            let started = try curl(["-b", learner.jar, "-H", "X-Vocab-Request: 1", "--data-binary", "@" + csv,
+                                    server + "/api/imports?name=words.csv&book=\(learner.book)"])
+            return try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(started.utf8)) as? [String: Any])?["id"] as? String, started)
+        }
+        var mostThreads = before, states: [String] = []
+        XCTAssertTrue(waitUntil(300) {
+            mostThreads = max(mostThreads, (try? self.footprint(of: process).threads) ?? 0)
+            states = zip(learners, ids).map { learner, id in
+                let state = (try? curl(["-b", learner.jar, server + "/api/imports/\(id)"])) ?? ""
+                return ((try? JSONSerialization.jsonObject(with: Data(state.utf8))) as? [String: Any])?["state"] as? String ?? state
+            }
+            return !states.contains("running")
+        }, "the imports end: \(states)")
+        XCTAssertEqual(states, Array(repeating: "done", count: 12))
+        // Two import workers, each import's reader of its file running ahead of it (two), and a
+        // few more of the server's own; twelve imports on a thread each (and their readers) were 24.
+        XCTAssertLessThanOrEqual(mostThreads, before + 8, "the imports took the two import workers, no thread each (\(before) → \(mostThreads))")
+        for learner in learners {
+            let listed = try curl(["-b", learner.jar, server + "/api/books/\(learner.book)/words?limit=1"])
+            XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])?["total"] as? Int, rows, "every row imported")
+        }
+        try aliceSyncsInTime()
+    }
 }
