@@ -576,7 +576,7 @@ final class LoadLearner: Sendable {
     var cookie: String { session.withLock { $0.cookie } }
 
     func signOut(results: WebLoadResults? = nil) throws {
-        _ = try request("POST", "/api/signout", .object([]), kind: "sign out", results: results)
+        _ = try request("POST", "/api/v1/signout", .object([]), kind: "sign out", results: results)
         session.withLock { $0.cookie = "" }
     }
 
