@@ -31,6 +31,10 @@ struct WebLoadBenchmark {
     var attackSeconds = 0
     /// Whether each server's `/metrics` is scraped every second throughout (as Prometheus would).
     var scrapeMetrics = false
+    /// nginx in front instead of the shipped HAProxy (`NginxInFront`: the alternative issue 67
+    /// asked to measure), and the crowd aimed at the proxy instead of straight at the servers.
+    var nginx = false
+    var crowdAtProxy = false
     static let seededWords = 100
 
     init(_ arguments: [String]) throws {
@@ -38,9 +42,14 @@ struct WebLoadBenchmark {
                                                 + "[--think-ms N (0-60000, default 0: no pause between requests)] [--cloud-connections N (1-256, default: the server's)] "
                                                 + "[--attack-seconds N (0-600, default 0: after the run, another as long as this beside 100 addresses holding "
                                                 + "10,000 slow connections and five accounts pushing and pulling slowly)] "
-                                                + "[--scrape-metrics 0|1 (default 0: 1 serves /metrics and reads it every second, as Prometheus would)]",
+                                                + "[--scrape-metrics 0|1 (default 0: 1 serves /metrics and reads it every second, as Prometheus would)] "
+                                                + "[--nginx 0|1 (default 0: HAProxy as docs/haproxy.cfg; 1: nginx with full request buffering)] "
+                                                + "[--crowd-at-proxy 0|1 (default 0: the crowd straight at the servers; 1: at the proxy)]",
                                             ranges: ["--learners": 1...2000, "--seconds": 1...600, "--think-ms": 0...60_000, "--cloud-connections": 1...256,
-                                                     "--attack-seconds": 0...600, "--scrape-metrics": 0...1])
+                                                     "--attack-seconds": 0...600, "--scrape-metrics": 0...1,
+                                                     "--nginx": 0...1, "--crowd-at-proxy": 0...1])
+        nginx = given["--nginx"] == 1
+        crowdAtProxy = given["--crowd-at-proxy"] == 1
         scrapeMetrics = given["--scrape-metrics"] == 1
         attackSeconds = given["--attack-seconds"] ?? 0
         cloudConnections = given["--cloud-connections"]
@@ -82,7 +91,7 @@ struct WebLoadBenchmark {
         }
 
         // Each learner's words in the cloud, from a desktop of theirs.
-        print("web-load: \(learners) learners, each with a book of \(Self.seededWords) words in the cloud; HAProxy before two vocab serve --cloud, through PgBouncer; "
+        print("web-load: \(learners) learners, each with a book of \(Self.seededWords) words in the cloud; \(nginx ? "nginx" : "HAProxy") before two vocab serve --cloud, through PgBouncer; "
               + (thinkMilliseconds == 0 ? "no pause between a learner's requests" : "a learner looks at a card \(thinkMilliseconds) ms on average before grading it"))
         for (index, name) in names.enumerated() {
             try CloudSchema.addUser(name, password: "pw-\(run)", on: admin)
@@ -112,9 +121,9 @@ struct WebLoadBenchmark {
                                            extra: ["--behind-proxy"] + (cloudConnections.map { ["--cloud-connections", String($0)] } ?? [])
                                                 + (scrapeMetrics ? ["--metrics", "127.0.0.1:0"] : [])))
         }
-        let proxy = try ProxyInFront(of: servers.map(\.port), work: work)
+        let proxy: any LoadProxy = nginx ? try NginxInFront(of: servers.map(\.port), work: work) : try ProxyInFront(of: servers.map(\.port), work: work)
         defer { proxy.stop() }
-        print("  HAProxy on port \(proxy.port) before two vocab serve --cloud (ports \(servers.map { String($0.port) }.joined(separator: ", ")))")
+        print("  \(nginx ? "nginx" : "HAProxy") on port \(proxy.port) before two vocab serve --cloud (ports \(servers.map { String($0.port) }.joined(separator: ", ")))")
         let learnersOf = names.enumerated().map { LoadLearner(index: $0.offset, name: $0.element, password: "pw-\(run)", port: proxy.port) }
 
         // Memory: every learner signed in at once (their stores pulled), against the servers idle.
@@ -147,7 +156,7 @@ struct WebLoadBenchmark {
                                + "add word \(String(format: "%.1f", quiet.p99("add word"))) ms", max(quiet.p99("grade"), quiet.p99("add word")), atMost: 100)
         }
         if attackSeconds > 0 {
-            try attacked(learnersOf, servers: servers, admin: admin, tier: tier, run: String(run), work: work, quiet: quiet)
+            try attacked(learnersOf, servers: servers, proxy: proxy.port, admin: admin, tier: tier, run: String(run), work: work, quiet: quiet)
         }
 
         // Convergence: on the server, each grade and word exactly once; each desktop, synced, equal to it.
@@ -234,7 +243,7 @@ struct WebLoadBenchmark {
     /// connections straight at the servers, and five accounts (their words 8 MiB each) keeping
     /// slow pushes coming and pulls unread. Targets: next card p99 within 2x the quiet run's,
     /// grade p99 under 100 ms, no learner's error, a server's memory under 512 MiB and threads under 64.
-    private func attacked(_ learners: [LoadLearner], servers: [CloudServer], admin: PostgresConnection, tier: PostgresConnection, run: String,
+    private func attacked(_ learners: [LoadLearner], servers: [CloudServer], proxy: Int, admin: PostgresConnection, tier: PostgresConnection, run: String,
                           work: String, quiet: Measured) throws {
         OpenFiles.raiseLimit(to: 20_000)  // the crowd's 10,000 sockets, and the learners' beside them
         let names = (0..<5).map { "slow_\(run)_\($0)" }
@@ -251,8 +260,8 @@ struct WebLoadBenchmark {
             _ = try SyncEngine(store: filled, connection: tier, device: key, account: address).run()
             tokens.append(key.token)
         }
-        let crowd = AttackCrowd(ports: servers.map(\.port))
-        let slow = SlowAccounts(tokens: tokens, port: servers[0].port)
+        let crowd = AttackCrowd(ports: crowdAtProxy ? [proxy] : servers.map(\.port))
+        let slow = SlowAccounts(tokens: tokens, port: crowdAtProxy ? proxy : servers[0].port)
         crowd.start()
         slow.start()
         defer {
@@ -260,7 +269,7 @@ struct WebLoadBenchmark {
             slow.stop()
         }
         while crowd.open == 0 { usleep(100_000) }
-        print("  beside a crowd: \(crowd.open) slow connections from 100 addresses straight at the servers, "
+        print("  beside a crowd: \(crowd.open) slow connections from 100 addresses \(crowdAtProxy ? "at the proxy" : "straight at the servers"), "
               + "and 5 accounts (8 MiB of words each) pushing 2 MiB batches at 8 KiB/s and leaving pulls unread")
         let measured = measure(learners, seconds: attackSeconds, servers: servers, label: "beside the crowd: ")
         print("    the crowd opened \(crowd.reopened) connections again after the servers cut them")
@@ -404,10 +413,16 @@ struct WebLoadBenchmark {
     }
 }
 
+/// A proxy the learners reach the servers through.
+protocol LoadProxy {
+    var port: Int { get }
+    func stop()
+}
+
 /// HAProxy as docs/haproxy.cfg sets it up, listening on plain HTTP on loopback (the bench's
 /// client speaks no TLS), in front of servers on `ports`; ready once a health check passes
 /// through it.
-final class ProxyInFront {
+final class ProxyInFront: LoadProxy {
     let process = Process()
     let port: Int
 
@@ -756,5 +771,85 @@ final class MetricsScraper: @unchecked Sendable {
         stopped = true
         stopping.signal()
         stopping.unlock()
+    }
+}
+
+/// nginx in front of the servers as issue 67 proposed it, set up to do what docs/haproxy.cfg
+/// does (a device to one server by a hash of its credential, 64 connections per address, a head
+/// within 10 s, X-Forwarded-For its own) and more: every request body read whole before a
+/// server sees it (`proxy_request_buffering on`), every answer read whole from the server
+/// (`proxy_buffering on`). Plain HTTP on loopback; ready once a health check passes through it.
+final class NginxInFront: LoadProxy {
+    let process = Process()
+    let port: Int
+
+    init(of ports: [Int], work: String) throws {
+        guard let nginx = ChildProcess.which("nginx") else { throw BenchError.message("--nginx 1 needs nginx (apt-get install nginx)") }
+        port = 30_000 + Int.random(in: 0..<20_000)
+        let prefix = work + "/nginx"
+        for folder in ["", "/body", "/proxy", "/logs"] {
+            try FileManager.default.createDirectory(atPath: prefix + folder, withIntermediateDirectories: true)
+        }
+        let config = """
+            user root;
+            worker_processes auto;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/logs/error.log warn;
+            worker_rlimit_nofile 40000;
+            events { worker_connections 20000; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix)/body;
+                proxy_temp_path \(prefix)/proxy;
+                client_header_timeout 10s;
+                client_body_timeout 10s;
+                send_timeout 30s;
+                keepalive_timeout 10s;
+                client_max_body_size 40m;
+                client_body_buffer_size 32k;
+                limit_conn_zone $binary_remote_addr zone=per_address:10m;
+                limit_conn per_address 64;
+                map $cookie_vocab_device $vocab_device { "" $http_authorization; default $cookie_vocab_device; }
+                upstream vocab_servers {
+                    hash $vocab_device consistent;
+                    \(ports.map { "server 127.0.0.1:\($0) max_fails=1 fail_timeout=2s;" }.joined(separator: "\n            "))
+                    keepalive 64;
+                }
+                server {
+                    listen 127.0.0.1:\(port) backlog=4096;
+                    location / {
+                        proxy_pass http://vocab_servers;
+                        proxy_http_version 1.1;
+                        proxy_set_header Connection "";
+                        proxy_set_header Host $host;
+                        proxy_set_header X-Forwarded-For $remote_addr;
+                        proxy_set_header X-Forwarded-Proto https;
+                        proxy_request_buffering on;
+                        proxy_buffering on;
+                        proxy_connect_timeout 5s;
+                        proxy_read_timeout 60s;
+                    }
+                }
+            }
+            """
+        let file = prefix + "/nginx.conf"
+        try Data(config.utf8).write(to: URL(fileURLWithPath: file))
+        process.executableURL = URL(fileURLWithPath: nginx)
+        process.arguments = ["-p", prefix, "-c", file, "-g", "daemon off;"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 {
+            if let client = try? LoadHTTPClient(port: port), let answer = try? client.send("GET", "/api/v1/health", headers: [], body: []),
+               answer.status == 200 { return }
+            usleep(100_000)
+        }
+        process.terminate()
+        throw BenchError.message("nginx did not answer on port \(port): \((try? String(contentsOfFile: prefix + "/logs/error.log", encoding: .utf8)) ?? "")")
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
     }
 }
