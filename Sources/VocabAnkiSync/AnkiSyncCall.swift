@@ -1,3 +1,5 @@
+import VocabCore
+
 /// Every call of Anki's sync protocol (version 11) a Vocab server answers, by the address an
 /// Anki app posts to: `{base}sync/METHOD` for the collection, `{base}msync/METHOD` for media,
 /// the base being `/anki/` on the server (the address a learner types into the app).
@@ -25,13 +27,5 @@ public enum AnkiSyncCall: String, CaseIterable, Sendable {
     private static let byPath = Dictionary(uniqueKeysWithValues: allCases.map { ($0.path, $0) })
 
     /// Its name as metrics count it: `anki_` and the case's name in snake case (`anki_media_begin`).
-    public var metricName: String { "anki_" + Self.snakeCase(String(describing: self)) }
-
-    /// `camelCase` as `camel_case`.
-    static func snakeCase(_ name: some StringProtocol) -> String {
-        name.reduce(into: "") { name, letter in
-            if letter.isUppercase { name += "_" }
-            name += letter.lowercased()
-        }
-    }
+    public var metricName: String { "anki_" + String(describing: self).snakeCased }
 }

@@ -109,7 +109,7 @@ public final class AnkiSyncServer: Sendable {
         let status = refusal.status == 401 ? 403 : refusal.status
         var headers = [("Content-Type", "text/plain; charset=utf-8")]
         if let wait = refusal.retryAfter { headers.append(("Retry-After", String(wait))) }
-        return AnkiSyncReply(status: status, headers: headers, body: Array(refusal.message.utf8), refusalCause: caseName(refusal))
+        return AnkiSyncReply(status: status, headers: headers, body: Array(refusal.message.utf8), refusalCause: refusal.caseName)
     }
 
     private func route(_ exchange: AnkiSyncExchange) throws -> AnkiSyncReply {
@@ -182,11 +182,6 @@ public final class AnkiSyncServer: Sendable {
     }
 
     static func json<T: Encodable>(_ value: T) throws -> AnkiSyncReply { try compressed(AnkiSyncWire.encode(value)) }
-
-    /// A refusal's case in snake case (`too_many_tries`), as metrics count it: a bounded set, never a value.
-    static func caseName(_ refusal: Refusal) -> String {
-        AnkiSyncCall.snakeCase(String(describing: refusal).prefix { $0 != "(" })
-    }
 
     /// A device's name in the account's list, from the app's version (`26.09,abc123,linux`):
     /// "Anki 26.09 on linux"; only letters, digits, dots and dashes of it are kept.

@@ -253,6 +253,9 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         }
     }
 
+    /// Its case in snake case (`too_many_tries`), as metrics count it: a bounded set, never a value.
+    public var caseName: String { String(describing: self).prefix { $0 != "(" }.snakeCased }
+
     /// Whether the page should show the account's sign-in (a 401 of a cloud account).
     public var asksForAccountSignIn: Bool {
         switch self {

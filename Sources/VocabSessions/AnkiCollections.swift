@@ -18,20 +18,21 @@ public enum AnkiCollections {
     /// from this account never needs a full sync for it).
     public static func standing(of pool: LibraryPool, account: String) throws -> Standing {
         try pool.read { library in
-            let schema = schemaStamp(account)
-            let changed = try library.store.latestChangeTime()
-            return Standing(stamps: AnkiSyncStamps(modified: max(changed, schema), schema: schema, usn: 1),
-                            empty: try library.store.wordCount() == 0)
+            Standing(stamps: try stamps(of: library, account: account), empty: try library.store.wordCount() == 0)
         }
     }
 
     /// The whole collection, as a full download sends it.
     public static func download(from pool: LibraryPool, account: String, now: Timestamp) throws -> [UInt8] {
         try pool.read { library in
-            let schema = schemaStamp(account)
-            let stamps = AnkiSyncStamps(modified: max(try library.store.latestChangeTime(), schema), schema: schema, usn: 1)
-            return try AnkiExport.collectionBytes(from: library.store, stamps: stamps, now: now)
+            try AnkiExport.collectionBytes(from: library.store, stamps: try stamps(of: library, account: account), now: now)
         }
+    }
+
+    /// The stamps of the store as `library` reads it, for `account`.
+    private static func stamps(of library: Library, account: String) throws -> AnkiSyncStamps {
+        let schema = schemaStamp(account)
+        return AnkiSyncStamps(modified: max(try library.store.latestChangeTime(), schema), schema: schema, usn: 1)
     }
 
     /// The account of a server of one learner: its store's own id (made on first use).

@@ -116,14 +116,6 @@ package final class ServerMetrics: Sendable {
     }
 
     /// A case name in Prometheus' label style: `nextCard` → `next_card`.
-    package static func snakeCase(_ name: String) -> String {
-        var text = ""
-        for character in name {
-            if character.isUppercase, !text.isEmpty { text.append("_") }
-            text.append(Character(character.lowercased()))
-        }
-        return text
-    }
 }
 
 extension WebApp {
@@ -140,7 +132,7 @@ extension WebApp {
 
     /// Each route's name, made once (not for every request).
     private static let deviceRouteNames = Dictionary(uniqueKeysWithValues: DeviceRoute.Shape.allCases.map {
-        ($0, "device_" + ServerMetrics.snakeCase(String(describing: $0)))
+        ($0, "device_" + String(describing: $0).snakeCased)
     })
-    private static let pageRouteNames = Dictionary(uniqueKeysWithValues: WebRoute.allCases.map { ($0, ServerMetrics.snakeCase(String(describing: $0))) })
+    private static let pageRouteNames = Dictionary(uniqueKeysWithValues: WebRoute.allCases.map { ($0, String(describing: $0).snakeCased) })
 }

@@ -328,8 +328,7 @@ package struct WebProblem: Error {
     /// What refused, as it is counted: a `Refusal`'s case (`too_many_tries`), or a layer's error
     /// type (`vocab_error`) — a bounded set, never a value.
     package var causeName: String {
-        let name = cause is Refusal ? String(String(describing: cause).prefix { $0 != "(" }) : String(describing: type(of: cause))
-        return ServerMetrics.snakeCase(name)
+        (cause as? Refusal)?.caseName ?? String(describing: type(of: cause)).snakeCased
     }
 
     /// A layer's error, answered with `status` (its words are the error's).

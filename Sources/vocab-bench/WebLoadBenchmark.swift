@@ -413,10 +413,32 @@ struct WebLoadBenchmark {
     }
 }
 
-/// A proxy the learners reach the servers through.
+/// A proxy the learners reach the servers through: its process, and the port it listens on.
 protocol LoadProxy {
+    var process: Process { get }
     var port: Int { get }
-    func stop()
+}
+
+extension LoadProxy {
+    /// Runs the proxy (its output dropped) and returns once a health check passes through it;
+    /// stops it and throws `why()` when none does within 10 s.
+    func start(_ why: () -> String) throws {
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 {
+            if let client = try? LoadHTTPClient(port: port), let answer = try? client.send("GET", "/api/v1/health", headers: [], body: []),
+               answer.status == 200 { return }
+            usleep(100_000)
+        }
+        process.terminate()
+        throw BenchError.message(why())
+    }
+
+    func stop() {
+        process.terminate()  // SIGTERM: a background job's children ignore SIGINT, and HAProxy then never stops
+        process.waitUntilExit()
+    }
 }
 
 /// HAProxy as docs/haproxy.cfg sets it up, listening on plain HTTP on loopback (the bench's
@@ -439,21 +461,7 @@ final class ProxyInFront: LoadProxy {
         try Data(config.utf8).write(to: URL(fileURLWithPath: file))
         process.executableURL = URL(fileURLWithPath: haproxy)
         process.arguments = ["-f", file, "-db"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<100 {
-            if let client = try? LoadHTTPClient(port: port), let answer = try? client.send("GET", "/api/v1/health", headers: [], body: []),
-               answer.status == 200 { return }
-            usleep(100_000)
-        }
-        process.terminate()
-        throw BenchError.message("HAProxy did not answer on port \(port)")
-    }
-
-    func stop() {
-        process.terminate()  // SIGTERM: a background job's children ignore SIGINT, and HAProxy then never stops
-        process.waitUntilExit()
+        try start { "HAProxy did not answer on port \(port)" }
     }
 }
 
@@ -836,20 +844,6 @@ final class NginxInFront: LoadProxy {
         try Data(config.utf8).write(to: URL(fileURLWithPath: file))
         process.executableURL = URL(fileURLWithPath: nginx)
         process.arguments = ["-p", prefix, "-c", file, "-g", "daemon off;"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<100 {
-            if let client = try? LoadHTTPClient(port: port), let answer = try? client.send("GET", "/api/v1/health", headers: [], body: []),
-               answer.status == 200 { return }
-            usleep(100_000)
-        }
-        process.terminate()
-        throw BenchError.message("nginx did not answer on port \(port): \((try? String(contentsOfFile: prefix + "/logs/error.log", encoding: .utf8)) ?? "")")
-    }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
+        try start { "nginx did not answer on port \(port): \((try? String(contentsOfFile: prefix + "/logs/error.log", encoding: .utf8)) ?? "")" }
     }
 }

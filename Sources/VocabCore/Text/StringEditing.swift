@@ -10,6 +10,16 @@ extension StringProtocol {
     public func trimmingSpaces() -> String {
         trimming { $0.isWhitespace && !$0.isNewline }
     }
+
+    /// `camelCase` as `camel_case` (a name as metrics count it).
+    public var snakeCased: String {
+        var text = ""
+        for character in self {
+            if character.isUppercase, !text.isEmpty { text.append("_") }
+            text.append(Character(character.lowercased()))
+        }
+        return text
+    }
 }
 
 extension String {
