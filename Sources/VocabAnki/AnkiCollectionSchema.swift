@@ -1,3 +1,5 @@
+import VocabCore
+
 /// The tables of Anki's schema 11 (what `collection.anki2` holds), as Anki itself creates them:
 /// written by `AnkiExport`, read by every Anki version since 2.1.
 enum AnkiCollectionSchema {
@@ -57,6 +59,44 @@ enum AnkiCollectionSchema {
         .pronunciation, .related { color: #666; }
         .detail { font-size: 16px; margin-top: 12px; }
         """
+
+    /// The "Vocab word" note type as schema 11 keeps it (`models` of `col`).
+    static func noteType(modified: Int64, usn: Int64, defaultDeck: Int64) -> [String: Any] {
+        let fields: [[String: Any]] = fieldNames.enumerated().map { index, name in
+            ["name": name, "ord": index, "sticky": false, "rtl": false, "font": "Arial", "size": 20, "media": [String]()]
+        }
+        let template: [String: Any] = ["name": "Recall", "ord": 0, "qfmt": front, "afmt": back, "bqfmt": "", "bafmt": "",
+                                       "did": JSONValue.null, "bfont": "", "bsize": 0]
+        return [
+            "id": noteTypeId, "name": noteTypeName, "type": 0, "mod": modified, "usn": usn, "sortf": 0, "did": defaultDeck,
+            "tmpls": [template], "flds": fields, "css": css, "latexPre": "", "latexPost": "", "latexsvg": false,
+            "req": [[0, "any", [0]]], "tags": [String](), "vers": [Int](),
+        ]
+    }
+
+    /// The collection's configuration (`conf` of `col`). schedVer 2: without it Anki takes the
+    /// log for its first scheduler's and renumbers the answers given while learning (3 → 4).
+    /// `current`: with the scheduler every current Anki runs, with FSRS as Vocab schedules (for
+    /// a collection an app syncs with: the app fills in its time zone at once, a change it syncs).
+    static func configuration(nextPosition: Int, current: Bool = false) -> [String: Any] {
+        var configuration: [String: Any] = [
+            "schedVer": 2, "activeDecks": [1], "curDeck": 1, "newSpread": 0, "collapseTime": 1200, "timeLim": 0,
+            "estTimes": true, "dueCounts": true, "curModel": String(noteTypeId), "nextPos": nextPosition, "sortType": "noteFld",
+            "sortBackwards": false, "addToCur": true,
+        ]
+        if current {
+            configuration["sched2021"] = true
+            configuration["fsrs"] = true
+        }
+        return configuration
+    }
+
+    /// A deck as schema 11 keeps it.
+    static func deck(id: Int64, name: String, description: String, modified: Int64, usn: Int64) -> [String: Any] {
+        ["id": id, "name": name, "desc": description, "mod": modified, "usn": usn, "collapsed": false,
+         "browserCollapsed": false, "dyn": 0, "conf": 1, "extendNew": 0, "extendRev": 0,
+         "newToday": [0, 0], "revToday": [0, 0], "lrnToday": [0, 0], "timeToday": [0, 0]]
+    }
 
     /// The options group decks point to (Anki's defaults).
     static var deckOptions: [String: Any] { [

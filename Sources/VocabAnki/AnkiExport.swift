@@ -120,23 +120,8 @@ public enum AnkiExport {
 
     private static func writeCollectionRow(_ collection: Database, decks: [String: Any], defaultDeck: Int64,
                                            writer: NotesWriter, now: Timestamp, stamps: AnkiSyncStamps?) throws {
-        let fields: [[String: Any]] = AnkiCollectionSchema.fieldNames.enumerated().map { index, name in
-            ["name": name, "ord": index, "sticky": false, "rtl": false, "font": "Arial", "size": 20, "media": [String]()]
-        }
-        let template: [String: Any] = ["name": "Recall", "ord": 0, "qfmt": AnkiCollectionSchema.front,
-                                       "afmt": AnkiCollectionSchema.back, "bqfmt": "", "bafmt": "", "did": JSONValue.null,
-                                       "bfont": "", "bsize": 0]
-        let noteType: [String: Any] = [
-            "id": AnkiCollectionSchema.noteTypeId, "name": AnkiCollectionSchema.noteTypeName, "type": 0,
-            "mod": now.milliseconds / 1000, "usn": writer.usn, "sortf": 0, "did": defaultDeck, "tmpls": [template], "flds": fields,
-            "css": AnkiCollectionSchema.css, "latexPre": "", "latexPost": "", "latexsvg": false,
-            "req": [[0, "any", [0]]], "tags": [String](), "vers": [Int](),
-        ]
-        // schedVer 2: without it Anki takes the log for its first scheduler's and renumbers the
-        // answers given while learning (3 → 4).
-        let conf: [String: Any] = ["schedVer": 2, "activeDecks": [1], "curDeck": 1, "newSpread": 0, "collapseTime": 1200, "timeLim": 0,
-                                   "estTimes": true, "dueCounts": true, "curModel": String(AnkiCollectionSchema.noteTypeId),
-                                   "nextPos": writer.newPosition, "sortType": "noteFld", "sortBackwards": false, "addToCur": true]
+        let noteType = AnkiCollectionSchema.noteType(modified: now.milliseconds / 1000, usn: writer.usn, defaultDeck: defaultDeck)
+        let conf = AnkiCollectionSchema.configuration(nextPosition: writer.newPosition)
         func json(_ object: Any) throws -> String {
             JSONValue(any: object).compact
         }
@@ -150,16 +135,10 @@ public enum AnkiExport {
     }
 
     private static func deckJSON(id: Int64, name: String, description: String, now: Timestamp, usn: Int64) -> [String: Any] {
-        ["id": id, "name": name, "desc": description, "mod": now.milliseconds / 1000, "usn": usn, "collapsed": false,
-         "browserCollapsed": false, "dyn": 0, "conf": 1, "extendNew": 0, "extendRev": 0,
-         "newToday": [0, 0], "revToday": [0, 0], "lrnToday": [0, 0], "timeToday": [0, 0]]
+        AnkiCollectionSchema.deck(id: id, name: name, description: description, modified: now.milliseconds / 1000, usn: usn)
     }
 
-    /// Text as Anki field HTML: `&`, `<`, `>` escaped, line breaks as `<br>`.
-    static func html(_ text: String) -> String {
-        text.replacingText("&", with: "&amp;").replacingText("<", with: "&lt;")
-            .replacingText(">", with: "&gt;").replacingText("\n", with: "<br>")
-    }
+    static func html(_ text: String) -> String { AnkiWordShape.html(text) }
 
     /// Notes, cards and review log entries, with ids unique as Anki needs them.
     private struct NotesWriter {
@@ -195,76 +174,28 @@ public enum AnkiExport {
         /// Writes the note and card of `word`; returns how many reviews it wrote.
         mutating func add(_ word: Word, deck: Int64, schedule: Schedule?, log: [ReviewRecord]) throws -> Int {
             let id = Self.uniqueId(word.createdAt.milliseconds, in: &noteIds)
-            var detail = word.detail
-            var tags = ""
-            // A last "tags: …" line (how Vocab keeps Anki's tags) goes back to being tags.
-            if let range = detail.ranges(of: "tags: ").last,
-               range.lowerBound == detail.startIndex || detail[detail.index(before: range.lowerBound)] == "\n",
-               !detail[range.upperBound...].contains("\n") {
-                tags = " " + detail[range.upperBound...].split(separator: " ").joined(separator: " ") + " "
-                detail = String(detail[..<range.lowerBound]).trimming(while: \.isNewline)
-            }
-            let fields = [word.word, word.definition, detail, word.pronunciation, word.synonym, word.antonym].map(AnkiExport.html)
-            let checksum = SHA1.hash(Array(word.word.utf8)).prefix(4).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            let note = AnkiWordShape.note(word)
             let modified = word.modifiedAt.milliseconds / 1000
             try collection.run("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '')", [
                 .integer(id), .text(word.id.lowercaseText), .integer(AnkiCollectionSchema.noteTypeId),
-                .integer(modified), .integer(usn), .text(tags), .text(fields.joined(separator: "\u{1F}")), .text(fields[0]),
-                .integer(checksum),
+                .integer(modified), .integer(usn), .text(note.tags), .text(note.fields.joined(separator: "\u{1F}")),
+                .text(note.fields[0]), .integer(AnkiWordShape.checksum(note.fields[0])),
             ])
-            let card = card(for: schedule)
+            let card = AnkiWordShape.card(schedule, created: created, newPosition: Int64(newPosition))
+            if schedule == nil { newPosition += 1 }
             try collection.run("INSERT INTO cards VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)", [
                 .integer(id), .integer(id), .integer(deck), .integer(modified), .integer(usn), .integer(card.type), .integer(card.queue),
-                .integer(card.due), .integer(card.interval), .integer(card.factor), .integer(Int64(schedule?.reviews ?? 0)),
-                .integer(Int64(schedule?.lapses ?? 0)), .integer(card.left), .text(card.data),
+                .integer(card.due), .integer(card.interval), .integer(card.factor), .integer(card.reps),
+                .integer(card.lapses), .integer(card.left), .text(card.data),
             ])
-            try writeLog(log, card: id)
-            return log.count
-        }
-
-        private mutating func card(for schedule: Schedule?) -> (type: Int64, queue: Int64, due: Int64, interval: Int64,
-                                                               factor: Int64, left: Int64, data: String) {
-            guard let schedule else {
-                defer { newPosition += 1 }
-                return (0, 0, Int64(newPosition), 0, 0, 0, "")
-            }
-            let data = CFormat.string("{\"s\":%.4f,\"d\":%.4f}", schedule.stability, schedule.difficulty)
-            switch schedule.state {
-            case .review:
-                let interval = max(1, (schedule.due.milliseconds - schedule.lastReview.milliseconds + AnkiExport.day / 2) / AnkiExport.day)
-                let dueDay = (schedule.due.milliseconds / 1000 - created) / 86_400
-                return (2, 2, dueDay, interval, 2500, 0, data)
-            case .learning, .relearning:
-                let interval = schedule.state == .relearning ? max(1, Int64(schedule.stability.rounded())) : 0
-                return (schedule.state == .learning ? 1 : 3, 1, schedule.due.milliseconds / 1000, interval, 2500, 1001, data)
-            }
-        }
-
-        /// The log as Anki keeps it: the interval each answer gave (days, or negative seconds
-        /// while learning) and the one before, replayed through FSRS as Vocab scheduled them.
-        private mutating func writeLog(_ log: [ReviewRecord], card: Int64) throws {
-            var current: Schedule?
-            for review in log {
-                let next = scheduler.review(current, rating: review.rating, at: review.reviewedAt)
-                let kind: Int64
-                switch current?.state {
-                case nil, .learning?: kind = 0
-                case .review?: kind = 1
-                case .relearning?: kind = 2
-                }
-                let id = Self.uniqueId(review.reviewedAt.milliseconds, in: &reviewIds)
+            for entry in AnkiWordShape.log(log, scheduler: scheduler) {
+                let entryId = Self.uniqueId(entry.review.reviewedAt.milliseconds, in: &reviewIds)
                 try collection.run("INSERT INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
-                    .integer(id), .integer(card), .integer(usn), .integer(Int64(review.rating.rawValue)),
-                    .integer(Self.interval(next)), .integer(current.map(Self.interval) ?? 0),
-                    .integer(next.state == .review ? 2500 : 0), .integer(min(review.durationMs ?? 0, 60_000)), .integer(kind),
+                    .integer(entryId), .integer(id), .integer(usn), .integer(entry.ease), .integer(entry.interval),
+                    .integer(entry.lastInterval), .integer(entry.factor), .integer(entry.time), .integer(entry.type),
                 ])
-                current = next
             }
-        }
-
-        private static func interval(_ schedule: Schedule) -> Int64 {
-            let span = schedule.due.milliseconds - schedule.lastReview.milliseconds
-            return schedule.state == .review ? max(1, (span + AnkiExport.day / 2) / AnkiExport.day) : -max(1, span / 1000)
+            return log.count
         }
     }
 }

@@ -46,10 +46,15 @@ public struct AnkiSyncReply: Sendable {
 public struct AnkiLearner {
     public var account: String
     public var pool: LibraryPool
+    /// Whether his store keeps the collection an app syncs with (`AnkiKeptCollection`: a normal
+    /// sync is answered), or a collection is made from it for each download (a cloud's server,
+    /// whose store is a cache another server's may not match: until the cloud keeps it).
+    public var keepsCollection: Bool
 
-    public init(account: String, pool: LibraryPool) {
+    public init(account: String, pool: LibraryPool, keepsCollection: Bool = false) {
         self.account = account
         self.pool = pool
+        self.keepsCollection = keepsCollection
     }
 }
 
@@ -141,20 +146,19 @@ public final class AnkiSyncServer: Sendable {
 
     /// A signed-in app's call.
     private func answer(_ call: AnkiSyncCall, body: [UInt8], header: AnkiSyncWire.Header, learner: AnkiLearner) throws -> AnkiSyncReply {
+        if learner.keepsCollection, !call.isMedia, call != .upload { return try answerKept(call, body: body, header: header, learner: learner) }
         switch call {
         case .hostKey: throw Refusal.methodNotAllowed("hostKey")  // answered before a learner is known
         case .meta:
             let standing = try AnkiCollections.standing(of: learner.pool, account: learner.account)
-            return try Self.json(AnkiSyncWire.MetaAnswer(mod: standing.stamps.modified, scm: standing.stamps.schema, usn: standing.stamps.usn,
-                                                         ts: clock.now().milliseconds / 1000, msg: "", cont: true, hostNum: 0,
-                                                         empty: standing.empty, media_usn: 0))
+            return try meta(standing.stamps.modified, schema: standing.stamps.schema, usn: standing.stamps.usn, empty: standing.empty)
         case .download:
             return try Self.compressed(try AnkiCollections.download(from: learner.pool, account: learner.account, now: clock.now()))
         case .upload:
             // The protocol answers an upload in plain text, which the app shows.
             return try Self.compressed(Array(Refusal.ankiUploadNotTaken.message.utf8))
         case .abort:
-            return try Self.compressed(Array("{}".utf8))
+            return try Self.compressed(Array("null".utf8))
         case .start, .applyGraves, .applyChanges, .chunk, .applyChunk, .sanityCheck2, .finish:
             throw Refusal.ankiNormalSyncNotYet
         case .mediaBegin:
@@ -168,6 +172,43 @@ public final class AnkiSyncServer: Sendable {
         case .downloadFiles:
             throw Refusal.ankiMediaNotTaken
         }
+    }
+
+    /// A call answered from the collection the learner's store keeps: a normal sync, object by
+    /// object, as Anki's own server answers one.
+    private func answerKept(_ call: AnkiSyncCall, body: [UInt8], header: AnkiSyncWire.Header, learner: AnkiLearner) throws -> AnkiSyncReply {
+        let now = clock.now()
+        func kept<T>(_ work: (AnkiKeptCollection) throws -> T) throws -> T {
+            try AnkiCollections.kept(learner.pool, account: learner.account, now: now, work)
+        }
+        func request() throws -> JSONValue {
+            guard let value = try? JSONParser.parse(body) else { throw Refusal.ankiChangesUnreadable }
+            return value
+        }
+        let answer: JSONValue
+        switch call {
+        case .meta:
+            let standing = try kept { try $0.standing() }
+            return try meta(standing.stamps.modified, schema: standing.stamps.schema, usn: standing.stamps.usn, empty: standing.empty)
+        case .download:
+            return try Self.compressed(try kept { try $0.download() })
+        case .start: answer = try kept { try $0.start(key: header.s, try request()) }
+        case .applyGraves: answer = try kept { try $0.applyGraves(key: header.s, try request()) }
+        case .applyChanges: answer = try kept { try $0.applyChanges(key: header.s, try request()) }
+        case .chunk: answer = try kept { try $0.chunk(key: header.s) }
+        case .applyChunk: answer = try kept { try $0.applyChunk(key: header.s, try request()) }
+        case .sanityCheck2: answer = try kept { try $0.sanityCheck(key: header.s, try request()) }
+        case .finish: answer = try kept { try $0.finish(key: header.s) }
+        case .abort: answer = try kept { try $0.abort() }
+        case .hostKey, .upload, .mediaBegin, .mediaChanges, .uploadChanges, .downloadFiles, .mediaSanity:
+            throw Refusal.methodNotAllowed(call.rawValue)  // answered elsewhere
+        }
+        return try Self.compressed(Array(answer.compact.utf8))
+    }
+
+    private func meta(_ modified: Int64, schema: Int64, usn: Int64, empty: Bool) throws -> AnkiSyncReply {
+        try Self.json(AnkiSyncWire.MetaAnswer(mod: modified, scm: schema, usn: usn, ts: clock.now().milliseconds / 1000, msg: "",
+                                             cont: true, hostNum: 0, empty: empty, media_usn: 0))
     }
 
     /// An answer: `bytes` compressed, with the size the app expects to unpack.

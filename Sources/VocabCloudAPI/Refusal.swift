@@ -104,6 +104,10 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
     case ankiBodyUnreadable
     /// A normal sync (the app's changes and the server's, object by object): not taken yet.
     case ankiNormalSyncNotYet
+    /// A call of a normal sync with none under way (or another app's under way).
+    case ankiSyncNotStarted
+    /// A call's body that is not what the call carries (its JSON of another shape).
+    case ankiChangesUnreadable
     /// An app's whole collection sent to replace the account's: not taken yet.
     case ankiUploadNotTaken
     /// An app's media files: not taken yet.
@@ -184,6 +188,8 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .ankiBodyUnreadable: return Sentence("The request body is not zstd-compressed, or it was cut short.")
         case .ankiNormalSyncNotYet:
             return Sentence("This Vocab server sends a whole collection to Anki but does not yet sync changes one by one; nothing was changed.")
+        case .ankiSyncNotStarted: return Sentence("No sync is under way for this Anki app: sync again; nothing was changed.")
+        case .ankiChangesUnreadable: return Sentence("The Anki app sent changes this server cannot read; nothing was changed.")
         case .ankiUploadNotTaken:
             return Sentence("This Vocab server does not yet take a whole collection from Anki: download from it instead; nothing was changed.")
         case .ankiMediaNotTaken: return Sentence("This Vocab server does not yet keep Anki's media files; nothing was changed.")
@@ -206,7 +212,7 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .busySigningIn, .cloudUnreachable, .tooBusyToImport: return 503
         case .noDictionary, .noSpeech: return 501  // this server lacks it: asking again will not help
         case .ankiSyncVersion, .ankiNormalSyncNotYet, .ankiUploadNotTaken, .ankiMediaNotTaken: return 501
-        case .ankiBodyUnreadable: return 400
+        case .ankiBodyUnreadable, .ankiSyncNotStarted, .ankiChangesUnreadable: return 400
         case .cloudRefusedForm, .bodyNotJSONObject, .signInBodyMissing, .notAChangeNumber: return 400
         case .share(let refusal):
             switch refusal {

@@ -29,6 +29,12 @@ public enum AnkiCollections {
         }
     }
 
+    /// Runs `body` with the collection the store of `pool` keeps for `account` (on the writer:
+    /// one call at a time).
+    public static func kept<T>(_ pool: LibraryPool, account: String, now: Timestamp, _ body: (AnkiKeptCollection) throws -> T) throws -> T {
+        try pool.write { library in try body(AnkiKeptCollection(store: library.store, account: account, now: now)) }
+    }
+
     /// The stamps of the store as `library` reads it, for `account`.
     private static func stamps(of library: Library, account: String) throws -> AnkiSyncStamps {
         let schema = schemaStamp(account)
@@ -42,7 +48,7 @@ public enum AnkiCollections {
 
     /// A schema stamp (ms) the account keeps: a number of its name's (FNV-1a), between 2020 and
     /// 2023, the same on every server.
-    static func schemaStamp(_ account: String) -> Int64 {
+    package static func schemaStamp(_ account: String) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in account.lowercased().utf8 {
             hash ^= UInt64(byte)

@@ -5,9 +5,16 @@ fails prints {"error": ..., "kind": ...} and the script exits 1.
     sync_client.py --endpoint http://127.0.0.1:PORT/anki/ --collection DIR/collection.anki2 \
         [--user U --password P] [--auth FILE] STEP...
 
-Steps: login (signs in, keeps the key in --auth), sync (a normal sync's first step: what the
-server says is needed), download (a full download), upload (a full upload), media (a media
-sync), dump (the collection's decks, notes, cards and review log).
+Steps: login (signs in, keeps the key in --auth), sync (a normal sync when one is needed:
+what the server said), download (a full download), upload (a full upload), media (a media
+sync), status (what a sync would do, asked without syncing: 0 nothing, 1 a normal sync, 2 a
+full one), dump (the collection's decks, notes, cards and review log), check (Anki's own check of
+the collection), and changes a learner makes in the app:
+    add:DECK:WORD:DEFINITION   a "Vocab word" note in DECK
+    basic:DECK:FRONT:BACK      a Basic note (a type Vocab has no place for)
+    edit:WORD:FIELD:TEXT       sets FIELD of the note whose Word (or Front) is WORD
+    remove:WORD                deletes that note
+    answer:WORD:EASE           answers that note's first card (1 again ... 4 easy)
 """
 import argparse
 import json
@@ -42,6 +49,45 @@ def dump(col):
     ]
     decks = sorted(d.name for d in col.decks.all_names_and_ids() if d.name != "Default")
     return {"decks": decks, "notes": notes, "cards": cards, "revlog": revlog, "check": col.db.scalar("pragma integrity_check")}
+
+
+def find_note(col, word):
+    for nid in col.db.list("select id from notes order by id"):
+        note = col.get_note(nid)
+        if note.fields and note.fields[0] == word:
+            return note
+    raise SystemExit(f"no note {word}")
+
+
+def change(col, step):
+    name, *args = step.split(":")
+    if name in ("add", "basic"):
+        deck, first, second = args
+        model = col.models.by_name("Vocab word" if name == "add" else "Basic")
+        if model is None and name == "basic":
+            from anki.stdmodels import _legacy_add_basic_model
+            model = _legacy_add_basic_model(col)
+        note = col.new_note(model)
+        note.fields[0], note.fields[1] = first, second
+        col.add_note(note, col.decks.id(deck))
+        return {"guid": note.guid}
+    if name == "edit":
+        word, field, text = args
+        note = find_note(col, word)
+        note[field] = text
+        col.update_note(note)
+        return {"guid": note.guid}
+    if name == "remove":
+        note = find_note(col, args[0])
+        col.remove_notes([note.id])
+        return {"guid": note.guid}
+    if name == "answer":
+        word, ease = args
+        card = find_note(col, word).cards()[0]
+        card.start_timer()
+        col.sched.answerCard(card, int(ease))
+        return {"guid": card.note().guid}
+    return None
 
 
 def main():
@@ -90,6 +136,13 @@ def main():
                 while col.media_sync_status().active:
                     time.sleep(0.05)
                 print(json.dumps({"step": step, "done": True}))
+            elif step == "status":
+                print(json.dumps({"step": step, "required": col.sync_status(auth).required}))
+            elif step == "check":
+                problems, ok = col.fix_integrity()
+                print(json.dumps({"step": step, "problems": problems, "ok": ok}))
+            elif change_made := change(col, step) if ":" in step else None:
+                print(json.dumps({"step": step.split(":")[0], **change_made}))
             elif step == "dump":
                 print(json.dumps({"step": step, **dump(col)}, ensure_ascii=False))
             else:

@@ -540,6 +540,46 @@ enum Migrations {
                 AND EXISTS (SELECT 1 FROM shared_books s WHERE s.book = NEW.book AND s.ended = 0)
             BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('mark', NEW.id); END;
             """),
+        // The collection an Anki app syncs with, kept beside the words it mirrors (a server of
+        // one learner answers Anki's normal sync from here): every object as Anki sent it or as
+        // made from Vocab's, with its update number; the graves; one sync under way.
+        // `source`: the word, book or review an object mirrors (NULL for Anki's own);
+        // `stamp`: how that source stood when mirrored. Local: nothing here is pushed.
+        Migration(version: 16, sql: """
+            CREATE TABLE anki_collection (
+                one      INTEGER PRIMARY KEY CHECK (one = 1),
+                usn      INTEGER NOT NULL,
+                modified INTEGER NOT NULL,
+                schema   INTEGER NOT NULL,
+                created  INTEGER NOT NULL
+            );
+            CREATE TABLE anki_objects (
+                kind   TEXT NOT NULL CHECK (kind IN ('notetype', 'deck', 'deckconfig', 'tag', 'config', 'note', 'card', 'revlog')),
+                id     TEXT NOT NULL,
+                usn    INTEGER NOT NULL,
+                body   TEXT NOT NULL,
+                source TEXT,
+                stamp  TEXT,
+                PRIMARY KEY (kind, id)
+            ) WITHOUT ROWID;
+            CREATE INDEX anki_objects_usn ON anki_objects (kind, usn);
+            CREATE UNIQUE INDEX anki_objects_source ON anki_objects (kind, source) WHERE source IS NOT NULL;
+            CREATE TABLE anki_graves (
+                kind TEXT NOT NULL CHECK (kind IN ('note', 'card', 'deck')),
+                id   INTEGER NOT NULL,
+                usn  INTEGER NOT NULL,
+                PRIMARY KEY (kind, id)
+            ) WITHOUT ROWID;
+            CREATE TABLE anki_session (
+                one          INTEGER PRIMARY KEY CHECK (one = 1),
+                key          TEXT NOT NULL,
+                server_usn   INTEGER NOT NULL,
+                client_usn   INTEGER NOT NULL,
+                client_newer INTEGER NOT NULL,
+                chunking     INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE TABLE anki_chunk_queue (kind TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }

@@ -1,0 +1,97 @@
+import FoundationEssentials
+import VocabCore
+import VocabStore
+
+/// The collection an Anki app syncs with, as the store keeps it (`Store.ankiObjects`): what a
+/// new one starts with, and the collection file a full download sends, written from the kept
+/// objects (so that the app's next sanity check counts what the server counts).
+public enum AnkiKeptFile {
+    /// The objects a new collection starts with: the "Vocab word" note type, the Default deck
+    /// and its options, the collection's configuration.
+    public static func startingObjects(modified: Int64) -> [(kind: AnkiObjectKind, id: String, body: JSONValue)] {
+        let noteType = AnkiCollectionSchema.noteType(modified: modified, usn: 0, defaultDeck: 1)
+        var objects: [(kind: AnkiObjectKind, id: String, body: JSONValue)] = [
+            (.notetype, String(AnkiCollectionSchema.noteTypeId), JSONValue(any: noteType)),
+            (.deck, "1", JSONValue(any: AnkiCollectionSchema.deck(id: 1, name: "Default", description: "", modified: modified, usn: 0))),
+            (.deckconfig, "1", JSONValue(any: AnkiCollectionSchema.deckOptions)),
+        ]
+        for (key, value) in AnkiCollectionSchema.configuration(nextPosition: 1, current: true).sorted(by: { $0.key < $1.key }) {
+            objects.append((.config, key, JSONValue(any: value)))
+        }
+        return objects
+    }
+
+    /// A deck as the collection keeps it.
+    public static func deck(id: Int64, name: String, description: String, modified: Int64) -> [String: Any] {
+        AnkiCollectionSchema.deck(id: id, name: name, description: description, modified: modified, usn: 0)
+    }
+
+    /// The note type a note of a word is of.
+    public static var wordNoteType: Int64 { AnkiCollectionSchema.noteTypeId }
+
+    /// The kept collection of `store` as the bytes of a collection file (schema 11), its stamps
+    /// `state`'s.
+    public static func bytes(of store: Store, state: AnkiCollectionState) throws -> [UInt8] {
+        let folder = try PrivateFolder()
+        let path = folder.file("collection.anki2")
+        do {
+            let collection = try Database(path: path)
+            try collection.execute(AnkiCollectionSchema.sql)
+            try collection.transaction {
+                try writeCollectionRow(collection, from: store, state: state)
+                try writeRows(collection, from: store)
+            }
+        } catch let error as SQLiteError {
+            throw AnkiPackageError.cannotWrite(reason: "the collection could not be written (\(error.message))")
+        }
+        do {
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw AnkiPackageError.cannotWrite(reason: "the collection written could not be read back (\(error))")
+        }
+    }
+
+    private static func writeCollectionRow(_ collection: Database, from store: Store, state: AnkiCollectionState) throws {
+        func members(_ kind: AnkiObjectKind) throws -> String {
+            var members: [(String, JSONValue)] = []
+            try store.forEachAnkiObject(kind) { object in
+                members.append((object.id, (try? JSONParser.parse(object.body)) ?? .null))
+            }
+            return JSONValue.object(members).compact
+        }
+        var tags: [(String, JSONValue)] = []
+        try store.forEachAnkiObject(.tag) { tags.append(($0.id, .int($0.usn))) }
+        try collection.run("INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, ?, ?, ?, ?, ?, ?, ?)", [
+            .integer(state.created), .integer(state.modified), .integer(state.schema), .integer(state.usn), .integer(state.modified),
+            .text(try members(.config)), .text(try members(.notetype)), .text(try members(.deck)), .text(try members(.deckconfig)),
+            .text(JSONValue.object(tags).compact),
+        ])
+    }
+
+    private static func writeRows(_ collection: Database, from store: Store) throws {
+        try store.forEachAnkiObject(.note) { object in
+            guard let row = (try? JSONParser.parse(object.body))?.arrayValue, row.count >= 11 else { return }
+            let fields = row[6].stringValue ?? ""
+            let first = String(fields.split(separator: "\u{1F}", omittingEmptySubsequences: false).first ?? "")
+            try collection.run("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+                .integer(row[0].int64Value ?? 0), .text(row[1].stringValue ?? ""), .integer(row[2].int64Value ?? 0),
+                .integer(row[3].int64Value ?? 0), .integer(object.usn), .text(row[5].stringValue ?? ""), .text(fields),
+                .text(HTMLText.plain(first).text), .integer(AnkiWordShape.checksum(first)), .integer(row[9].int64Value ?? 0),
+                .text(row[10].stringValue ?? ""),
+            ])
+        }
+        try store.forEachAnkiObject(.card) { object in
+            guard let row = (try? JSONParser.parse(object.body))?.arrayValue, row.count >= 18 else { return }
+            var values = row.prefix(17).map { SQLValue.integer($0.int64Value ?? 0) }
+            values[5] = .integer(object.usn)
+            values.append(.text(row[17].stringValue ?? ""))
+            try collection.run("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+        }
+        try store.forEachAnkiObject(.revlog) { object in
+            guard let row = (try? JSONParser.parse(object.body))?.arrayValue, row.count >= 9 else { return }
+            var values = row.prefix(9).map { SQLValue.integer($0.int64Value ?? 0) }
+            values[2] = .integer(object.usn)
+            try collection.run("INSERT INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
+        }
+    }
+}

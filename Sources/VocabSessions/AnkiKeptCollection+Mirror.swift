@@ -1,0 +1,216 @@
+import FoundationEssentials
+import VocabAnki
+import VocabCore
+import VocabStore
+
+/// Vocab's side into the kept collection: each book a deck, each word a "Vocab word" note with
+/// one card scheduled as the word is, each review an entry of the log. What changed since it
+/// was last mirrored (its stamp: the word's last change, its book's deck and how its log stands)
+/// is written again at the collection's current number, so the app's next sync takes it; what
+/// was deleted leaves a grave.
+extension AnkiKeptCollection {
+    /// Makes the collection on first use, then brings it up to the store; returns where it stands
+    /// (its `modified` moved on when anything changed).
+    func mirror() throws -> AnkiCollectionState {
+        try store.transaction {
+            var state = try store.ankiCollection() ?? makeCollection()
+            var changed = try mirrorBooks(usn: state.usn)
+            changed = try mirrorWords(state: state) || changed
+            if changed {
+                state.modified = max(now.milliseconds, state.modified + 1)
+                try store.saveAnkiCollection(state)
+            }
+            return state
+        }
+    }
+
+    /// A new collection: the starting objects, a schema stamp of the account's own, created a
+    /// year before today (review cards' due days count from it).
+    private func makeCollection() throws -> AnkiCollectionState {
+        let state = AnkiCollectionState(usn: 0, modified: now.milliseconds, schema: AnkiCollections.schemaStamp(account),
+                                        created: (now.milliseconds / 86_400_000 - 365) * 86_400)
+        for object in AnkiKeptFile.startingObjects(modified: now.milliseconds / 1000) {
+            try store.putAnkiObject(AnkiObject(kind: object.kind, id: object.id, usn: 0, body: object.body.compact))
+        }
+        try store.saveAnkiCollection(state)
+        return state
+    }
+
+    /// Each book as a deck (its name and description); a deck whose book is gone is buried.
+    private func mirrorBooks(usn: Int64) throws -> Bool {
+        var mirrors = try store.ankiMirrors(.deck)
+        var changed = false
+        for book in try store.bookSummaries().map(\.book) {
+            let description = AnkiWordShape.html(book.explain)
+            let stamp = book.name + "\u{1F}" + description
+            let mirror = mirrors.removeValue(forKey: book.id.lowercaseText)
+            if mirror?.stamp == stamp { continue }
+            let id = try mirror.flatMap { Int64($0.id) } ?? freeId(.deck, from: book.createdAt.milliseconds)
+            var body = (try mirror.flatMap { try store.ankiObject(.deck, id: $0.id) }).flatMap { try? JSONParser.parse($0.body) }
+                ?? JSONValue(any: AnkiKeptFile.deck(id: id, name: book.name, description: description, modified: now.milliseconds / 1000))
+            body = body.setting([("name", .string(book.name)), ("desc", .string(description)), ("mod", .int(now.milliseconds / 1000))])
+            try store.putAnkiObject(AnkiObject(kind: .deck, id: String(id), usn: usn, body: body.compact, source: book.id.lowercaseText,
+                                               stamp: stamp))
+            changed = true
+        }
+        for (_, gone) in mirrors {
+            guard let id = Int64(gone.id) else { continue }
+            try bury(.deck, id: id, usn: usn, fromApp: false)
+            changed = true
+        }
+        return changed
+    }
+
+    /// Each word as a note and card, its reviews as log entries; a word gone is buried.
+    private func mirrorWords(state: AnkiCollectionState) throws -> Bool {
+        let tallies = try store.reviewTallies()
+        var mirrors = try store.ankiMirrors(.note)
+        let decks = try store.ankiMirrors(.deck).reduce(into: [String: Int64]()) { $0[$1.key] = Int64($1.value.id) }
+        var due: [(word: Word, deck: Int64, stamp: String, noteId: String?)] = []
+        try store.forEachWord { word in
+            guard let deck = decks[word.bookId.lowercaseText] else { return }
+            let mirror = mirrors.removeValue(forKey: word.id.lowercaseText)
+            let stamp = Self.stamp(word, deck: deck, tally: tallies[word.id])
+            if mirror?.stamp != stamp { due.append((word, deck, stamp, mirror?.id)) }
+        }
+        guard !due.isEmpty || !mirrors.isEmpty else { return false }
+        var pass = WordPass(scheduler: try store.scheduler(), logged: Set(try store.ankiMirrors(.revlog).keys), tallies: tallies,
+                            ids: [.note: try store.ankiObjectIds(.note), .card: try store.ankiObjectIds(.card),
+                                  .revlog: try store.ankiObjectIds(.revlog)],
+                            position: try store.ankiObject(.config, id: "nextPos").flatMap { (try? JSONParser.parse($0.body))?.int64Value } ?? 1)
+        let startingPosition = pass.position
+        for item in due {
+            try mirrorWord(item.word, deck: item.deck, stamp: item.stamp, noteId: item.noteId, state: state, pass: &pass)
+        }
+        if pass.position != startingPosition {
+            try store.putAnkiObject(AnkiObject(kind: .config, id: "nextPos", usn: state.usn, body: String(pass.position)))
+        }
+        for (source, gone) in mirrors {
+            guard let id = Int64(gone.id) else { continue }
+            if let card = try store.ankiObject(.card, source: source), let cardId = Int64(card.id) {
+                try bury(.card, id: cardId, usn: state.usn, fromApp: false)
+            }
+            try bury(.note, id: id, usn: state.usn, fromApp: false)
+        }
+        return true
+    }
+
+    /// How a word stands for its mirror: its last change, its deck, and its log's length and end.
+    static func stamp(_ word: Word, deck: Int64, tally: (count: Int, latest: Int64)?) -> String {
+        "\(word.modifiedAt.milliseconds)/\(deck)/\(tally?.count ?? 0)/\(tally?.latest ?? 0)"
+    }
+
+    /// What a pass over the words reads once: the scheduler, the reviews already in the log,
+    /// how each word's log stands, the ids taken, the next place in the new queue.
+    struct WordPass {
+        var scheduler: FSRSScheduler
+        var logged: Set<String>
+        var tallies: [UUID: (count: Int, latest: Int64)]
+        var ids: [AnkiObjectKind: Set<Int64>]
+        var position: Int64
+
+        /// Where the last search from a number ended, by kind (words made in one import share
+        /// their creation's millisecond: each search goes on from the last).
+        var searched: [AnkiObjectKind: [Int64: Int64]] = [:]
+
+        /// `wanted`, or the next number after it no object of `kind` has (and at least 2); taken.
+        mutating func freeId(_ kind: AnkiObjectKind, from wanted: Int64) -> Int64 {
+            var id = searched[kind]?[wanted] ?? max(wanted, 2)
+            while ids[kind, default: []].contains(id) { id += 1 }
+            ids[kind, default: []].insert(id)
+            searched[kind, default: [:]][wanted] = id + 1
+            return id
+        }
+    }
+
+    private func mirrorWord(_ word: Word, deck: Int64, stamp: String, noteId: String?, state: AnkiCollectionState,
+                            pass: inout WordPass) throws {
+        let source = word.id.lowercaseText
+        let shape = AnkiWordShape.note(word)
+        let fields = shape.fields.joined(separator: "\u{1F}")
+        let modified = word.modifiedAt.milliseconds / 1000
+        // The note: its fields and tags Vocab's, the rest as it was.
+        let held = try noteId.flatMap { try store.ankiObject(.note, id: $0) }
+        var note = held.flatMap { (try? JSONParser.parse($0.body))?.arrayValue } ?? []
+        let id: Int64
+        if note.count >= 11, let heldId = note[0].int64Value {
+            id = heldId
+            if note[6] != .string(fields) || note[5] != .string(shape.tags) {
+                note[3] = .int(max(modified, note[3].int64Value ?? 0))
+                note[5] = .string(shape.tags)
+                note[6] = .string(fields)
+                try store.putAnkiObject(AnkiObject(kind: .note, id: String(id), usn: state.usn, body: JSONValue.array(note).compact,
+                                                   source: source, stamp: stamp))
+            } else if let held {
+                try store.putAnkiObject(AnkiObject(kind: .note, id: held.id, usn: held.usn, body: held.body, source: source, stamp: stamp))
+            }
+        } else {
+            id = pass.freeId(.note, from: word.createdAt.milliseconds)
+            note = [.int(id), .string(source), .int(AnkiKeptFile.wordNoteType), .int(modified), .int(state.usn), .string(shape.tags),
+                    .string(fields), .string(""), .string(""), .int(0), .string("")]
+            try store.putAnkiObject(AnkiObject(kind: .note, id: String(id), usn: state.usn, body: JSONValue.array(note).compact,
+                                               source: source, stamp: stamp))
+        }
+        // The card: in the book's deck, scheduled as the word is.
+        let schedule = try store.schedule(wordId: word.id)
+        let heldCard = try store.ankiObject(.card, source: source)
+        let cardId = heldCard.flatMap { Int64($0.id) } ?? pass.freeId(.card, from: id)
+        var card = heldCard.flatMap { (try? JSONParser.parse($0.body))?.arrayValue } ?? []
+        let position: Int64
+        if card.count >= 18, card[6] == .int(0) {
+            position = card[8].int64Value ?? 0
+        } else {
+            position = pass.position
+            if schedule == nil { pass.position += 1 }
+        }
+        let shaped = AnkiWordShape.card(schedule, created: state.created, newPosition: position)
+        let wanted: [JSONValue] = [.int(deck), .int(0), .int(shaped.type), .int(shaped.queue), .int(shaped.due), .int(shaped.interval),
+                                   .int(shaped.factor), .int(shaped.reps), .int(shaped.lapses), .int(shaped.left)]
+        let heldScheduling: [JSONValue] = card.count >= 18 ? [card[2], card[3]] + Array(card[6...13]) : []
+        if heldScheduling != wanted || (card.count >= 18 && schedule != nil && card[17] != .string(shaped.data)) {
+            if card.count < 18 {
+                card = [.int(cardId), .int(id), .int(deck), .int(0), .int(0), .int(0), .int(0), .int(0), .int(0), .int(0), .int(0),
+                        .int(0), .int(0), .int(0), .int(0), .int(0), .int(0), .string("")]
+            }
+            card[2] = .int(deck)
+            card[4] = .int(now.milliseconds / 1000)
+            for (index, value) in [(6, shaped.type), (7, shaped.queue), (8, shaped.due), (9, shaped.interval), (10, shaped.factor),
+                                   (11, shaped.reps), (12, shaped.lapses), (13, shaped.left)] {
+                card[index] = .int(value)
+            }
+            card[17] = .string(shaped.data)
+            try store.putAnkiObject(AnkiObject(kind: .card, id: String(cardId), usn: state.usn, body: JSONValue.array(card).compact,
+                                               source: source, stamp: stamp))
+        }
+        // Its reviews not in the log yet.
+        guard pass.tallies[word.id] != nil else { return }
+        let log = try store.reviewLog(wordId: word.id)
+        guard log.contains(where: { !pass.logged.contains($0.id.lowercaseText) }) else { return }
+        for entry in AnkiWordShape.log(log, scheduler: pass.scheduler) where !pass.logged.contains(entry.review.id.lowercaseText) {
+            let entryId = pass.freeId(.revlog, from: entry.review.reviewedAt.milliseconds)
+            let body = JSONValue.array([entryId, cardId, state.usn, entry.ease, entry.interval, entry.lastInterval, entry.factor,
+                                        entry.time, entry.type].map(JSONValue.int))
+            try store.putAnkiObject(AnkiObject(kind: .revlog, id: String(entryId), usn: state.usn, body: body.compact,
+                                               source: entry.review.id.lowercaseText, stamp: "vocab"))
+            pass.logged.insert(entry.review.id.lowercaseText)
+        }
+    }
+
+    /// `wanted`, or the next number after it no object of `kind` has (and at least 2).
+    func freeId(_ kind: AnkiObjectKind, from wanted: Int64) throws -> Int64 {
+        var id = max(wanted, 2)
+        while try store.ankiObject(kind, id: String(id)) != nil { id += 1 }
+        return id
+    }
+}
+
+extension JSONValue {
+    /// An object with `members` set (replaced where present, added where not).
+    func setting(_ members: [(String, JSONValue)]) -> JSONValue {
+        guard case .object(var current) = self else { return self }
+        for (key, value) in members {
+            if let index = current.firstIndex(where: { $0.0 == key }) { current[index].1 = value } else { current.append((key, value)) }
+        }
+        return .object(current)
+    }
+}

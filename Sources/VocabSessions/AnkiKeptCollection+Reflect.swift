@@ -1,0 +1,126 @@
+import FoundationEssentials
+import VocabAnki
+import VocabCore
+import VocabStore
+
+/// The app's side into the words, at a sync's end: each "Vocab word" note it sent becomes the
+/// word's fields (a new one a new word, in the book of its card's deck), each entry of its log
+/// a review of the word (so Progress counts it and the schedule follows it). Notes of other
+/// types stay Anki's own. The words touched are stamped as mirrored, so nothing goes back to
+/// the app that came from it.
+extension AnkiKeptCollection {
+    func reflect(_ session: AnkiSyncSession) throws {
+        let sent = { (kind: AnkiObjectKind) in try store.ankiObjects(kind, usnAtLeast: session.serverUsn).filter { $0.stamp == nil } }
+        // The deck of each note the app sent a card of (its first card's).
+        var deckOfNote: [Int64: (deck: Int64, order: Int64)] = [:]
+        for card in try sent(.card) {
+            guard let row = (try? JSONParser.parse(card.body))?.arrayValue, row.count >= 18, let note = row[1].int64Value,
+                  let deck = row[2].int64Value, let order = row[3].int64Value else { continue }
+            if deckOfNote[note].map({ order < $0.order }) ?? true { deckOfNote[note] = (deck, order) }
+        }
+        var touched = Set<UUID>()
+        for note in try sent(.note) {
+            guard let row = (try? JSONParser.parse(note.body))?.arrayValue, row.count >= 11, row[2] == .int(AnkiKeptFile.wordNoteType),
+                  let noteId = row[0].int64Value else { continue }
+            let wordId = note.source.flatMap { UUID(text: $0) } ?? AnkiWordShape.wordId(guid: row[1].stringValue ?? "")
+            if try takeNote(row, as: wordId, deck: deckOfNote[noteId]?.deck) {
+                touched.insert(wordId)
+                var kept = note
+                kept.source = wordId.lowercaseText
+                try store.putAnkiObject(kept)
+                if let card = try cardOf(note: noteId) {
+                    var card = card
+                    card.source = wordId.lowercaseText
+                    try store.putAnkiObject(card)
+                }
+            }
+        }
+        touched.formUnion(try takeLog(try sent(.revlog)))
+        try renewStamps(of: touched)
+    }
+
+    /// Writes a note's fields into its word (made when new); false when it has no place (its
+    /// deck unknown) or its word cannot be changed here (a followed book's).
+    private func takeNote(_ row: [JSONValue], as wordId: UUID, deck: Int64?) throws -> Bool {
+        let fields = (row[6].stringValue ?? "").split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        let draft = AnkiWordShape.fields(ofNote: fields, tags: row[5].stringValue ?? "")
+        do {
+            if let word = try store.word(id: wordId) {
+                var changes = WordChanges()
+                if word.word != draft.word { changes.word = draft.word }
+                if word.definition != draft.definition { changes.definition = draft.definition }
+                if word.detail != draft.detail { changes.detail = draft.detail }
+                if word.pronunciation != draft.pronunciation { changes.pronunciation = draft.pronunciation }
+                if word.synonym != draft.synonym { changes.synonym = draft.synonym }
+                if word.antonym != draft.antonym { changes.antonym = draft.antonym }
+                if let deck, let bookId = try book(ofDeck: deck), bookId != word.bookId { changes.bookId = bookId }
+                if changes.word != nil || changes.definition != nil || changes.detail != nil || changes.pronunciation != nil
+                    || changes.synonym != nil || changes.antonym != nil || changes.bookId != nil {
+                    _ = try store.updateWord(id: wordId, changes, now: now)
+                }
+                return true
+            }
+            guard !draft.word.isEmpty, let deck, let bookId = try book(ofDeck: deck) else { return false }
+            _ = try store.addWord(draft, toBook: bookId, id: wordId, now: now)
+            return true
+        } catch let error as VocabError {
+            _ = error  // a followed book's word, a book gone: the app gets the word back as it is at the next sync
+            return false
+        }
+    }
+
+    /// The book a deck mirrors; a deck of the app's own becomes a book of its name (the one of
+    /// that name when there is one).
+    private func book(ofDeck id: Int64) throws -> UUID? {
+        guard let deck = try store.ankiObject(.deck, id: String(id)) else { return nil }
+        if let source = deck.source.flatMap({ UUID(text: $0) }), try store.book(id: source) != nil { return source }
+        guard let name = (try? JSONParser.parse(deck.body))?["name"]?.stringValue, !name.isEmpty else { return nil }
+        let book = try store.book(named: name) ?? store.addBook(BookDraft(name: name), now: now)
+        var kept = deck
+        kept.source = book.id.lowercaseText
+        try store.putAnkiObject(kept)
+        return book.id
+    }
+
+    private func cardOf(note id: Int64) throws -> AnkiObject? {
+        if let card = try store.ankiObject(.card, id: String(id)) { return card }
+        return try store.ankiObjects(.card).first { (try? JSONParser.parse($0.body))?.arrayValue?[1].int64Value == id }
+    }
+
+    /// The app's log entries of words' cards, as the words' reviews; returns the words reviewed.
+    private func takeLog(_ entries: [AnkiObject]) throws -> Set<UUID> {
+        var logs: [UUID: [ReviewRecord]] = [:]
+        for entry in entries {
+            var kept = entry
+            kept.stamp = "anki"
+            defer { _ = try? store.putAnkiObject(kept) }
+            guard let row = (try? JSONParser.parse(entry.body))?.arrayValue, row.count >= 9, let id = row[0].int64Value,
+                  let cardId = row[1].int64Value, let rating = row[3].int64Value.flatMap({ Rating(rawValue: Int($0)) }),
+                  let card = try store.ankiObject(.card, id: String(cardId)), let wordId = card.source.flatMap({ UUID(text: $0) }),
+                  let noteId = (try? JSONParser.parse(card.body))?.arrayValue?[1].int64Value,
+                  let guid = (try store.ankiObject(.note, id: String(noteId))).flatMap({ (try? JSONParser.parse($0.body))?.arrayValue?[1].stringValue })
+            else { continue }
+            let review = ReviewRecord(id: UUID.derived(fromAnkiReview: id, noteGUID: guid), wordId: wordId,
+                                      reviewedAt: Timestamp(milliseconds: id), rating: rating,
+                                      durationMs: row[7].int64Value, source: .study)
+            logs[wordId, default: []].append(review)
+            kept.source = review.id.lowercaseText
+        }
+        guard !logs.isEmpty else { return [] }
+        try store.addReviewLogs(logs.map { (wordId: $0.key, records: $0.value) }, scheduler: try store.scheduler())
+        return Set(logs.keys)
+    }
+
+    /// Stamps the notes of `words` with how the words stand now (so the next mirror leaves them).
+    private func renewStamps(of words: Set<UUID>) throws {
+        guard !words.isEmpty else { return }
+        let tallies = try store.reviewTallies()
+        let decks = try store.ankiMirrors(.deck).reduce(into: [String: Int64]()) { $0[$1.key] = Int64($1.value.id) }
+        for wordId in words {
+            guard let word = try store.word(id: wordId), let deck = decks[word.bookId.lowercaseText],
+                  var note = try store.ankiObject(.note, source: wordId.lowercaseText) else { continue }
+            note.stamp = Self.stamp(word, deck: deck, tally: tallies[wordId])
+            try store.putAnkiObject(note)
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import FoundationEssentials
+import VocabCore
+
+/// The kinds of object an Anki collection syncs, as the store keeps them.
+public enum AnkiObjectKind: String, Sendable, CaseIterable {
+    case notetype, deck, deckconfig, tag, config, note, card, revlog
+}
+
+/// Where the kept Anki collection stands: its update number (what the next objects are
+/// stamped with), when it last changed and when its schema did (ms), and its creation (s).
+public struct AnkiCollectionState: Equatable, Sendable {
+    public var usn: Int64
+    public var modified: Int64
+    public var schema: Int64
+    public var created: Int64
+
+    public init(usn: Int64, modified: Int64, schema: Int64, created: Int64) {
+        self.usn = usn
+        self.modified = modified
+        self.schema = schema
+        self.created = created
+    }
+}
+
+/// One object of the kept collection: its body as Anki's wire carries it (JSON), its update
+/// number, and the word, book or review it mirrors (with how that stood when mirrored).
+public struct AnkiObject: Equatable, Sendable {
+    public var kind: AnkiObjectKind
+    public var id: String
+    public var usn: Int64
+    public var body: String
+    public var source: String?
+    public var stamp: String?
+
+    public init(kind: AnkiObjectKind, id: String, usn: Int64, body: String, source: String? = nil, stamp: String? = nil) {
+        self.kind = kind
+        self.id = id
+        self.usn = usn
+        self.body = body
+        self.source = source
+        self.stamp = stamp
+    }
+}
+
+/// A normal sync under way: its key, the collection's number when it began, the app's, and
+/// whether the app's collection was the newer one.
+public struct AnkiSyncSession: Equatable, Sendable {
+    public var key: String
+    public var serverUsn: Int64
+    public var clientUsn: Int64
+    public var clientNewer: Bool
+
+    public init(key: String, serverUsn: Int64, clientUsn: Int64, clientNewer: Bool) {
+        self.key = key
+        self.serverUsn = serverUsn
+        self.clientUsn = clientUsn
+        self.clientNewer = clientNewer
+    }
+}
+
+/// The Anki collection kept beside the words (schema version 16): objects, graves and the sync
+/// under way, as plain rows. What they mean is the session layer's (`AnkiKeptCollection`).
+extension Store {
+    public func ankiCollection() throws -> AnkiCollectionState? {
+        try guarded {
+            try database.first("SELECT usn, modified, schema, created FROM anki_collection") {
+                AnkiCollectionState(usn: $0.int(0), modified: $0.int(1), schema: $0.int(2), created: $0.int(3))
+            }
+        }
+    }
+
+    public func saveAnkiCollection(_ state: AnkiCollectionState) throws {
+        try write {
+            try database.run("INSERT OR REPLACE INTO anki_collection VALUES (1, ?, ?, ?, ?)",
+                             [.integer(state.usn), .integer(state.modified), .integer(state.schema), .integer(state.created)])
+        }
+    }
+
+    public func ankiObject(_ kind: AnkiObjectKind, id: String) throws -> AnkiObject? {
+        try guarded {
+            try database.first("SELECT kind, id, usn, body, source, stamp FROM anki_objects WHERE kind = ? AND id = ?",
+                               [.text(kind.rawValue), .text(id)], Self.ankiObject)
+        }
+    }
+
+    /// The object mirroring `source` (a word's note or card, a book's deck, a review's entry).
+    public func ankiObject(_ kind: AnkiObjectKind, source: String) throws -> AnkiObject? {
+        try guarded {
+            try database.first("SELECT kind, id, usn, body, source, stamp FROM anki_objects WHERE kind = ? AND source = ?",
+                               [.text(kind.rawValue), .text(source)], Self.ankiObject)
+        }
+    }
+
+    /// The objects of `kind` whose number is at least `usn` (all of them from 0).
+    public func ankiObjects(_ kind: AnkiObjectKind, usnAtLeast usn: Int64 = Int64.min) throws -> [AnkiObject] {
+        try guarded {
+            try database.query("SELECT kind, id, usn, body, source, stamp FROM anki_objects WHERE kind = ? AND usn >= ? ORDER BY id",
+                               [.text(kind.rawValue), .integer(usn)], Self.ankiObject)
+        }
+    }
+
+    /// Calls `body` with every object of `kind`, one at a time.
+    public func forEachAnkiObject(_ kind: AnkiObjectKind, _ body: (AnkiObject) throws -> Void) throws {
+        try guarded {
+            try database.forEachRow("SELECT kind, id, usn, body, source, stamp FROM anki_objects WHERE kind = ?",
+                                    [.text(kind.rawValue)]) { try body(try Self.ankiObject($0)) }
+        }
+    }
+
+    /// The ids of every object of `kind` that has a number for one.
+    public func ankiObjectIds(_ kind: AnkiObjectKind) throws -> Set<Int64> {
+        try guarded {
+            var ids = Set<Int64>()
+            try database.forEachRow("SELECT id FROM anki_objects WHERE kind = ?", [.text(kind.rawValue)]) { row in
+                if let id = Int64(row.text(0)) { ids.insert(id) }
+            }
+            return ids
+        }
+    }
+
+    public func ankiObjectCount(_ kind: AnkiObjectKind) throws -> Int {
+        try guarded { Int(try database.integer("SELECT count(*) FROM anki_objects WHERE kind = ?", [.text(kind.rawValue)])) }
+    }
+
+    /// Every mirror of `kind`: its source's id, to the object's id and the stamp it was made at.
+    public func ankiMirrors(_ kind: AnkiObjectKind) throws -> [String: (id: String, stamp: String?)] {
+        try guarded {
+            var mirrors: [String: (id: String, stamp: String?)] = [:]
+            try database.forEachRow("SELECT source, id, stamp FROM anki_objects WHERE kind = ? AND source IS NOT NULL",
+                                    [.text(kind.rawValue)]) { row in
+                mirrors[row.text(0)] = (row.text(1), row.isNull(2) ? nil : row.text(2))
+            }
+            return mirrors
+        }
+    }
+
+    public func putAnkiObject(_ object: AnkiObject) throws {
+        try write {
+            try database.run("INSERT OR REPLACE INTO anki_objects VALUES (?, ?, ?, ?, ?, ?)", [
+                .text(object.kind.rawValue), .text(object.id), .integer(object.usn), .text(object.body),
+                object.source.map(SQLValue.text) ?? .null, object.stamp.map(SQLValue.text) ?? .null,
+            ])
+        }
+    }
+
+    public func removeAnkiObject(_ kind: AnkiObjectKind, id: String) throws {
+        try write { try database.run("DELETE FROM anki_objects WHERE kind = ? AND id = ?", [.text(kind.rawValue), .text(id)]) }
+    }
+
+    /// The graves (`note`, `card`, `deck`) whose number is at least `usn`.
+    public func ankiGraves(usnAtLeast usn: Int64) throws -> [(kind: AnkiObjectKind, id: Int64)] {
+        try guarded {
+            try database.query("SELECT kind, id FROM anki_graves WHERE usn >= ? ORDER BY kind, id", [.integer(usn)]) { row in
+                (AnkiObjectKind(rawValue: row.text(0)) ?? .note, row.int(1))
+            }
+        }
+    }
+
+    public func addAnkiGrave(_ kind: AnkiObjectKind, id: Int64, usn: Int64) throws {
+        try write {
+            try database.run("INSERT OR REPLACE INTO anki_graves VALUES (?, ?, ?)", [.text(kind.rawValue), .integer(id), .integer(usn)])
+        }
+    }
+
+    public func ankiSession() throws -> AnkiSyncSession? {
+        try guarded {
+            try database.first("SELECT key, server_usn, client_usn, client_newer FROM anki_session") {
+                AnkiSyncSession(key: $0.text(0), serverUsn: $0.int(1), clientUsn: $0.int(2), clientNewer: $0.bool(3))
+            }
+        }
+    }
+
+    /// Begins `session` (one at a time: a sync begun again replaces the one before).
+    public func beginAnkiSession(_ session: AnkiSyncSession) throws {
+        try write {
+            try database.run("DELETE FROM anki_chunk_queue")
+            try database.run("INSERT OR REPLACE INTO anki_session (one, key, server_usn, client_usn, client_newer) VALUES (1, ?, ?, ?, ?)",
+                             [.text(session.key), .integer(session.serverUsn), .integer(session.clientUsn),
+                              .integer(session.clientNewer ? 1 : 0)])
+        }
+    }
+
+    public func endAnkiSession() throws {
+        try write {
+            try database.run("DELETE FROM anki_session")
+            try database.run("DELETE FROM anki_chunk_queue")
+        }
+    }
+
+    /// The next `limit` notes, cards and log entries of the session's chunks: queued at the
+    /// first call (those numbered at least the app's), taken off the queue as they are handed.
+    public func takeAnkiChunk(limit: Int) throws -> [(kind: AnkiObjectKind, id: String)] {
+        try write {
+            guard let session = try ankiSession() else { return [] }
+            if try database.integer("SELECT chunking FROM anki_session") == 0 {
+                try database.run("""
+                    INSERT INTO anki_chunk_queue SELECT kind, id FROM anki_objects
+                    WHERE kind IN ('revlog', 'card', 'note') AND usn >= ?
+                    """, [.integer(session.clientUsn)])
+                try database.run("UPDATE anki_session SET chunking = 1")
+            }
+            let taken = try database.query("SELECT kind, id FROM anki_chunk_queue ORDER BY kind DESC, id LIMIT ?", [.integer(Int64(limit))]) {
+                (AnkiObjectKind(rawValue: $0.text(0)) ?? .note, $0.text(1))
+            }
+            for item in taken {
+                try database.run("DELETE FROM anki_chunk_queue WHERE kind = ? AND id = ?", [.text(item.0.rawValue), .text(item.1)])
+            }
+            return taken
+        }
+    }
+
+    private static func ankiObject(_ row: Row) throws -> AnkiObject {
+        AnkiObject(kind: AnkiObjectKind(rawValue: row.text(0)) ?? .config, id: row.text(1), usn: row.int(2), body: row.text(3),
+                   source: row.isNull(4) ? nil : row.text(4), stamp: row.isNull(5) ? nil : row.text(5))
+    }
+}
+
+extension Store {
+    /// Each reviewed word's count of reviews and its latest (ms): how its log stands, read in
+    /// one pass.
+    public func reviewTallies() throws -> [UUID: (count: Int, latest: Int64)] {
+        try guarded {
+            var tallies: [UUID: (count: Int, latest: Int64)] = [:]
+            try database.forEachRow("""
+                SELECT w.id, count(*), max(r.reviewed_at) FROM reviews r JOIN words w ON w.key = r.word GROUP BY r.word
+                """) { row in
+                if let id = UUID(text: row.text(0)) { tallies[id] = (Int(row.int(1)), row.int(2)) }
+            }
+            return tallies
+        }
+    }
+}
