@@ -99,6 +99,25 @@ final class AnkiNormalSyncServeTests: ServeTestCase {
         XCTAssertEqual(Set(try words().keys), ["apple", "borrow", "cherry", "dog"])
     }
 
+    /// The same note changed on both sides: the later change wins, the whole note (Anki's rule;
+    /// Anki stamps a note to the second, so the two changes are a second and more apart).
+    func testTheLaterOfTwoConflictingEditsWins() throws {
+        try anki("phone", ["login", "sync", "download"], code: try pairingCode())
+        try vocab.ok(["word", "edit", "apple", "--book", "Travel", "--definition", "사과 (Vocab)"])
+        Thread.sleep(forTimeInterval: 1.2)
+        try anki("phone", ["edit:apple:Definition:사과 (Anki)", "sync"])
+        XCTAssertEqual(try words()["apple"], "사과 (Anki)", "the app's later edit wins in Vocab")
+        XCTAssertEqual(notes(try anki("phone", ["dump"]).first)["apple"]?["Definition"], "사과 (Anki)")
+
+        try anki("phone", ["edit:borrow:Definition:빌리다 (Anki)"])
+        Thread.sleep(forTimeInterval: 1.2)
+        try vocab.ok(["word", "edit", "borrow", "--book", "Travel", "--definition", "빌리다 (Vocab)"])
+        let synced = try anki("phone", ["sync", "status", "dump"])
+        XCTAssertEqual(notes(synced[2])["borrow"]?["Definition"], "빌리다 (Vocab)", "Vocab's later edit wins in the app")
+        XCTAssertEqual(try words()["borrow"], "빌리다 (Vocab)")
+        XCTAssertEqual(synced[1]["required"] as? Int, 0)
+    }
+
     /// A call outside its sync, and changes the server cannot read, are refused and change nothing.
     func testCallsOutsideTheirSyncAndUnreadableChangesAreRefused() throws {
         try anki("phone", ["login", "sync", "download"], code: try pairingCode())
