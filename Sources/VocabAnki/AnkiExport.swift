@@ -4,21 +4,6 @@ import VocabCore
 import VocabStore
 import VocabSystem
 
-/// A collection's stamps as a sync server keeps them: when it last changed (ms), when its
-/// schema last changed (ms: a client whose differs must sync in full), and the server's update
-/// sequence number (what a client has seen).
-public struct AnkiSyncStamps: Equatable, Sendable {
-    public var modified: Int64
-    public var schema: Int64
-    public var usn: Int64
-
-    public init(modified: Int64, schema: Int64, usn: Int64) {
-        self.modified = modified
-        self.schema = schema
-        self.usn = usn
-    }
-}
-
 /// What an export to an Anki package wrote.
 public struct AnkiExportOutcome: Sendable {
     public var words = 0
@@ -44,7 +29,7 @@ public enum AnkiExport {
         let folder = try PrivateFolder()
         let collectionPath = folder.file("collection.anki2")
         var media: [(name: String, file: String)] = []
-        let outcome = try fill(collectionPath, from: store, bookId: bookId, now: now, stamps: nil, progress: progress) { name, image in
+        let outcome = try fill(collectionPath, from: store, bookId: bookId, now: now, progress: progress) { name, image in
             let file = folder.file("\(media.count)")
             try Data(image).write(to: URL(fileURLWithPath: file))
             media.append((name, file))
@@ -64,23 +49,13 @@ public enum AnkiExport {
         return outcome
     }
 
-    /// Writes every word of `store` as a whole collection at `collectionPath` (a new file), as
-    /// a sync's full download hands it to an Anki app: every object already synced (before `stamps.usn`),
-    /// the collection's times `stamps`' (so the app's next sync finds nothing new), and no covers
-    /// (a collection carries no media). An empty store makes an empty collection.
-    @discardableResult
-    public static func writeCollection(_ collectionPath: String, from store: Store, stamps: AnkiSyncStamps,
-                                       now: Timestamp) throws -> AnkiExportOutcome {
-        try fill(collectionPath, from: store, bookId: nil, now: now, stamps: stamps, progress: { _ in }, cover: nil)
-    }
-
     /// Writes the collection: the books as decks (with their covers handed to `cover`, when
     /// given, as media named in the deck's description), the words as notes and cards, and their
     /// review logs.
-    private static func fill(_ collectionPath: String, from store: Store, bookId: UUID?, now: Timestamp, stamps: AnkiSyncStamps?,
+    private static func fill(_ collectionPath: String, from store: Store, bookId: UUID?, now: Timestamp,
                              progress: (Int) throws -> Void, cover: ((String, [UInt8]) throws -> Void)?) throws -> AnkiExportOutcome {
         var outcome = AnkiExportOutcome()
-        let usn: Int64 = stamps == nil ? -1 : 0  // a download's objects: synced before the server's current number
+        let usn: Int64 = -1  // not synced yet
         do {
             let collection = try Database(path: collectionPath)
             try collection.execute(AnkiCollectionSchema.sql)
@@ -109,8 +84,7 @@ public enum AnkiExport {
                     if outcome.words % 1000 == 0 { try progress(outcome.words) }
                 }
                 outcome.decks = books.count
-                try writeCollectionRow(collection, decks: decks, defaultDeck: deckIds.values.min() ?? 1, writer: writer, now: now,
-                                       stamps: stamps)
+                try writeCollectionRow(collection, decks: decks, defaultDeck: deckIds.values.min() ?? 1, writer: writer, now: now)
             }
         } catch let error as SQLiteError {
             throw AnkiPackageError.cannotWrite(reason: "the collection could not be written (\(error.message))")
@@ -119,16 +93,16 @@ public enum AnkiExport {
     }
 
     private static func writeCollectionRow(_ collection: Database, decks: [String: Any], defaultDeck: Int64,
-                                           writer: NotesWriter, now: Timestamp, stamps: AnkiSyncStamps?) throws {
+                                           writer: NotesWriter, now: Timestamp) throws {
         let noteType = AnkiCollectionSchema.noteType(modified: now.milliseconds / 1000, usn: writer.usn, defaultDeck: defaultDeck)
         let conf = AnkiCollectionSchema.configuration(nextPosition: writer.newPosition)
         func json(_ object: Any) throws -> String {
             JSONValue(any: object).compact
         }
-        let modified = stamps?.modified ?? now.milliseconds
+        let modified = now.milliseconds
         try collection.run("INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, ?, ?, ?, ?, ?, ?, '{}')", [
-            .integer(writer.created), .integer(modified), .integer(stamps?.schema ?? now.milliseconds),
-            .integer(stamps?.usn ?? 0), .integer(stamps == nil ? 0 : modified), .text(try json(conf)),
+            .integer(writer.created), .integer(modified), .integer(now.milliseconds),
+            .integer(0), .integer(0), .text(try json(conf)),
             .text(try json([String(AnkiCollectionSchema.noteTypeId): noteType])), .text(try json(decks)),
             .text(try json(["1": AnkiCollectionSchema.deckOptions])),
         ])
@@ -196,21 +170,6 @@ public enum AnkiExport {
                 ])
             }
             return log.count
-        }
-    }
-}
-
-extension AnkiExport {
-    /// The bytes of the collection `writeCollection` makes (written in a private folder of its
-    /// own, removed once read).
-    public static func collectionBytes(from store: Store, stamps: AnkiSyncStamps, now: Timestamp) throws -> [UInt8] {
-        let folder = try PrivateFolder()
-        let path = folder.file("collection.anki2")
-        try writeCollection(path, from: store, stamps: stamps, now: now)
-        do {
-            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw AnkiPackageError.cannotWrite(reason: "the collection written could not be read back (\(error))")
         }
     }
 }

@@ -2,6 +2,21 @@ import FoundationEssentials
 import VocabCore
 import VocabStore
 
+/// A collection's stamps as a sync server keeps them: when it last changed (ms), when its
+/// schema last changed (ms: a client whose differs must sync in full), and the server's update
+/// sequence number (what a client has seen).
+public struct AnkiSyncStamps: Equatable, Sendable {
+    public var modified: Int64
+    public var schema: Int64
+    public var usn: Int64
+
+    public init(modified: Int64, schema: Int64, usn: Int64) {
+        self.modified = modified
+        self.schema = schema
+        self.usn = usn
+    }
+}
+
 /// The collection an Anki app syncs with, as the store keeps it (`Store.ankiObjects`): what a
 /// new one starts with, and the collection file a full download sends, written from the kept
 /// objects (so that the app's next sanity check counts what the server counts).

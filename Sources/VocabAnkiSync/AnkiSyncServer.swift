@@ -42,19 +42,18 @@ public struct AnkiSyncReply: Sendable {
 }
 
 /// A learner an Anki app syncs for: his account's name (on a server of one learner, the
-/// store's own id) and his store.
+/// store's own id), his store, and where the collection his apps sync with is kept.
 public struct AnkiLearner {
     public var account: String
     public var pool: LibraryPool
-    /// Whether his store keeps the collection an app syncs with (`AnkiKeptCollection`: a normal
-    /// sync is answered), or a collection is made from it for each download (a cloud's server,
-    /// whose store is a cache another server's may not match: until the cloud keeps it).
-    public var keepsCollection: Bool
+    /// Where the collection his apps sync with is kept when not in his store (a cloud: the store
+    /// keeps a copy).
+    public var cloud: (any AnkiCollectionCloud)?
 
-    public init(account: String, pool: LibraryPool, keepsCollection: Bool = false) {
+    public init(account: String, pool: LibraryPool, cloud: (any AnkiCollectionCloud)? = nil) {
         self.account = account
         self.pool = pool
-        self.keepsCollection = keepsCollection
+        self.cloud = cloud
     }
 }
 
@@ -146,21 +145,10 @@ public final class AnkiSyncServer: Sendable {
 
     /// A signed-in app's call.
     private func answer(_ call: AnkiSyncCall, body: [UInt8], header: AnkiSyncWire.Header, learner: AnkiLearner) throws -> AnkiSyncReply {
-        if learner.keepsCollection, !call.isMedia, call != .upload { return try answerKept(call, body: body, header: header, learner: learner) }
         switch call {
-        case .hostKey: throw Refusal.methodNotAllowed("hostKey")  // answered before a learner is known
-        case .meta:
-            let standing = try AnkiCollections.standing(of: learner.pool, account: learner.account)
-            return try meta(standing.stamps.modified, schema: standing.stamps.schema, usn: standing.stamps.usn, empty: standing.empty)
-        case .download:
-            return try Self.compressed(try AnkiCollections.download(from: learner.pool, account: learner.account, now: clock.now()))
         case .upload:
             // The protocol answers an upload in plain text, which the app shows.
             return try Self.compressed(Array(Refusal.ankiUploadNotTaken.message.utf8))
-        case .abort:
-            return try Self.compressed(Array("null".utf8))
-        case .start, .applyGraves, .applyChanges, .chunk, .applyChunk, .sanityCheck2, .finish:
-            throw Refusal.ankiNormalSyncNotYet
         case .mediaBegin:
             return try Self.json(AnkiSyncWire.MediaAnswer(data: AnkiSyncWire.MediaBegin(usn: 0, sk: header.k)))
         case .mediaChanges:
@@ -171,15 +159,17 @@ public final class AnkiSyncServer: Sendable {
             return try Self.json(AnkiSyncWire.MediaRefusal(err: Refusal.ankiMediaNotTaken.message))
         case .downloadFiles:
             throw Refusal.ankiMediaNotTaken
+        default:
+            return try answerKept(call, body: body, header: header, learner: learner)
         }
     }
 
-    /// A call answered from the collection the learner's store keeps: a normal sync, object by
-    /// object, as Anki's own server answers one.
+    /// A call answered from the collection kept for the learner (`AnkiKeptCollection`): the
+    /// stamps, a download, a normal sync object by object as Anki's own server answers one.
     private func answerKept(_ call: AnkiSyncCall, body: [UInt8], header: AnkiSyncWire.Header, learner: AnkiLearner) throws -> AnkiSyncReply {
         let now = clock.now()
         func kept<T>(_ work: (AnkiKeptCollection) throws -> T) throws -> T {
-            try AnkiCollections.kept(learner.pool, account: learner.account, now: now, work)
+            try AnkiCollections.kept(learner.pool, account: learner.account, now: now, cloud: learner.cloud, work)
         }
         func request() throws -> JSONValue {
             guard let value = try? JSONParser.parse(body) else { throw Refusal.ankiChangesUnreadable }
@@ -201,7 +191,7 @@ public final class AnkiSyncServer: Sendable {
         case .finish: answer = try kept { try $0.finish(key: header.s) }
         case .abort: answer = try kept { try $0.abort() }
         case .hostKey, .upload, .mediaBegin, .mediaChanges, .uploadChanges, .downloadFiles, .mediaSanity:
-            throw Refusal.methodNotAllowed(call.rawValue)  // answered elsewhere
+            throw Refusal.methodNotAllowed(call.rawValue)  // answered before a learner is known, or above
         }
         return try Self.compressed(Array(answer.compact.utf8))
     }

@@ -102,8 +102,6 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
     case ankiSyncVersion(Int?)
     /// A body that is not zstd, or ends mid-frame.
     case ankiBodyUnreadable
-    /// A normal sync (the app's changes and the server's, object by object): not taken yet.
-    case ankiNormalSyncNotYet
     /// A call of a normal sync with none under way (or another app's under way).
     case ankiSyncNotStarted
     /// A call's body that is not what the call carries (its JSON of another shape).
@@ -186,8 +184,6 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
             return Sentence("This server speaks version 11 of Anki's sync protocol, not version %@.", .number(version))
         case .ankiSyncVersion(nil): return Sentence("This server speaks version 11 of Anki's sync protocol: update the Anki app.")
         case .ankiBodyUnreadable: return Sentence("The request body is not zstd-compressed, or it was cut short.")
-        case .ankiNormalSyncNotYet:
-            return Sentence("This Vocab server sends a whole collection to Anki but does not yet sync changes one by one; nothing was changed.")
         case .ankiSyncNotStarted: return Sentence("No sync is under way for this Anki app: sync again; nothing was changed.")
         case .ankiChangesUnreadable: return Sentence("The Anki app sent changes this server cannot read; nothing was changed.")
         case .ankiUploadNotTaken:
@@ -211,7 +207,7 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .accountLimit(let limit): return limit.isAboutDevices ? 429 : 507
         case .busySigningIn, .cloudUnreachable, .tooBusyToImport: return 503
         case .noDictionary, .noSpeech: return 501  // this server lacks it: asking again will not help
-        case .ankiSyncVersion, .ankiNormalSyncNotYet, .ankiUploadNotTaken, .ankiMediaNotTaken: return 501
+        case .ankiSyncVersion, .ankiUploadNotTaken, .ankiMediaNotTaken: return 501
         case .ankiBodyUnreadable, .ankiSyncNotStarted, .ankiChangesUnreadable: return 400
         case .cloudRefusedForm, .bodyNotJSONObject, .signInBodyMissing, .notAChangeNumber: return 400
         case .share(let refusal):

@@ -468,11 +468,7 @@ package final class CloudService<Front: Sendable>: Sendable {
 
     /// `body` with a connection of the caller's, the cloud's errors as the refusals they mean.
     private func cloudCall<T>(_ caller: Caller, _ body: (PostgresConnection) throws -> T) throws -> T {
-        do {
-            return try cloud.with(for: caller.owner, body)
-        } catch let error as CloudError {
-            throw refusal(for: error, caller)
-        }
+        try withCloud(caller, body)
     }
 
     /// What a cloud error means to the device asking (one signed out is forgotten here).

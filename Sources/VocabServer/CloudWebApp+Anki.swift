@@ -6,7 +6,8 @@ import VocabWeb
 /// A cloud's accounts for Anki's apps: the app signs in with the learner's user name and
 /// password, through the same limits as every sign-in (`CloudService.signIn`), and becomes a
 /// device of the account ("Anki 26.09 on linux" in its list: revocable, signed out like any
-/// other). Its requests take the learner's turns like his other devices'.
+/// other). Its requests take the learner's turns like his other devices'. The collection it
+/// syncs with is kept in the cloud, a copy in the learner's store here (`CloudAnkiCollection`).
 struct CloudAnkiAccounts: AnkiSyncAccounts {
     let service: CloudService<WebApp>
     let turns: LearnerTurns
@@ -21,8 +22,9 @@ struct CloudAnkiAccounts: AnkiSyncAccounts {
         let caller = try service.caller(token: key, network: AddressNetwork.of(peer))
         let giveBack = try turns.turn(for: caller.owner)
         do {
-            var reply = try service.serve(caller, writing: true, changed: { (_: AnkiSyncReply) in false }) { app in
-                try body(AnkiLearner(account: caller.owner, pool: app.pool))
+            // What the app sent may change words: pushed as any device's change is.
+            var reply = try service.serve(caller, writing: true, changed: { (_: AnkiSyncReply) in true }) { app in
+                try body(AnkiLearner(account: caller.owner, pool: app.pool, cloud: service.ankiCollection(for: caller)))
             }
             reply.whenDone = giveBack
             return reply

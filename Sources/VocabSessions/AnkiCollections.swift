@@ -1,10 +1,21 @@
 import VocabAnki
+import VocabCloudAPI
 import VocabCore
 import VocabStore
 
-/// A learner's store in the shape an Anki app syncs with: the store stays the truth, and the
-/// collection an app downloads is made from it (books as decks, words as notes with a card whose
-/// schedule is the word's, reviews as the review log). The protocol's translator calls these.
+/// Where a cloud keeps the collection of a learner's Anki apps, for a server's copy of it: what
+/// changed since a version, and a call's changes stored if nothing else was meanwhile.
+public protocol AnkiCollectionCloud {
+    /// The collection's version and state now, and its rows written or removed after `since`.
+    func pull(since: Int64) throws -> (version: Int64, state: String?, rows: [AnkiKeptRow])
+    /// Stores `rows` and, when given, `state`, if the collection is still at `expected`; returns
+    /// its new version, or nil when another server wrote first.
+    func push(expected: Int64, state: String?, rows: [AnkiKeptRow]) throws -> Int64?
+}
+
+/// The collection a learner's Anki apps sync with, kept for his account (`AnkiKeptCollection`):
+/// in his store on a server of one learner, in the cloud (a copy in his store) on a cloud's
+/// servers. The protocol's translator calls these.
 public enum AnkiCollections {
     /// Where an Anki app's collection stands against the store: its stamps, and whether it holds
     /// no card (an empty side of a first sync is the one overwritten).
@@ -13,33 +24,51 @@ public enum AnkiCollections {
         public var empty: Bool
     }
 
-    /// The store's stamps for the account `account`: changed when anything in it last changed,
-    /// and a schema stamp of the account's own that stays the same (an app whose collection came
-    /// from this account never needs a full sync for it).
-    public static func standing(of pool: LibraryPool, account: String) throws -> Standing {
-        try pool.read { library in
-            Standing(stamps: try stamps(of: library, account: account), empty: try library.store.wordCount() == 0)
-        }
-    }
-
-    /// The whole collection, as a full download sends it.
-    public static func download(from pool: LibraryPool, account: String, now: Timestamp) throws -> [UInt8] {
-        try pool.read { library in
-            try AnkiExport.collectionBytes(from: library.store, stamps: try stamps(of: library, account: account), now: now)
-        }
-    }
-
     /// Runs `body` with the collection the store of `pool` keeps for `account` (on the writer:
-    /// one call at a time).
-    public static func kept<T>(_ pool: LibraryPool, account: String, now: Timestamp, _ body: (AnkiKeptCollection) throws -> T) throws -> T {
-        try pool.write { library in try body(AnkiKeptCollection(store: library.store, account: account, now: now)) }
+    /// one call at a time). With `cloud`, the store keeps a copy of the cloud's: brought up to
+    /// it first, and what the call changed handed on in the same store transaction (so a call
+    /// whose changes the cloud did not take changes nothing here either). When another server
+    /// wrote first, the call runs again on what it wrote (three times at most: then "busy").
+    public static func kept<T>(_ pool: LibraryPool, account: String, now: Timestamp, cloud: (any AnkiCollectionCloud)? = nil,
+                               _ body: (AnkiKeptCollection) throws -> T) throws -> T {
+        guard let cloud else {
+            return try pool.write { library in try body(AnkiKeptCollection(store: library.store, account: account, now: now)) }
+        }
+        for _ in 0..<3 {
+            do {
+                return try pool.write { library in
+                    try library.store.transaction {
+                        let store = library.store
+                        try store.trackAnkiChanges()
+                        let held = try store.ankiCopyVersion()
+                        var pulled = try cloud.pull(since: held)
+                        if pulled.version < held {  // the cloud went back (a standby that lost writes): taken again whole
+                            try store.clearAnkiCopy()
+                            pulled = try cloud.pull(since: 0)
+                        }
+                        if pulled.version != held || held == 0 {
+                            try store.applyAnkiRows(pulled.rows, state: pulled.state, version: pulled.version)
+                        }
+                        let result = try body(AnkiKeptCollection(store: store, account: account, now: now))
+                        let changes = try store.takeAnkiChanges()
+                        if !changes.isEmpty {
+                            guard let version = try cloud.push(expected: pulled.version, state: changes.state, rows: changes.rows) else {
+                                throw WrittenMeanwhile()
+                            }
+                            try store.setAnkiCopyVersion(version)
+                        }
+                        return result
+                    }
+                }
+            } catch is WrittenMeanwhile {
+                continue
+            }
+        }
+        throw Refusal.accountBusy
     }
 
-    /// The stamps of the store as `library` reads it, for `account`.
-    private static func stamps(of library: Library, account: String) throws -> AnkiSyncStamps {
-        let schema = schemaStamp(account)
-        return AnkiSyncStamps(modified: max(try library.store.latestChangeTime(), schema), schema: schema, usn: 1)
-    }
+    /// Another server wrote the cloud's collection while a call ran here.
+    private struct WrittenMeanwhile: Error {}
 
     /// The account of a server of one learner: its store's own id (made on first use).
     public static func storeAccount(of pool: LibraryPool) throws -> String {

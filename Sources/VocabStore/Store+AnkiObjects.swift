@@ -71,8 +71,11 @@ extension Store {
 
     public func saveAnkiCollection(_ state: AnkiCollectionState) throws {
         try write {
-            try database.run("INSERT OR REPLACE INTO anki_collection VALUES (1, ?, ?, ?, ?)",
-                             [.integer(state.usn), .integer(state.modified), .integer(state.schema), .integer(state.created)])
+            try database.run("""
+                INSERT INTO anki_collection (one, usn, modified, schema, created) VALUES (1, ?, ?, ?, ?)
+                ON CONFLICT (one) DO UPDATE SET usn = excluded.usn, modified = excluded.modified, schema = excluded.schema,
+                    created = excluded.created
+                """, [.integer(state.usn), .integer(state.modified), .integer(state.schema), .integer(state.created)])
         }
     }
 
@@ -173,37 +176,31 @@ extension Store {
     /// Begins `session` (one at a time: a sync begun again replaces the one before).
     public func beginAnkiSession(_ session: AnkiSyncSession) throws {
         try write {
-            try database.run("DELETE FROM anki_chunk_queue")
-            try database.run("INSERT OR REPLACE INTO anki_session (one, key, server_usn, client_usn, client_newer) VALUES (1, ?, ?, ?, ?)",
-                             [.text(session.key), .integer(session.serverUsn), .integer(session.clientUsn),
-                              .integer(session.clientNewer ? 1 : 0)])
+            try database.run("""
+                INSERT OR REPLACE INTO anki_session (one, key, server_usn, client_usn, client_newer) VALUES (1, ?, ?, ?, ?)
+                """, [.text(session.key), .integer(session.serverUsn), .integer(session.clientUsn), .integer(session.clientNewer ? 1 : 0)])
         }
     }
 
     public func endAnkiSession() throws {
-        try write {
-            try database.run("DELETE FROM anki_session")
-            try database.run("DELETE FROM anki_chunk_queue")
-        }
+        try write { try database.run("DELETE FROM anki_session") }
     }
 
-    /// The next `limit` notes, cards and log entries of the session's chunks: queued at the
-    /// first call (those numbered at least the app's), taken off the queue as they are handed.
+    /// The next `limit` notes, cards and log entries of the session's chunks (those numbered at
+    /// least the app's), after the last one handed; the session remembers how far it went.
     public func takeAnkiChunk(limit: Int) throws -> [(kind: AnkiObjectKind, id: String)] {
         try write {
-            guard let session = try ankiSession() else { return [] }
-            if try database.integer("SELECT chunking FROM anki_session") == 0 {
-                try database.run("""
-                    INSERT INTO anki_chunk_queue SELECT kind, id FROM anki_objects
-                    WHERE kind IN ('revlog', 'card', 'note') AND usn >= ?
-                    """, [.integer(session.clientUsn)])
-                try database.run("UPDATE anki_session SET chunking = 1")
-            }
-            let taken = try database.query("SELECT kind, id FROM anki_chunk_queue ORDER BY kind DESC, id LIMIT ?", [.integer(Int64(limit))]) {
+            guard let session = try ankiSession(),
+                  let after = try database.first("SELECT chunked_kind, chunked_id FROM anki_session", [], { ($0.text(0), $0.text(1)) })
+            else { return [] }
+            let taken = try database.query("""
+                SELECT kind, id FROM anki_objects WHERE kind IN ('card', 'note', 'revlog') AND usn >= ? AND (kind, id) > (?, ?)
+                ORDER BY kind, id LIMIT ?
+                """, [.integer(session.clientUsn), .text(after.0), .text(after.1), .integer(Int64(limit))]) {
                 (AnkiObjectKind(rawValue: $0.text(0)) ?? .note, $0.text(1))
             }
-            for item in taken {
-                try database.run("DELETE FROM anki_chunk_queue WHERE kind = ? AND id = ?", [.text(item.0.rawValue), .text(item.1)])
+            if let last = taken.last {
+                try database.run("UPDATE anki_session SET chunked_kind = ?, chunked_id = ?", [.text(last.0.rawValue), .text(last.1)])
             }
             return taken
         }

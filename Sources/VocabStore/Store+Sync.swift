@@ -132,17 +132,6 @@ extension Store {
         }
     }
 
-    /// The latest time (ms since 1970) anything in the store changed: a book or word written or
-    /// deleted, or a review given; 0 for a store that never held any.
-    public func latestChangeTime() throws -> Int64 {
-        try guarded {
-            try database.integer("""
-                SELECT max((SELECT coalesce(max(modified_at), 0) FROM books), (SELECT coalesce(max(modified_at), 0) FROM words),
-                           (SELECT coalesce(max(deleted_at), 0) FROM tombstones), (SELECT coalesce(max(reviewed_at), 0) FROM reviews))
-                """)
-        }
-    }
-
     /// Forgets what this store knows of the server (token and binding stay with the account
     /// `identity`): the next sync pulls everything from the start and offers everything local
     /// again — the repair when a sync's closing counts disagree.

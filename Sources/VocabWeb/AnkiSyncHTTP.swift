@@ -35,6 +35,6 @@ struct PairedAnkiAccounts: AnkiSyncAccounts {
 
     func serve(key: String, peer: String, _ body: (AnkiLearner) throws -> AnkiSyncReply) throws -> AnkiSyncReply {
         guard pairing.isPaired(key) else { throw Refusal.pairFirst }
-        return try body(AnkiLearner(account: account, pool: pool, keepsCollection: true))
+        return try body(AnkiLearner(account: account, pool: pool))
     }
 }

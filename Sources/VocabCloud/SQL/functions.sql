@@ -433,6 +433,61 @@ BEGIN
 END
 $fn$;
 
+-- Anki's apps (version 10). The caller's collection as of now: first a row of its version
+-- and state (none for an account whose apps never synced), then every object written or
+-- removed after version `since` (a removed one without `content`).
+CREATE OR REPLACE FUNCTION vocab.anki_pull(device name, secret text, since bigint)
+RETURNS TABLE (kind text, id text, content text, version bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE me name := vocab.device_learner(device, secret);
+BEGIN
+    RETURN QUERY SELECT ''::text, ''::text, c.state, c.version FROM vocab.anki_collections c WHERE c.owner = me;
+    RETURN QUERY SELECT o.kind, o.id, o.content, o.version FROM vocab.anki_objects o WHERE o.owner = me AND o.version > since;
+END
+$fn$;
+
+-- Stores objects of the caller's collection (a JSON array of {"k","i","r"}, r null for one
+-- removed; at most {{batch_bytes}} bytes) and, when given, its state, if the collection is
+-- still at version `expected`; returns the new version, or NULL when another server wrote
+-- first (pull, then try again). The collection and the account's records together stay
+-- within the account's byte cap (SQLSTATE 53400 otherwise, nothing stored). Waits a few
+-- seconds at most for the collection's lock (then "busy").
+CREATE OR REPLACE FUNCTION vocab.anki_push(device name, secret text, expected bigint, new_state text, batch_text text) RETURNS bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE
+    me name := vocab.device_learner(device, secret);
+    batch jsonb;
+    current bigint;
+    grown bigint;
+    byte_cap bigint;
+    record_bytes bigint;
+    held bigint;
+BEGIN
+    PERFORM vocab.refuse_large_batch(octet_length(batch_text));
+    batch := batch_text::jsonb;
+    PERFORM set_config('lock_timeout', '5s', true);
+    INSERT INTO vocab.anki_collections AS c (owner) VALUES (me) ON CONFLICT (owner) DO NOTHING;
+    SELECT c.version INTO current FROM vocab.anki_collections c WHERE c.owner = me FOR UPDATE;
+    IF current <> expected THEN
+        RETURN NULL;
+    END IF;
+    SELECT coalesce(sum(octet_length(x.r)), 0) - coalesce(sum(octet_length(o.content)), 0) INTO grown
+    FROM jsonb_to_recordset(batch) AS x(k text, i text, r text)
+    LEFT JOIN vocab.anki_objects o ON o.owner = me AND o.kind = x.k AND o.id = x.i;
+    INSERT INTO vocab.anki_objects AS o (owner, kind, id, version, content)
+    SELECT me, x.k, x.i, current + 1, x.r FROM jsonb_to_recordset(batch) AS x(k text, i text, r text)
+    ON CONFLICT (owner, kind, id) DO UPDATE SET version = excluded.version, content = excluded.content;
+    UPDATE vocab.anki_collections c SET version = current + 1, state = coalesce(new_state, c.state), bytes = c.bytes + grown
+    WHERE c.owner = me RETURNING c.bytes INTO held;
+    SELECT a.max_bytes, a.total_bytes INTO byte_cap, record_bytes FROM vocab.accounts a WHERE a.owner = me;
+    IF grown > 0 AND byte_cap IS NOT NULL AND record_bytes + held > byte_cap THEN
+        RAISE EXCEPTION 'the account % may hold % bytes, and this push would make it %', me, byte_cap, record_bytes + held
+            USING ERRCODE = '53400', DETAIL = 'bytes ' || byte_cap || ' ' || (record_bytes + held);
+    END IF;
+    RETURN current + 1;
+END
+$fn$;
+
 -- Only the server tier runs these; it holds no privilege on any table.
 REVOKE ALL ON SCHEMA vocab FROM PUBLIC;
 REVOKE ALL ON ALL TABLES IN SCHEMA vocab FROM PUBLIC;
@@ -445,7 +500,8 @@ GRANT EXECUTE ON FUNCTION vocab.me(), vocab.device_learner(name, text), vocab.pa
     vocab.replace_verifier(name, text, text), vocab.legacy_device_verifier(name), vocab.adopt_device_secret(name, text),
     vocab.add_device(name, text, bytea), vocab.my_devices(name, text), vocab.sign_out(name, text, name),
     vocab.push(name, text, bigint, text, boolean, boolean), vocab.push_lines(name, text, bigint, text),
-    vocab.pull(name, text, bigint, integer), vocab.counts(name, text) TO vocab_server;
+    vocab.pull(name, text, bigint, integer), vocab.counts(name, text),
+    vocab.anki_pull(name, text, bigint), vocab.anki_push(name, text, bigint, text, text) TO vocab_server;
 -- Nothing anyone but an administrator could fill or hold outside an account: no
 -- temporary tables in this database, no large objects, no transaction ids on demand.
 DO $$ BEGIN

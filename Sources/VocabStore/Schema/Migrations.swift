@@ -541,17 +541,19 @@ enum Migrations {
             BEGIN INSERT OR REPLACE INTO outbox (kind, id) VALUES ('mark', NEW.id); END;
             """),
         // The collection an Anki app syncs with, kept beside the words it mirrors (a server of
-        // one learner answers Anki's normal sync from here): every object as Anki sent it or as
-        // made from Vocab's, with its update number; the graves; one sync under way.
-        // `source`: the word, book or review an object mirrors (NULL for Anki's own);
-        // `stamp`: how that source stood when mirrored. Local: nothing here is pushed.
+        // one learner answers Anki's normal sync from here; a cloud's server keeps a copy of the
+        // cloud's, `version` the cloud's version it holds): every object as Anki sent it or as
+        // made from Vocab's, with its update number; the graves; one sync under way and how far
+        // its chunks went. `source`: the word, book or review an object mirrors (NULL for Anki's
+        // own); `stamp`: how that source stood when mirrored. Never pushed as records.
         Migration(version: 16, sql: """
             CREATE TABLE anki_collection (
                 one      INTEGER PRIMARY KEY CHECK (one = 1),
                 usn      INTEGER NOT NULL,
                 modified INTEGER NOT NULL,
                 schema   INTEGER NOT NULL,
-                created  INTEGER NOT NULL
+                created  INTEGER NOT NULL,
+                version  INTEGER NOT NULL DEFAULT 0
             );
             CREATE TABLE anki_objects (
                 kind   TEXT NOT NULL CHECK (kind IN ('notetype', 'deck', 'deckconfig', 'tag', 'config', 'note', 'card', 'revlog')),
@@ -576,9 +578,9 @@ enum Migrations {
                 server_usn   INTEGER NOT NULL,
                 client_usn   INTEGER NOT NULL,
                 client_newer INTEGER NOT NULL,
-                chunking     INTEGER NOT NULL DEFAULT 0
+                chunked_kind TEXT NOT NULL DEFAULT '',
+                chunked_id   TEXT NOT NULL DEFAULT ''
             );
-            CREATE TABLE anki_chunk_queue (kind TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
             """),
     ]
 

@@ -1,0 +1,115 @@
+import Foundation
+import TestServices
+import XCTest
+
+/// Anki's normal sync with a Vocab account on a cloud: the collection the apps sync with is
+/// kept in the cloud, so two apps syncing through two servers, and the learner's Vocab devices,
+/// all meet; driven by Anki's own client against real `vocab serve --cloud` processes.
+final class AnkiNormalSyncCloudTests: CloudEndToEndTestCase {
+    private var python = ""
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        python = try requiredService("VOCAB_TEST_ANKI_PYTHON", "Python with Anki's package")
+    }
+
+    /// Runs Anki's client `app` through `steps` against `server`; fails on a refusal unless
+    /// `refusals` are expected.
+    @discardableResult
+    private func anki(_ app: String, _ steps: [String], server: String, user: String = "", refusals: Bool = false) throws -> [[String: Any]] {
+        let lines = try ankiClient(python: python, folder: vocab.file("anki-" + app), server: server, user: user, password: "pw", steps: steps)
+        if !refusals {
+            XCTAssertEqual(lines.count, steps.count, "every step ran: \(lines)")
+            XCTAssertNil(lines.first { $0["error"] != nil }, "\(lines)")
+        }
+        return lines
+    }
+
+    private func notes(_ dump: [String: Any]?) -> [String: [String: String]] {
+        Dictionary(((dump?["notes"] as? [[String: Any]]) ?? []).compactMap { note in
+            guard let fields = note["fields"] as? [String: String], let first = fields["Word"] ?? fields["Front"] else { return nil }
+            return (first, fields)
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func definitions(_ device: String) throws -> [String: String] {
+        let list = try JSONSerialization.jsonObject(with: Data(try on(device, ["word", "list", "--json"]).stdout.utf8)) as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: list.compactMap { word in
+            (word["word"] as? String).map { ($0, word["definition"] as? String ?? "") }
+        })
+    }
+
+    func testTwoAppsThroughTwoServersAndAVocabDeviceMeet() throws {
+        let url = try setUpUser(devices: ["a"])
+        let user = userName(url), one = try sharedServer(), two = try startServer("second", tls: false)
+        try on("a", ["book", "add", "Travel"]).expectSuccess()
+        for (word, definition) in [("apple", "사과"), ("borrow", "빌리다"), ("cherry", "체리")] {
+            try on("a", ["word", "add", word, "--book", "Travel", "--definition", definition]).expectSuccess()
+        }
+        try syncs("a")
+        try anki("phone", ["login", "sync", "download"], server: one, user: user)
+        try anki("desktop", ["login", "sync", "download"], server: two, user: user)
+
+        try on("a", ["word", "add", "dog", "--book", "Travel", "--definition", "개"]).expectSuccess()
+        try on("a", ["word", "edit", "borrow", "--book", "Travel", "--definition", "빌리다 (돈)"]).expectSuccess()
+        try on("a", ["word", "delete", "cherry", "--book", "Travel"]).expectSuccess()
+        try syncs("a")
+        try anki("phone", ["add:Travel:eagle:독수리", "answer:apple:3", "basic:Travel:front:back", "sync"], server: one)
+
+        let desktop = try anki("desktop", ["sync", "status", "check", "dump"], server: two)
+        XCTAssertEqual(desktop[1]["required"] as? Int, 0, "nothing left to sync, nothing echoed")
+        XCTAssertEqual(desktop[2]["ok"] as? Bool, true, "\(desktop[2])")
+        let seen = notes(desktop[3])
+        XCTAssertEqual(Set(seen.keys), ["apple", "borrow", "dog", "eagle", "front"], "the other server's app and Vocab's device both reached it")
+        XCTAssertEqual(seen["borrow"]?["Definition"], "빌리다 (돈)")
+        XCTAssertEqual(seen["front"], ["Front": "front", "Back": "back"], "the Basic note, exactly")
+        XCTAssertEqual((desktop[3]["revlog"] as? [[String: Any]])?.count, 1, "the phone's review")
+
+        try syncs("a")
+        XCTAssertEqual(try definitions("a"), ["apple": "사과", "borrow": "빌리다 (돈)", "dog": "개", "eagle": "독수리"],
+                       "the phone's note reached the Vocab device; the Basic note stays Anki's")
+        let stats = try JSONSerialization.jsonObject(with: Data(try on("a", ["stats", "--json"]).stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(stats?["reviews"] as? Int, 1, "the review made in Anki counts in Vocab's progress")
+
+        let phone = try anki("phone", ["sync", "dump"], server: one)
+        for part in ["decks", "notes", "cards", "revlog"] {
+            XCTAssertEqual(phone[1][part] as? NSArray, desktop[3][part] as? NSArray, "both apps hold the same: \(part)")
+        }
+
+        // Another learner's app sees none of it.
+        let stranger = try newUser("other")
+        let theirs = try anki("stranger", ["login", "sync", "download", "dump"], server: two, user: stranger, refusals: true)
+        XCTAssertEqual((theirs.last?["notes"] as? [Any])?.count ?? 0, 0, "\(theirs)")
+    }
+
+    /// Changes past the account's byte cap are refused, and nothing of them is kept on either
+    /// side; within the cap again, the app syncs on.
+    func testChangesPastTheAccountsCapAreRefusedAndNothingIsKept() throws {
+        let url = try setUpUser(devices: ["a"])
+        let user = userName(url), server = try sharedServer()
+        try on("a", ["book", "add", "Travel"]).expectSuccess()
+        try on("a", ["word", "add", "apple", "--book", "Travel", "--definition", "사과"]).expectSuccess()
+        try syncs("a")
+        try anki("phone", ["login", "sync", "download"], server: server, user: user)
+        let used = try adminSQL("""
+            SELECT a.total_bytes + coalesce(c.bytes, 0) FROM vocab.accounts a LEFT JOIN vocab.anki_collections c ON c.owner = a.owner
+            WHERE a.owner = '\(user)'
+            """)
+        try adminSQL("UPDATE vocab.accounts SET max_bytes = \(Int(used) ?? 0) + 20000 WHERE owner = '\(user)'")
+        // Thirty notes of a kilobyte each: more than the 20 KB left.
+        let words = (1...30).map { "word\($0)" }
+        let long = String(repeating: "긴 뜻 ", count: 120)
+        let refused = try anki("phone", words.map { "add:Travel:\($0):\(long)" } + ["sync"], server: server, refusals: true)
+        XCTAssertNotNil(refused.last?["error"], "\(refused.map { $0["step"] })")
+        try syncs("a")
+        XCTAssertEqual(Set(try definitions("a").keys), ["apple"], "nothing of the refused sync reached Vocab")
+        XCTAssertEqual(try adminSQL("SELECT count(*) FROM vocab.anki_objects WHERE owner = '\(user)' AND kind = 'note'"), "1",
+                       "nor the cloud's collection")
+
+        try adminSQL("UPDATE vocab.accounts SET max_bytes = NULL WHERE owner = '\(user)'")
+        let again = try anki("phone", ["sync", "status"], server: server)
+        XCTAssertEqual(again[1]["required"] as? Int, 0, "\(again)")
+        try syncs("a")
+        XCTAssertEqual(Set(try definitions("a").keys), Set(["apple"] + words), "within the cap the notes arrive")
+    }
+}
