@@ -51,7 +51,8 @@ public struct AnkiKeptCollection {
     public func start(key: String, _ body: JSONValue) throws -> JSONValue {
         try store.transaction {
             guard let clientUsn = body["minUsn"]?.int64Value else { throw Refusal.ankiChangesUnreadable }
-            let state = try mirror()
+            // Mirrored at `meta` just before: what changed since waits for the next sync.
+            let state = try store.ankiCollection() ?? mirror()
             let session = AnkiSyncSession(key: key, serverUsn: state.usn, clientUsn: clientUsn,
                                           clientNewer: body["lnewer"]?.boolValue ?? false)
             try store.beginAnkiSession(session)
@@ -203,9 +204,13 @@ public struct AnkiKeptCollection {
     /// book it mirrors goes too (a book only once it holds no word).
     func bury(_ kind: AnkiObjectKind, id: Int64, usn: Int64, fromApp: Bool) throws {
         if fromApp, let source = try store.ankiObject(kind, id: String(id))?.source, let sourceId = UUID(text: source) {
-            if kind == .note, try store.wordExists(id: sourceId) { try store.deleteWord(id: sourceId, now: now) }
-            if kind == .deck, try store.book(id: sourceId) != nil, try store.wordCount(WordFilter(bookId: sourceId)) == 0 {
-                _ = try store.deleteBook(id: sourceId, now: now)
+            do {
+                if kind == .note, try store.wordExists(id: sourceId) { try store.deleteWord(id: sourceId, now: now) }
+                if kind == .deck, try store.book(id: sourceId) != nil, try store.wordCount(WordFilter(bookId: sourceId)) == 0 {
+                    _ = try store.deleteBook(id: sourceId, now: now)
+                }
+            } catch is VocabError {
+                // A followed book's word stays: with its mirror gone, the next sync sends it back.
             }
         }
         try store.removeAnkiObject(kind, id: String(id))

@@ -82,6 +82,41 @@ final class AnkiNormalSyncCloudTests: CloudEndToEndTestCase {
         XCTAssertEqual((theirs.last?["notes"] as? [Any])?.count ?? 0, 0, "\(theirs)")
     }
 
+    /// A book the learner follows reaches his Anki app as a deck; his reviews there are his own,
+    /// while his edits and deletions of its words are undone at the next sync (as on Vocab's
+    /// pages) and never reach the book's owner.
+    func testAFollowedBooksWordsAreStudiedInAnkiButNotChangedThere() throws {
+        let teacher = try newUser("teacher"), student = try newUser("student")
+        let server = try sharedServer()
+        try signIn("teacher", to: server, as: teacher)
+        try signIn("student", to: server, as: student)
+        try on("teacher", ["book", "add", "TOEIC"]).expectSuccess()
+        for (word, definition) in [("abandon", "to leave"), ("benefit", "an advantage"), ("comply", "to obey")] {
+            try on("teacher", ["word", "add", word, "--book", "TOEIC", "--definition", definition]).expectSuccess()
+        }
+        let shared = try on("teacher", ["share", "TOEIC", "--json"])
+        let link = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(shared.stdout.utf8)) as? [String: Any])?["link"] as? String)
+        try on("student", ["follow", link]).expectSuccess()
+        try syncs("student")
+
+        let first = try anki("phone", ["login", "sync", "download", "dump"], server: server, user: student)
+        XCTAssertEqual(Set(notes(first.last).keys), ["abandon", "benefit", "comply"], "the followed book's words, as notes")
+        try anki("phone", ["edit:abandon:Definition:hacked", "remove:comply", "answer:benefit:3", "sync"], server: server)
+        let restored = try anki("phone", ["status", "sync", "status", "dump"], server: server)
+        XCTAssertEqual(restored[0]["required"] as? Int, 1, "the words as the owner has them are news to the app")
+        XCTAssertEqual(restored[2]["required"] as? Int, 0)
+        XCTAssertEqual(notes(restored[3])["abandon"]?["Definition"], "to leave", "the edit was undone")
+        XCTAssertNotNil(notes(restored[3])["comply"], "the deleted word came back")
+
+        try syncs("student")
+        XCTAssertEqual(try definitions("student"), ["abandon": "to leave", "benefit": "an advantage", "comply": "to obey"])
+        let stats = try JSONSerialization.jsonObject(with: Data(try on("student", ["stats", "--json"]).stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(stats?["reviews"] as? Int, 1, "his review in Anki is his own")
+        try syncs("teacher")
+        XCTAssertEqual(try definitions("teacher"), ["abandon": "to leave", "benefit": "an advantage", "comply": "to obey"],
+                       "nothing reached the owner")
+    }
+
     /// Changes past the account's byte cap are refused, and nothing of them is kept on either
     /// side; within the cap again, the app syncs on.
     func testChangesPastTheAccountsCapAreRefusedAndNothingIsKept() throws {
