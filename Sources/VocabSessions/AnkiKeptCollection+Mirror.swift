@@ -63,25 +63,32 @@ extension AnkiKeptCollection {
 
     /// Each word as a note and card, its reviews as log entries; a word gone is buried.
     private func mirrorWords(state: AnkiCollectionState) throws -> Bool {
-        let tallies = try store.reviewTallies()
+        let standings = try store.ankiWordStandings()
         var mirrors = try store.ankiMirrors(.note)
         let decks = try store.ankiMirrors(.deck).reduce(into: [String: Int64]()) { $0[$1.key] = Int64($1.value.id) }
-        var due: [(word: Word, deck: Int64, stamp: String, noteId: String?)] = []
-        try store.forEachWord { word in
-            guard let deck = decks[word.bookId.lowercaseText] else { return }
-            let mirror = mirrors.removeValue(forKey: word.id.lowercaseText)
-            let stamp = Self.stamp(word, deck: deck, tally: tallies[word.id])
-            if mirror?.stamp != stamp { due.append((word, deck, stamp, mirror?.id)) }
+        var due: [(wordId: UUID, order: Int64, deck: Int64, stamp: String, noteId: String?, reviewed: Bool)] = []
+        for (wordId, standing) in standings {
+            guard let deck = decks[standing.bookId.lowercaseText] else { continue }
+            let mirror = mirrors.removeValue(forKey: wordId.lowercaseText)
+            let stamp = Self.stamp(standing, deck: deck)
+            if mirror?.stamp != stamp { due.append((wordId, standing.order, deck, stamp, mirror?.id, standing.reviews > 0)) }
         }
         guard !due.isEmpty || !mirrors.isEmpty else { return false }
-        var pass = WordPass(scheduler: try store.scheduler(), logged: Set(try store.ankiMirrors(.revlog).keys), tallies: tallies,
+        var pass = WordPass(scheduler: try store.scheduler(), logged: Set(try store.ankiMirrors(.revlog).keys),
                             ids: [.note: try store.ankiObjectIds(.note), .card: try store.ankiObjectIds(.card),
                                   .revlog: try store.ankiObjectIds(.revlog)],
                             position: try store.ankiObject(.config, id: "nextPos").flatMap { (try? JSONParser.parse($0.body))?.int64Value } ?? 1)
         let startingPosition = pass.position
-        for item in due {
-            try mirrorWord(item.word, deck: item.deck, stamp: item.stamp, noteId: item.noteId, state: state, pass: &pass)
+        // In the order the words were made (a new collection's new cards in the order they came);
+        // many at once (a first mirror) with the page cache of a bulk change.
+        let mirrorAll = {
+            for item in due.sorted(by: { $0.order < $1.order }) {
+                guard let word = try store.word(id: item.wordId) else { continue }
+                try mirrorWord(word, deck: item.deck, stamp: item.stamp, noteId: item.noteId, reviewed: item.reviewed, state: state,
+                               pass: &pass)
+            }
         }
+        if due.count > 1_000 { try store.withImportCache(mirrorAll) } else { try mirrorAll() }
         if pass.position != startingPosition {
             try store.putAnkiObject(AnkiObject(kind: .config, id: "nextPos", usn: state.usn, body: String(pass.position)))
         }
@@ -95,17 +102,17 @@ extension AnkiKeptCollection {
         return true
     }
 
-    /// How a word stands for its mirror: its last change, its deck, and its log's length and end.
-    static func stamp(_ word: Word, deck: Int64, tally: (count: Int, latest: Int64)?) -> String {
-        "\(word.modifiedAt.milliseconds)/\(deck)/\(tally?.count ?? 0)/\(tally?.latest ?? 0)"
+    /// How a word stands for its mirror: its last change, its deck, and its schedule's count of
+    /// reviews and latest one.
+    static func stamp(_ standing: AnkiWordStanding, deck: Int64) -> String {
+        "\(standing.modified)/\(deck)/\(standing.reviews)/\(standing.lastReview)"
     }
 
-    /// What a pass over the words reads once: the scheduler, the reviews already in the log,
-    /// how each word's log stands, the ids taken, the next place in the new queue.
+    /// What a pass over the words reads once: the scheduler, the reviews already in the log, the
+    /// ids taken, the next place in the new queue.
     struct WordPass {
         var scheduler: FSRSScheduler
         var logged: Set<String>
-        var tallies: [UUID: (count: Int, latest: Int64)]
         var ids: [AnkiObjectKind: Set<Int64>]
         var position: Int64
 
@@ -123,7 +130,7 @@ extension AnkiKeptCollection {
         }
     }
 
-    private func mirrorWord(_ word: Word, deck: Int64, stamp: String, noteId: String?, state: AnkiCollectionState,
+    private func mirrorWord(_ word: Word, deck: Int64, stamp: String, noteId: String?, reviewed: Bool, state: AnkiCollectionState,
                             pass: inout WordPass) throws {
         let source = word.id.lowercaseText
         let shape = AnkiWordShape.note(word)
@@ -183,7 +190,7 @@ extension AnkiKeptCollection {
                                                source: source, stamp: stamp))
         }
         // Its reviews not in the log yet.
-        guard pass.tallies[word.id] != nil else { return }
+        guard reviewed else { return }
         let log = try store.reviewLog(wordId: word.id)
         guard log.contains(where: { !pass.logged.contains($0.id.lowercaseText) }) else { return }
         for entry in AnkiWordShape.log(log, scheduler: pass.scheduler) where !pass.logged.contains(entry.review.id.lowercaseText) {

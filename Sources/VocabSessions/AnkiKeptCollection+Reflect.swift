@@ -11,12 +11,12 @@ import VocabStore
 extension AnkiKeptCollection {
     func reflect(_ session: AnkiSyncSession) throws {
         let sent = { (kind: AnkiObjectKind) in try store.ankiObjects(kind, usnAtLeast: session.serverUsn).filter { $0.stamp == nil } }
-        // The deck of each note the app sent a card of (its first card's).
-        var deckOfNote: [Int64: (deck: Int64, order: Int64)] = [:]
+        // The deck of each note the app sent a card of (its first card's), and that card.
+        var deckOfNote: [Int64: (deck: Int64, order: Int64, card: AnkiObject)] = [:]
         for card in try sent(.card) {
             guard let row = (try? JSONParser.parse(card.body))?.arrayValue, row.count >= 18, let note = row[1].int64Value,
                   let deck = row[2].int64Value, let order = row[3].int64Value else { continue }
-            if deckOfNote[note].map({ order < $0.order }) ?? true { deckOfNote[note] = (deck, order) }
+            if deckOfNote[note].map({ order < $0.order }) ?? true { deckOfNote[note] = (deck, order, card) }
         }
         var touched = Set<UUID>()
         for note in try sent(.note) {
@@ -28,7 +28,7 @@ extension AnkiKeptCollection {
                 var kept = note
                 kept.source = wordId.lowercaseText
                 try store.putAnkiObject(kept)
-                if let card = try cardOf(note: noteId) {
+                if let card = try deckOfNote[noteId]?.card ?? store.ankiObject(.card, id: String(noteId)) {
                     var card = card
                     card.source = wordId.lowercaseText
                     try store.putAnkiObject(card)
@@ -82,11 +82,6 @@ extension AnkiKeptCollection {
         return book.id
     }
 
-    private func cardOf(note id: Int64) throws -> AnkiObject? {
-        if let card = try store.ankiObject(.card, id: String(id)) { return card }
-        return try store.ankiObjects(.card).first { (try? JSONParser.parse($0.body))?.arrayValue?[1].int64Value == id }
-    }
-
     /// The app's log entries of words' cards, as the words' reviews; returns the words reviewed.
     private func takeLog(_ entries: [AnkiObject]) throws -> Set<UUID> {
         var logs: [UUID: [ReviewRecord]] = [:]
@@ -114,12 +109,12 @@ extension AnkiKeptCollection {
     /// Stamps the notes of `words` with how the words stand now (so the next mirror leaves them).
     private func renewStamps(of words: Set<UUID>) throws {
         guard !words.isEmpty else { return }
-        let tallies = try store.reviewTallies()
+        let standings = try store.ankiWordStandings()
         let decks = try store.ankiMirrors(.deck).reduce(into: [String: Int64]()) { $0[$1.key] = Int64($1.value.id) }
         for wordId in words {
-            guard let word = try store.word(id: wordId), let deck = decks[word.bookId.lowercaseText],
+            guard let standing = standings[wordId], let deck = decks[standing.bookId.lowercaseText],
                   var note = try store.ankiObject(.note, source: wordId.lowercaseText) else { continue }
-            note.stamp = Self.stamp(word, deck: deck, tally: tallies[wordId])
+            note.stamp = Self.stamp(standing, deck: deck)
             try store.putAnkiObject(note)
         }
     }

@@ -70,7 +70,7 @@ extension Store {
     }
 
     public func saveAnkiCollection(_ state: AnkiCollectionState) throws {
-        try write {
+        try ankiWrite {
             try database.run("""
                 INSERT INTO anki_collection (one, usn, modified, schema, created) VALUES (1, ?, ?, ?, ?)
                 ON CONFLICT (one) DO UPDATE SET usn = excluded.usn, modified = excluded.modified, schema = excluded.schema,
@@ -138,7 +138,7 @@ extension Store {
     }
 
     public func putAnkiObject(_ object: AnkiObject) throws {
-        try write {
+        try ankiWrite {
             try database.run("INSERT OR REPLACE INTO anki_objects VALUES (?, ?, ?, ?, ?, ?)", [
                 .text(object.kind.rawValue), .text(object.id), .integer(object.usn), .text(object.body),
                 object.source.map(SQLValue.text) ?? .null, object.stamp.map(SQLValue.text) ?? .null,
@@ -147,7 +147,7 @@ extension Store {
     }
 
     public func removeAnkiObject(_ kind: AnkiObjectKind, id: String) throws {
-        try write { try database.run("DELETE FROM anki_objects WHERE kind = ? AND id = ?", [.text(kind.rawValue), .text(id)]) }
+        try ankiWrite { try database.run("DELETE FROM anki_objects WHERE kind = ? AND id = ?", [.text(kind.rawValue), .text(id)]) }
     }
 
     /// The graves (`note`, `card`, `deck`) whose number is at least `usn`.
@@ -160,7 +160,7 @@ extension Store {
     }
 
     public func addAnkiGrave(_ kind: AnkiObjectKind, id: Int64, usn: Int64) throws {
-        try write {
+        try ankiWrite {
             try database.run("INSERT OR REPLACE INTO anki_graves VALUES (?, ?, ?)", [.text(kind.rawValue), .integer(id), .integer(usn)])
         }
     }
@@ -175,7 +175,7 @@ extension Store {
 
     /// Begins `session` (one at a time: a sync begun again replaces the one before).
     public func beginAnkiSession(_ session: AnkiSyncSession) throws {
-        try write {
+        try ankiWrite {
             try database.run("""
                 INSERT OR REPLACE INTO anki_session (one, key, server_usn, client_usn, client_newer) VALUES (1, ?, ?, ?, ?)
                 """, [.text(session.key), .integer(session.serverUsn), .integer(session.clientUsn), .integer(session.clientNewer ? 1 : 0)])
@@ -183,13 +183,13 @@ extension Store {
     }
 
     public func endAnkiSession() throws {
-        try write { try database.run("DELETE FROM anki_session") }
+        try ankiWrite { try database.run("DELETE FROM anki_session") }
     }
 
     /// The next `limit` notes, cards and log entries of the session's chunks (those numbered at
     /// least the app's), after the last one handed; the session remembers how far it went.
     public func takeAnkiChunk(limit: Int) throws -> [(kind: AnkiObjectKind, id: String)] {
-        try write {
+        try ankiWrite {
             guard let session = try ankiSession(),
                   let after = try database.first("SELECT chunked_kind, chunked_id FROM anki_session", [], { ($0.text(0), $0.text(1)) })
             else { return [] }
@@ -206,24 +206,44 @@ extension Store {
         }
     }
 
+    /// `body` in the transaction already open (no savepoint for each row: a first mirror writes
+    /// a few hundred thousand), or in one of its own.
+    private func ankiWrite<T>(_ body: () throws -> T) throws -> T {
+        database.isInTransaction ? try guarded(body) : try write(body)
+    }
+
     private static func ankiObject(_ row: Row) throws -> AnkiObject {
         AnkiObject(kind: AnkiObjectKind(rawValue: row.text(0)) ?? .config, id: row.text(1), usn: row.int(2), body: row.text(3),
                    source: row.isNull(4) ? nil : row.text(4), stamp: row.isNull(5) ? nil : row.text(5))
     }
 }
 
+/// How a word stands for its mirror in an Anki collection: its last change, its book, and how
+/// many reviews its schedule counts and when the latest was.
+public struct AnkiWordStanding: Equatable, Sendable {
+    /// Where the word stands in the order words were added to the store.
+    public var order: Int64
+    public var modified: Int64
+    public var bookId: UUID
+    public var reviews: Int64
+    public var lastReview: Int64
+}
+
 extension Store {
-    /// Each reviewed word's count of reviews and its latest (ms): how its log stands, read in
-    /// one pass.
-    public func reviewTallies() throws -> [UUID: (count: Int, latest: Int64)] {
+    /// Every word's standing for its mirror, read in one pass (no field of the words is read).
+    public func ankiWordStandings() throws -> [UUID: AnkiWordStanding] {
         try guarded {
-            var tallies: [UUID: (count: Int, latest: Int64)] = [:]
+            var standings: [UUID: AnkiWordStanding] = [:]
             try database.forEachRow("""
-                SELECT w.id, count(*), max(r.reviewed_at) FROM reviews r JOIN words w ON w.key = r.word GROUP BY r.word
+                SELECT w.id, w.modified_at, b.id, coalesce(s.reviews, 0), coalesce(s.last_review, 0), w.key
+                FROM words w JOIN books b ON b.key = w.book LEFT JOIN schedules s ON s.word = w.key
                 """) { row in
-                if let id = UUID(text: row.text(0)) { tallies[id] = (Int(row.int(1)), row.int(2)) }
+                if let id = UUID(text: row.text(0)), let book = UUID(text: row.text(2)) {
+                    standings[id] = AnkiWordStanding(order: row.int(5), modified: row.int(1), bookId: book, reviews: row.int(3),
+                                                        lastReview: row.int(4))
+                }
             }
-            return tallies
+            return standings
         }
     }
 }

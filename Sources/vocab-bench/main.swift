@@ -11,14 +11,17 @@ import Glibc
 //   vocab-bench shared-books [--words N] [--followers N] [--listed N]   (a shared book and the catalogue)
 //   vocab-bench progress [--notes N] [--runs N]   (the progress report beside Anki's own graphs)
 //   vocab-bench failover [--users N] [--devices N] [--seconds N] [--kill-after N]   (a database node killed mid-load)
+//   vocab-bench anki-sync [--notes N] [--changes N]   (Anki's apps syncing, beside Anki's own server)
 //
 // The `vocab` commands it times are those of the `vocab` binary beside it (built with it), run
 // as children whose time and peak memory are their own.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if ["cloud-load", "web-load", "shared-books", "progress", "failover"].contains(arguments.first) {
+if ["cloud-load", "web-load", "shared-books", "progress", "failover", "anki-sync"].contains(arguments.first) {
     do {
-        if arguments.first == "failover" {
+        if arguments.first == "anki-sync" {
+            try AnkiSyncBenchmark(Array(arguments.dropFirst())).run()
+        } else if arguments.first == "failover" {
             try FailoverBenchmark(Array(arguments.dropFirst())).run()
         } else if arguments.first == "progress" {
             try ProgressBenchmark(Array(arguments.dropFirst())).run()

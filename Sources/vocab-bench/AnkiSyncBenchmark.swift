@@ -1,0 +1,143 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Anki's apps syncing (`vocab-bench anki-sync [--notes N] [--changes N] [--keep]`): one package
+/// of `notes` notes with 4 reviews each, made by Anki's own Python package, is what both servers
+/// hold — `vocab serve` a store that imported it, Anki's own server (`python -m anki.syncserver`)
+/// a collection a client uploaded whole. Against each, Anki's own client (scripts/bench_anki_sync.py)
+/// times the first full download of an empty collection (asking and downloading together), a
+/// normal sync of `changes` new notes up, and one of `changes` notes another client added, down.
+/// Targets: every figure at most Anki's server's, and the Vocab server's peak memory during the
+/// round under twice the collection's size.
+struct AnkiSyncBenchmark {
+    var notes = 50_000
+    var changes = 100
+    var keep = false
+
+    init(_ arguments: [String]) throws {
+        var index = 0
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--notes", "--changes":
+                guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 else {
+                    throw BenchError.message("\(arguments[index]) needs a positive number")
+                }
+                if arguments[index] == "--notes" { notes = value } else { changes = value }
+                index += 1
+            case "--keep": keep = true
+            default: throw BenchError.message("unknown option \(arguments[index]) for anki-sync (--notes N, --changes N, --keep)")
+            }
+            index += 1
+        }
+    }
+
+    func run() throws {
+        let python = ProcessInfo.processInfo.environment["VOCAB_BENCH_ANKI_PYTHON"] ?? "/opt/vocab-test-python/bin/python"
+        guard FileManager.default.isExecutableFile(atPath: python),
+              (try? ChildProcess.measure(python, ["-c", "import anki.syncserver"])) != nil else {
+            BenchChecks.referenceMissing("anki-sync", "no Python with Anki's package at \(python); .ci/run installs one", skipWith: "--skip-anki")
+            return
+        }
+        let work = NSTemporaryDirectory() + "vocab-bench-anki-sync-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { if keep { print("kept: \(work)") } else { try? FileManager.default.removeItem(atPath: work) } }
+        let package = work + "/sync.apkg"
+        let made = try ChildProcess.measure(python, [ChildProcess.scriptPath("bench_anki.py"), "make", package, String(notes)])
+        print(String(format: "data: %d Anki notes with 4 reviews each, made by Anki in %.0f s", notes, made.seconds))
+        let script = ChildProcess.scriptPath("bench_anki_sync.py")
+        func client(_ arguments: [String]) throws -> [String: Any] {
+            let output = work + "/client-\(UUID().uuidString).json"
+            _ = try ChildProcess.measure(python, [script] + arguments, stdoutPath: output)
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            return (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+        }
+
+        // Anki's own server, given the collection by a full upload.
+        let port = try Self.freePort()
+        let anki = Process()
+        anki.executableURL = URL(fileURLWithPath: python)
+        anki.arguments = ["-m", "anki.syncserver"]
+        anki.environment = ProcessInfo.processInfo.environment.merging([
+            "SYNC_USER1": "bench:pw", "SYNC_BASE": work + "/anki-server", "SYNC_HOST": "127.0.0.1", "SYNC_PORT": String(port),
+        ]) { $1 }
+        anki.standardOutput = FileHandle.nullDevice
+        anki.standardError = FileHandle.nullDevice
+        try anki.run()
+        defer { anki.terminate(); anki.waitUntilExit() }
+        try Self.waitForListener(port: port)
+        let ankiEndpoint = "http://127.0.0.1:\(port)/"
+        for folder in ["upload", "round/one", "round/two"] {
+            _ = try client(["login", ankiEndpoint, "bench", "pw", work + "/anki/" + folder])
+        }
+        let upload = (try client(["upload", ankiEndpoint, package, work + "/anki/upload"]))["upload"] as? Double ?? 0
+        let reference = try client(["round", ankiEndpoint, work + "/anki/round", String(changes)])
+
+        // Vocab's server of one learner, on a store that imported the same package.
+        let vocab = try ChildProcess.vocabProgram()
+        let environment = ["VOCAB_HOME": work + "/vocab-home", "XDG_CONFIG_HOME": work + "/config", "VOCAB_BACKGROUND": "off"]
+        _ = try ChildProcess.measure(vocab, ["import", package], environment: environment)
+        let server = try WebBenchmark.Server(executable: vocab, home: work + "/vocab-home", config: work + "/config")
+        defer { server.stop() }
+        let vocabEndpoint = server.url + "anki/"
+        for folder in ["one", "two"] {
+            _ = try client(["login", vocabEndpoint, "me", server.currentCode, work + "/vocab/round/" + folder])
+        }
+        let ours = try client(["round", vocabEndpoint, work + "/vocab/round", String(changes)])
+        let peak = server.peakMiB
+
+        for (name, result) in [("Anki's server", reference), ("vocab serve", ours)] {
+            BenchChecks.require(result["notes"] as? Int == notes, "anki-sync: \(name)'s download held \(result["notes"] ?? "nothing"), not \(notes) notes")
+            BenchChecks.require(result["revlog"] as? Int == notes * 4, "anki-sync: \(name)'s download held \(result["revlog"] ?? "no") log entries")
+            BenchChecks.require(result["arrived"] as? Int == changes, "anki-sync: \(changes) notes went down from \(name), \(result["arrived"] ?? 0) arrived")
+        }
+        let bytes = Double(ours["bytes"] as? Int ?? 0)
+        print(String(format: "anki-sync: %d notes, %d log entries (a %.1f MiB collection); Anki's own server took the full upload in %.2f s (vocab serve: not taken yet)",
+                     notes, notes * 4, Double(reference["bytes"] as? Int ?? 0) / 1_048_576, upload))
+        for (what, key) in [("first full download", "download"), ("normal sync of \(changes) notes up", "up"),
+                            ("normal sync of \(changes) notes down", "down")] {
+            let mine = ours[key] as? Double ?? .infinity, theirs = reference[key] as? Double ?? 0
+            let ratio = mine / max(theirs, 1e-9)
+            print(String(format: "  %@: vocab serve %.3f s, Anki's server %.3f s, ratio %.2fx (target <= 1x)", what, mine, theirs, ratio))
+            BenchChecks.target("anki-sync \(what): \(String(format: "%.2f", ratio))x Anki's server", ratio, atMost: 1)
+        }
+        let memory = peak * 1_048_576 / max(bytes, 1)
+        print(String(format: "  vocab serve's peak memory over the round %.1f MiB, %.2fx the collection it sent (target < 2x)", peak, memory))
+        BenchChecks.target("anki-sync server memory: \(String(format: "%.2f", memory))x the collection", memory, atMost: 2)
+    }
+
+    /// A port nothing listens on now (the kernel's choice for a socket bound to port 0).
+    static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw BenchError.message("no socket for a free port") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw BenchError.message("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Waits until something accepts connections on the loopback `port` (at most 30 s).
+    static func waitForListener(port: Int) throws {
+        for _ in 0..<300 {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(socket)
+            if connected { return }
+            usleep(100_000)
+        }
+        throw BenchError.message("nothing listened on port \(port) within 30 s")
+    }
+}
