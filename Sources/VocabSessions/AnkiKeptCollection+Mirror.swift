@@ -7,15 +7,23 @@ import VocabStore
 /// one card scheduled as the word is, each review an entry of the log. What changed since it
 /// was last mirrored (its stamp: the word's last change, its book's deck and how its log stands)
 /// is written again at the collection's current number, so the app's next sync takes it; what
-/// was deleted leaves a grave.
+/// was deleted leaves a grave. Only the words the store noted as written since are looked at
+/// (`Store.ankiChanged`), so a sync costs what changed, not what the account holds.
 extension AnkiKeptCollection {
     /// Makes the collection on first use, then brings it up to the store; returns where it stands
     /// (its `modified` moved on when anything changed).
     func mirror() throws -> AnkiCollectionState {
         try store.transaction {
+            let made = try store.ankiCollection() == nil
             var state = try store.ankiCollection() ?? makeCollection()
-            var changed = try mirrorBooks(usn: state.usn)
-            changed = try mirrorWords(state: state) || changed
+            // The words and books written since the last mirror (noted by the store's triggers),
+            // or all of them: in a new collection, or past a few thousand.
+            let written = made ? nil : try store.ankiChanged(most: 5_000)
+            // A book written (renamed, moved, deleted with its words): every word is looked at.
+            let booksWritten = written.map(\.books) ?? true
+            var changed = booksWritten ? try mirrorBooks(usn: state.usn) : false
+            changed = try mirrorWords(state: state, only: booksWritten ? nil : written?.words) || changed
+            try store.clearAnkiChanged()
             if changed {
                 state.modified = max(now.milliseconds, state.modified + 1)
                 try store.saveAnkiCollection(state)
@@ -61,10 +69,18 @@ extension AnkiKeptCollection {
         return changed
     }
 
-    /// Each word as a note and card, its reviews as log entries; a word gone is buried.
-    private func mirrorWords(state: AnkiCollectionState) throws -> Bool {
-        let standings = try store.ankiWordStandings()
-        var mirrors = try store.ankiMirrors(.note)
+    /// Each word (or each of `only`) as a note and card, its reviews as log entries; a word gone
+    /// is buried.
+    private func mirrorWords(state: AnkiCollectionState, only: Set<UUID>?) throws -> Bool {
+        let standings = try store.ankiWordStandings(of: only)
+        var mirrors: [String: (id: String, stamp: String?)] = [:]
+        if let only {
+            for wordId in only {
+                if let note = try store.ankiObject(.note, source: wordId.lowercaseText) { mirrors[wordId.lowercaseText] = (note.id, note.stamp) }
+            }
+        } else {
+            mirrors = try store.ankiMirrors(.note)
+        }
         let decks = try store.ankiMirrors(.deck).reduce(into: [String: Int64]()) { $0[$1.key] = Int64($1.value.id) }
         var due: [(wordId: UUID, order: Int64, deck: Int64, stamp: String, noteId: String?, reviewed: Bool)] = []
         for (wordId, standing) in standings {
@@ -74,9 +90,11 @@ extension AnkiKeptCollection {
             if mirror?.stamp != stamp { due.append((wordId, standing.order, deck, stamp, mirror?.id, standing.reviews > 0)) }
         }
         guard !due.isEmpty || !mirrors.isEmpty else { return false }
-        var pass = WordPass(scheduler: try store.scheduler(), logged: Set(try store.ankiMirrors(.revlog).keys),
-                            ids: [.note: try store.ankiObjectIds(.note), .card: try store.ankiObjectIds(.card),
-                                  .revlog: try store.ankiObjectIds(.revlog)],
+        // A few words: each id and review looked up; many: every one read once.
+        let many = due.count > 1_000
+        var pass = WordPass(store: store, scheduler: try store.scheduler(), logged: many ? Set(try store.ankiMirrors(.revlog).keys) : nil,
+                            ids: many ? [.note: try store.ankiObjectIds(.note), .card: try store.ankiObjectIds(.card),
+                                         .revlog: try store.ankiObjectIds(.revlog)] : nil,
                             position: try store.ankiObject(.config, id: "nextPos").flatMap { (try? JSONParser.parse($0.body))?.int64Value } ?? 1)
         let startingPosition = pass.position
         // In the order the words were made (a new collection's new cards in the order they came);
@@ -88,7 +106,7 @@ extension AnkiKeptCollection {
                                pass: &pass)
             }
         }
-        if due.count > 1_000 { try store.withImportCache(mirrorAll) } else { try mirrorAll() }
+        if many { try store.withImportCache(mirrorAll) } else { try mirrorAll() }
         if pass.position != startingPosition {
             try store.putAnkiObject(AnkiObject(kind: .config, id: "nextPos", usn: state.usn, body: String(pass.position)))
         }
@@ -108,12 +126,14 @@ extension AnkiKeptCollection {
         "\(standing.modified)/\(deck)/\(standing.reviews)/\(standing.lastReview)"
     }
 
-    /// What a pass over the words reads once: the scheduler, the reviews already in the log, the
-    /// ids taken, the next place in the new queue.
+    /// What a pass over the words reads once: the scheduler, the next place in the new queue, and
+    /// for a pass over many words the reviews already in the log and the ids taken (nil: each
+    /// looked up in the store).
     struct WordPass {
+        let store: Store
         var scheduler: FSRSScheduler
-        var logged: Set<String>
-        var ids: [AnkiObjectKind: Set<Int64>]
+        var logged: Set<String>?
+        var ids: [AnkiObjectKind: Set<Int64>]?
         var position: Int64
 
         /// Where the last search from a number ended, by kind (words made in one import share
@@ -121,12 +141,23 @@ extension AnkiKeptCollection {
         var searched: [AnkiObjectKind: [Int64: Int64]] = [:]
 
         /// `wanted`, or the next number after it no object of `kind` has (and at least 2); taken.
-        mutating func freeId(_ kind: AnkiObjectKind, from wanted: Int64) -> Int64 {
+        mutating func freeId(_ kind: AnkiObjectKind, from wanted: Int64) throws -> Int64 {
             var id = searched[kind]?[wanted] ?? max(wanted, 2)
-            while ids[kind, default: []].contains(id) { id += 1 }
-            ids[kind, default: []].insert(id)
+            while try taken(kind, id) { id += 1 }
+            ids?[kind, default: []].insert(id)
             searched[kind, default: [:]][wanted] = id + 1
             return id
+        }
+
+        private func taken(_ kind: AnkiObjectKind, _ id: Int64) throws -> Bool {
+            if let ids { return ids[kind, default: []].contains(id) }
+            return try store.ankiObject(kind, id: String(id)) != nil
+        }
+
+        /// Whether a review is in the log already.
+        func isLogged(_ review: String) throws -> Bool {
+            if let logged { return logged.contains(review) }
+            return try store.ankiObject(.revlog, source: review) != nil
         }
     }
 
@@ -152,7 +183,7 @@ extension AnkiKeptCollection {
                 try store.putAnkiObject(AnkiObject(kind: .note, id: held.id, usn: held.usn, body: held.body, source: source, stamp: stamp))
             }
         } else {
-            id = pass.freeId(.note, from: word.createdAt.milliseconds)
+            id = try pass.freeId(.note, from: word.createdAt.milliseconds)
             note = [.int(id), .string(source), .int(AnkiKeptFile.wordNoteType), .int(modified), .int(state.usn), .string(shape.tags),
                     .string(fields), .string(""), .string(""), .int(0), .string("")]
             try store.putAnkiObject(AnkiObject(kind: .note, id: String(id), usn: state.usn, body: JSONValue.array(note).compact,
@@ -161,7 +192,7 @@ extension AnkiKeptCollection {
         // The card: in the book's deck, scheduled as the word is.
         let schedule = try store.schedule(wordId: word.id)
         let heldCard = try store.ankiObject(.card, source: source)
-        let cardId = heldCard.flatMap { Int64($0.id) } ?? pass.freeId(.card, from: id)
+        let cardId = try heldCard.flatMap { Int64($0.id) } ?? pass.freeId(.card, from: id)
         var card = heldCard.flatMap { (try? JSONParser.parse($0.body))?.arrayValue } ?? []
         let position: Int64
         if card.count >= 18, card[6] == .int(0) {
@@ -192,14 +223,15 @@ extension AnkiKeptCollection {
         // Its reviews not in the log yet.
         guard reviewed else { return }
         let log = try store.reviewLog(wordId: word.id)
-        guard log.contains(where: { !pass.logged.contains($0.id.lowercaseText) }) else { return }
-        for entry in AnkiWordShape.log(log, scheduler: pass.scheduler) where !pass.logged.contains(entry.review.id.lowercaseText) {
-            let entryId = pass.freeId(.revlog, from: entry.review.reviewedAt.milliseconds)
+        let unlogged = try Set(log.map { $0.id.lowercaseText }.filter { try !pass.isLogged($0) })
+        guard !unlogged.isEmpty else { return }
+        for entry in AnkiWordShape.log(log, scheduler: pass.scheduler) where unlogged.contains(entry.review.id.lowercaseText) {
+            let entryId = try pass.freeId(.revlog, from: entry.review.reviewedAt.milliseconds)
             let body = JSONValue.array([entryId, cardId, state.usn, entry.ease, entry.interval, entry.lastInterval, entry.factor,
                                         entry.time, entry.type].map(JSONValue.int))
             try store.putAnkiObject(AnkiObject(kind: .revlog, id: String(entryId), usn: state.usn, body: body.compact,
                                                source: entry.review.id.lowercaseText, stamp: "vocab"))
-            pass.logged.insert(entry.review.id.lowercaseText)
+            pass.logged?.insert(entry.review.id.lowercaseText)
         }
     }
 

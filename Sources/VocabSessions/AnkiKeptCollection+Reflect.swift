@@ -23,16 +23,18 @@ extension AnkiKeptCollection {
             guard let row = (try? JSONParser.parse(note.body))?.arrayValue, row.count >= 11, row[2] == .int(AnkiKeptFile.wordNoteType),
                   let noteId = row[0].int64Value else { continue }
             let wordId = note.source.flatMap { UUID(text: $0) } ?? AnkiWordShape.wordId(guid: row[1].stringValue ?? "")
-            if try takeNote(row, as: wordId, deck: deckOfNote[noteId]?.deck) {
-                touched.insert(wordId)
-                var kept = note
-                kept.source = wordId.lowercaseText
-                try store.putAnkiObject(kept)
-                if let card = try deckOfNote[noteId]?.card ?? store.ankiObject(.card, id: String(noteId)) {
-                    var card = card
-                    card.source = wordId.lowercaseText
-                    try store.putAnkiObject(card)
-                }
+            guard try takeNote(row, as: wordId, deck: deckOfNote[noteId]?.deck) else {
+                // Not taken (a followed book's word): the next mirror sends the word back as it is.
+                if try store.wordExists(id: wordId) { try store.noteAnkiChanged(word: wordId) }
+                continue
+            }
+            touched.insert(wordId)
+            var kept = note
+            kept.source = wordId.lowercaseText
+            try store.putAnkiObject(kept)
+            if var card = try deckOfNote[noteId]?.card ?? store.ankiObject(.card, id: String(noteId)) {
+                card.source = wordId.lowercaseText
+                try store.putAnkiObject(card)
             }
         }
         touched.formUnion(try takeLog(try sent(.revlog)))
@@ -109,7 +111,7 @@ extension AnkiKeptCollection {
     /// Stamps the notes of `words` with how the words stand now (so the next mirror leaves them).
     private func renewStamps(of words: Set<UUID>) throws {
         guard !words.isEmpty else { return }
-        let standings = try store.ankiWordStandings()
+        let standings = try store.ankiWordStandings(of: words)
         let decks = try store.ankiMirrors(.deck).reduce(into: [String: Int64]()) { $0[$1.key] = Int64($1.value.id) }
         for wordId in words {
             guard let standing = standings[wordId], let deck = decks[standing.bookId.lowercaseText],

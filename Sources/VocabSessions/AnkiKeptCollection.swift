@@ -211,6 +211,7 @@ public struct AnkiKeptCollection {
                 }
             } catch is VocabError {
                 // A followed book's word stays: with its mirror gone, the next sync sends it back.
+                if kind == .note { try store.noteAnkiChanged(word: sourceId) }
             }
         }
         try store.removeAnkiObject(kind, id: String(id))

@@ -88,6 +88,8 @@ extension Store {
     /// change of this call's.
     public func applyAnkiRows(_ rows: [AnkiKeptRow], state: String?, version: Int64) throws {
         try write {
+            // A copy new here: this store's words were written before it noted any.
+            if try ankiCopyVersion() == 0 { try database.run("INSERT INTO anki_changed VALUES ('word', '*')") }
             for row in rows {
                 if row.kind.hasPrefix("grave:") {
                     let kind = String(row.kind.dropFirst(6))

@@ -230,20 +230,55 @@ public struct AnkiWordStanding: Equatable, Sendable {
 }
 
 extension Store {
-    /// Every word's standing for its mirror, read in one pass (no field of the words is read).
-    public func ankiWordStandings() throws -> [UUID: AnkiWordStanding] {
+    /// The standing for its mirror of every word (nil) or of `ids` (those gone are left out),
+    /// read in one pass (no field of the words is read).
+    public func ankiWordStandings(of ids: Set<UUID>? = nil) throws -> [UUID: AnkiWordStanding] {
         try guarded {
             var standings: [UUID: AnkiWordStanding] = [:]
-            try database.forEachRow("""
+            let select = """
                 SELECT w.id, w.modified_at, b.id, coalesce(s.reviews, 0), coalesce(s.last_review, 0), w.key
                 FROM words w JOIN books b ON b.key = w.book LEFT JOIN schedules s ON s.word = w.key
-                """) { row in
-                if let id = UUID(text: row.text(0)), let book = UUID(text: row.text(2)) {
-                    standings[id] = AnkiWordStanding(order: row.int(5), modified: row.int(1), bookId: book, reviews: row.int(3),
-                                                        lastReview: row.int(4))
+                """
+            let rows: [(String, [SQLValue])]
+            if let ids {
+                rows = ids.map { (select + " WHERE w.id = ?", [.text($0.storageText)]) }
+            } else {
+                rows = [(select, [])]
+            }
+            for (sql, arguments) in rows {
+                try database.forEachRow(sql, arguments) { row in
+                    if let id = UUID(text: row.text(0)), let book = UUID(text: row.text(2)) {
+                        standings[id] = AnkiWordStanding(order: row.int(5), modified: row.int(1), bookId: book, reviews: row.int(3),
+                                                            lastReview: row.int(4))
+                    }
                 }
             }
             return standings
         }
+    }
+
+    /// The words and books written since the kept collection last mirrored them (nil: more than
+    /// `most` words, or a copy new to this store, whose words were written before it: look at
+    /// them all).
+    public func ankiChanged(most: Int) throws -> (words: Set<UUID>, books: Bool)? {
+        try guarded {
+            let count = try database.integer("SELECT count(DISTINCT id) FROM anki_changed WHERE kind = 'word'")
+            guard count <= most, try database.integer("SELECT count(*) FROM anki_changed WHERE id = '*'") == 0 else { return nil }
+            let words = Set(try database.query("SELECT DISTINCT id FROM anki_changed WHERE kind = 'word'") { UUID(text: $0.text(0)) }
+                .compactMap { $0 })
+            let books = try database.integer("SELECT count(*) FROM anki_changed WHERE kind = 'book'") > 0
+            return (words, books)
+        }
+    }
+
+    /// Notes a word as written, so the next mirror looks at it again (its note the app changed
+    /// and the store did not take).
+    public func noteAnkiChanged(word id: UUID) throws {
+        try ankiWrite { try database.run("INSERT INTO anki_changed VALUES ('word', ?)", [.text(id.storageText)]) }
+    }
+
+    /// Forgets the words and books noted as written (the kept collection mirrors them now).
+    public func clearAnkiChanged() throws {
+        try ankiWrite { try database.run("DELETE FROM anki_changed") }
     }
 }

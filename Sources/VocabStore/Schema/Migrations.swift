@@ -545,7 +545,9 @@ enum Migrations {
         // cloud's, `version` the cloud's version it holds): every object as Anki sent it or as
         // made from Vocab's, with its update number; the graves; one sync under way and how far
         // its chunks went. `source`: the word, book or review an object mirrors (NULL for Anki's
-        // own); `stamp`: how that source stood when mirrored. Never pushed as records.
+        // own); `stamp`: how that source stood when mirrored. Never pushed as records. Once a
+        // collection is kept, `anki_changed` notes every word (its schedule too) and book
+        // written since it was last mirrored, so a sync looks at those alone.
         Migration(version: 16, sql: """
             CREATE TABLE anki_collection (
                 one      INTEGER PRIMARY KEY CHECK (one = 1),
@@ -566,6 +568,25 @@ enum Migrations {
             ) WITHOUT ROWID;
             CREATE INDEX anki_objects_usn ON anki_objects (kind, usn);
             CREATE UNIQUE INDEX anki_objects_source ON anki_objects (kind, source) WHERE source IS NOT NULL;
+            CREATE TABLE anki_changed (kind TEXT NOT NULL CHECK (kind IN ('word', 'book')), id TEXT NOT NULL);
+            CREATE TRIGGER anki_changed_word_insert AFTER INSERT ON words WHEN EXISTS (SELECT 1 FROM anki_collection)
+            BEGIN INSERT INTO anki_changed VALUES ('word', NEW.id); END;
+            CREATE TRIGGER anki_changed_word_update AFTER UPDATE ON words WHEN EXISTS (SELECT 1 FROM anki_collection)
+            BEGIN INSERT INTO anki_changed VALUES ('word', NEW.id); END;
+            CREATE TRIGGER anki_changed_word_delete AFTER DELETE ON words WHEN EXISTS (SELECT 1 FROM anki_collection)
+            BEGIN INSERT INTO anki_changed VALUES ('word', OLD.id); END;
+            CREATE TRIGGER anki_changed_schedule_insert AFTER INSERT ON schedules WHEN EXISTS (SELECT 1 FROM anki_collection)
+            BEGIN INSERT INTO anki_changed SELECT 'word', id FROM words WHERE key = NEW.word; END;
+            CREATE TRIGGER anki_changed_schedule_update AFTER UPDATE ON schedules WHEN EXISTS (SELECT 1 FROM anki_collection)
+            BEGIN INSERT INTO anki_changed SELECT 'word', id FROM words WHERE key = NEW.word; END;
+            CREATE TRIGGER anki_changed_schedule_delete AFTER DELETE ON schedules WHEN EXISTS (SELECT 1 FROM anki_collection)
+            BEGIN INSERT INTO anki_changed SELECT 'word', id FROM words WHERE key = OLD.word; END;
+            CREATE TRIGGER anki_changed_book_insert AFTER INSERT ON books WHEN EXISTS (SELECT 1 FROM anki_collection)
+            BEGIN INSERT INTO anki_changed VALUES ('book', NEW.id); END;
+            CREATE TRIGGER anki_changed_book_update AFTER UPDATE ON books WHEN EXISTS (SELECT 1 FROM anki_collection)
+            BEGIN INSERT INTO anki_changed VALUES ('book', NEW.id); END;
+            CREATE TRIGGER anki_changed_book_delete AFTER DELETE ON books WHEN EXISTS (SELECT 1 FROM anki_collection)
+            BEGIN INSERT INTO anki_changed VALUES ('book', OLD.id); END;
             CREATE TABLE anki_graves (
                 kind TEXT NOT NULL CHECK (kind IN ('note', 'card', 'deck')),
                 id   INTEGER NOT NULL,
