@@ -17,23 +17,29 @@ public struct AnkiCloudChannel {
     }
 
     /// The collection's version and state, and its rows (kind, id, row or nil for one removed)
-    /// written after version `since`.
+    /// written after version `since`, asked for page by page (each bounded by the cloud).
     public func pull(since: Int64) throws -> (version: Int64, state: String?, rows: [(kind: String, id: String, row: String?)]) {
-        let result = try connection.execute("SELECT kind, id, content, version::text FROM vocab.anki_pull($1, $2, $3::bigint)",
-                                            [device.id, device.secret, String(since)])
-        var version: Int64 = 0, state: String?
+        var version: Int64 = 0, state: String?, first = true
         var rows: [(kind: String, id: String, row: String?)] = []
-        rows.reserveCapacity(result.count)
-        for row in result where row.count == 4 {
-            guard let kind = row[0], let id = row[1] else { continue }
-            if kind.isEmpty {
-                version = row[3].flatMap { Int64($0) } ?? 0
-                state = row[2]
-            } else {
-                rows.append((kind, id, row[2]))
+        var after: (version: Int64, kind: String, id: String) = (since, "", "")
+        while true {
+            let page = try connection.execute("""
+                SELECT kind, id, content, version::text FROM vocab.anki_pull($1, $2, $3::bigint, $4::bigint, $5, $6)
+                """, [device.id, device.secret, String(since), String(after.version), after.kind, after.id])
+            var objects = 0
+            for row in page where row.count == 4 {
+                guard let kind = row[0], let id = row[1], let rowVersion = row[3].flatMap({ Int64($0) }) else { continue }
+                if kind.isEmpty {
+                    if first { (version, state) = (rowVersion, row[2]) }  // as of the first page: a later write is read again next time
+                } else {
+                    rows.append((kind, id, row[2]))
+                    after = (rowVersion, kind, id)
+                    objects += 1
+                }
             }
+            first = false
+            if objects == 0 { return (version, state, rows) }
         }
-        return (version, state, rows)
     }
 
     /// Stores `rows` (and `state`, when given) if the collection is at `expected`, in parts of at

@@ -152,10 +152,13 @@ extension Store {
         // References are not checked row by row: the bulk paths write keys they have just
         // looked up or made in the same transaction (SQLite ignores this inside a transaction
         // already open: a bulk change nested in another is checked as usual).
-        try guarded {
-            try database.execute("PRAGMA cache_size = -\(megabytes * 1024); PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF")
+        // Inside a transaction whose connection made a temporary table (a cloud server's copy of
+        // an Anki collection), SQLite refuses to move temporary storage: only the cache grows.
+        let whole = (try? database.execute("PRAGMA temp_store = MEMORY")) != nil
+        try guarded { try database.execute("PRAGMA cache_size = -\(megabytes * 1024); PRAGMA foreign_keys = OFF") }
+        defer {
+            try? database.execute("PRAGMA cache_size = -2000; PRAGMA foreign_keys = ON" + (whole ? "; PRAGMA temp_store = DEFAULT" : ""))
         }
-        defer { try? database.execute("PRAGMA cache_size = -2000; PRAGMA temp_store = DEFAULT; PRAGMA foreign_keys = ON") }
         return try body()
     }
 

@@ -82,6 +82,27 @@ final class AnkiNormalSyncCloudTests: CloudEndToEndTestCase {
         XCTAssertEqual((theirs.last?["notes"] as? [Any])?.count ?? 0, 0, "\(theirs)")
     }
 
+    /// A server new to the collection takes its copy from the cloud page by page (each bounded
+    /// by the cloud): an app on it gets every note the other server's app got.
+    func testAServersFirstCopyOfALargeCollectionComesInPages() throws {
+        let url = try setUpUser(devices: ["a"])
+        let user = userName(url), one = try sharedServer(), two = try startServer("second", tls: false)
+        let file = vocab.file("words.csv")
+        try ("word,definition\n" + (0..<5_000).map { "word\($0),뜻 \($0) and a longer definition to fill the page" }.joined(separator: "\n"))
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        try on("a", ["book", "add", "Big"]).expectSuccess()
+        try on("a", ["import", file, "--book", "Big"]).expectSuccess()
+        try syncs("a")
+        let phone = try anki("phone", ["login", "sync", "download", "dump"], server: one, user: user)
+        let bytes = Int(try adminSQL("SELECT sum(octet_length(content)) FROM vocab.anki_objects WHERE owner = '\(user)'")) ?? 0
+        XCTAssertGreaterThan(bytes, 2 << 20, "the collection is larger than two pages of 1 MiB (PullBounds.pageBytes)")
+        let desktop = try anki("desktop", ["login", "sync", "download", "dump"], server: two, user: user)
+        XCTAssertEqual((desktop.last?["notes"] as? [Any])?.count, 5_000)
+        for part in ["notes", "cards"] {
+            XCTAssertEqual(phone.last?[part] as? NSArray, desktop.last?[part] as? NSArray, "both servers sent the same \(part)")
+        }
+    }
+
     /// A book the learner follows reaches his Anki app as a deck; his reviews there are his own,
     /// while his edits and deletions of its words are undone at the next sync (as on Vocab's
     /// pages) and never reach the book's owner.

@@ -434,15 +434,25 @@ END
 $fn$;
 
 -- Anki's apps (version 10). The caller's collection as of now: first a row of its version
--- and state (none for an account whose apps never synced), then every object written or
--- removed after version `since` (a removed one without `content`).
-CREATE OR REPLACE FUNCTION vocab.anki_pull(device name, secret text, since bigint)
+-- and state (none for an account whose apps never synced), then a page of the objects written
+-- or removed after version `since` (a removed one without `content`), in the order of their
+-- version, kind and id, from after (`after_version`, `after_kind`, `after_id`). A page ends at
+-- {{pull_bytes}} bytes of rows (the row that passes them is the last, so a page holds one row
+-- at least) or 10,000 rows; the server asks again from its last row until a page is empty.
+DROP FUNCTION IF EXISTS vocab.anki_pull(name, text, bigint);
+CREATE OR REPLACE FUNCTION vocab.anki_pull(device name, secret text, since bigint, after_version bigint, after_kind text, after_id text)
 RETURNS TABLE (kind text, id text, content text, version bigint)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
 DECLARE me name := vocab.device_learner(device, secret);
 BEGIN
     RETURN QUERY SELECT ''::text, ''::text, c.state, c.version FROM vocab.anki_collections c WHERE c.owner = me;
-    RETURN QUERY SELECT o.kind, o.id, o.content, o.version FROM vocab.anki_objects o WHERE o.owner = me AND o.version > since;
+    RETURN QUERY SELECT p.kind, p.id, p.content, p.version FROM (
+        SELECT o.kind, o.id, o.content, o.version,
+               sum(coalesce(octet_length(o.content), 0)) OVER (ORDER BY o.version, o.kind, o.id) - coalesce(octet_length(o.content), 0) AS before
+        FROM (SELECT * FROM vocab.anki_objects o WHERE o.owner = me AND o.version > since
+                AND (o.version, o.kind, o.id) > (after_version, after_kind, after_id)
+              ORDER BY o.version, o.kind, o.id LIMIT 10000) o
+    ) p WHERE p.before < {{pull_bytes}} ORDER BY p.version, p.kind, p.id;
 END
 $fn$;
 
@@ -501,7 +511,7 @@ GRANT EXECUTE ON FUNCTION vocab.me(), vocab.device_learner(name, text), vocab.pa
     vocab.add_device(name, text, bytea), vocab.my_devices(name, text), vocab.sign_out(name, text, name),
     vocab.push(name, text, bigint, text, boolean, boolean), vocab.push_lines(name, text, bigint, text),
     vocab.pull(name, text, bigint, integer), vocab.counts(name, text),
-    vocab.anki_pull(name, text, bigint), vocab.anki_push(name, text, bigint, text, text) TO vocab_server;
+    vocab.anki_pull(name, text, bigint, bigint, text, text), vocab.anki_push(name, text, bigint, text, text) TO vocab_server;
 -- Nothing anyone but an administrator could fill or hold outside an account: no
 -- temporary tables in this database, no large objects, no transaction ids on demand.
 DO $$ BEGIN

@@ -19,4 +19,4 @@ CREATE TABLE IF NOT EXISTS vocab.anki_objects (
     content text,
     PRIMARY KEY (owner, kind, id)
 );
-CREATE INDEX IF NOT EXISTS anki_objects_by_version ON vocab.anki_objects (owner, version);
+CREATE INDEX IF NOT EXISTS anki_objects_by_version ON vocab.anki_objects (owner, version, kind, id);
