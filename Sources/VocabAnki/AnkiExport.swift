@@ -18,7 +18,6 @@ public struct AnkiExportOutcome: Sendable {
 /// word's id, so exporting again updates the notes in Anki instead of adding new ones (and
 /// `vocab import` reads them back into the same words).
 public enum AnkiExport {
-    private static let day: Int64 = 86_400_000
 
     /// Exports the words of `bookId` (or all) to `path`; the file appears only when the whole
     /// export succeeded. `progress` gets the words written every 1,000 and may throw to stop.
@@ -55,26 +54,25 @@ public enum AnkiExport {
     private static func fill(_ collectionPath: String, from store: Store, bookId: UUID?, now: Timestamp,
                              progress: (Int) throws -> Void, cover: ((String, [UInt8]) throws -> Void)?) throws -> AnkiExportOutcome {
         var outcome = AnkiExportOutcome()
-        let usn: Int64 = -1  // not synced yet
         do {
             let collection = try Database(path: collectionPath)
             try collection.execute(AnkiCollectionSchema.sql)
             try collection.transaction {
                 let books = try store.bookSummaries().map(\.book).filter { bookId == nil || $0.id == bookId }
-                var writer = NotesWriter(collection: collection, now: now, scheduler: try store.scheduler(), usn: usn)
+                var writer = NotesWriter(collection: collection, now: now, scheduler: try store.scheduler())
                 var deckIds: [UUID: Int64] = [:]
-                var decks: [String: Any] = ["1": deckJSON(id: 1, name: "Default", description: "", now: now, usn: usn)]
+                var decks: [String: Any] = ["1": deckJSON(id: 1, name: "Default", description: "", now: now)]
                 for book in books {
                     let id = NotesWriter.uniqueId(book.createdAt.milliseconds, in: &writer.deckIds)
                     deckIds[book.id] = id
-                    var description = html(book.explain)
+                    var description = AnkiWordShape.html(book.explain)
                     if let cover, let image = book.image, let kind = book.imageKind {
                         // A leading underscore: Anki keeps such files on import even when no note uses them.
                         let name = "_vocab-cover-\(book.id.uuidString.lowercased()).\(kind == .jpeg ? "jpg" : kind.rawValue)"
                         try cover(name, image)
                         description += (description.isEmpty ? "" : "<br>") + "<img src=\"\(name)\">"
                     }
-                    decks[String(id)] = deckJSON(id: id, name: book.name, description: description, now: now, usn: usn)
+                    decks[String(id)] = deckJSON(id: id, name: book.name, description: description, now: now)
                 }
                 try store.forEachWord(WordFilter(bookId: bookId)) { word in
                     guard let deck = deckIds[word.bookId] else { return }
@@ -94,7 +92,7 @@ public enum AnkiExport {
 
     private static func writeCollectionRow(_ collection: Database, decks: [String: Any], defaultDeck: Int64,
                                            writer: NotesWriter, now: Timestamp) throws {
-        let noteType = AnkiCollectionSchema.noteType(modified: now.milliseconds / 1000, usn: writer.usn, defaultDeck: defaultDeck)
+        let noteType = AnkiCollectionSchema.noteType(modified: now.milliseconds / 1000, usn: NotesWriter.usn, defaultDeck: defaultDeck)
         let conf = AnkiCollectionSchema.configuration(nextPosition: writer.newPosition)
         func json(_ object: Any) throws -> String {
             JSONValue(any: object).compact
@@ -108,11 +106,9 @@ public enum AnkiExport {
         ])
     }
 
-    private static func deckJSON(id: Int64, name: String, description: String, now: Timestamp, usn: Int64) -> [String: Any] {
-        AnkiCollectionSchema.deck(id: id, name: name, description: description, modified: now.milliseconds / 1000, usn: usn)
+    private static func deckJSON(id: Int64, name: String, description: String, now: Timestamp) -> [String: Any] {
+        AnkiCollectionSchema.deck(id: id, name: name, description: description, modified: now.milliseconds / 1000, usn: NotesWriter.usn)
     }
-
-    static func html(_ text: String) -> String { AnkiWordShape.html(text) }
 
     /// Notes, cards and review log entries, with ids unique as Anki needs them.
     private struct NotesWriter {
@@ -120,8 +116,8 @@ public enum AnkiExport {
         let now: Timestamp
         /// The store's scheduler, whose intervals the log shows.
         let scheduler: FSRSScheduler
-        /// Every object's update sequence number: -1 (not synced yet) in a package, 0 in a download.
-        let usn: Int64
+        /// Every object's update sequence number: not synced yet.
+        static let usn: Int64 = -1
         /// The collection's creation (day 0 for review cards' due days): a year before today.
         let created: Int64
         var noteIds = Set<Int64>()
@@ -129,12 +125,11 @@ public enum AnkiExport {
         var deckIds: Set<Int64> = [1]
         var newPosition = 1
 
-        init(collection: Database, now: Timestamp, scheduler: FSRSScheduler, usn: Int64) {
+        init(collection: Database, now: Timestamp, scheduler: FSRSScheduler) {
             self.collection = collection
-            self.usn = usn
             self.now = now
             self.scheduler = scheduler
-            created = (now.milliseconds / AnkiExport.day - 365) * 86_400
+            created = AnkiWordShape.created(now: now)
         }
 
         /// `wanted`, or the next free number after it.
@@ -152,20 +147,20 @@ public enum AnkiExport {
             let modified = word.modifiedAt.milliseconds / 1000
             try collection.run("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '')", [
                 .integer(id), .text(word.id.lowercaseText), .integer(AnkiCollectionSchema.noteTypeId),
-                .integer(modified), .integer(usn), .text(note.tags), .text(note.fields.joined(separator: "\u{1F}")),
+                .integer(modified), .integer(Self.usn), .text(note.tags), .text(note.fields.joined(separator: "\u{1F}")),
                 .text(note.fields[0]), .integer(AnkiWordShape.checksum(note.fields[0])),
             ])
             let card = AnkiWordShape.card(schedule, created: created, newPosition: Int64(newPosition))
             if schedule == nil { newPosition += 1 }
             try collection.run("INSERT INTO cards VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?)", [
-                .integer(id), .integer(id), .integer(deck), .integer(modified), .integer(usn), .integer(card.type), .integer(card.queue),
+                .integer(id), .integer(id), .integer(deck), .integer(modified), .integer(Self.usn), .integer(card.type), .integer(card.queue),
                 .integer(card.due), .integer(card.interval), .integer(card.factor), .integer(card.reps),
                 .integer(card.lapses), .integer(card.left), .text(card.data),
             ])
             for entry in AnkiWordShape.log(log, scheduler: scheduler) {
                 let entryId = Self.uniqueId(entry.review.reviewedAt.milliseconds, in: &reviewIds)
                 try collection.run("INSERT INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
-                    .integer(entryId), .integer(id), .integer(usn), .integer(entry.ease), .integer(entry.interval),
+                    .integer(entryId), .integer(id), .integer(Self.usn), .integer(entry.ease), .integer(entry.interval),
                     .integer(entry.lastInterval), .integer(entry.factor), .integer(entry.time), .integer(entry.type),
                 ])
             }

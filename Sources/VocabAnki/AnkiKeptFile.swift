@@ -41,9 +41,6 @@ public enum AnkiKeptFile {
         AnkiCollectionSchema.deck(id: id, name: name, description: description, modified: modified, usn: 0)
     }
 
-    /// The note type a note of a word is of.
-    public static var wordNoteType: Int64 { AnkiCollectionSchema.noteTypeId }
-
     /// The kept collection of `store` as the bytes of a collection file (schema 11), its stamps
     /// `state`'s.
     public static func bytes(of store: Store, state: AnkiCollectionState) throws -> [UInt8] {
@@ -70,7 +67,7 @@ public enum AnkiKeptFile {
         func members(_ kind: AnkiObjectKind) throws -> String {
             var members: [(String, JSONValue)] = []
             try store.forEachAnkiObject(kind) { object in
-                members.append((object.id, (try? JSONParser.parse(object.body)) ?? .null))
+                members.append((object.id, object.json ?? .null))
             }
             return JSONValue.object(members).compact
         }
@@ -85,7 +82,7 @@ public enum AnkiKeptFile {
 
     private static func writeRows(_ collection: Database, from store: Store) throws {
         try store.forEachAnkiObject(.note) { object in
-            guard let row = (try? JSONParser.parse(object.body))?.arrayValue, row.count >= 11 else { return }
+            guard let row = object.row, row.count >= 11 else { return }
             let fields = row[6].stringValue ?? ""
             let first = String(fields.split(separator: "\u{1F}", omittingEmptySubsequences: false).first ?? "")
             try collection.run("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
@@ -96,14 +93,14 @@ public enum AnkiKeptFile {
             ])
         }
         try store.forEachAnkiObject(.card) { object in
-            guard let row = (try? JSONParser.parse(object.body))?.arrayValue, row.count >= 18 else { return }
+            guard let row = object.row, row.count >= 18 else { return }
             var values = row.prefix(17).map { SQLValue.integer($0.int64Value ?? 0) }
             values[5] = .integer(object.usn)
             values.append(.text(row[17].stringValue ?? ""))
             try collection.run("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
         }
         try store.forEachAnkiObject(.revlog) { object in
-            guard let row = (try? JSONParser.parse(object.body))?.arrayValue, row.count >= 9 else { return }
+            guard let row = object.row, row.count >= 9 else { return }
             var values = row.prefix(9).map { SQLValue.integer($0.int64Value ?? 0) }
             values[2] = .integer(object.usn)
             try collection.run("INSERT INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values)

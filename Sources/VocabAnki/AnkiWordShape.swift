@@ -12,6 +12,12 @@ public enum AnkiWordShape {
     /// The note type every word's note is of.
     public static let noteTypeId = AnkiCollectionSchema.noteTypeId
 
+    /// When a collection made `now` was created (s): a year before today, so that every review
+    /// card's due day counts from it.
+    public static func created(now: Timestamp) -> Int64 {
+        (now.milliseconds / day - 365) * 86_400
+    }
+
     /// The note's fields (in the note type's order) and tags (Anki's `" a b "`, or empty).
     public static func note(_ word: Word) -> (fields: [String], tags: String) {
         var detail = word.detail

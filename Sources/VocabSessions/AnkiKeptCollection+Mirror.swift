@@ -36,7 +36,7 @@ extension AnkiKeptCollection {
     /// year before today (review cards' due days count from it).
     private func makeCollection() throws -> AnkiCollectionState {
         let state = AnkiCollectionState(usn: 0, modified: now.milliseconds, schema: AnkiCollections.schemaStamp(account),
-                                        created: (now.milliseconds / 86_400_000 - 365) * 86_400)
+                                        created: AnkiWordShape.created(now: now))
         for object in AnkiKeptFile.startingObjects(modified: now.milliseconds / 1000) {
             try store.putAnkiObject(AnkiObject(kind: object.kind, id: object.id, usn: 0, body: object.body.compact))
         }
@@ -47,14 +47,15 @@ extension AnkiKeptCollection {
     /// Each book as a deck (its name and description); a deck whose book is gone is buried.
     private func mirrorBooks(usn: Int64) throws -> Bool {
         var mirrors = try store.ankiMirrors(.deck)
+        var ids = IdAllocator(store: store)
         var changed = false
         for book in try store.bookSummaries().map(\.book) {
             let description = AnkiWordShape.html(book.explain)
             let stamp = book.name + "\u{1F}" + description
             let mirror = mirrors.removeValue(forKey: book.id.lowercaseText)
             if mirror?.stamp == stamp { continue }
-            let id = try mirror.flatMap { Int64($0.id) } ?? freeId(.deck, from: book.createdAt.milliseconds)
-            var body = (try mirror.flatMap { try store.ankiObject(.deck, id: $0.id) }).flatMap { try? JSONParser.parse($0.body) }
+            let id = try mirror.flatMap { Int64($0.id) } ?? ids.freeId(.deck, from: book.createdAt.milliseconds)
+            var body = (try mirror.flatMap { try store.ankiObject(.deck, id: $0.id) })?.json
                 ?? JSONValue(any: AnkiKeptFile.deck(id: id, name: book.name, description: description, modified: now.milliseconds / 1000))
             body = body.setting([("name", .string(book.name)), ("desc", .string(description)), ("mod", .int(now.milliseconds / 1000))])
             try store.putAnkiObject(AnkiObject(kind: .deck, id: String(id), usn: usn, body: body.compact, source: book.id.lowercaseText,
@@ -81,7 +82,7 @@ extension AnkiKeptCollection {
         } else {
             mirrors = try store.ankiMirrors(.note)
         }
-        let decks = try store.ankiMirrors(.deck).reduce(into: [String: Int64]()) { $0[$1.key] = Int64($1.value.id) }
+        let decks = try deckIdsByBook()
         var due: [(wordId: UUID, order: Int64, deck: Int64, stamp: String, noteId: String?, reviewed: Bool)] = []
         for (wordId, standing) in standings {
             guard let deck = decks[standing.bookId.lowercaseText] else { continue }
@@ -92,10 +93,11 @@ extension AnkiKeptCollection {
         guard !due.isEmpty || !mirrors.isEmpty else { return false }
         // A few words: each id and review looked up; many: every one read once.
         let many = due.count > 1_000
-        var pass = WordPass(store: store, scheduler: try store.scheduler(), logged: many ? Set(try store.ankiMirrors(.revlog).keys) : nil,
-                            ids: many ? [.note: try store.ankiObjectIds(.note), .card: try store.ankiObjectIds(.card),
-                                         .revlog: try store.ankiObjectIds(.revlog)] : nil,
-                            position: try store.ankiObject(.config, id: "nextPos").flatMap { (try? JSONParser.parse($0.body))?.int64Value } ?? 1)
+        let taken = many ? [AnkiObjectKind.note: try store.ankiObjectIds(.note), .card: try store.ankiObjectIds(.card),
+                             .revlog: try store.ankiObjectIds(.revlog)] : nil
+        var pass = WordPass(scheduler: try store.scheduler(), logged: many ? Set(try store.ankiMirrors(.revlog).keys) : nil,
+                            ids: IdAllocator(store: store, taken: taken),
+                            position: try store.ankiObject(.config, id: "nextPos")?.json?.int64Value ?? 1)
         let startingPosition = pass.position
         // In the order the words were made (a new collection's new cards in the order they came);
         // many at once (a first mirror) with the page cache of a bulk change.
@@ -120,6 +122,11 @@ extension AnkiKeptCollection {
         return true
     }
 
+    /// The id of each book's deck, by the book's id (lowercase).
+    func deckIdsByBook() throws -> [String: Int64] {
+        try store.ankiMirrors(.deck).reduce(into: [String: Int64]()) { $0[$1.key] = Int64($1.value.id) }
+    }
+
     /// How a word stands for its mirror: its last change, its deck, and its schedule's count of
     /// reviews and latest one.
     static func stamp(_ standing: AnkiWordStanding, deck: Int64) -> String {
@@ -130,34 +137,44 @@ extension AnkiKeptCollection {
     /// for a pass over many words the reviews already in the log and the ids taken (nil: each
     /// looked up in the store).
     struct WordPass {
-        let store: Store
         var scheduler: FSRSScheduler
         var logged: Set<String>?
-        var ids: [AnkiObjectKind: Set<Int64>]?
+        var ids: IdAllocator
         var position: Int64
-
-        /// Where the last search from a number ended, by kind (words made in one import share
-        /// their creation's millisecond: each search goes on from the last).
-        var searched: [AnkiObjectKind: [Int64: Int64]] = [:]
-
-        /// `wanted`, or the next number after it no object of `kind` has (and at least 2); taken.
-        mutating func freeId(_ kind: AnkiObjectKind, from wanted: Int64) throws -> Int64 {
-            var id = searched[kind]?[wanted] ?? max(wanted, 2)
-            while try taken(kind, id) { id += 1 }
-            ids?[kind, default: []].insert(id)
-            searched[kind, default: [:]][wanted] = id + 1
-            return id
-        }
-
-        private func taken(_ kind: AnkiObjectKind, _ id: Int64) throws -> Bool {
-            if let ids { return ids[kind, default: []].contains(id) }
-            return try store.ankiObject(kind, id: String(id)) != nil
-        }
 
         /// Whether a review is in the log already.
         func isLogged(_ review: String) throws -> Bool {
             if let logged { return logged.contains(review) }
-            return try store.ankiObject(.revlog, source: review) != nil
+            return try ids.store.ankiObject(.revlog, source: review) != nil
+        }
+    }
+
+    /// Ids no object of a kind has yet: the ones taken read once (`taken`), or each looked up in
+    /// the store (nil).
+    struct IdAllocator {
+        let store: Store
+        var taken: [AnkiObjectKind: Set<Int64>]?
+        /// Where the last search from a number ended, by kind (words made in one import share
+        /// their creation's millisecond: each search goes on from the last).
+        private var searched: [AnkiObjectKind: [Int64: Int64]] = [:]
+
+        init(store: Store, taken: [AnkiObjectKind: Set<Int64>]? = nil) {
+            self.store = store
+            self.taken = taken
+        }
+
+        /// `wanted`, or the next number after it no object of `kind` has (and at least 2); taken.
+        mutating func freeId(_ kind: AnkiObjectKind, from wanted: Int64) throws -> Int64 {
+            var id = searched[kind]?[wanted] ?? max(wanted, 2)
+            while try isTaken(kind, id) { id += 1 }
+            taken?[kind, default: []].insert(id)
+            searched[kind, default: [:]][wanted] = id + 1
+            return id
+        }
+
+        private func isTaken(_ kind: AnkiObjectKind, _ id: Int64) throws -> Bool {
+            if let taken { return taken[kind, default: []].contains(id) }
+            return try store.ankiObject(kind, id: String(id)) != nil
         }
     }
 
@@ -169,7 +186,7 @@ extension AnkiKeptCollection {
         let modified = word.modifiedAt.milliseconds / 1000
         // The note: its fields and tags Vocab's, the rest as it was.
         let held = try noteId.flatMap { try store.ankiObject(.note, id: $0) }
-        var note = held.flatMap { (try? JSONParser.parse($0.body))?.arrayValue } ?? []
+        var note = held?.row ?? []
         let id: Int64
         if note.count >= 11, let heldId = note[0].int64Value {
             id = heldId
@@ -183,8 +200,8 @@ extension AnkiKeptCollection {
                 try store.putAnkiObject(AnkiObject(kind: .note, id: held.id, usn: held.usn, body: held.body, source: source, stamp: stamp))
             }
         } else {
-            id = try pass.freeId(.note, from: word.createdAt.milliseconds)
-            note = [.int(id), .string(source), .int(AnkiKeptFile.wordNoteType), .int(modified), .int(state.usn), .string(shape.tags),
+            id = try pass.ids.freeId(.note, from: word.createdAt.milliseconds)
+            note = [.int(id), .string(source), .int(AnkiWordShape.noteTypeId), .int(modified), .int(state.usn), .string(shape.tags),
                     .string(fields), .string(""), .string(""), .int(0), .string("")]
             try store.putAnkiObject(AnkiObject(kind: .note, id: String(id), usn: state.usn, body: JSONValue.array(note).compact,
                                                source: source, stamp: stamp))
@@ -192,8 +209,8 @@ extension AnkiKeptCollection {
         // The card: in the book's deck, scheduled as the word is.
         let schedule = try store.schedule(wordId: word.id)
         let heldCard = try store.ankiObject(.card, source: source)
-        let cardId = try heldCard.flatMap { Int64($0.id) } ?? pass.freeId(.card, from: id)
-        var card = heldCard.flatMap { (try? JSONParser.parse($0.body))?.arrayValue } ?? []
+        let cardId = try heldCard.flatMap { Int64($0.id) } ?? pass.ids.freeId(.card, from: id)
+        var card = heldCard?.row ?? []
         let position: Int64
         if card.count >= 18, card[6] == .int(0) {
             position = card[8].int64Value ?? 0
@@ -226,20 +243,13 @@ extension AnkiKeptCollection {
         let unlogged = try Set(log.map { $0.id.lowercaseText }.filter { try !pass.isLogged($0) })
         guard !unlogged.isEmpty else { return }
         for entry in AnkiWordShape.log(log, scheduler: pass.scheduler) where unlogged.contains(entry.review.id.lowercaseText) {
-            let entryId = try pass.freeId(.revlog, from: entry.review.reviewedAt.milliseconds)
+            let entryId = try pass.ids.freeId(.revlog, from: entry.review.reviewedAt.milliseconds)
             let body = JSONValue.array([entryId, cardId, state.usn, entry.ease, entry.interval, entry.lastInterval, entry.factor,
                                         entry.time, entry.type].map(JSONValue.int))
             try store.putAnkiObject(AnkiObject(kind: .revlog, id: String(entryId), usn: state.usn, body: body.compact,
                                                source: entry.review.id.lowercaseText, stamp: "vocab"))
             pass.logged?.insert(entry.review.id.lowercaseText)
         }
-    }
-
-    /// `wanted`, or the next number after it no object of `kind` has (and at least 2).
-    func freeId(_ kind: AnkiObjectKind, from wanted: Int64) throws -> Int64 {
-        var id = max(wanted, 2)
-        while try store.ankiObject(kind, id: String(id)) != nil { id += 1 }
-        return id
     }
 }
 

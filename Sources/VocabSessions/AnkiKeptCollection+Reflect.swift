@@ -14,13 +14,13 @@ extension AnkiKeptCollection {
         // The deck of each note the app sent a card of (its first card's), and that card.
         var deckOfNote: [Int64: (deck: Int64, order: Int64, card: AnkiObject)] = [:]
         for card in try sent(.card) {
-            guard let row = (try? JSONParser.parse(card.body))?.arrayValue, row.count >= 18, let note = row[1].int64Value,
+            guard let row = card.row, row.count >= 18, let note = row[1].int64Value,
                   let deck = row[2].int64Value, let order = row[3].int64Value else { continue }
             if deckOfNote[note].map({ order < $0.order }) ?? true { deckOfNote[note] = (deck, order, card) }
         }
         var touched = Set<UUID>()
         for note in try sent(.note) {
-            guard let row = (try? JSONParser.parse(note.body))?.arrayValue, row.count >= 11, row[2] == .int(AnkiKeptFile.wordNoteType),
+            guard let row = note.row, row.count >= 11, row[2] == .int(AnkiWordShape.noteTypeId),
                   let noteId = row[0].int64Value else { continue }
             let wordId = note.source.flatMap { UUID(text: $0) } ?? AnkiWordShape.wordId(guid: row[1].stringValue ?? "")
             guard try takeNote(row, as: wordId, deck: deckOfNote[noteId]?.deck) else {
@@ -47,19 +47,12 @@ extension AnkiKeptCollection {
         let fields = (row[6].stringValue ?? "").split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
         let draft = AnkiWordShape.fields(ofNote: fields, tags: row[5].stringValue ?? "")
         do {
-            if let word = try store.word(id: wordId) {
-                var changes = WordChanges()
-                if word.word != draft.word { changes.word = draft.word }
-                if word.definition != draft.definition { changes.definition = draft.definition }
-                if word.detail != draft.detail { changes.detail = draft.detail }
-                if word.pronunciation != draft.pronunciation { changes.pronunciation = draft.pronunciation }
-                if word.synonym != draft.synonym { changes.synonym = draft.synonym }
-                if word.antonym != draft.antonym { changes.antonym = draft.antonym }
-                if let deck, let bookId = try book(ofDeck: deck), bookId != word.bookId { changes.bookId = bookId }
-                if changes.word != nil || changes.definition != nil || changes.detail != nil || changes.pronunciation != nil
-                    || changes.synonym != nil || changes.antonym != nil || changes.bookId != nil {
-                    _ = try store.updateWord(id: wordId, changes, now: now)
-                }
+            if try store.wordExists(id: wordId) {
+                // The store changes (and stamps) only the fields that differ; none, nothing.
+                let changes = WordChanges(word: draft.word, definition: draft.definition, detail: draft.detail,
+                                          pronunciation: draft.pronunciation, synonym: draft.synonym, antonym: draft.antonym,
+                                          bookId: try deck.flatMap(book(ofDeck:)))
+                _ = try store.updateWord(id: wordId, changes, now: now)
                 return true
             }
             guard !draft.word.isEmpty, let deck, let bookId = try book(ofDeck: deck) else { return false }
@@ -76,7 +69,7 @@ extension AnkiKeptCollection {
     private func book(ofDeck id: Int64) throws -> UUID? {
         guard let deck = try store.ankiObject(.deck, id: String(id)) else { return nil }
         if let source = deck.source.flatMap({ UUID(text: $0) }), try store.book(id: source) != nil { return source }
-        guard let name = (try? JSONParser.parse(deck.body))?["name"]?.stringValue, !name.isEmpty else { return nil }
+        guard let name = deck.json?["name"]?.stringValue, !name.isEmpty else { return nil }
         let book = try store.book(named: name) ?? store.addBook(BookDraft(name: name), now: now)
         var kept = deck
         kept.source = book.id.lowercaseText
@@ -88,31 +81,36 @@ extension AnkiKeptCollection {
     private func takeLog(_ entries: [AnkiObject]) throws -> Set<UUID> {
         var logs: [UUID: [ReviewRecord]] = [:]
         for entry in entries {
+            let review = try self.review(of: entry)
+            if let review { logs[review.wordId, default: []].append(review) }
             var kept = entry
             kept.stamp = "anki"
-            defer { _ = try? store.putAnkiObject(kept) }
-            guard let row = (try? JSONParser.parse(entry.body))?.arrayValue, row.count >= 9, let id = row[0].int64Value,
-                  let cardId = row[1].int64Value, let rating = row[3].int64Value.flatMap({ Rating(rawValue: Int($0)) }),
-                  let card = try store.ankiObject(.card, id: String(cardId)), let wordId = card.source.flatMap({ UUID(text: $0) }),
-                  let noteId = (try? JSONParser.parse(card.body))?.arrayValue?[1].int64Value,
-                  let guid = (try store.ankiObject(.note, id: String(noteId))).flatMap({ (try? JSONParser.parse($0.body))?.arrayValue?[1].stringValue })
-            else { continue }
-            let review = ReviewRecord(id: UUID.derived(fromAnkiReview: id, noteGUID: guid), wordId: wordId,
-                                      reviewedAt: Timestamp(milliseconds: id), rating: rating,
-                                      durationMs: row[7].int64Value, source: .study)
-            logs[wordId, default: []].append(review)
-            kept.source = review.id.lowercaseText
+            kept.source = review?.id.lowercaseText ?? entry.source
+            try store.putAnkiObject(kept)
         }
         guard !logs.isEmpty else { return [] }
         try store.addReviewLogs(logs.map { (wordId: $0.key, records: $0.value) }, scheduler: try store.scheduler())
         return Set(logs.keys)
     }
 
+    /// The review a log entry is of a word's card (its id made from the entry's, as the `.apkg`
+    /// import makes it); nil for an entry of another note's card, or no answer (a reschedule).
+    private func review(of entry: AnkiObject) throws -> ReviewRecord? {
+        guard let row = entry.row, row.count >= 9, let id = row[0].int64Value,
+              let cardId = row[1].int64Value, let rating = row[3].int64Value.flatMap({ Rating(rawValue: Int($0)) }),
+              let card = try store.ankiObject(.card, id: String(cardId)), let wordId = card.source.flatMap({ UUID(text: $0) }),
+              let noteId = card.number(at: 1),
+              let guid = try store.ankiObject(.note, id: String(noteId))?.row?.dropFirst().first?.stringValue
+        else { return nil }
+        return ReviewRecord(id: UUID.derived(fromAnkiReview: id, noteGUID: guid), wordId: wordId, reviewedAt: Timestamp(milliseconds: id),
+                            rating: rating, durationMs: row[7].int64Value, source: .study)
+    }
+
     /// Stamps the notes of `words` with how the words stand now (so the next mirror leaves them).
     private func renewStamps(of words: Set<UUID>) throws {
         guard !words.isEmpty else { return }
         let standings = try store.ankiWordStandings(of: words)
-        let decks = try store.ankiMirrors(.deck).reduce(into: [String: Int64]()) { $0[$1.key] = Int64($1.value.id) }
+        let decks = try deckIdsByBook()
         for wordId in words {
             guard let standing = standings[wordId], let deck = decks[standing.bookId.lowercaseText],
                   var note = try store.ankiObject(.note, source: wordId.lowercaseText) else { continue }

@@ -93,7 +93,7 @@ public struct AnkiKeptCollection {
             let taken = try store.takeAnkiChunk(limit: Self.chunkSize)
             var revlog: [JSONValue] = [], cards: [JSONValue] = [], notes: [JSONValue] = []
             for (kind, id) in taken {
-                guard let object = try store.ankiObject(kind, id: id), let body = try? JSONParser.parse(object.body) else { continue }
+                guard let object = try store.ankiObject(kind, id: id), let body = object.json else { continue }
                 let sent = AnkiWire.withUsn(body, kind: kind, usn: object.usn)
                 switch kind {
                 case .revlog: revlog.append(sent)
@@ -118,10 +118,11 @@ public struct AnkiKeptCollection {
             }
             for (kind, modifiedAt) in [(AnkiObjectKind.card, 4), (.note, 3)] {
                 for entry in chunk[kind == .card ? "cards" : "notes"]?.arrayValue ?? [] {
-                    guard let row = entry.arrayValue, row.count > modifiedAt, let id = row[0].int64Value,
+                    // Whole rows only (a card has 18 members, a note 11): what is kept is read back by place.
+                    guard let row = entry.arrayValue, row.count >= (kind == .card ? 18 : 11), let id = row[0].int64Value,
                           let modified = row[modifiedAt].int64Value else { throw Refusal.ankiChangesUnreadable }
                     if let existing = try store.ankiObject(kind, id: String(id)), existing.usn >= session.clientUsn,
-                       let held = (try? JSONParser.parse(existing.body))?.arrayValue?[modifiedAt].int64Value, held >= modified {
+                       let held = existing.number(at: modifiedAt), held >= modified {
                         continue
                     }
                     try keep(kind, id: id, entry, session: session)
@@ -221,7 +222,7 @@ public struct AnkiKeptCollection {
     private func unchunkedChanges(since usn: Int64, withConfiguration: Bool) throws -> JSONValue {
         func bodies(_ kind: AnkiObjectKind) throws -> JSONValue {
             .array(try store.ankiObjects(kind, usnAtLeast: usn).compactMap { object in
-                (try? JSONParser.parse(object.body)).map { AnkiWire.withUsn($0, kind: kind, usn: object.usn) }
+                object.json.map { AnkiWire.withUsn($0, kind: kind, usn: object.usn) }
             })
         }
         var members: [(String, JSONValue)] = [
@@ -229,7 +230,7 @@ public struct AnkiKeptCollection {
             ("tags", .array(try store.ankiObjects(.tag, usnAtLeast: usn).map { .string($0.id) })),
         ]
         if withConfiguration {
-            members.append(("conf", .object(try store.ankiObjects(.config).map { ($0.id, (try? JSONParser.parse($0.body)) ?? .null) })))
+            members.append(("conf", .object(try store.ankiObjects(.config).map { ($0.id, $0.json ?? .null) })))
             members.append(("crt", .int(try store.ankiCollection()?.created ?? 0)))
         }
         return .object(members)
@@ -248,7 +249,7 @@ public struct AnkiKeptCollection {
                 }
                 let modified = object["mod"]?.int64Value ?? 0
                 if let held = try store.ankiObject(kind, id: String(id)),
-                   ((try? JSONParser.parse(held.body))?["mod"]?.int64Value ?? 0) > modified {
+                   (held.json?["mod"]?.int64Value ?? 0) > modified {
                     continue
                 }
                 try keep(kind, id: id, object, session: session)
@@ -296,9 +297,8 @@ enum AnkiWire {
         case (.card, .array(var row)) where row.count > 5:
             row[5] = .int(usn)
             return .array(row)
-        case (_, .object(var members)):
-            if let index = members.firstIndex(where: { $0.0 == "usn" }) { members[index].1 = .int(usn) } else { members.append(("usn", .int(usn))) }
-            return .object(members)
+        case (_, .object):
+            return body.setting([("usn", .int(usn))])
         default:
             return body
         }

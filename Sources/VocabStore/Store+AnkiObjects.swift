@@ -40,6 +40,16 @@ public struct AnkiObject: Equatable, Sendable {
         self.source = source
         self.stamp = stamp
     }
+    /// Its body read (nil only for a body that is not JSON, which nothing kept here is).
+    public var json: JSONValue? { try? JSONParser.parse(body) }
+
+    /// Its body as the array a note, card or log entry is (nil for any other shape).
+    public var row: [JSONValue]? { json?.arrayValue }
+
+    /// The number at `index` of its row (nil past its end, or not a number).
+    public func number(at index: Int) -> Int64? {
+        row.flatMap { $0.indices.contains(index) ? $0[index].int64Value : nil }
+    }
 }
 
 /// A normal sync under way: its key, the collection's number when it began, the app's, and

@@ -126,16 +126,10 @@ struct AnkiSyncBenchmark {
     /// Waits until something accepts connections on the loopback `port` (at most 30 s).
     static func waitForListener(port: Int) throws {
         for _ in 0..<300 {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            if let socket = loopbackConnection(from: "127.0.0.1", to: port, sending: "") {
+                close(socket)
+                return
             }
-            close(socket)
-            if connected { return }
             usleep(100_000)
         }
         throw BenchError.message("nothing listened on port \(port) within 30 s")
