@@ -139,6 +139,8 @@ let package = Package(
         .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloudAPI", "VocabDictionary", "VocabSystem"]),
         .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
         .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives", "VocabSystem"]),
+        .testTarget(name: "VocabAnkiSyncTests", dependencies: ["VocabAnkiSync", "VocabAnki", "VocabArchives", "VocabCloudAPI", "VocabCore",
+                                                             "VocabSessions", "VocabStore"]),
         .testTarget(name: "VocabWordingTests", dependencies: ["VocabWording", "VocabCatalog", "VocabCore", "VocabSessions", "VocabCloudAPI", "VocabSystem",
                                                          "VocabStore", "VocabDictionary", "VocabAnki", "VocabArchives"]),
         .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),

@@ -55,6 +55,9 @@ public struct AnkiLearner {
         self.pool = pool
         self.cloud = cloud
     }
+
+    /// Where his apps' media files are kept: the cloud's, or his store's.
+    public var media: any AnkiMediaKeeper { cloud?.media ?? AnkiStoreMedia(pool: pool) }
 }
 
 /// Who may sync, and with which store: the server's own sign-in (a cloud account's password,
@@ -93,6 +96,9 @@ public final class AnkiSyncServer: Sendable {
         self.clock = clock
     }
 
+    /// The most `call`'s body may unpack to: media files sent have their own bound.
+    public static func bodyBound(_ call: AnkiSyncCall) -> Int { call == .uploadChanges ? AnkiMediaBounds.uploadBytes : bodyBound }
+
     /// Whether a path is one of the protocol's (under `AnkiSyncCall.base`).
     public static func serves(path: String) -> Bool { path.hasPrefix(AnkiSyncCall.base) }
 
@@ -123,7 +129,7 @@ public final class AnkiSyncServer: Sendable {
         guard header.v == Self.version else { throw Refusal.ankiSyncVersion(header.v) }
         let body: [UInt8]
         do {
-            body = try Zstd.decompress(exchange.body, bound: Self.bodyBound)
+            body = try Zstd.decompress(exchange.body, bound: Self.bodyBound(call))
         } catch .tooLarge {
             throw Refusal.requestTooLarge
         } catch {
@@ -149,16 +155,8 @@ public final class AnkiSyncServer: Sendable {
         case .upload:
             // The protocol answers an upload in plain text, which the app shows.
             return try Self.compressed(Array(Refusal.ankiUploadNotTaken.message.utf8))
-        case .mediaBegin:
-            return try Self.json(AnkiSyncWire.MediaAnswer(data: AnkiSyncWire.MediaBegin(usn: 0, sk: header.k)))
-        case .mediaChanges:
-            return try Self.json(AnkiSyncWire.MediaAnswer(data: [String]()))
-        case .mediaSanity:
-            return try Self.json(AnkiSyncWire.MediaAnswer(data: "OK"))
-        case .uploadChanges:
-            return try Self.json(AnkiSyncWire.MediaRefusal(err: Refusal.ankiMediaNotTaken.message))
-        case .downloadFiles:
-            throw Refusal.ankiMediaNotTaken
+        case .mediaBegin, .mediaChanges, .uploadChanges, .downloadFiles, .mediaSanity:
+            return try answerMedia(call, body: body, header: header, media: learner.media)
         default:
             return try answerKept(call, body: body, header: header, learner: learner)
         }
@@ -179,7 +177,8 @@ public final class AnkiSyncServer: Sendable {
         switch call {
         case .meta:
             let standing = try kept { try $0.standing() }
-            return try meta(standing.stamps.modified, schema: standing.stamps.schema, usn: standing.stamps.usn, empty: standing.empty)
+            return try meta(standing.stamps.modified, schema: standing.stamps.schema, usn: standing.stamps.usn, empty: standing.empty,
+                            mediaUsn: try learner.media.usn())
         case .download:
             return try Self.compressed(try kept { try $0.download() })
         case .start: answer = try kept { try $0.start(key: header.s, try request()) }
@@ -196,9 +195,9 @@ public final class AnkiSyncServer: Sendable {
         return try Self.compressed(Array(answer.compact.utf8))
     }
 
-    private func meta(_ modified: Int64, schema: Int64, usn: Int64, empty: Bool) throws -> AnkiSyncReply {
+    private func meta(_ modified: Int64, schema: Int64, usn: Int64, empty: Bool, mediaUsn: Int64) throws -> AnkiSyncReply {
         try Self.json(AnkiSyncWire.MetaAnswer(mod: modified, scm: schema, usn: usn, ts: clock.now().milliseconds / 1000, msg: "",
-                                             cont: true, hostNum: 0, empty: empty, media_usn: 0))
+                                             cont: true, hostNum: 0, empty: empty, media_usn: mediaUsn))
     }
 
     /// An answer: `bytes` compressed, with the size the app expects to unpack.

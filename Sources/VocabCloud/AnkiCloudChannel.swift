@@ -70,3 +70,46 @@ public struct AnkiCloudChannel {
         return version
     }
 }
+
+/// The cloud's functions for the media files of a learner's Anki apps (`vocab.anki_media_…`,
+/// version 11), for the device `device`. Contents cross as base64 (the connection speaks text).
+extension AnkiCloudChannel {
+    /// The media's latest update number and how many files it holds.
+    public func mediaState() throws -> (usn: Int64, files: Int) {
+        let row = try connection.execute("SELECT usn::text, files::text FROM vocab.anki_media_state($1, $2)", [device.id, device.secret]).first
+        return (row.flatMap { $0.first ?? nil }.flatMap { Int64($0) } ?? 0, row.flatMap { $0.count > 1 ? $0[1] : nil }.flatMap { Int($0) } ?? 0)
+    }
+
+    /// The changes after `usn`, oldest first (at most 1,000): name, SHA-1 ("" once deleted), number.
+    public func mediaChanges(after usn: Int64) throws -> [(name: String, sha1: String, usn: Int64)] {
+        try connection.execute("SELECT name, sha1, usn::text FROM vocab.anki_media_changes($1, $2, $3::bigint)",
+                               [device.id, device.secret, String(usn)]).compactMap { row in
+            guard row.count == 3, let name = row[0], let sha1 = row[1], let usn = row[2].flatMap({ Int64($0) }) else { return nil }
+            return (name, sha1, usn)
+        }
+    }
+
+    /// The contents of the files named, in order: up to the first not held, at most `bytes`
+    /// in all (always the first).
+    public func mediaFiles(_ names: [String], most bytes: Int) throws -> [(name: String, data: [UInt8])] {
+        try connection.execute("SELECT name, data FROM vocab.anki_media_files($1, $2, $3, $4::bigint)", [
+            device.id, device.secret, JSONValue.array(names.map(JSONValue.string)).compact, String(bytes),
+        ]).compactMap { row in
+            guard row.count == 2, let name = row[0], let text = row[1],
+                  let data = Data(base64Encoded: text.filter { !$0.isWhitespace }) else { return nil }
+            return (name, Array(data))
+        }
+    }
+
+    /// Stores the files sent (name, SHA-1 or "" for a deletion, content); returns the latest
+    /// update number.
+    public func putMedia(_ files: [(name: String, sha1: String, data: [UInt8]?)]) throws -> Int64 {
+        let entries = JSONValue.array(files.map { file in
+            .object([("n", .string(file.name)), ("s", .string(file.sha1)),
+                     ("d", file.data.map { .string(Data($0).base64EncodedString()) } ?? .null)])
+        })
+        let answer = try connection.execute("SELECT vocab.anki_media_put($1, $2, $3)::text", [device.id, device.secret, entries.compact])
+        guard let text = answer.first?.first ?? nil, let usn = Int64(text) else { throw CloudError.serverError("the cloud answered no media number") }
+        return usn
+    }
+}

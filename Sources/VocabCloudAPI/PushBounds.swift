@@ -28,3 +28,24 @@ public enum PullBounds {
     /// The records a pull answers at most for `asked`: within 1 and `mostRecords`.
     public static func records(_ asked: Int?) -> Int { min(max(asked ?? defaultRecords, 1), mostRecords) }
 }
+
+/// The bounds of Anki's media sync on a Vocab server, written once: the translator holds an
+/// upload to them, and the cloud's SQL is made with `uploadBytes` (`{{anki_media_bytes}}`).
+public enum AnkiMediaBounds {
+    /// Files (and deletions) one upload may carry; Anki's apps send at most 25.
+    public static let filesPerUpload = 25
+    /// Files one download may ask for; Anki's apps ask for at most 100 at a time.
+    public static let filesPerDownload = 100
+    /// What one download answers at most (always one file, whatever its size): the app asks
+    /// again for the files it did not get.
+    public static let downloadBytes = 16 << 20
+    /// The largest file taken (Anki's own server takes 100 MiB; a phone's picture or a word's
+    /// recording is far below this).
+    public static let fileBytes = 20 << 20
+    /// The largest upload (Anki's apps fill one to 10 MiB, then add one file more).
+    public static let uploadBytes = 32 << 20
+    /// Changes one answer lists (as Anki's own server).
+    public static let changesPerAnswer = 1_000
+    /// The longest name (bytes), as Anki's own server.
+    public static let nameBytes = 255
+}

@@ -108,8 +108,13 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
     case ankiChangesUnreadable
     /// An app's whole collection sent to replace the account's: not taken yet.
     case ankiUploadNotTaken
-    /// An app's media files: not taken yet.
-    case ankiMediaNotTaken
+    /// Media files an app sent that are not what Anki's media sync carries (a zip of stored
+    /// entries and a list of their names), or names no file system should take.
+    case ankiMediaUnreadable
+    /// A media file larger than the server takes (its bound in MiB).
+    case ankiMediaTooLarge(mebibytes: Int)
+    /// A media file asked for that is no longer kept (deleted since the app asked what changed).
+    case ankiMediaGone
 
     public var category: ErrorCategory {
         switch self {
@@ -188,7 +193,10 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .ankiChangesUnreadable: return Sentence("The Anki app sent changes this server cannot read; nothing was changed.")
         case .ankiUploadNotTaken:
             return Sentence("This Vocab server does not yet take a whole collection from Anki: download from it instead; nothing was changed.")
-        case .ankiMediaNotTaken: return Sentence("This Vocab server does not yet keep Anki's media files; nothing was changed.")
+        case .ankiMediaUnreadable: return Sentence("The Anki app sent media files this server cannot read; nothing was changed.")
+        case .ankiMediaTooLarge(let mebibytes):
+            return Sentence("A media file is larger than this server takes (%@ MiB); nothing was changed.", .number(mebibytes))
+        case .ankiMediaGone: return Sentence("A media file asked for is no longer kept: sync again.")
         }
     }
 
@@ -207,8 +215,10 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .accountLimit(let limit): return limit.isAboutDevices ? 429 : 507
         case .busySigningIn, .cloudUnreachable, .tooBusyToImport: return 503
         case .noDictionary, .noSpeech: return 501  // this server lacks it: asking again will not help
-        case .ankiSyncVersion, .ankiUploadNotTaken, .ankiMediaNotTaken: return 501
-        case .ankiBodyUnreadable, .ankiSyncNotStarted, .ankiChangesUnreadable: return 400
+        case .ankiSyncVersion, .ankiUploadNotTaken: return 501
+        case .ankiBodyUnreadable, .ankiSyncNotStarted, .ankiChangesUnreadable, .ankiMediaUnreadable: return 400
+        case .ankiMediaTooLarge: return 413
+        case .ankiMediaGone: return 409
         case .cloudRefusedForm, .bodyNotJSONObject, .signInBodyMissing, .notAChangeNumber: return 400
         case .share(let refusal):
             switch refusal {

@@ -1,5 +1,6 @@
 import VocabCloud
 import VocabCloudAPI
+import VocabCore
 import VocabSessions
 import VocabStore
 
@@ -15,6 +16,8 @@ struct CloudAnkiCollection<Front: Sendable>: AnkiCollectionCloud {
         let pulled = try service.withCloud(caller) { try AnkiCloudChannel(connection: $0, device: caller.key).pull(since: since) }
         return (pulled.version, pulled.state, pulled.rows.map { AnkiKeptRow(kind: $0.kind, id: $0.id, row: $0.row) })
     }
+
+    var media: any AnkiMediaKeeper { CloudAnkiMedia(service: service, caller: caller) }
 
     func push(expected: Int64, state: String?, rows: [AnkiKeptRow]) throws -> Int64? {
         try service.withCloud(caller) { connection in
@@ -39,4 +42,31 @@ extension CloudService {
             throw refusal(for: error, caller)
         }
     }
+}
+
+/// The cloud as the keeper of a learner's Anki media (`vocab.anki_media_…`), through one of the
+/// server's connections at a time, its refusals as the device's (signed out, the account's cap).
+struct CloudAnkiMedia<Front: Sendable>: AnkiMediaKeeper {
+    let service: CloudService<Front>
+    let caller: Caller
+
+    private func channel<T>(_ body: (AnkiCloudChannel) throws -> T) throws -> T {
+        try service.withCloud(caller) { try body(AnkiCloudChannel(connection: $0, device: caller.key)) }
+    }
+
+    func usn() throws -> Int64 { try channel { try $0.mediaState().usn } }
+
+    func changes(after usn: Int64, limit: Int) throws -> [AnkiMediaEntry] {
+        try channel { try $0.mediaChanges(after: usn) }.prefix(limit).map { AnkiMediaEntry(name: $0.name, sha1: $0.sha1, usn: $0.usn) }
+    }
+
+    func apply(_ uploads: [AnkiMediaUpload]) throws -> Int64 {
+        try channel { try $0.putMedia(uploads.map { ($0.name, $0.sha1, $0.data) }) }
+    }
+
+    func files(_ names: [String], most bytes: Int) throws -> [(name: String, data: [UInt8])] {
+        try channel { try $0.mediaFiles(names, most: bytes) }
+    }
+
+    func count() throws -> Int { try channel { try $0.mediaState().files } }
 }

@@ -11,6 +11,8 @@ public protocol AnkiCollectionCloud {
     /// Stores `rows` and, when given, `state`, if the collection is still at `expected`; returns
     /// its new version, or nil when another server wrote first.
     func push(expected: Int64, state: String?, rows: [AnkiKeptRow]) throws -> Int64?
+    /// Where the cloud keeps the apps' media files.
+    var media: any AnkiMediaKeeper { get }
 }
 
 /// The collection a learner's Anki apps sync with, kept for his account (`AnkiKeptCollection`):

@@ -211,7 +211,7 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
     }
     let path = url.map { String(cString: $0) } ?? ""
     let isUpload = path.hasPrefix(limits.uploadPath), isBatch = path == limits.batchPath
-    let limit = isUpload ? limits.maximumUpload : isBatch ? limits.maximumBatch : limits.maximumBody
+    let limit = isUpload ? limits.maximumUpload : isBatch ? limits.maximumBatch : limits.largerBodies[path] ?? limits.maximumBody
     let length = header(connection, "Content-Length").flatMap(Int.init)
     let hasBody = length.map { $0 > 0 } ?? (header(connection, "Transfer-Encoding") != nil)
     // A refusal from the head: answered at once when the client sends no body, waits for our

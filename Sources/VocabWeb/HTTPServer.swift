@@ -3,7 +3,9 @@ import Dispatch
 import FoundationEssentials
 import Synchronization
 import VocabCore
+import VocabAnkiSync
 import VocabCloudAPI
+import VocabSessions
 import VocabSystem
 #if canImport(Glibc)
 import Glibc
@@ -92,6 +94,9 @@ public struct HTTPLimits: Sendable {
     public var batchPath: String?
     /// The largest batch (what the cloud's push takes).
     public var maximumBatch = PushBounds.batchBytes
+    /// Paths whose bodies have a bound of their own, larger than `maximumBody` (an Anki app's
+    /// media files, zstd-compressed: a picture or a recording barely shrinks).
+    public var largerBodies = [AnkiSyncCall.uploadChanges.path: AnkiMediaBounds.uploadBytes]
     /// A body's first bytes kept in memory; the rest goes to a file of the server's.
     public var bodyMemory = 32 * 1024
     /// Bodies larger than `bodyMemory` (but for files uploaded, handed over as files) read

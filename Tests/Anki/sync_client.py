@@ -15,9 +15,15 @@ the collection), and changes a learner makes in the app:
     edit:WORD:FIELD:TEXT       sets FIELD of the note whose Word (or Front) is WORD
     remove:WORD                deletes that note
     answer:WORD:EASE           answers that note's first card (1 again ... 4 easy)
+    file:NAME:TEXT             a media file NAME holding TEXT
+    blob:NAME:SIZE             a media file NAME of SIZE bytes of a picture's kind (no pattern)
+    unfile:NAME                deletes the media file NAME
+and files (the media folder's files with their SHA-1).
 """
 import argparse
+import hashlib
 import json
+import os
 import sys
 
 from anki.collection import Collection
@@ -87,7 +93,29 @@ def change(col, step):
         card.start_timer()
         col.sched.answerCard(card, int(ease))
         return {"guid": card.note().guid}
+    if name == "file":
+        fname, text = args
+        return {"name": col.media.write_data(fname, text.encode())}
+    if name == "blob":
+        fname, size = args
+        data, seed = bytearray(), hashlib.sha256(fname.encode()).digest()
+        while len(data) < int(size):
+            seed = hashlib.sha256(seed).digest()
+            data += seed
+        return {"name": col.media.write_data(fname, bytes(data[: int(size)]))}
+    if name == "unfile":
+        col.media.trash_files([args[0]])
+        return {"name": args[0]}
     return None
+
+
+def media_files(col):
+    folder = col.media.dir()
+    return {
+        name: hashlib.sha1(open(os.path.join(folder, name), "rb").read()).hexdigest()
+        for name in sorted(os.listdir(folder))
+        if os.path.isfile(os.path.join(folder, name))
+    }
 
 
 def main():
@@ -135,7 +163,10 @@ def main():
                 import time
                 while col.media_sync_status().active:
                     time.sleep(0.05)
+                col.media_sync_status()  # raises what ended it, if it failed
                 print(json.dumps({"step": step, "done": True}))
+            elif step == "files":
+                print(json.dumps({"step": step, "files": media_files(col)}, ensure_ascii=False))
             elif step == "status":
                 print(json.dumps({"step": step, "required": col.sync_status(auth).required}))
             elif step == "check":

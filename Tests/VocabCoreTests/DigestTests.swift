@@ -10,6 +10,8 @@ final class DigestTests: XCTestCase {
         XCTAssertEqual(hex(""), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
         XCTAssertEqual(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"), "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
         XCTAssertEqual(hex(String(repeating: "a", count: 1000)), "291e9a6c66994949b57ba5e650361e98fc36b1ba")
+        // A million bytes (whole blocks read in place, then the tail), as hex.
+        XCTAssertEqual(SHA1.hex([UInt8](repeating: 0x61, count: 1_000_000)), "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
     }
 
     func testSHA256MatchesTheStandardVectors() {

@@ -488,13 +488,113 @@ BEGIN
     SELECT me, x.k, x.i, current + 1, x.r FROM jsonb_to_recordset(batch) AS x(k text, i text, r text)
     ON CONFLICT (owner, kind, id) DO UPDATE SET version = excluded.version, content = excluded.content;
     UPDATE vocab.anki_collections c SET version = current + 1, state = coalesce(new_state, c.state), bytes = c.bytes + grown
-    WHERE c.owner = me RETURNING c.bytes INTO held;
+    WHERE c.owner = me RETURNING c.bytes + c.media_bytes INTO held;
     SELECT a.max_bytes, a.total_bytes INTO byte_cap, record_bytes FROM vocab.accounts a WHERE a.owner = me;
     IF grown > 0 AND byte_cap IS NOT NULL AND record_bytes + held > byte_cap THEN
         RAISE EXCEPTION 'the account % may hold % bytes, and this push would make it %', me, byte_cap, record_bytes + held
             USING ERRCODE = '53400', DETAIL = 'bytes ' || byte_cap || ' ' || (record_bytes + held);
     END IF;
     RETURN current + 1;
+END
+$fn$;
+
+-- The media of the caller's Anki apps: its latest update number and how many files it holds.
+CREATE OR REPLACE FUNCTION vocab.anki_media_state(device name, secret text) RETURNS TABLE (usn bigint, files bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE me name := vocab.device_learner(device, secret);
+BEGIN
+    RETURN QUERY SELECT coalesce((SELECT c.media_usn FROM vocab.anki_collections c WHERE c.owner = me), 0),
+        (SELECT count(*) FROM vocab.anki_media m WHERE m.owner = me AND m.sha1 <> '');
+END
+$fn$;
+
+-- The changes to the caller's media after `after_usn`, oldest first (at most 1,000).
+CREATE OR REPLACE FUNCTION vocab.anki_media_changes(device name, secret text, after_usn bigint)
+RETURNS TABLE (name text, sha1 text, usn bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE me name := vocab.device_learner(device, secret);
+BEGIN
+    RETURN QUERY SELECT m.name, m.sha1, m.usn FROM vocab.anki_media m WHERE m.owner = me AND m.usn > after_usn
+        ORDER BY m.usn LIMIT 1000;
+END
+$fn$;
+
+-- The contents (base64) of the caller's media files named (a JSON array), in order: up to the
+-- first not held, and no further than `most` bytes in all (always the first).
+CREATE OR REPLACE FUNCTION vocab.anki_media_files(device name, secret text, names_text text, most bigint)
+RETURNS TABLE (name text, data text)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE
+    me name := vocab.device_learner(device, secret);
+    names jsonb := names_text::jsonb;
+BEGIN
+    IF octet_length(names_text) > 65536 OR jsonb_array_length(names) > 100 THEN
+        RAISE EXCEPTION 'at most 100 media files at a time';  -- the server asks for fewer
+    END IF;
+    RETURN QUERY SELECT h.name, encode(f.data, 'base64') FROM (
+        SELECT n.name, n.place, m.sha1, m.size,
+               sum(m.size) OVER (ORDER BY n.place) - m.size AS before,
+               count(m.name) OVER (ORDER BY n.place) AS held
+        FROM jsonb_array_elements_text(names) WITH ORDINALITY AS n(name, place)
+        LEFT JOIN vocab.anki_media m ON m.owner = me AND m.name = n.name AND m.sha1 <> ''
+    ) h JOIN vocab.anki_media_files f ON f.owner = me AND f.sha1 = h.sha1
+    WHERE h.held = h.place AND (h.place = 1 OR h.before + h.size <= most)
+    ORDER BY h.place;
+END
+$fn$;
+
+-- Takes what one of the caller's apps sent: a JSON array of {"n": name, "s": SHA-1 ('' for a
+-- deletion), "d": content in base64}, at most {{anki_media_bytes}} bytes of content. Each change
+-- gets an update number of its own (a file the same as held, or a deletion of one not held,
+-- changes nothing); a content no name holds any more is dropped. Returns the latest number.
+-- The media, the collection and the account's records together stay within the account's
+-- byte cap (SQLSTATE 53400 otherwise, nothing stored).
+CREATE OR REPLACE FUNCTION vocab.anki_media_put(device name, secret text, files_text text) RETURNS bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE
+    me name := vocab.device_learner(device, secret);
+    entry record;
+    content bytea;
+    current bigint;
+    was text;
+    grown bigint := 0;
+    freed bigint;
+    byte_cap bigint;
+    record_bytes bigint;
+    held bigint;
+BEGIN
+    IF octet_length(files_text) > {{anki_media_bytes}} / 3 * 4 + 65536 THEN
+        RAISE EXCEPTION 'media files may hold {{anki_media_bytes}} bytes at a time';  -- the server sends fewer
+    END IF;
+    PERFORM set_config('lock_timeout', '5s', true);
+    INSERT INTO vocab.anki_collections AS c (owner) VALUES (me) ON CONFLICT (owner) DO NOTHING;
+    SELECT c.media_usn INTO current FROM vocab.anki_collections c WHERE c.owner = me FOR UPDATE;
+    FOR entry IN SELECT * FROM jsonb_to_recordset(files_text::jsonb) AS x(n text, s text, d text) LOOP
+        SELECT m.sha1 INTO was FROM vocab.anki_media m WHERE m.owner = me AND m.name = entry.n;
+        was := coalesce(was, '');
+        CONTINUE WHEN was = entry.s;
+        current := current + 1;
+        content := CASE WHEN entry.s = '' THEN NULL ELSE decode(entry.d, 'base64') END;
+        IF content IS NOT NULL THEN
+            INSERT INTO vocab.anki_media_files (owner, sha1, data) VALUES (me, entry.s, content) ON CONFLICT DO NOTHING;
+            IF FOUND THEN grown := grown + octet_length(content); END IF;
+        END IF;
+        INSERT INTO vocab.anki_media AS m (owner, name, sha1, size, usn)
+        VALUES (me, entry.n, entry.s, coalesce(octet_length(content), 0), current)
+        ON CONFLICT (owner, name) DO UPDATE SET sha1 = excluded.sha1, size = excluded.size, usn = excluded.usn;
+        IF was <> '' AND NOT EXISTS (SELECT 1 FROM vocab.anki_media m WHERE m.owner = me AND m.sha1 = was) THEN
+            DELETE FROM vocab.anki_media_files f WHERE f.owner = me AND f.sha1 = was RETURNING octet_length(f.data) INTO freed;
+            grown := grown - coalesce(freed, 0);
+        END IF;
+    END LOOP;
+    UPDATE vocab.anki_collections c SET media_usn = current, media_bytes = c.media_bytes + grown
+    WHERE c.owner = me RETURNING c.bytes + c.media_bytes INTO held;
+    SELECT a.max_bytes, a.total_bytes INTO byte_cap, record_bytes FROM vocab.accounts a WHERE a.owner = me;
+    IF grown > 0 AND byte_cap IS NOT NULL AND record_bytes + held > byte_cap THEN
+        RAISE EXCEPTION 'the account % may hold % bytes, and these media files would make it %', me, byte_cap, record_bytes + held
+            USING ERRCODE = '53400', DETAIL = 'bytes ' || byte_cap || ' ' || (record_bytes + held);
+    END IF;
+    RETURN current;
 END
 $fn$;
 
@@ -511,7 +611,9 @@ GRANT EXECUTE ON FUNCTION vocab.me(), vocab.device_learner(name, text), vocab.pa
     vocab.add_device(name, text, bytea), vocab.my_devices(name, text), vocab.sign_out(name, text, name),
     vocab.push(name, text, bigint, text, boolean, boolean), vocab.push_lines(name, text, bigint, text),
     vocab.pull(name, text, bigint, integer), vocab.counts(name, text),
-    vocab.anki_pull(name, text, bigint, bigint, text, text), vocab.anki_push(name, text, bigint, text, text) TO vocab_server;
+    vocab.anki_pull(name, text, bigint, bigint, text, text), vocab.anki_push(name, text, bigint, text, text),
+    vocab.anki_media_state(name, text), vocab.anki_media_changes(name, text, bigint), vocab.anki_media_files(name, text, text, bigint),
+    vocab.anki_media_put(name, text, text) TO vocab_server;
 -- Nothing anyone but an administrator could fill or hold outside an account: no
 -- temporary tables in this database, no large objects, no transaction ids on demand.
 DO $$ BEGIN

@@ -102,7 +102,9 @@ CREATE TABLE IF NOT EXISTS vocab.anki_collections (
     owner   name PRIMARY KEY,
     version bigint NOT NULL DEFAULT 0,
     state   text,
-    bytes   bigint NOT NULL DEFAULT 0
+    bytes   bigint NOT NULL DEFAULT 0,
+    media_usn   bigint NOT NULL DEFAULT 0,
+    media_bytes bigint NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS vocab.anki_objects (
     owner   name NOT NULL,
@@ -113,3 +115,22 @@ CREATE TABLE IF NOT EXISTS vocab.anki_objects (
     PRIMARY KEY (owner, kind, id)
 );
 CREATE INDEX IF NOT EXISTS anki_objects_by_version ON vocab.anki_objects (owner, version, kind, id);
+-- Anki's apps' media (version 11): each file's name with the SHA-1 of its content ('' once
+-- deleted: the row stays, so the learner's other apps learn of it) and the update number it
+-- was written at; the contents once each per learner, by SHA-1. `media_usn` is the latest
+-- number, `media_bytes` what the contents hold (against the account's byte cap, with `bytes`).
+CREATE TABLE IF NOT EXISTS vocab.anki_media (
+    owner name NOT NULL,
+    name  text NOT NULL,
+    sha1  text NOT NULL,
+    size  bigint NOT NULL,
+    usn   bigint NOT NULL,
+    PRIMARY KEY (owner, name)
+);
+CREATE INDEX IF NOT EXISTS anki_media_by_usn ON vocab.anki_media (owner, usn);
+CREATE TABLE IF NOT EXISTS vocab.anki_media_files (
+    owner name NOT NULL,
+    sha1  text NOT NULL,
+    data  bytea NOT NULL,
+    PRIMARY KEY (owner, sha1)
+);

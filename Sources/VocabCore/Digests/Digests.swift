@@ -5,18 +5,40 @@
 /// How both hashes read a message: padded with 0x80, zeros and its length in bits to whole
 /// 64-byte blocks, each read as 16 big-endian words.
 enum MessageBlocks {
-    static func words(_ message: [UInt8]) -> [[UInt32]] {
-        var bytes = message
-        let bitLength = UInt64(message.count) &* 8
-        bytes.append(0x80)
-        while bytes.count % 64 != 56 { bytes.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        return stride(from: 0, to: bytes.count, by: 64).map { chunk in
-            (0..<16).map { i in
-                let j = chunk + i * 4
-                return UInt32(bytes[j]) << 24 | UInt32(bytes[j + 1]) << 16 | UInt32(bytes[j + 2]) << 8 | UInt32(bytes[j + 3])
+    /// Calls `body` with each block's 16 words in turn: the message's whole blocks read in
+    /// place, then its padded tail (a file of megabytes is never copied).
+    static func forEach(_ message: [UInt8], _ body: (inout [UInt32]) -> Void) {
+        var block = [UInt32](repeating: 0, count: 16)
+        func read(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) {
+            for i in 0..<16 {
+                let j = start + i * 4
+                block[i] = UInt32(bytes[j]) << 24 | UInt32(bytes[j + 1]) << 16 | UInt32(bytes[j + 2]) << 8 | UInt32(bytes[j + 3])
             }
         }
+        let whole = message.count / 64 * 64
+        message.withUnsafeBufferPointer { bytes in
+            for start in stride(from: 0, to: whole, by: 64) {
+                read(bytes, at: start)
+                body(&block)
+            }
+        }
+        var tail = Array(message[whole...])
+        let bitLength = UInt64(message.count) &* 8
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        tail.withUnsafeBufferPointer { bytes in
+            for start in stride(from: 0, to: bytes.count, by: 64) {
+                read(bytes, at: start)
+                body(&block)
+            }
+        }
+    }
+
+    /// A digest as lower-case hex digits.
+    static func hex(_ digest: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
     }
 
     /// The state words as the digest's bytes, big-endian.
@@ -35,7 +57,7 @@ public enum SHA1 {
     public static func hash(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
         var w = [UInt32](repeating: 0, count: 80)
-        for block in MessageBlocks.words(message) {
+        MessageBlocks.forEach(message) { block in
             w.replaceSubrange(0..<16, with: block)
             for i in 16..<80 { w[i] = (w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]).rotatedLeft(1) }
             var (a, b, c, d, e) = (h[0], h[1], h[2], h[3], h[4])
@@ -54,6 +76,9 @@ public enum SHA1 {
         }
         return MessageBlocks.bytes(h)
     }
+
+    /// The hash of `message`, as 40 hex digits.
+    public static func hex(_ message: [UInt8]) -> String { MessageBlocks.hex(hash(message)) }
 }
 
 public enum SHA256 {
@@ -72,7 +97,7 @@ public enum SHA256 {
     public static func hash(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var w = [UInt32](repeating: 0, count: 64)
-        for block in MessageBlocks.words(message) {
+        MessageBlocks.forEach(message) { block in
             w.replaceSubrange(0..<16, with: block)
             for i in 16..<64 {
                 let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
@@ -95,8 +120,5 @@ public enum SHA256 {
     }
 
     /// The hash of `message`, as 64 hex digits.
-    public static func hex(_ message: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(hash(message).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
-    }
+    public static func hex(_ message: [UInt8]) -> String { MessageBlocks.hex(hash(message)) }
 }

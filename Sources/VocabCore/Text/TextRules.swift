@@ -12,6 +12,9 @@ public enum TextRules {
         return isKnownNFC(trimmed) ? trimmed : TextFolding.nfc(trimmed)
     }
 
+    /// Whether `text` is in NFC already, byte for byte (Swift's `==` would take any form of it).
+    public static func isNFC(_ text: String) -> Bool { isKnownNFC(text) || TextFolding.nfc(text).utf8.elementsEqual(text.utf8) }
+
     /// `text` without leading and trailing Unicode white space (newlines included).
     public static func trimmingWhiteSpace(_ text: String) -> String {
         var copy = text

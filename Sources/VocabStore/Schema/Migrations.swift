@@ -603,6 +603,22 @@ enum Migrations {
                 chunked_id   TEXT NOT NULL DEFAULT ''
             );
             """),
+        // The media files of the learner's Anki apps: each name with the SHA-1 of its content
+        // ('' once deleted, the row kept so other apps learn of it) and the update number it was
+        // written at; the contents once each, by their SHA-1.
+        Migration(version: 17, sql: """
+            CREATE TABLE anki_media (
+                name TEXT PRIMARY KEY,
+                sha1 TEXT NOT NULL,
+                size INTEGER NOT NULL,
+                usn  INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX anki_media_by_usn ON anki_media (usn);
+            CREATE TABLE anki_media_files (
+                sha1 TEXT PRIMARY KEY,
+                data BLOB NOT NULL
+            );
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
