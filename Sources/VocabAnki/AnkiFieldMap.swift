@@ -6,7 +6,7 @@ import VocabCore
 /// Synonym(s), Antonym(s)); a note type with no field named like a word gives its first
 /// unnamed field to the word, and one with none named like a definition its next to the
 /// definition. Fields left over are not carried (listed in the summary).
-struct AnkiFieldMap {
+public struct AnkiFieldMap {
     /// Per note type: the word field each Anki field fills, by position (nil: not carried).
     private var targets: [Int64: [WordField?]] = [:]
     /// What the summary should say about the mapping.
@@ -22,20 +22,29 @@ struct AnkiFieldMap {
         let lowered = Dictionary(overrides.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
         var byPosition: [String] = []
         for (id, type) in noteTypes.sorted(by: { $0.key < $1.key }) where usedNoteTypes.contains(id) {
-            var fields: [WordField?] = type.fields.map { name in
-                lowered[name.lowercased()] ?? Self.field(named: name)
-            }
-            for target in [WordField.word, .definition] where !fields.contains(target) {
-                guard let free = fields.indices.first(where: { fields[$0] == nil && lowered[type.fields[$0].lowercased()] == nil }) else { continue }
-                fields[free] = target
-                byPosition.append("\(type.fields[free]) → \(target.rawValue) (\(type.name))")
-            }
+            let (fields, filled) = Self.targets(ofFields: type.fields, overrides: lowered)
+            byPosition += filled.map { "\(type.fields[$0.index]) → \($0.target.rawValue) (\(type.name))" }
             for (index, name) in type.fields.enumerated() where fields[index] == nil {
                 notCarried.append("\(name) (\(type.name))")
             }
             targets[id] = fields
         }
         if !byPosition.isEmpty { notes.append("Anki fields read by position: \(byPosition.joined(separator: ", ")).") }
+    }
+
+    /// The word field each of a note type's fields (`names`, in order) fills: an override (by
+    /// lower-cased name) first, then by name; the word and the definition, when no name gives
+    /// them, go to the first fields left. Returns those filled by position too.
+    public static func targets(ofFields names: [String], overrides: [String: WordField] = [:])
+        -> (targets: [WordField?], byPosition: [(index: Int, target: WordField)]) {
+        var fields: [WordField?] = names.map { overrides[$0.lowercased()] ?? field(named: $0) }
+        var byPosition: [(index: Int, target: WordField)] = []
+        for target in [WordField.word, .definition] where !fields.contains(target) {
+            guard let free = fields.indices.first(where: { fields[$0] == nil && overrides[names[$0].lowercased()] == nil }) else { continue }
+            fields[free] = target
+            byPosition.append((free, target))
+        }
+        return (fields, byPosition)
     }
 
     /// The word field `name` stands for, by the names decks commonly use.

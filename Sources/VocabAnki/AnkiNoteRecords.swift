@@ -68,11 +68,6 @@ final class AnkiNoteRecords: RecordReader {
         let fields = row.text(5).utf8.split(separator: 0x1F, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
         let type = collection.noteTypes[row.int(2)]
-        var values: [WordField: String] = [:]
-        func add(_ text: String, to field: WordField) {
-            guard !text.isEmpty else { return }
-            values[field] = values[field].map { $0 + "\n" + text } ?? text
-        }
         var dropped = 0
         defer { sounds += dropped }
         func plain(_ html: String) -> String {
@@ -80,41 +75,12 @@ final class AnkiNoteRecords: RecordReader {
             dropped += count
             return text
         }
-        let targets = fieldMap.targets(ofNoteType: row.int(2))
-        var clozeSource: String?
-        for (index, raw) in fields.enumerated() {
-            guard index < targets.count, let target = targets[index] else { continue }
-            if type?.isCloze == true, target == .word, clozeSource == nil {
-                clozeSource = raw
-                continue
-            }
-            add(plain(raw), to: target)
-        }
-        if let source = clozeSource {
-            // A cloze note: its deletions' answers are the word, their hints the definition,
-            // and the whole sentence goes first in the detail.
-            let deletions = HTMLText.clozeDeletions(source)
-            var answers: [String] = []
-            for deletion in deletions {
-                let answer = plain(deletion.answer)
-                if !answer.isEmpty && !answers.contains(answer) { answers.append(answer) }
-            }
-            guard !answers.isEmpty else {
-                let start = plain(source).prefix(40)
-                throw ImportError.invalidLine(line: number,
-                    reason: "the cloze note \"\(start)\" has no {{c1::…}} deletion to make a word from")
-            }
-            let hints = deletions.compactMap { $0.hint.map(plain) }.filter { !$0.isEmpty }
-            if values[.definition] == nil, !hints.isEmpty { values[.definition] = hints.joined(separator: "; ") }
-            let sentence = plain(source)
-            values[.detail] = values[.detail].map { sentence + "\n" + $0 } ?? sentence
-            values[.word] = answers.joined(separator: ", ")
-        }
-        let tags = row.text(4).split(separator: " ").map(String.init)
-        if !tags.isEmpty { add("tags: " + tags.joined(separator: " "), to: .detail) }
-        guard values[.word] != nil else {
-            let first = fields.first.map(plain).map { $0.isEmpty ? "" : " (\"\($0.prefix(40))\")" } ?? ""
-            throw ImportError.invalidLine(line: number, reason: "the note\(first) has no text for the word")
+        let values: [WordField: String]
+        do {
+            values = try AnkiNoteFields.values(of: fields, targets: fieldMap.targets(ofNoteType: row.int(2)), isCloze: type?.isCloze == true,
+                                               tags: row.text(4).split(separator: " ").map(String.init), plain: plain)
+        } catch {
+            throw ImportError.invalidLine(line: number, reason: error.reason)
         }
         let deck = row.isNull(6) ? nil : collection.decks[row.int(6)]?.name
         let book = defaultBook ?? deck ?? "Default"

@@ -112,11 +112,10 @@ extension AnkiKeptCollection {
         if pass.position != startingPosition {
             try store.putAnkiObject(AnkiObject(kind: .config, id: "nextPos", usn: state.usn, body: String(pass.position)))
         }
-        for (source, gone) in mirrors {
+        for (_, gone) in mirrors {
             guard let id = Int64(gone.id) else { continue }
-            if let card = try store.ankiObject(.card, source: source), let cardId = Int64(card.id) {
-                try bury(.card, id: cardId, usn: state.usn, fromApp: false)
-            }
+            // Every card of its note (a note of another type may have several).
+            for cardId in try store.ankiCardIds(ofNote: id) { try bury(.card, id: cardId, usn: state.usn, fromApp: false) }
             try bury(.note, id: id, usn: state.usn, fromApp: false)
         }
         return true
@@ -178,15 +177,29 @@ extension AnkiKeptCollection {
         }
     }
 
+    /// How a note type's notes read as words: which word field each of its fields fills (by
+    /// the `.apkg` import's mapping of their names) and whether it is a cloze type; nil when the
+    /// collection does not hold it.
+    func noteTypeShape(_ id: Int64) throws -> (targets: [WordField?], isCloze: Bool)? {
+        guard let type = try store.ankiObject(.notetype, id: String(id))?.json else { return nil }
+        let fields = (type["flds"]?.arrayValue ?? []).sorted { ($0["ord"]?.int64Value ?? 0) < ($1["ord"]?.int64Value ?? 0) }
+        return (AnkiFieldMap.targets(ofFields: fields.map { $0["name"]?.stringValue ?? "" }).targets, type["type"]?.int64Value == 1)
+    }
+
     private func mirrorWord(_ word: Word, deck: Int64, stamp: String, noteId: String?, reviewed: Bool, state: AnkiCollectionState,
                             pass: inout WordPass) throws {
         let source = word.id.lowercaseText
-        let shape = AnkiWordShape.note(word)
-        let fields = shape.fields.joined(separator: "\u{1F}")
+        var shape = AnkiWordShape.note(word)
         let modified = word.modifiedAt.milliseconds / 1000
-        // The note: its fields and tags Vocab's, the rest as it was.
+        // The note: its fields and tags Vocab's, the rest as it was. A note of another type (a
+        // Basic note that became a word) gets the word's edits in the fields they came from.
         let held = try noteId.flatMap { try store.ankiObject(.note, id: $0) }
         var note = held?.row ?? []
+        if note.count >= 11, let typeId = note[2].int64Value, typeId != AnkiWordShape.noteTypeId, let type = try noteTypeShape(typeId) {
+            let current = (note[6].stringValue ?? "").split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+            shape = AnkiNoteFields.written(word, into: current, targets: type.targets, isCloze: type.isCloze)
+        }
+        let fields = shape.fields.joined(separator: "\u{1F}")
         let id: Int64
         if note.count >= 11, let heldId = note[0].int64Value {
             id = heldId

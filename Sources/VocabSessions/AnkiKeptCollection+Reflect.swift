@@ -20,10 +20,9 @@ extension AnkiKeptCollection {
         }
         var touched = Set<UUID>()
         for note in try sent(.note) {
-            guard let row = note.row, row.count >= 11, row[2] == .int(AnkiWordShape.noteTypeId),
-                  let noteId = row[0].int64Value else { continue }
+            guard let row = note.row, row.count >= 11, let noteId = row[0].int64Value, let draft = try draft(ofNote: row) else { continue }
             let wordId = note.source.flatMap { UUID(text: $0) } ?? AnkiWordShape.wordId(guid: row[1].stringValue ?? "")
-            guard try takeNote(row, as: wordId, deck: deckOfNote[noteId]?.deck) else {
+            guard try takeNote(draft, as: wordId, deck: deckOfNote[noteId]?.deck) else {
                 // Not taken (a followed book's word): the next mirror sends the word back as it is.
                 if try store.wordExists(id: wordId) { try store.noteAnkiChanged(word: wordId) }
                 continue
@@ -41,11 +40,30 @@ extension AnkiKeptCollection {
         try renewStamps(of: touched)
     }
 
-    /// Writes a note's fields into its word (made when new); false when it has no place (its
-    /// deck unknown) or its word cannot be changed here (a followed book's).
-    private func takeNote(_ row: [JSONValue], as wordId: UUID, deck: Int64?) throws -> Bool {
+    /// The word a note's row stands for: a "Vocab word" note's fields as they are, another
+    /// type's by the `.apkg` import's mapping of its field names (`AnkiNoteFields`); nil for a
+    /// note that makes no word (its type unknown, a cloze without a deletion), which stays the
+    /// app's own.
+    private func draft(ofNote row: [JSONValue]) throws -> WordDraft? {
         let fields = (row[6].stringValue ?? "").split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-        let draft = AnkiWordShape.fields(ofNote: fields, tags: row[5].stringValue ?? "")
+        guard let typeId = row[2].int64Value else { return nil }
+        if typeId == AnkiWordShape.noteTypeId { return AnkiWordShape.fields(ofNote: fields, tags: row[5].stringValue ?? "") }
+        guard let shape = try noteTypeShape(typeId) else { return nil }
+        do {
+            let values = try AnkiNoteFields.values(of: fields, targets: shape.targets, isCloze: shape.isCloze,
+                                                   tags: (row[5].stringValue ?? "").split(separator: " ").map(String.init)) {
+                HTMLText.plain($0).text
+            }
+            return WordDraft(word: values[.word] ?? "", definition: values[.definition] ?? "", detail: values[.detail] ?? "",
+                             pronunciation: values[.pronunciation] ?? "", synonym: values[.synonym] ?? "", antonym: values[.antonym] ?? "")
+        } catch {
+            return nil
+        }
+    }
+
+    /// Writes a note's word fields into its word (made when new); false when it has no place
+    /// (its deck unknown) or its word cannot be changed here (a followed book's).
+    private func takeNote(_ draft: WordDraft, as wordId: UUID, deck: Int64?) throws -> Bool {
         do {
             if try store.wordExists(id: wordId) {
                 // The store changes (and stamps) only the fields that differ; none, nothing.

@@ -131,6 +131,15 @@ extension Store {
         }
     }
 
+    /// The ids of the cards of note `id`.
+    public func ankiCardIds(ofNote id: Int64) throws -> [Int64] {
+        try guarded {
+            try database.query("SELECT id FROM anki_objects WHERE kind = 'card' AND json_extract(body, '$[1]') = ?", [.integer(id)]) {
+                Int64($0.text(0)) ?? 0
+            }
+        }
+    }
+
     public func ankiObjectCount(_ kind: AnkiObjectKind) throws -> Int {
         try guarded { Int(try database.integer("SELECT count(*) FROM anki_objects WHERE kind = ?", [.text(kind.rawValue)])) }
     }

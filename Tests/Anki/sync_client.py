@@ -11,7 +11,9 @@ sync), status (what a sync would do, asked without syncing: 0 nothing, 1 a norma
 full one), dump (the collection's decks, notes, cards and review log), check (Anki's own check of
 the collection), and changes a learner makes in the app:
     add:DECK:WORD:DEFINITION   a "Vocab word" note in DECK
-    basic:DECK:FRONT:BACK      a Basic note (a type Vocab has no place for)
+    basic:DECK:FRONT:BACK      a Basic note (of Anki's own types; they become words by their
+    reversed:DECK:FRONT:BACK   fields' names, as the .apkg import makes them)
+    cloze:DECK:TEXT:EXTRA      a Cloze note (TEXT with {{c1##…}}: ## stands for ::)
     edit:WORD:FIELD:TEXT       sets FIELD of the note whose Word (or Front) is WORD
     remove:WORD                deletes that note
     answer:WORD:EASE           answers that note's first card (1 again ... 4 easy)
@@ -54,7 +56,9 @@ def dump(col):
             "select n.guid, r.id, r.ease from revlog r join cards c on c.id = r.cid join notes n on n.id = c.nid order by r.id")
     ]
     decks = sorted(d.name for d in col.decks.all_names_and_ids() if d.name != "Default")
-    return {"decks": decks, "notes": notes, "cards": cards, "revlog": revlog, "check": col.db.scalar("pragma integrity_check")}
+    orphans = col.db.scalar("select count() from cards where nid not in (select id from notes)")
+    return {"decks": decks, "notes": notes, "cards": cards, "revlog": revlog, "orphans": orphans,
+            "check": col.db.scalar("pragma integrity_check")}
 
 
 def find_note(col, word):
@@ -67,16 +71,20 @@ def find_note(col, word):
 
 def change(col, step):
     name, *args = step.split(":")
-    if name in ("add", "basic"):
+    if name in ("add", "basic", "reversed", "cloze"):
         deck, first, second = args
-        model = col.models.by_name("Vocab word" if name == "add" else "Basic")
-        if model is None and name == "basic":
-            from anki.stdmodels import _legacy_add_basic_model
-            model = _legacy_add_basic_model(col)
+        import anki.stdmodels as stock
+        model_name, make = {
+            "add": ("Vocab word", None),
+            "basic": ("Basic", stock._legacy_add_basic_model),
+            "reversed": ("Basic (and reversed card)", stock._legacy_add_forward_reverse),
+            "cloze": ("Cloze", stock._legacy_add_cloze_model),
+        }[name]
+        model = col.models.by_name(model_name) or make(col)
         note = col.new_note(model)
-        note.fields[0], note.fields[1] = first, second
+        note.fields[0], note.fields[1] = first.replace("##", "::"), second
         col.add_note(note, col.decks.id(deck))
-        return {"guid": note.guid}
+        return {"guid": note.guid, "cards": len(note.cards())}
     if name == "edit":
         word, field, text = args
         note = find_note(col, word)

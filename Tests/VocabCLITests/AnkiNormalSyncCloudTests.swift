@@ -61,8 +61,8 @@ final class AnkiNormalSyncCloudTests: CloudEndToEndTestCase {
         XCTAssertEqual((desktop[3]["revlog"] as? [[String: Any]])?.count, 1, "the phone's review")
 
         try syncs("a")
-        XCTAssertEqual(try definitions("a"), ["apple": "사과", "borrow": "빌리다 (돈)", "dog": "개", "eagle": "독수리"],
-                       "the phone's note reached the Vocab device; the Basic note stays Anki's")
+        XCTAssertEqual(try definitions("a"), ["apple": "사과", "borrow": "빌리다 (돈)", "dog": "개", "eagle": "독수리", "front": "back"],
+                       "the phone's notes reached the Vocab device, the Basic one by its fields' names")
         let stats = try JSONSerialization.jsonObject(with: Data(try on("a", ["stats", "--json"]).stdout.utf8)) as? [String: Any]
         XCTAssertEqual(stats?["reviews"] as? Int, 1, "the review made in Anki counts in Vocab's progress")
 

@@ -65,8 +65,8 @@ final class AnkiNormalSyncServeTests: ServeTestCase {
         XCTAssertEqual(inAnki["front"], ["Front": "front", "Back": "back"], "Anki's own note is its own")
         XCTAssertEqual((synced[3]["revlog"] as? [[String: Any]])?.count, 1, "the review stays in Anki's log")
 
-        XCTAssertEqual(try words(), ["apple": "사과 (과일)", "borrow": "빌리다 (돈)", "dog": "개", "eagle": "독수리"],
-                       "Anki's edit and new note reached Vocab; the Basic note stays Anki's; the deleted word stays deleted")
+        XCTAssertEqual(try words(), ["apple": "사과 (과일)", "borrow": "빌리다 (돈)", "dog": "개", "eagle": "독수리", "front": "back"],
+                       "Anki's edit and new notes reached Vocab (the Basic one by its fields' names); the deleted word stays deleted")
         XCTAssertEqual(try reviews(), 1, "the review made in Anki counts in Vocab's progress")
 
         // Deleted in Anki, deleted in Vocab; reviewed in Vocab, in Anki's log.
@@ -96,7 +96,42 @@ final class AnkiNormalSyncServeTests: ServeTestCase {
         XCTAssertEqual(notes(phoneAfter)["dog"]?["Definition"], "개")
         XCTAssertEqual((phoneAfter?["revlog"] as? [[String: Any]])?.count, 2)
         XCTAssertEqual(try reviews(), 2, "both apps' reviews count in Vocab")
-        XCTAssertEqual(Set(try words().keys), ["apple", "borrow", "cherry", "dog"])
+        XCTAssertEqual(try words(), ["apple": "사과", "borrow": "빌리다", "cherry": "체리", "dog": "개", "front": "back (edited)"])
+    }
+
+    /// Notes of Anki's own types become words by their fields' names, as the `.apkg` import
+    /// makes them; an edit in Vocab goes back into the field it came from (the others, and a
+    /// field whose text did not change, keep their HTML), and a word deleted in Vocab takes its
+    /// note with every card.
+    func testNotesOfAnkisOwnTypesBecomeWordsAndVocabsEditsGoBack() throws {
+        try anki("phone", ["login", "sync", "download", "basic:Travel:river:<b>강</b>", "reversed:Travel:mountain:산",
+                           "cloze:Travel:The {{c1##sea}} is blue.:바다", "answer:river:3", "sync"], code: try pairingCode())
+        let list = try XCTUnwrap(try vocab.json(["word", "list", "--json"]) as? [[String: Any]])
+        let byWord = Dictionary(uniqueKeysWithValues: list.compactMap { word in (word["word"] as? String).map { ($0, word) } })
+        XCTAssertEqual(byWord["river"]?["definition"] as? String, "강", "a Basic note's Back is the definition, as text")
+        XCTAssertEqual(byWord["mountain"]?["definition"] as? String, "산")
+        XCTAssertEqual(byWord["sea"]?["definition"] as? String, "", "a cloze note's answer is the word")
+        XCTAssertEqual(byWord["sea"]?["detail"] as? String, "The sea is blue.\n바다", "its sentence first in the detail")
+        XCTAssertEqual(try reviews(), 1, "the Basic card's review is the word's")
+
+        // An edit of another field: the note's fields keep their HTML.
+        try vocab.ok(["word", "edit", "river", "--book", "Travel", "--pronunciation", "/ˈrɪvər/"])
+        var dump = try anki("phone", ["sync", "dump"]).last
+        XCTAssertEqual(notes(dump)["river"], ["Front": "river", "Back": "<b>강</b>"], "nothing it has no field for, and its HTML kept")
+        // An edit of the definition goes back into Back.
+        try vocab.ok(["word", "edit", "river", "--book", "Travel", "--definition", "강 (물)"])
+        try vocab.ok(["word", "edit", "mountain", "--book", "Travel", "--word", "mountains"])
+        dump = try anki("phone", ["sync", "status", "dump"]).last
+        XCTAssertEqual(notes(dump)["river"], ["Front": "river", "Back": "강 (물)"])
+        XCTAssertEqual(notes(dump)["mountains"]?["Back"], "산", "the Front changed, the Back as it was")
+        XCTAssertTrue(((dump?["notes"] as? [[String: Any]]) ?? []).contains { ($0["type"] as? String) == "Basic (and reversed card)" },
+                      "the note keeps its type")
+
+        // Deleted in Vocab: the note goes with both its cards.
+        try vocab.ok(["word", "delete", "mountains", "--book", "Travel"])
+        let after = try anki("phone", ["sync", "dump"]).last
+        XCTAssertNil(notes(after)["mountains"])
+        XCTAssertEqual(after?["orphans"] as? Int, 0, "no card is left without its note")
     }
 
     /// The same note changed on both sides: the later change wins, the whole note (Anki's rule;
