@@ -97,7 +97,13 @@ public final class AnkiSyncServer: Sendable {
     }
 
     /// The most `call`'s body may unpack to: media files sent have their own bound.
-    public static func bodyBound(_ call: AnkiSyncCall) -> Int { call == .uploadChanges ? AnkiMediaBounds.uploadBytes : bodyBound }
+    public static func bodyBound(_ call: AnkiSyncCall) -> Int {
+        switch call {
+        case .uploadChanges: return AnkiMediaBounds.uploadBytes
+        case .upload: return AnkiMediaBounds.collectionBytes
+        default: return bodyBound
+        }
+    }
 
     /// Whether a path is one of the protocol's (under `AnkiSyncCall.base`).
     public static func serves(path: String) -> Bool { path.hasPrefix(AnkiSyncCall.base) }
@@ -153,8 +159,17 @@ public final class AnkiSyncServer: Sendable {
     private func answer(_ call: AnkiSyncCall, body: [UInt8], header: AnkiSyncWire.Header, learner: AnkiLearner) throws -> AnkiSyncReply {
         switch call {
         case .upload:
-            // The protocol answers an upload in plain text, which the app shows.
-            return try Self.compressed(Array(Refusal.ankiUploadNotTaken.message.utf8))
+            // The protocol answers an upload in plain text: "OK", or why not, which the app shows.
+            do {
+                let collection = try AnkiUploadedCollection(bytes: body)
+                _ = try AnkiCollections.upload(learner.pool, account: learner.account, now: clock.now(), cloud: learner.cloud,
+                                               collection: collection)
+                return try Self.compressed(Array("OK".utf8))
+            } catch is AnkiPackageError {
+                return try Self.compressed(Array(Refusal.ankiUploadDamaged.message.utf8))
+            } catch let refusal as Refusal where [409, 507].contains(refusal.status) {
+                return try Self.compressed(Array(refusal.message.utf8))
+            }
         case .mediaBegin, .mediaChanges, .uploadChanges, .downloadFiles, .mediaSanity:
             return try answerMedia(call, body: body, header: header, media: learner.media)
         default:
@@ -178,7 +193,7 @@ public final class AnkiSyncServer: Sendable {
         case .meta:
             let standing = try kept { try $0.standing() }
             return try meta(standing.stamps.modified, schema: standing.stamps.schema, usn: standing.stamps.usn, empty: standing.empty,
-                            mediaUsn: try learner.media.usn())
+                            mediaUsn: try learner.media.usn(), message: standing.notice.map(Self.words) ?? "")
         case .download:
             return try Self.compressed(try kept { try $0.download() })
         case .start: answer = try kept { try $0.start(key: header.s, try request()) }
@@ -195,9 +210,16 @@ public final class AnkiSyncServer: Sendable {
         return try Self.compressed(Array(answer.compact.utf8))
     }
 
-    private func meta(_ modified: Int64, schema: Int64, usn: Int64, empty: Bool, mediaUsn: Int64) throws -> AnkiSyncReply {
-        try Self.json(AnkiSyncWire.MetaAnswer(mod: modified, scm: schema, usn: usn, ts: clock.now().milliseconds / 1000, msg: "",
+    private func meta(_ modified: Int64, schema: Int64, usn: Int64, empty: Bool, mediaUsn: Int64, message: String) throws -> AnkiSyncReply {
+        try Self.json(AnkiSyncWire.MetaAnswer(mod: modified, scm: schema, usn: usn, ts: clock.now().milliseconds / 1000, msg: message,
                                              cont: true, hostNum: 0, empty: empty, media_usn: mediaUsn))
+    }
+
+    /// What a full upload did, in the words the app shows at its next sync.
+    static func words(_ notice: AnkiCollections.UploadNotice) -> String {
+        let words = notice.deletedWords == 1 ? "1 word" : "\(notice.deletedWords) words"
+        return "Your Anki collection replaced your Vocab account: \(words) it did not hold were deleted. "
+            + "Vocab kept your account as it was in a backup taken at \(notice.backupTakenAt.iso8601)."
     }
 
     /// An answer: `bytes` compressed, with the size the app expects to unpack.

@@ -29,8 +29,9 @@ public enum PullBounds {
     public static func records(_ asked: Int?) -> Int { min(max(asked ?? defaultRecords, 1), mostRecords) }
 }
 
-/// The bounds of Anki's media sync on a Vocab server, written once: the translator holds an
-/// upload to them, and the cloud's SQL is made with `uploadBytes` (`{{anki_media_bytes}}`).
+/// The bounds of Anki's media sync (and of a whole collection uploaded) on a Vocab server,
+/// written once: the translator holds an upload to them, and the cloud's SQL is made with
+/// `uploadBytes` (`{{anki_media_bytes}}`).
 public enum AnkiMediaBounds {
     /// Files (and deletions) one upload may carry; Anki's apps send at most 25.
     public static let filesPerUpload = 25
@@ -44,6 +45,10 @@ public enum AnkiMediaBounds {
     public static let fileBytes = 20 << 20
     /// The largest upload (Anki's apps fill one to 10 MiB, then add one file more).
     public static let uploadBytes = 32 << 20
+    /// The largest collection an app may upload whole, unpacked, and as it comes (zstd: a
+    /// collection's SQLite pages pack to a third or less).
+    public static let collectionBytes = 128 << 20
+    public static let collectionWireBytes = 64 << 20
     /// Changes one answer lists (as Anki's own server).
     public static let changesPerAnswer = 1_000
     /// The longest name (bytes), as Anki's own server.

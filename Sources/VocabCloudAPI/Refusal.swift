@@ -106,8 +106,11 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
     case ankiSyncNotStarted
     /// A call's body that is not what the call carries (its JSON of another shape).
     case ankiChangesUnreadable
-    /// An app's whole collection sent to replace the account's: not taken yet.
-    case ankiUploadNotTaken
+    /// An app's whole collection that would delete words the account holds, where no backup of
+    /// the account can be kept first (a cloud).
+    case ankiUploadWouldDelete(words: Int)
+    /// An app's whole collection that is not a sound collection.
+    case ankiUploadDamaged
     /// Media files an app sent that are not what Anki's media sync carries (a zip of stored
     /// entries and a list of their names), or names no file system should take.
     case ankiMediaUnreadable
@@ -191,8 +194,10 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .ankiBodyUnreadable: return Sentence("The request body is not zstd-compressed, or it was cut short.")
         case .ankiSyncNotStarted: return Sentence("No sync is under way for this Anki app: sync again; nothing was changed.")
         case .ankiChangesUnreadable: return Sentence("The Anki app sent changes this server cannot read; nothing was changed.")
-        case .ankiUploadNotTaken:
-            return Sentence("This Vocab server does not yet take a whole collection from Anki: download from it instead; nothing was changed.")
+        case .ankiUploadWouldDelete(let words):
+            return Sentence("This upload would delete %@ words of your Vocab account: download from the server instead, or delete them in Vocab first; nothing was changed.", .number(words))
+        case .ankiUploadDamaged:
+            return Sentence("Your upload was corrupt. Please use Check Database, or restore from backup; nothing was changed.")
         case .ankiMediaUnreadable: return Sentence("The Anki app sent media files this server cannot read; nothing was changed.")
         case .ankiMediaTooLarge(let mebibytes):
             return Sentence("A media file is larger than this server takes (%@ MiB); nothing was changed.", .number(mebibytes))
@@ -215,9 +220,11 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .accountLimit(let limit): return limit.isAboutDevices ? 429 : 507
         case .busySigningIn, .cloudUnreachable, .tooBusyToImport: return 503
         case .noDictionary, .noSpeech: return 501  // this server lacks it: asking again will not help
-        case .ankiSyncVersion, .ankiUploadNotTaken: return 501
+        case .ankiSyncVersion: return 501
         case .ankiBodyUnreadable, .ankiSyncNotStarted, .ankiChangesUnreadable, .ankiMediaUnreadable: return 400
         case .ankiMediaTooLarge: return 413
+        case .ankiUploadWouldDelete: return 409
+        case .ankiUploadDamaged: return 400
         case .ankiMediaGone: return 409
         case .cloudRefusedForm, .bodyNotJSONObject, .signInBodyMissing, .notAChangeNumber: return 400
         case .share(let refusal):

@@ -24,6 +24,8 @@ public enum AnkiCollections {
     public struct Standing: Equatable, Sendable {
         public var stamps: AnkiSyncStamps
         public var empty: Bool
+        /// What a full upload did, told once.
+        public var notice: UploadNotice?
     }
 
     /// Runs `body` with the collection the store of `pool` keeps for `account` (on the writer:
@@ -67,6 +69,54 @@ public enum AnkiCollections {
             }
         }
         throw Refusal.accountBusy
+    }
+
+    /// What a full upload did: how many words it deleted, and the backup of the account as it
+    /// was before (nil when none was needed).
+    public struct Upload: Sendable {
+        public var deletedWords: Int
+        public var backup: BackupInfo?
+    }
+
+    /// A full upload: `collection` replaces the one kept for `account`, and the words follow it
+    /// (`AnkiKeptCollection.replace`). On a server of one learner the store is backed up first,
+    /// so the words an upload deletes can be brought back, and the app's next sync is told so;
+    /// on a cloud, where no backup of the account can be taken here, an upload that would
+    /// delete words is refused and changes nothing.
+    public static func upload(_ pool: LibraryPool, account: String, now: Timestamp, cloud: (any AnkiCollectionCloud)?,
+                              collection: AnkiUploadedCollection) throws -> Upload {
+        guard cloud == nil else {
+            let deleted = try kept(pool, account: account, now: now, cloud: cloud) { try $0.replace(with: collection, deleting: false) }
+            return Upload(deletedWords: deleted, backup: nil)
+        }
+        let backup = try pool.write { try $0.store.takeBackup(reason: "before-anki-upload", at: now).0 }
+        let deleted = try kept(pool, account: account, now: now) { kept in
+            let deleted = try kept.replace(with: collection, deleting: true)
+            if deleted > 0 { try kept.store.setAnkiNotice(UploadNotice(deletedWords: deleted, backupTakenAt: backup.takenAt).text) }
+            return deleted
+        }
+        return Upload(deletedWords: deleted, backup: deleted > 0 ? backup : nil)
+    }
+
+    /// What the app's next sync is told after an upload that deleted words: how many, and when
+    /// the backup of the account as it was was taken.
+    public struct UploadNotice: Equatable, Sendable {
+        public var deletedWords: Int
+        public var backupTakenAt: Timestamp
+
+        /// As the store keeps it until told.
+        var text: String { "\(deletedWords) \(backupTakenAt.iso8601)" }
+
+        init(deletedWords: Int, backupTakenAt: Timestamp) {
+            self.deletedWords = deletedWords
+            self.backupTakenAt = backupTakenAt
+        }
+
+        init?(text: String) {
+            let parts = text.split(separator: " ")
+            guard parts.count == 2, let words = Int(parts[0]), let time = Timestamp(iso8601: String(parts[1])) else { return nil }
+            self.init(deletedWords: words, backupTakenAt: time)
+        }
     }
 
     /// Another server wrote the cloud's collection while a call ran here.

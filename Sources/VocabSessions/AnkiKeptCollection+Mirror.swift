@@ -44,6 +44,15 @@ extension AnkiKeptCollection {
         return state
     }
 
+    /// The "Vocab word" note type, as a new collection starts with it, unless the collection
+    /// holds it (one an app uploaded whole may not).
+    private func ensureWordNoteType(usn: Int64) throws {
+        guard try store.ankiObject(.notetype, id: String(AnkiWordShape.noteTypeId)) == nil else { return }
+        for object in AnkiKeptFile.startingObjects(modified: now.milliseconds / 1000) where object.kind == .notetype {
+            try store.putAnkiObject(AnkiObject(kind: .notetype, id: object.id, usn: usn, body: object.body.compact))
+        }
+    }
+
     /// Each book as a deck (its name and description); a deck whose book is gone is buried.
     private func mirrorBooks(usn: Int64) throws -> Bool {
         var mirrors = try store.ankiMirrors(.deck)
@@ -140,6 +149,8 @@ extension AnkiKeptCollection {
         var logged: Set<String>?
         var ids: IdAllocator
         var position: Int64
+        /// Whether the "Vocab word" note type is known to be in the collection.
+        var hasWordNoteType = false
 
         /// Whether a review is in the log already.
         func isLogged(_ review: String) throws -> Bool {
@@ -213,6 +224,10 @@ extension AnkiKeptCollection {
                 try store.putAnkiObject(AnkiObject(kind: .note, id: held.id, usn: held.usn, body: held.body, source: source, stamp: stamp))
             }
         } else {
+            if !pass.hasWordNoteType {
+                try ensureWordNoteType(usn: state.usn)
+                pass.hasWordNoteType = true
+            }
             id = try pass.ids.freeId(.note, from: word.createdAt.milliseconds)
             note = [.int(id), .string(source), .int(AnkiWordShape.noteTypeId), .int(modified), .int(state.usn), .string(shape.tags),
                     .string(fields), .string(""), .string(""), .int(0), .string("")]

@@ -32,7 +32,8 @@ public struct AnkiKeptCollection {
     public func standing() throws -> AnkiCollections.Standing {
         let state = try mirror()
         return AnkiCollections.Standing(stamps: AnkiSyncStamps(modified: state.modified, schema: state.schema, usn: state.usn),
-                                        empty: try store.ankiObjectCount(.card) == 0)
+                                        empty: try store.ankiObjectCount(.card) == 0,
+                                        notice: try store.takeAnkiNotice().flatMap(AnkiCollections.UploadNotice.init(text:)))
     }
 
     /// The whole collection as a full download sends it; what it holds counts as seen from then
@@ -284,6 +285,17 @@ enum AnkiWire {
         guard case .object = entry else { return nil }
         let row = revlogMembers.map { entry[$0] ?? .int(0) }
         return row.allSatisfy { $0.int64Value != nil } ? row : nil
+    }
+
+    /// The update number an object carries in its place (nil for a tag or a configuration value).
+    static func usn(of body: JSONValue, kind: AnkiObjectKind) -> Int64? {
+        switch (kind, body) {
+        case (.revlog, .array(let row)) where row.count > 2: return row[2].int64Value
+        case (.note, .array(let row)) where row.count > 4: return row[4].int64Value
+        case (.card, .array(let row)) where row.count > 5: return row[5].int64Value
+        case (.notetype, .object), (.deck, .object), (.deckconfig, .object): return body["usn"]?.int64Value
+        default: return nil
+        }
     }
 
     static func withUsn(_ body: JSONValue, kind: AnkiObjectKind, usn: Int64) -> JSONValue {

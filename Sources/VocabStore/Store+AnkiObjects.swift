@@ -201,6 +201,25 @@ extension Store {
         }
     }
 
+    /// Empties the kept collection (its objects, graves and sync under way) for a whole one to
+    /// take its place.
+    public func clearAnkiCollection() throws {
+        try ankiWrite { try database.execute("DELETE FROM anki_objects; DELETE FROM anki_graves; DELETE FROM anki_session") }
+    }
+
+    /// A message for the next sync of an Anki app (what a full upload did), once.
+    public func takeAnkiNotice() throws -> String? {
+        try ankiWrite {
+            let notice = try database.first("SELECT value FROM sync_meta WHERE key = 'anki_notice'") { $0.text(0) }
+            if notice != nil { try database.run("DELETE FROM sync_meta WHERE key = 'anki_notice'") }
+            return notice
+        }
+    }
+
+    public func setAnkiNotice(_ text: String) throws {
+        try ankiWrite { try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('anki_notice', ?)", [.text(text)]) }
+    }
+
     public func endAnkiSession() throws {
         try ankiWrite { try database.run("DELETE FROM anki_session") }
     }

@@ -95,8 +95,10 @@ public struct HTTPLimits: Sendable {
     /// The largest batch (what the cloud's push takes).
     public var maximumBatch = PushBounds.batchBytes
     /// Paths whose bodies have a bound of their own, larger than `maximumBody` (an Anki app's
-    /// media files, zstd-compressed: a picture or a recording barely shrinks).
-    public var largerBodies = [AnkiSyncCall.uploadChanges.path: AnkiMediaBounds.uploadBytes]
+    /// media files, zstd-compressed: a picture or a recording barely shrinks; its whole
+    /// collection).
+    public var largerBodies = [AnkiSyncCall.uploadChanges.path: AnkiMediaBounds.uploadBytes,
+                               AnkiSyncCall.upload.path: AnkiMediaBounds.collectionWireBytes]
     /// A body's first bytes kept in memory; the rest goes to a file of the server's.
     public var bodyMemory = 32 * 1024
     /// Bodies larger than `bodyMemory` (but for files uploaded, handed over as files) read

@@ -57,7 +57,11 @@ def dump(col):
     ]
     decks = sorted(d.name for d in col.decks.all_names_and_ids() if d.name != "Default")
     orphans = col.db.scalar("select count() from cards where nid not in (select id from notes)")
+    # Note types and deck options whole (but for when and where they were last synced).
+    def settled(objects):
+        return sorted(({k: v for k, v in o.items() if k not in ("usn", "mod")} for o in objects), key=lambda o: o["name"])
     return {"decks": decks, "notes": notes, "cards": cards, "revlog": revlog, "orphans": orphans,
+            "models": settled(col.models.all()), "options": settled(col.decks.all_config()),
             "check": col.db.scalar("pragma integrity_check")}
 
 

@@ -7,8 +7,6 @@ import XCTest
 /// and a file past the server's bound is refused whole, in words the app shows.
 final class AnkiMediaSyncServeTests: ServeTestCase {
     private var python = ""
-    private var address: String { "http://127.0.0.1:\(port)" }
-    private var paired = 0
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -18,16 +16,9 @@ final class AnkiMediaSyncServeTests: ServeTestCase {
         try startServer()
     }
 
-    /// Runs Anki's client `app` through `steps` (signing in with the next pairing code when the
-    /// first step is `login`); returns each step's line.
+    /// Runs Anki's client `app` through `steps`; returns each step's line.
     private func anki(_ app: String, _ steps: [String], refusals: Bool = true) throws -> [[String: Any]] {
-        var code = ""
-        if steps.first == "login" {
-            code = try pairingCode(next: paired > 0)
-            paired += 1
-        }
-        return try ankiApp(python: python, folder: vocab.file("anki-" + app), server: address, user: "me", password: code, steps: steps,
-                           refusals: refusals)
+        try ankiApp(app, steps, python: python, refusals: refusals)
     }
 
     /// Runs `steps` and fails on a refusal.

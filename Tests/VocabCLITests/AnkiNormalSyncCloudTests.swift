@@ -133,6 +133,26 @@ final class AnkiNormalSyncCloudTests: CloudEndToEndTestCase {
                        "nothing reached the owner")
     }
 
+    /// A learner's own Anki collection, uploaded whole into a new account through one server,
+    /// reaches an app on another server as the first holds it (note types and deck options
+    /// too), and its notes are the account's words on his Vocab device.
+    func testAWholeCollectionUploadedIntoANewAccountReachesEveryone() throws {
+        let url = try setUpUser(devices: ["a"])
+        let user = userName(url), one = try sharedServer(), two = try startServer("second", tls: false)
+        try anki("phone", ["basic:Korean:river:강", "reversed:Korean:mountain:산", "answer:river:3", "file:river.txt:강"], server: one)
+        let first = try anki("phone", ["login", "sync"], server: one, user: user)
+        XCTAssertEqual(first[1]["required"] as? Int, 4, "an account with no card: the app uploads")
+        let phone = try anki("phone", ["upload", "media", "sync", "dump"], server: one)
+        XCTAssertEqual(phone[2]["required"] as? Int, 0)
+        let desktop = try anki("desktop", ["login", "sync", "download", "media", "dump", "files"], server: two, user: user)
+        for part in ["decks", "notes", "cards", "revlog", "models", "options"] {
+            XCTAssertEqual(phone[3][part] as? NSArray, desktop[4][part] as? NSArray, "the other server's app holds the same \(part)")
+        }
+        XCTAssertEqual((desktop[5]["files"] as? [String: String])?.keys.sorted(), ["river.txt"])
+        try syncs("a")
+        XCTAssertEqual(try definitions("a"), ["river": "강", "mountain": "산"], "the notes are the account's words")
+    }
+
     /// Changes past the account's byte cap are refused, and nothing of them is kept on either
     /// side; within the cap again, the app syncs on.
     func testChangesPastTheAccountsCapAreRefusedAndNothingIsKept() throws {

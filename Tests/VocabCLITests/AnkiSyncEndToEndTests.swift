@@ -117,8 +117,9 @@ final class AnkiSyncEndToEndTests: CloudEndToEndTestCase {
         XCTAssertNil(innocent.last?["error"], "\(innocent)")
     }
 
-    /// A zstd bomb, a truncated body, another protocol version and an upload are refused and
-    /// change nothing (no device is added, no word is replaced), while a signed-in app syncs.
+    /// A zstd bomb, a truncated body, another protocol version and an upload that would delete a
+    /// word (on a cloud, where no backup of the account is kept first) are refused and change
+    /// nothing (no device is added, no word is replaced), while a signed-in app syncs.
     func testBombsTruncatedBodiesOtherVersionsAndUploadsChangeNothing() throws {
         let url = try setUpUser(devices: ["a"])
         let user = userName(url), server = try sharedServer()
@@ -154,16 +155,19 @@ final class AnkiSyncEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try post(signIn, header: #"{"v":10,"k":"","c":"2.1.50","s":"abc"}"#), "501", "another version")
         XCTAssertEqual(try post(signIn, header: nil), "501", "no protocol header")
 
-        let upload = try anki("phone", ["upload"], server: server)
-        XCTAssertTrue(((upload.first?["error"] as? String) ?? "").contains("does not yet take a whole collection"), "\(upload)")
+        // A whole collection that lacks a word of the account: on a cloud no backup of the account
+        // can be kept first, so it is refused.
+        let upload = try anki("phone", ["remove:apple", "upload"], server: server)
+        XCTAssertTrue(((upload.last?["error"] as? String) ?? "").contains("would delete 1 words"), "\(upload)")
 
         XCTAssertEqual(try XCTUnwrap(try json("a", ["devices", "--json"]) as? [[String: Any]]).count, devicesBefore, "no device was added")
         let words = try XCTUnwrap(try json("a", ["word", "list", "--json"]) as? [[String: Any]])
         XCTAssertEqual(words.map { $0["word"] as? String }, ["apple"], "nothing was replaced")
-        // The app readied its collection for the upload (Anki marks it for a full sync then): a
-        // download brings it back, and it syncs on.
-        let still = try anki("phone", ["sync", "download", "sync"], server: server)
-        XCTAssertEqual(still.first?["required"] as? Int, 2, "\(still)")
-        XCTAssertEqual(still.last?["required"] as? Int, 0, "the app signed in before syncs on: \(still)")
+        // The app readied its collection for the upload (Anki marks it for a full sync then), and
+        // holds no card now: it is told to download, which brings the word back, and it syncs on.
+        let still = try anki("phone", ["sync", "download", "sync", "dump"], server: server)
+        XCTAssertEqual(still.first?["required"] as? Int, 3, "\(still)")
+        XCTAssertEqual(((still.last?["notes"] as? [[String: Any]]) ?? []).count, 1, "the word is back in the app")
+        XCTAssertEqual(still[2]["required"] as? Int, 0, "the app signed in before syncs on: \(still)")
     }
 }

@@ -10,6 +10,8 @@ class ServeTestCase: EndToEndTestCase {
     var output: FileHandle?
     var port: UInt16 = 0
     var lines: [String] = []
+    /// Anki apps paired so far (each `login` takes the next pairing code).
+    private var ankiAppsPaired = 0
 
     override func tearDown() {
         if let server, server.isRunning {
@@ -57,6 +59,20 @@ class ServeTestCase: EndToEndTestCase {
     }
 
     /// The newest pairing code the server printed (reads on to the next one when `next`).
+    /// Runs Anki's own client `app` (a collection of its own) against this server through
+    /// `steps`, a first `login` with the next pairing code; unless `refusals` are expected, fails
+    /// when a step is refused.
+    @discardableResult
+    func ankiApp(_ app: String, _ steps: [String], python: String, refusals: Bool = false) throws -> [[String: Any]] {
+        var code = ""
+        if steps.first == "login" {
+            code = try pairingCode(next: ankiAppsPaired > 0)
+            ankiAppsPaired += 1
+        }
+        return try ankiApp(python: python, folder: vocab.file("anki-" + app), server: "http://127.0.0.1:\(port)", user: "me",
+                           password: code, steps: steps, refusals: refusals)
+    }
+
     func pairingCode(next: Bool = false) throws -> String {
         if next || !lines.contains(where: { $0.hasPrefix("Pairing code: ") }) {
             while let line = readLine(), !line.hasPrefix("Pairing code: ") {}

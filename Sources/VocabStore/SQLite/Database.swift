@@ -50,6 +50,19 @@ public final class Database {
         _ = vocab_sqlite3_disable_memory_statistics()
     }()
 
+    /// Adds the `unicase` collation Anki's collections name (case-insensitive, by Unicode's
+    /// lower case), so a collection an Anki app made can be checked and read.
+    public func addUnicaseCollation() {
+        sqlite3_create_collation_v2(handle, "unicase", SQLITE_UTF8, nil, { _, leftCount, left, rightCount, right in
+            func text(_ bytes: UnsafeRawPointer?, _ count: Int32) -> String {
+                guard let bytes, count > 0 else { return "" }
+                return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(count)), as: UTF8.self).lowercased()
+            }
+            let (a, b) = (text(left, leftCount), text(right, rightCount))
+            return a == b ? 0 : (a < b ? -1 : 1)
+        }, nil)
+    }
+
     /// SQL functions Vocab's schema steps use: `vocab_lookup_key(text)` is
     /// `TextRules.lookupKey` (the key a word is found by), for filling `words.word_key`;
     /// `vocab_id_bytes(text)` an id's 16 bytes from its text form (NULL when it is not one).

@@ -1,0 +1,47 @@
+import FoundationEssentials
+import VocabAnki
+import VocabCloudAPI
+import VocabCore
+import VocabStore
+
+/// A full upload: an app's whole collection takes the place of the kept one, as on Anki's own
+/// server, and the words follow it. Every note it holds is brought into the words as a normal
+/// sync's are (a "Vocab word" note its word, another type's by its fields' names); a word no
+/// note of it stands for is deleted (a followed book's comes back at the next sync), and a book
+/// left with no word and no deck too. The caller keeps the account as it was first; where it
+/// cannot (`deleting` false), an upload that would delete words is refused and changes nothing.
+extension AnkiKeptCollection {
+    /// Replaces the kept collection with `upload`; returns how many words it deleted.
+    public func replace(with upload: AnkiUploadedCollection, deleting: Bool) throws -> Int {
+        try store.transaction {
+            let before = Set(try store.ankiWordStandings().keys)
+            try store.clearAnkiCollection()
+            // Its stamps and objects as it sent them: the app's next `meta` finds nothing to do.
+            let state = AnkiCollectionState(usn: upload.usn, modified: upload.modified, schema: upload.schema, created: upload.created)
+            try store.saveAnkiCollection(state)
+            try upload.forEachObject { kind, id, body in
+                let usn = AnkiWire.usn(of: body, kind: kind) ?? upload.usn
+                try store.putAnkiObject(AnkiObject(kind: kind, id: id, usn: usn, body: body.compact))
+            }
+            try reflect(AnkiSyncSession(key: "", serverUsn: Int64.min, clientUsn: 0, clientNewer: true))
+            var deleted = 0
+            let held = Set(try store.ankiMirrors(.note).keys)
+            for wordId in before where !held.contains(wordId.lowercaseText) {
+                do {
+                    try store.deleteWord(id: wordId, now: now)
+                    deleted += 1
+                } catch is VocabError {
+                    try store.noteAnkiChanged(word: wordId)  // a followed book's: sent back as it is
+                }
+            }
+            if deleted > 0 && !deleting { throw Refusal.ankiUploadWouldDelete(words: deleted) }
+            let decks = Set(try store.ankiMirrors(.deck).keys)
+            for summary in try store.bookSummaries() where summary.wordCount == 0 && !decks.contains(summary.book.id.lowercaseText) {
+                do { _ = try store.deleteBook(id: summary.book.id, now: now) } catch is VocabError { continue }
+            }
+            // The words written here are the collection's own: nothing to mirror back.
+            try store.clearAnkiChanged()
+            return deleted
+        }
+    }
+}
