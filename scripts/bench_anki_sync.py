@@ -112,6 +112,10 @@ def main():
     normal_sync(two, auth_two)
     add_notes(one, changes, "up")
     up = normal_sync(one, auth_one)
+    # Note ids are times in ms, each past the collection's last: the first client's may run ahead
+    # of the clock, and a second client's made within that time would take the same ids (which a
+    # sync then reads as one note changed). Wait it out, untimed.
+    time.sleep(changes / 1000 + 0.5)
     add_notes(two, changes, "down")
     normal_sync(two, auth_two)
     down = normal_sync(one, auth_one)

@@ -19,10 +19,17 @@ extension AnkiKeptCollection {
             if deckOfNote[note].map({ order < $0.order }) ?? true { deckOfNote[note] = (deck, order, card) }
         }
         var touched = Set<UUID>()
+        var books: [Int64: UUID?] = [:]  // by deck, looked up (and made) once per sync
         for note in try sent(.note) {
             guard let row = note.row, row.count >= 11, let noteId = row[0].int64Value, let draft = try draft(ofNote: row) else { continue }
             let wordId = note.source.flatMap { UUID(text: $0) } ?? AnkiWordShape.wordId(guid: row[1].stringValue ?? "")
-            guard try takeNote(draft, as: wordId, deck: deckOfNote[noteId]?.deck) else {
+            let bookId = try deckOfNote[noteId].flatMap { entry in
+                if let known = books[entry.deck] { return known }
+                let found = try book(ofDeck: entry.deck)
+                books[entry.deck] = found
+                return found
+            }
+            guard try takeNote(draft, as: wordId, book: bookId) else {
                 // Not taken (a followed book's word): the next mirror sends the word back as it is.
                 if try store.wordExists(id: wordId) { try store.noteAnkiChanged(word: wordId) }
                 continue
@@ -61,19 +68,20 @@ extension AnkiKeptCollection {
         }
     }
 
-    /// Writes a note's word fields into its word (made when new); false when it has no place
-    /// (its deck unknown) or its word cannot be changed here (a followed book's).
-    private func takeNote(_ draft: WordDraft, as wordId: UUID, deck: Int64?) throws -> Bool {
+    /// Writes a note's word fields into its word (made when new, in `bookId`, its deck's book);
+    /// false when it has no place (its deck unknown) or its word cannot be changed here (a
+    /// followed book's).
+    private func takeNote(_ draft: WordDraft, as wordId: UUID, book bookId: UUID?) throws -> Bool {
         do {
             if try store.wordExists(id: wordId) {
                 // The store changes (and stamps) only the fields that differ; none, nothing.
                 let changes = WordChanges(word: draft.word, definition: draft.definition, detail: draft.detail,
                                           pronunciation: draft.pronunciation, synonym: draft.synonym, antonym: draft.antonym,
-                                          bookId: try deck.flatMap(book(ofDeck:)))
+                                          bookId: bookId)
                 _ = try store.updateWord(id: wordId, changes, now: now)
                 return true
             }
-            guard !draft.word.isEmpty, let deck, let bookId = try book(ofDeck: deck) else { return false }
+            guard !draft.word.isEmpty, let bookId else { return false }
             _ = try store.addWord(draft, toBook: bookId, id: wordId, now: now)
             return true
         } catch let error as VocabError {

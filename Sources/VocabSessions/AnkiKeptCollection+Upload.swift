@@ -13,7 +13,8 @@ import VocabStore
 extension AnkiKeptCollection {
     /// Replaces the kept collection with `upload`; returns how many words it deleted.
     public func replace(with upload: AnkiUploadedCollection, deleting: Bool) throws -> Int {
-        try store.transaction {
+        // A whole collection: hundreds of thousands of rows, with the page cache of a bulk change.
+        try store.withImportCache { try store.transaction {
             let before = Set(try store.ankiWordStandings().keys)
             try store.clearAnkiCollection()
             // Its stamps and objects as it sent them: the app's next `meta` finds nothing to do.
@@ -42,6 +43,6 @@ extension AnkiKeptCollection {
             // The words written here are the collection's own: nothing to mirror back.
             try store.clearAnkiChanged()
             return deleted
-        }
+        } }
     }
 }
