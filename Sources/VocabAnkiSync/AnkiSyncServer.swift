@@ -121,7 +121,7 @@ public final class AnkiSyncServer: Sendable {
 
     /// A refusal as the app reads it: its status (a device not signed in is Anki's 403, which
     /// asks the learner to sign in again) and when to try again.
-    static func reply(_ refusal: Refusal) -> AnkiSyncReply {
+    public static func reply(_ refusal: Refusal) -> AnkiSyncReply {
         let status = refusal.status == 401 ? 403 : refusal.status
         var headers = [("Content-Type", "text/plain; charset=utf-8")]
         if let wait = refusal.retryAfter { headers.append(("Retry-After", String(wait))) }
@@ -133,17 +133,22 @@ public final class AnkiSyncServer: Sendable {
         guard exchange.method == "POST" else { throw Refusal.methodNotAllowed(exchange.method) }
         guard let header = exchange.header.flatMap(AnkiSyncWire.Header.parse) else { throw Refusal.ankiSyncVersion(nil) }
         guard header.v == Self.version else { throw Refusal.ankiSyncVersion(header.v) }
-        let body: [UInt8]
+        if call == .hostKey { return try hostKey(try Self.unpack(exchange.body, bound: Self.bodyBound), header: header, peer: exchange.peer) }
+        // Unpacked only for a signed-in app: a whole collection may unpack to far more than a
+        // stranger should make the server hold.
+        return try accounts.serve(key: header.k, peer: exchange.peer) { learner in
+            try answer(call, body: try Self.unpack(exchange.body, bound: Self.bodyBound(call)), header: header, learner: learner)
+        }
+    }
+
+    /// A body unpacked within `bound` (past it: 413; not zstd, or cut short: 400).
+    private static func unpack(_ body: [UInt8], bound: Int) throws -> [UInt8] {
         do {
-            body = try Zstd.decompress(exchange.body, bound: Self.bodyBound(call))
+            return try Zstd.decompress(body, bound: bound)
         } catch .tooLarge {
             throw Refusal.requestTooLarge
         } catch {
             throw Refusal.ankiBodyUnreadable
-        }
-        if call == .hostKey { return try hostKey(body, header: header, peer: exchange.peer) }
-        return try accounts.serve(key: header.k, peer: exchange.peer) { learner in
-            try answer(call, body: body, header: header, learner: learner)
         }
     }
 

@@ -119,6 +119,8 @@ public final class CloudWebApp: Sendable {
         }
         if WebRoute.match(request)?.route == .signIn || request.path == AnkiSyncCall.hostKey.path { return .shared("sign-in") }
         guard let token = deviceToken(request) else {
+            // An Anki app is refused as Anki's protocol refuses (403: sign in again).
+            if AnkiSyncServer.serves(path: request.path) { return .refused(AnkiSyncServer.reply(.signInFirst).response) }
             var response = WebApp.refusal(Refusal.signInFirst, wording: WebApp.wording(for: request, catalogs: catalogs))
             response.headers += WebApp.securityHeaders
             return .refused(response)

@@ -245,8 +245,8 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
         watched.map(server.connections.bodyBegan)
     }
     if let length, length > limit { return refused(plainRefusal(.requestTooLarge)) }
-    // A file or a batch from someone known not to be signed in: its body is never kept.
-    if isUpload || isBatch, case .refused(let answer) = verdict { return refused(answer) }
+    // A file, a batch or a larger body from someone known not to be signed in: never kept.
+    if isUpload || isBatch || limits.largerBodies[path] != nil, case .refused(let answer) = verdict { return refused(answer) }
     if hasBody { exchange.spool = BodySpool(folder: server.spool, memoryBytes: limits.bodyMemory) }
     state.pointee = Unmanaged.passRetained(exchange).toOpaque()
     return MHD_Result.YES

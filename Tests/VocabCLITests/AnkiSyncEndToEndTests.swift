@@ -144,16 +144,24 @@ final class AnkiSyncEndToEndTests: CloudEndToEndTestCase {
         try whole.prefix(whole.count - 4).write(to: URL(fileURLWithPath: cut))
         XCTAssertLessThan(try Data(contentsOf: URL(fileURLWithPath: bomb)).count, 1 << 20, "the bomb is small on the wire")
 
-        func post(_ body: String, header: String?) throws -> String {
+        func post(_ body: String, header: String?, to call: String = "hostKey") throws -> String {
             var arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "--data-binary", "@" + body]
             if let header { arguments += ["-H", "anki-sync: " + header] }
-            return try curl(arguments + [server + "/anki/sync/hostKey"])
+            return try curl(arguments + [server + "/anki/sync/" + call])
         }
         let v11 = #"{"v":11,"k":"","c":"26.09,test,linux","s":"abc"}"#
         XCTAssertEqual(try post(bomb, header: v11), "413", "a body that unpacks past the bound")
         XCTAssertEqual(try post(cut, header: v11), "400", "a body cut short")
         XCTAssertEqual(try post(signIn, header: #"{"v":10,"k":"","c":"2.1.50","s":"abc"}"#), "501", "another version")
         XCTAssertEqual(try post(signIn, header: nil), "501", "no protocol header")
+        // A whole collection may unpack to 128 MiB: only for a signed-in app, and no further.
+        let big = vocab.file("big.zst")
+        try zstd("head -c 209715200 /dev/zero", big)
+        XCTAssertEqual(try post(big, header: v11, to: "upload"), "403", "a stranger's upload is not unpacked")
+        let kept = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: vocab.file("anki-phone") + "/auth.json")))
+        let key = try XCTUnwrap((kept as? [String: Any])?["key"] as? String)
+        XCTAssertEqual(try post(big, header: #"{"v":11,"k":"\#(key)","c":"26.09,test,linux","s":"abc"}"#, to: "upload"), "413",
+                       "a signed-in app's upload that unpacks past the bound")
 
         // A whole collection that lacks a word of the account: on a cloud no backup of the account
         // can be kept first, so it is refused.
