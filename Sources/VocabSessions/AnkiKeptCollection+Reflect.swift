@@ -25,7 +25,9 @@ extension AnkiKeptCollection {
             let wordId = note.source.flatMap { UUID(text: $0) } ?? AnkiWordShape.wordId(guid: row[1].stringValue ?? "")
             let bookId = try deckOfNote[noteId].flatMap { entry in
                 if let known = books[entry.deck] { return known }
-                let found = try book(ofDeck: entry.deck)
+                // A deck no book can be made of (its name not one Vocab takes): its notes stay the app's.
+                let found: UUID?
+                do { found = try book(ofDeck: entry.deck) } catch is VocabError { found = nil }
                 books[entry.deck] = found
                 return found
             }

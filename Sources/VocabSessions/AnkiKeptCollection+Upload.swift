@@ -25,23 +25,31 @@ extension AnkiKeptCollection {
                 try store.putAnkiObject(AnkiObject(kind: kind, id: id, usn: usn, body: body.compact))
             }
             try reflect(AnkiSyncSession(key: "", serverUsn: Int64.min, clientUsn: 0, clientNewer: true))
-            var deleted = 0
+            var deleted = 0, kept: [UUID] = []
             let held = Set(try store.ankiMirrors(.note).keys)
             for wordId in before where !held.contains(wordId.lowercaseText) {
                 do {
                     try store.deleteWord(id: wordId, now: now)
                     deleted += 1
                 } catch is VocabError {
-                    try store.noteAnkiChanged(word: wordId)  // a followed book's: sent back as it is
+                    kept.append(wordId)  // a followed book's: sent back as it is
                 }
             }
             if deleted > 0 && !deleting { throw Refusal.ankiUploadWouldDelete(words: deleted) }
             let decks = Set(try store.ankiMirrors(.deck).keys)
-            for summary in try store.bookSummaries() where summary.wordCount == 0 && !decks.contains(summary.book.id.lowercaseText) {
-                do { _ = try store.deleteBook(id: summary.book.id, now: now) } catch is VocabError { continue }
+            var deckless: [UUID] = []
+            for summary in try store.bookSummaries() where !decks.contains(summary.book.id.lowercaseText) {
+                guard summary.wordCount == 0 else {
+                    deckless.append(summary.book.id)  // a followed book's words: its deck again
+                    continue
+                }
+                do { _ = try store.deleteBook(id: summary.book.id, now: now) } catch is VocabError { deckless.append(summary.book.id) }
             }
-            // The words written here are the collection's own: nothing to mirror back.
+            // The words written here are the collection's own: nothing to mirror back but the
+            // followed books' words it lacks, and the decks of the books it lacks.
             try store.clearAnkiChanged()
+            for wordId in kept { try store.noteAnkiChanged(word: wordId) }
+            for bookId in deckless { try store.noteAnkiChanged(book: bookId) }
             return deleted
         } }
     }

@@ -315,6 +315,11 @@ extension Store {
         try ankiWrite { try database.run("INSERT INTO anki_changed VALUES ('word', ?)", [.text(id.storageText)]) }
     }
 
+    /// Notes a book as written, so the next mirror looks at every book and word.
+    public func noteAnkiChanged(book id: UUID) throws {
+        try ankiWrite { try database.run("INSERT INTO anki_changed VALUES ('book', ?)", [.text(id.storageText)]) }
+    }
+
     /// Forgets the words and books noted as written (the kept collection mirrors them now).
     public func clearAnkiChanged() throws {
         try ankiWrite { try database.run("DELETE FROM anki_changed") }

@@ -131,6 +131,16 @@ final class AnkiNormalSyncCloudTests: CloudEndToEndTestCase {
         try syncs("teacher")
         XCTAssertEqual(try definitions("teacher"), ["abandon": "to leave", "benefit": "an advantage", "comply": "to obey"],
                        "nothing reached the owner")
+
+        // A collection of his own uploaded whole, without the followed words: they are not his to
+        // delete, so nothing of his is lost, the upload is taken, and the words come back to it.
+        try anki("tablet", ["basic:Korean:river:강", "login", "sync"], server: server, user: student, refusals: true)
+        try anki("tablet", ["upload"], server: server)
+        let tablet = try anki("tablet", ["status", "sync", "dump"], server: server)
+        XCTAssertEqual(tablet[0]["required"] as? Int, 1, "the followed words are news to the app after its upload")
+        XCTAssertEqual(Set(notes(tablet[2]).keys), ["river", "abandon", "benefit", "comply"])
+        try syncs("teacher")
+        XCTAssertEqual(try definitions("teacher").count, 3, "nothing reached the owner")
     }
 
     /// A learner's own Anki collection, uploaded whole into a new account through one server,
