@@ -5,7 +5,8 @@ public struct BackupInfo: Sendable, Equatable {
     public var path: String
     public var takenAt: Timestamp
     /// Why it was taken: auto, manual, before-delete, before-import, before-restore, restored
-    /// (the state a restore put in place), before-upgrade.
+    /// (the state a restore put in place), before-upgrade, before-anki-upload (an Anki app's
+    /// whole collection about to replace the account's).
     public var reason: String
     public var bytes: Int
 
