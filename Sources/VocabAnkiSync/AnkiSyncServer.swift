@@ -222,8 +222,8 @@ public final class AnkiSyncServer: Sendable {
 
     /// What a full upload did, in the words the app shows at its next sync.
     static func words(_ notice: AnkiCollections.UploadNotice) -> String {
-        let words = notice.deletedWords == 1 ? "1 word" : "\(notice.deletedWords) words"
-        return "Your Anki collection replaced your Vocab account: \(words) it did not hold were deleted. "
+        let words = notice.deletedWords == 1 ? "1 word it did not hold was" : "\(notice.deletedWords) words it did not hold were"
+        return "Your Anki collection replaced your Vocab account: \(words) deleted. "
             + "Vocab kept your account as it was in a backup taken at \(notice.backupTakenAt.iso8601)."
     }
 

@@ -140,6 +140,7 @@ def main():
     parser.add_argument("steps", nargs="+")
     args = parser.parse_args()
 
+    os.makedirs(os.path.dirname(os.path.abspath(args.collection)), exist_ok=True)
     col = Collection(args.collection)
     auth = None
     if args.auth:
