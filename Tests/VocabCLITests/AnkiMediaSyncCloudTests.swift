@@ -28,7 +28,7 @@ final class AnkiMediaSyncCloudTests: CloudEndToEndTestCase {
         let alice = userName(try setUpUser(devices: ["a"])), bob = userName(try setUpUser(devices: ["b"]))
         let one = try sharedServer(), two = try startServer("second", tls: false)
         try anki("phone", ["login", "sync", "download", "file:발음.txt:[sound apple.mp3]", "blob:apple.mp3:200000",
-                           "blob:apple.jpg:900000", "media"], server: one, user: alice)
+                           "blob:apple.jpg:12000000", "media"], server: one, user: alice)
         try anki("desktop", ["login", "sync", "download", "media"], server: two, user: alice)
         let sent = try files("phone", server: one)
         XCTAssertEqual(sent.count, 3)
