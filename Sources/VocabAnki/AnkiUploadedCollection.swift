@@ -29,7 +29,15 @@ public final class AnkiUploadedCollection {
         do {
             database = try Database(path: path, create: false, readOnly: true)
             database.addUnicaseCollation()
-            guard try database.first("PRAGMA quick_check", [], { $0.text(0) }) == "ok",
+            // A file from outside: nothing in its schema runs (no view stands in for a table, no
+            // function is called from its schema), and it is checked before anything is read.
+            try database.execute("PRAGMA trusted_schema = OFF")
+            let kinds = Dictionary(try database.query("SELECT name, type FROM sqlite_master") { ($0.text(0), $0.text(1)) },
+                                   uniquingKeysWith: { first, _ in first })
+            let current = ["notetypes", "fields", "templates", "decks", "deck_config", "config", "tags"]
+            let needed = ["col", "notes", "cards", "revlog"] + (kinds["notetypes"] == nil ? [] : current)
+            guard needed.allSatisfy({ kinds[$0] == "table" }),
+                  try database.first("PRAGMA quick_check", [], { $0.text(0) }) == "ok",
                   let stamps = try database.first("SELECT crt, mod, scm, usn FROM col", [], { ($0.int(0), $0.int(1), $0.int(2), $0.int(3)) })
             else {
                 throw AnkiPackageError.notACollection(path: "upload", reason: "is damaged")

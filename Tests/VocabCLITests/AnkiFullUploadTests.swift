@@ -66,6 +66,47 @@ final class AnkiFullUploadTests: ServeTestCase {
         XCTAssertTrue(notes.contains { ($0["fields"] as? [String: String])?["Word"] == "lake" }, "the new word is a note: \(notes)")
     }
 
+    /// A file that only looks like a collection (its notes a view that never ends) is refused
+    /// before anything of it runs, and changes nothing.
+    func testAFileThatIsNotACollectionIsRefusedBeforeItRuns() throws {
+        try anki("phone", ["login"])
+        let kept = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: vocab.file("anki-phone") + "/auth.json")))
+        let key = try XCTUnwrap((kept as? [String: Any])?["key"] as? String)
+        let file = vocab.file("hostile.anki2"), body = vocab.file("hostile.zst"), answer = vocab.file("answer.zst")
+        let script = vocab.file("hostile.py")
+        try """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.executescript(\"\"\"
+            CREATE TABLE col (id, crt, mod, scm, ver, dty, usn, ls, conf, models, decks, dconf, tags);
+            INSERT INTO col VALUES (1, 0, 0, 0, 11, 0, 0, 0, '{}', '{}', '{}', '{}', '{}');
+            CREATE VIEW notes AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r)
+              SELECT x AS id, '' AS guid, 0 AS mid, 0 AS mod, 0 AS usn, '' AS tags, '' AS flds, '' AS sfld, 0 AS csum,
+                     0 AS flags, '' AS data FROM r;
+            CREATE TABLE cards (id);
+            CREATE TABLE revlog (id);
+            \"\"\")
+            c.commit()
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        func shell(_ command: String) throws {
+            let run = Process()
+            run.executableURL = URL(fileURLWithPath: "/bin/sh")
+            run.arguments = ["-c", command]
+            try run.run()
+            run.waitUntilExit()
+            XCTAssertEqual(run.terminationStatus, 0, command)
+        }
+        try shell("python3 '\(script)' '\(file)' && zstd -q -c '\(file)' > '\(body)'")
+        let status = try curl(["-s", "-o", answer, "-w", "%{http_code}", "-X", "POST", "--data-binary", "@" + body,
+                               "-H", #"anki-sync: {"v":11,"k":"\#(key)","c":"26.09,test,linux","s":"abc"}"#,
+                               "http://127.0.0.1:\(port)/anki/sync/upload"])
+        XCTAssertEqual(status, "200", "the protocol answers an upload in text")
+        try shell("zstd -q -d -c '\(answer)' > '\(answer).txt'")
+        XCTAssertEqual(try String(contentsOfFile: answer + ".txt", encoding: .utf8),
+                       "Your upload was corrupt. Please use Check Database, or restore from backup; nothing was changed.")
+        XCTAssertEqual(try words(), ["apple": "사과", "borrow": "빌리다", "cherry": "체리"], "nothing was changed")
+    }
+
     func testADamagedUploadIsRefusedAndChangesNothing() throws {
         try anki("phone", ["login", "basic:Korean:river:강", "sync"])
         let folder = vocab.file("anki-phone")
