@@ -88,7 +88,7 @@ enum AnkiSchema18 {
                 ("previewHardSecs", .int(filtered.int(5))), ("previewGoodSecs", .int(filtered.int(6))),
             ]
         } else {
-            let normal = kind.message(1) ?? ((try? ProtobufFields([])) ?? kind)
+            let normal = kind.message(1) ?? .empty
             func dayLimit(_ number: Int) -> JSONValue {
                 guard let limit = normal.message(number) else { return .null }
                 return .object([("limit", .int(limit.int(1))), ("today", .int(limit.int(2)))])

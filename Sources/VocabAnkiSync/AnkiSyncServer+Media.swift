@@ -11,10 +11,7 @@ import VocabSessions
 /// shows is `{"err": …}`.
 extension AnkiSyncServer {
     func answerMedia(_ call: AnkiSyncCall, body: [UInt8], header: AnkiSyncWire.Header, media: any AnkiMediaKeeper) throws -> AnkiSyncReply {
-        func request() throws -> JSONValue {
-            guard let value = try? JSONParser.parse(body) else { throw Refusal.ankiChangesUnreadable }
-            return value
-        }
+        func request() throws -> JSONValue { try Self.request(body) }
         switch call {
         case .mediaBegin:
             return try Self.json(AnkiSyncWire.MediaAnswer(data: AnkiSyncWire.MediaBegin(usn: try media.usn(), sk: header.k)))

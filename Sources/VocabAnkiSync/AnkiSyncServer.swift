@@ -141,6 +141,12 @@ public final class AnkiSyncServer: Sendable {
         }
     }
 
+    /// A call's JSON body (another shape: 400, nothing changed).
+    static func request(_ body: [UInt8]) throws -> JSONValue {
+        guard let value = try? JSONParser.parse(body) else { throw Refusal.ankiChangesUnreadable }
+        return value
+    }
+
     /// A body unpacked within `bound` (past it: 413; not zstd, or cut short: 400).
     private static func unpack(_ body: [UInt8], bound: Int) throws -> [UInt8] {
         do {
@@ -189,10 +195,7 @@ public final class AnkiSyncServer: Sendable {
         func kept<T>(_ work: (AnkiKeptCollection) throws -> T) throws -> T {
             try AnkiCollections.kept(learner.pool, account: learner.account, now: now, cloud: learner.cloud, work)
         }
-        func request() throws -> JSONValue {
-            guard let value = try? JSONParser.parse(body) else { throw Refusal.ankiChangesUnreadable }
-            return value
-        }
+        func request() throws -> JSONValue { try Self.request(body) }
         let answer: JSONValue
         switch call {
         case .meta:

@@ -96,7 +96,7 @@ extension AnkiCloudChannel {
             device.id, device.secret, JSONValue.array(names.map(JSONValue.string)).compact, String(bytes),
         ]).compactMap { row in
             guard row.count == 2, let name = row[0], let text = row[1],
-                  let data = Data(base64Encoded: text.filter { !$0.isWhitespace }) else { return nil }
+                  let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { return nil }  // lines of 76
             return (name, Array(data))
         }
     }

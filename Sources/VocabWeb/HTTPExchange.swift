@@ -210,8 +210,8 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
         return refuse(connection, plainRefusal(.serverStopping), counting: server.metrics)
     }
     let path = url.map { String(cString: $0) } ?? ""
-    let isUpload = path.hasPrefix(limits.uploadPath), isBatch = path == limits.batchPath
-    let limit = isUpload ? limits.maximumUpload : isBatch ? limits.maximumBatch : limits.largerBodies[path] ?? limits.maximumBody
+    let isUpload = path.hasPrefix(limits.uploadPath), largerBody = limits.largerBodies[path]
+    let limit = isUpload ? limits.maximumUpload : largerBody ?? limits.maximumBody
     let length = header(connection, "Content-Length").flatMap(Int.init)
     let hasBody = length.map { $0 > 0 } ?? (header(connection, "Transfer-Encoding") != nil)
     // A refusal from the head: answered at once when the client sends no body, waits for our
@@ -245,8 +245,8 @@ private func begin(_ server: HTTPServer, _ connection: OpaquePointer, _ url: Uns
         watched.map(server.connections.bodyBegan)
     }
     if let length, length > limit { return refused(plainRefusal(.requestTooLarge)) }
-    // A file, a batch or a larger body from someone known not to be signed in: never kept.
-    if isUpload || isBatch || limits.largerBodies[path] != nil, case .refused(let answer) = verdict { return refused(answer) }
+    // A file, a batch or another larger body from someone known not to be signed in: never kept.
+    if isUpload || largerBody != nil, case .refused(let answer) = verdict { return refused(answer) }
     if hasBody { exchange.spool = BodySpool(folder: server.spool, memoryBytes: limits.bodyMemory) }
     state.pointee = Unmanaged.passRetained(exchange).toOpaque()
     return MHD_Result.YES

@@ -89,14 +89,11 @@ public struct HTTPLimits: Sendable {
     public var uploadPath = "/api/imports"
     /// The largest file uploaded.
     public var maximumUpload = 32 << 20
-    /// Requests to this path carry a device's batch of changes (a sync's push, `DeviceRoute.push`):
-    /// their own bound. None when nil.
-    public var batchPath: String?
-    /// The largest batch (what the cloud's push takes).
-    public var maximumBatch = PushBounds.batchBytes
-    /// Paths whose bodies have a bound of their own, larger than `maximumBody` (an Anki app's
-    /// media files, zstd-compressed: a picture or a recording barely shrinks; its whole
-    /// collection).
+    /// Paths whose bodies have a bound of their own, larger than `maximumBody`: a device's batch
+    /// of changes (a sync's push, `DeviceRoute.push`, as large as the cloud's push takes), an
+    /// Anki app's media files (zstd-compressed: a picture or a recording barely shrinks) and its
+    /// whole collection. A request to one of them from someone known not to be signed in is
+    /// refused from its head, its body never kept.
     public var largerBodies = [AnkiSyncCall.uploadChanges.path: AnkiMediaBounds.uploadBytes,
                                AnkiSyncCall.upload.path: AnkiMediaBounds.collectionWireBytes]
     /// A body's first bytes kept in memory; the rest goes to a file of the server's.

@@ -297,7 +297,7 @@ struct ServeOptions {
     /// The bounds of the server's connections, with the proxy it trusts.
     var limits: HTTPLimits {
         var limits = HTTPLimits()
-        limits.batchPath = DeviceRoute.Shape.push.address
+        limits.largerBodies[DeviceRoute.Shape.push.address] = PushBounds.batchBytes
         limits.trustedProxies = proxyAddresses
         if let connectionsPerAddress { limits.connectionsPerAddress = connectionsPerAddress }
         if let bodiesPerAddress { limits.bodiesPerAddress = bodiesPerAddress }
