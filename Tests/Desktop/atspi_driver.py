@@ -115,6 +115,18 @@ def click(node):
     action.doAction(0)
 
 
+def click_found(root, role=None, name=None, prefix=None, contains=None, timeout=10.0):
+    """Finds a control and clicks it, finding it again when the one found was replaced before
+    the click reached it (a list drawn again drops its old rows from the tree)."""
+    def probe():
+        node = (find_all(root, role, name, prefix, contains) or [None])[0]
+        if node is None:
+            return False
+        click(node)
+        return True
+    wait_for(f"{role or 'any'} named {name or prefix or contains!r} to click", probe, timeout)
+
+
 def type_into(node, text):
     node.queryEditableText().setTextContents(text)
 

@@ -13,7 +13,7 @@ import traceback
 
 import pyatspi
 
-from atspi_driver import Timeout, application, click, find, find_all, gone, type_into, vocab, wait_for, window_titled
+from atspi_driver import Timeout, application, click, click_found, find, find_all, gone, type_into, vocab, wait_for, window_titled
 
 DESKTOP = os.environ["VOCAB_TEST_DESKTOP_BINARY"]
 TERMINAL = os.environ["VOCAB_TEST_BINARY"]
@@ -529,7 +529,7 @@ def test_sync_two_stores_through_the_cloud(root):
         # The list is drawn again as each answer to the search arrives: a press on a row just
         # replaced does nothing, so it is made again until the sheet closes (three times at most).
         for attempt in range(3):
-            click(find(follow, "push button", "Follow Class", timeout=15))
+            click_found(follow, "push button", "Follow Class", timeout=15)
             try:
                 gone(window.app, "label", "Catalogue of shared books", timeout=5 if attempt < 2 else 20)
                 break
