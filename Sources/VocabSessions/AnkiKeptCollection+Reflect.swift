@@ -19,6 +19,8 @@ extension AnkiKeptCollection {
             if deckOfNote[note].map({ order < $0.order }) ?? true { deckOfNote[note] = (deck, order, card) }
         }
         var touched = Set<UUID>()
+        // The cards now mirroring a word, with their note's guid (what a log entry's review is made of).
+        var wordCards: [Int64: (word: UUID, guid: String)] = [:]
         var books: [Int64: UUID?] = [:]  // by deck, looked up (and made) once per sync
         for note in try sent(.note) {
             guard let row = note.row, row.count >= 11, let noteId = row[0].int64Value, let draft = try draft(ofNote: row) else { continue }
@@ -37,15 +39,13 @@ extension AnkiKeptCollection {
                 continue
             }
             touched.insert(wordId)
-            var kept = note
-            kept.source = wordId.lowercaseText
-            try store.putAnkiObject(kept)
-            if var card = try deckOfNote[noteId]?.card ?? store.ankiObject(.card, id: String(noteId)) {
-                card.source = wordId.lowercaseText
-                try store.putAnkiObject(card)
+            try store.setAnkiMirror(.note, id: note.id, source: wordId.lowercaseText, stamp: note.stamp)
+            if let card = try deckOfNote[noteId]?.card ?? store.ankiObject(.card, id: String(noteId)) {
+                try store.setAnkiMirror(.card, id: card.id, source: wordId.lowercaseText, stamp: card.stamp)
+                if let cardId = Int64(card.id) { wordCards[cardId] = (wordId, row[1].stringValue ?? "") }
             }
         }
-        touched.formUnion(try takeLog(try sent(.revlog)))
+        touched.formUnion(try takeLog(try sent(.revlog), wordCards: wordCards))
         try renewStamps(of: touched)
     }
 
@@ -105,16 +105,14 @@ extension AnkiKeptCollection {
         return book.id
     }
 
-    /// The app's log entries of words' cards, as the words' reviews; returns the words reviewed.
-    private func takeLog(_ entries: [AnkiObject]) throws -> Set<UUID> {
+    /// The app's log entries of words' cards, as the words' reviews (`wordCards`: the cards this
+    /// sync made mirrors of words, known without a look-up); returns the words reviewed.
+    private func takeLog(_ entries: [AnkiObject], wordCards: [Int64: (word: UUID, guid: String)]) throws -> Set<UUID> {
         var logs: [UUID: [ReviewRecord]] = [:]
         for entry in entries {
-            let review = try self.review(of: entry)
+            let review = try self.review(of: entry, wordCards: wordCards)
             if let review { logs[review.wordId, default: []].append(review) }
-            var kept = entry
-            kept.stamp = "anki"
-            kept.source = review?.id.lowercaseText ?? entry.source
-            try store.putAnkiObject(kept)
+            try store.setAnkiMirror(.revlog, id: entry.id, source: review?.id.lowercaseText ?? entry.source, stamp: "anki")
         }
         guard !logs.isEmpty else { return [] }
         try store.addReviewLogs(logs.map { (wordId: $0.key, records: $0.value) }, scheduler: try store.scheduler())
@@ -123,15 +121,22 @@ extension AnkiKeptCollection {
 
     /// The review a log entry is of a word's card (its id made from the entry's, as the `.apkg`
     /// import makes it); nil for an entry of another note's card, or no answer (a reschedule).
-    private func review(of entry: AnkiObject) throws -> ReviewRecord? {
+    private func review(of entry: AnkiObject, wordCards: [Int64: (word: UUID, guid: String)]) throws -> ReviewRecord? {
         guard let row = entry.row, row.count >= 9, let id = row[0].int64Value,
               let cardId = row[1].int64Value, let rating = row[3].int64Value.flatMap({ Rating(rawValue: Int($0)) }),
-              let card = try store.ankiObject(.card, id: String(cardId)), let wordId = card.source.flatMap({ UUID(text: $0) }),
-              let noteId = card.number(at: 1),
-              let guid = try store.ankiObject(.note, id: String(noteId))?.row?.dropFirst().first?.stringValue
+              let (wordId, guid) = try wordCards[cardId] ?? wordCard(cardId)
         else { return nil }
         return ReviewRecord(id: UUID.derived(fromAnkiReview: id, noteGUID: guid), wordId: wordId, reviewedAt: Timestamp(milliseconds: id),
                             rating: rating, durationMs: row[7].int64Value, source: .study)
+    }
+
+    /// The word a card mirrors and its note's guid, from the store.
+    private func wordCard(_ cardId: Int64) throws -> (word: UUID, guid: String)? {
+        guard let card = try store.ankiObject(.card, id: String(cardId)), let wordId = card.source.flatMap({ UUID(text: $0) }),
+              let noteId = card.number(at: 1),
+              let guid = try store.ankiObject(.note, id: String(noteId))?.row?.dropFirst().first?.stringValue
+        else { return nil }
+        return (wordId, guid)
     }
 
     /// Stamps the notes of `words` with how the words stand now (so the next mirror leaves them).
@@ -140,10 +145,8 @@ extension AnkiKeptCollection {
         let standings = try store.ankiWordStandings(of: words)
         let decks = try deckIdsByBook()
         for wordId in words {
-            guard let standing = standings[wordId], let deck = decks[standing.bookId.lowercaseText],
-                  var note = try store.ankiObject(.note, source: wordId.lowercaseText) else { continue }
-            note.stamp = Self.stamp(standing, deck: deck)
-            try store.putAnkiObject(note)
+            guard let standing = standings[wordId], let deck = decks[standing.bookId.lowercaseText] else { continue }
+            try store.setAnkiStamp(.note, source: wordId.lowercaseText, stamp: Self.stamp(standing, deck: deck))
         }
     }
 }

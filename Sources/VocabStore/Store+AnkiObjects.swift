@@ -165,6 +165,24 @@ extension Store {
         }
     }
 
+    /// Sets what an object mirrors and how that stood (its body and number as they are). As a
+    /// put of the whole object would, it takes the source from another object of its kind that
+    /// had it.
+    public func setAnkiMirror(_ kind: AnkiObjectKind, id: String, source: String?, stamp: String?) throws {
+        try ankiWrite {
+            try database.run("UPDATE OR REPLACE anki_objects SET source = ?, stamp = ? WHERE kind = ? AND id = ?", [
+                source.map(SQLValue.text) ?? .null, stamp.map(SQLValue.text) ?? .null, .text(kind.rawValue), .text(id),
+            ])
+        }
+    }
+
+    /// Sets the stamp of the object of `kind` mirroring `source`, if there is one.
+    public func setAnkiStamp(_ kind: AnkiObjectKind, source: String, stamp: String) throws {
+        try ankiWrite {
+            try database.run("UPDATE anki_objects SET stamp = ? WHERE kind = ? AND source = ?", [.text(stamp), .text(kind.rawValue), .text(source)])
+        }
+    }
+
     public func removeAnkiObject(_ kind: AnkiObjectKind, id: String) throws {
         try ankiWrite { try database.run("DELETE FROM anki_objects WHERE kind = ? AND id = ?", [.text(kind.rawValue), .text(id)]) }
     }
@@ -278,14 +296,15 @@ extension Store {
                 FROM words w JOIN books b ON b.key = w.book LEFT JOIN schedules s ON s.word = w.key
                 """
             let rows: [(String, [SQLValue])]
-            if let ids {
+            // Many: every word read in one pass, those not asked for left out.
+            if let ids, ids.count <= 1_000 {
                 rows = ids.map { (select + " WHERE w.id = ?", [.text($0.storageText)]) }
             } else {
                 rows = [(select, [])]
             }
             for (sql, arguments) in rows {
                 try database.forEachRow(sql, arguments) { row in
-                    if let id = UUID(text: row.text(0)), let book = UUID(text: row.text(2)) {
+                    if let id = UUID(text: row.text(0)), let book = UUID(text: row.text(2)), ids?.contains(id) ?? true {
                         standings[id] = AnkiWordStanding(order: row.int(5), modified: row.int(1), bookId: book, reviews: row.int(3),
                                                             lastReview: row.int(4))
                     }
