@@ -3,7 +3,10 @@ import VocabCore
 /// The tables of Anki's schema 11 (what `collection.anki2` holds), as Anki itself creates them:
 /// written by `AnkiExport`, read by every Anki version since 2.1.
 enum AnkiCollectionSchema {
-    static let sql = """
+    static let sql = tables + indexes
+
+    /// The tables alone (a writer of many rows makes the indexes after them: sorted once).
+    static let tables = """
         CREATE TABLE col (
             id integer PRIMARY KEY, crt integer NOT NULL, mod integer NOT NULL, scm integer NOT NULL,
             ver integer NOT NULL, dty integer NOT NULL, usn integer NOT NULL, ls integer NOT NULL,
@@ -27,6 +30,10 @@ enum AnkiCollectionSchema {
             type integer NOT NULL
         );
         CREATE TABLE graves (usn integer NOT NULL, oid integer NOT NULL, type integer NOT NULL);
+
+        """
+
+    static let indexes = """
         CREATE INDEX ix_notes_usn ON notes (usn);
         CREATE INDEX ix_cards_usn ON cards (usn);
         CREATE INDEX ix_revlog_usn ON revlog (usn);

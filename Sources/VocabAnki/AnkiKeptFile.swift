@@ -48,10 +48,14 @@ public enum AnkiKeptFile {
         let path = folder.file("collection.anki2")
         do {
             let collection = try Database(path: path)
-            try collection.execute(AnkiCollectionSchema.sql)
+            // A file of this call's own until it is read back: no journal, no syncs; the indexes
+            // made after the rows (each sorted once, not grown row by row).
+            try collection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            try collection.execute(AnkiCollectionSchema.tables)
             try collection.transaction {
                 try writeCollectionRow(collection, from: store, state: state)
                 try writeRows(collection, from: store)
+                try collection.execute(AnkiCollectionSchema.indexes)
             }
         } catch let error as SQLiteError {
             throw AnkiPackageError.cannotWrite(reason: "the collection could not be written (\(error.message))")
@@ -80,6 +84,53 @@ public enum AnkiKeptFile {
         ])
     }
 
+    /// The cards or log entries into `table`: each row's first `columns` values, integers but
+    /// the one at `textAt`, the object's number at `usnAt`. A row is read in place and bound as
+    /// it lies (`AnkiFlatRow`); one of another shape as JSON, to the same values (a value not of
+    /// its column's kind: 0 or "").
+    private static func writeFlatRows(_ collection: Database, from store: Store, kind: AnkiObjectKind, table: String, columns: Int,
+                                      usnAt: Int, textAt: Int?) throws {
+        let insert = try collection.statement("INSERT INTO \(table) VALUES (\(Array(repeating: "?", count: columns).joined(separator: ", ")))")
+        var flat = AnkiFlatRow()
+        try store.forEachAnkiBody(kind) { usn, bytes in
+            insert.reset()
+            insert.clearBindings()
+            if flat.read(bytes), flat.values.count >= columns {
+                for (index, value) in flat.values.prefix(columns).enumerated() {
+                    let parameter = Int32(index + 1)
+                    if index == usnAt {
+                        try insert.bind(usn, at: parameter)
+                    } else if index == textAt {
+                        if case .text(let range) = value {
+                            try insert.bindUnowned(UnsafeRawBufferPointer(rebasing: bytes[range]), at: parameter)
+                        } else {
+                            try insert.bind(.text(""), at: parameter)
+                        }
+                    } else if case .integer(let number) = value {
+                        try insert.bind(number, at: parameter)
+                    } else {
+                        try insert.bind(0, at: parameter)
+                    }
+                }
+            } else {
+                guard let row = (try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)))?.arrayValue, row.count >= columns else { return }
+                for (index, value) in row.prefix(columns).enumerated() {
+                    let parameter = Int32(index + 1)
+                    if index == usnAt {
+                        try insert.bind(usn, at: parameter)
+                    } else if index == textAt {
+                        try insert.bind(.text(value.stringValue ?? ""), at: parameter)
+                    } else {
+                        try insert.bind(value.int64Value ?? 0, at: parameter)
+                    }
+                }
+            }
+            while try insert.step() {}
+        }
+        insert.reset()
+        insert.clearBindings()
+    }
+
     private static func writeRows(_ collection: Database, from store: Store) throws {
         try store.forEachAnkiObject(.note) { object in
             guard let row = object.row, row.count >= 11 else { return }
@@ -92,18 +143,7 @@ public enum AnkiKeptFile {
                 .text(row[10].stringValue ?? ""),
             ])
         }
-        try store.forEachAnkiObject(.card) { object in
-            guard let row = object.row, row.count >= 18 else { return }
-            var values = row.prefix(17).map { SQLValue.integer($0.int64Value ?? 0) }
-            values[5] = .integer(object.usn)
-            values.append(.text(row[17].stringValue ?? ""))
-            try collection.run("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
-        }
-        try store.forEachAnkiObject(.revlog) { object in
-            guard let row = object.row, row.count >= 9 else { return }
-            var values = row.prefix(9).map { SQLValue.integer($0.int64Value ?? 0) }
-            values[2] = .integer(object.usn)
-            try collection.run("INSERT INTO revlog VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
-        }
+        try writeFlatRows(collection, from: store, kind: .card, table: "cards", columns: 18, usnAt: 5, textAt: 17)
+        try writeFlatRows(collection, from: store, kind: .revlog, table: "revlog", columns: 9, usnAt: 2, textAt: nil)
     }
 }

@@ -120,6 +120,16 @@ extension Store {
         }
     }
 
+    /// Calls `body` with the update number and the body's bytes (valid only during the call) of
+    /// every object of `kind`, in the order of their ids: a full download reads every one.
+    public func forEachAnkiBody(_ kind: AnkiObjectKind, _ body: (Int64, UnsafeRawBufferPointer) throws -> Void) throws {
+        try guarded {
+            try database.forEachRow("SELECT usn, body FROM anki_objects WHERE kind = ?", [.text(kind.rawValue)]) { row in
+                try row.withTextBytes(1) { try body(row.int(0), $0) }
+            }
+        }
+    }
+
     /// The ids of every object of `kind` that has a number for one.
     public func ankiObjectIds(_ kind: AnkiObjectKind) throws -> Set<Int64> {
         try guarded {

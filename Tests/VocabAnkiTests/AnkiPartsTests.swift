@@ -19,6 +19,25 @@ final class AnkiPartsTests: XCTestCase {
         XCTAssertThrowsError(try ProtobufFields([0x0B]), "an unknown wire type")
     }
 
+    func testAFlatRowIsReadInPlaceAndAnyOtherShapeIsLeftToJSON() {
+        func read(_ text: String) -> [AnkiFlatRow.Value]? {
+            var flat = AnkiFlatRow()
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBytes { flat.read($0) ? flat.values : nil }
+        }
+        XCTAssertEqual(read(#"[1733011200000,-5, 0 ,"{"s":1}"]"#), nil, "an escape: read as JSON")
+        XCTAssertEqual(read(#"[1733011200000,-5, 0 ,"",  "ab" ]"#),
+                       [.integer(1_733_011_200_000), .integer(-5), .integer(0), .text(23..<23), .text(28..<30)])
+        XCTAssertEqual(read("[]"), [])
+        XCTAssertEqual(read(" [ 7 ] "), [.integer(7)])
+        XCTAssertEqual(read(#"["강"]"#), [.text(2..<5)])
+        XCTAssertEqual(read("[9223372036854775807]"), [.integer(Int64.max)])
+        for other in ["[9223372036854775808]", "[1.5]", "[1e3]", "[[1]]", "[null]", "[true]", "[1,]", "[1", "[1] x", "{}", "",
+                      "[-]", "[\"a]", "[\"\u{1}\"]", "[1 2]"] {
+            XCTAssertNil(read(other), other)
+        }
+    }
+
     func testTheFirstImageOfADeckDescriptionAndSafeMediaNames() {
         XCTAssertEqual(AnkiImport.firstImage(in: #"Words <img src="cover.png"> and <img src="b.png">"#), "cover.png")
         XCTAssertEqual(AnkiImport.firstImage(in: "<IMG SRC='my%20cover.jpg'>"), "my cover.jpg")

@@ -170,6 +170,12 @@ public struct Row {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// Calls `body` with the column's text as SQLite holds it (valid only during the call).
+    public func withTextBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        guard let pointer = sqlite3_column_text(handle, column) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     public func blob(_ column: Int32) -> [UInt8]? {
         if isNull(column) { return nil }
         guard let pointer = sqlite3_column_blob(handle, column) else { return [] }
