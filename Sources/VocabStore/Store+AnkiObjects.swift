@@ -193,6 +193,29 @@ extension Store {
         }
     }
 
+    /// How many objects `putAnkiObjects` writes with one statement.
+    public static let ankiObjectsPerStatement = 64
+
+    /// Puts `objects` (as `putAnkiObject` would, one after another), many to a statement: a
+    /// first mirror puts 300,000 objects, and each statement of one row cost more than its row.
+    public func putAnkiObjects(_ objects: [AnkiObject]) throws {
+        try ankiWrite {
+            var start = 0
+            while start < objects.count {
+                let chunk = objects[start..<min(start + Self.ankiObjectsPerStatement, objects.count)]
+                let rows = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+                var values: [SQLValue] = []
+                values.reserveCapacity(chunk.count * 6)
+                for object in chunk {
+                    values += [.text(object.kind.rawValue), .text(object.id), .integer(object.usn), .text(object.body),
+                               object.source.map(SQLValue.text) ?? .null, object.stamp.map(SQLValue.text) ?? .null]
+                }
+                try database.run("INSERT OR REPLACE INTO anki_objects VALUES \(rows)", values)
+                start += chunk.count
+            }
+        }
+    }
+
     public func removeAnkiObject(_ kind: AnkiObjectKind, id: String) throws {
         try ankiWrite { try database.run("DELETE FROM anki_objects WHERE kind = ? AND id = ?", [.text(kind.rawValue), .text(id)]) }
     }
