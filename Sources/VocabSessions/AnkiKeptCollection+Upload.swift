@@ -17,13 +17,20 @@ extension AnkiKeptCollection {
         try store.withImportCache { try store.transaction {
             let before = Set(try store.ankiWordStandings().keys)
             try store.clearAnkiCollection()
-            // Its stamps and objects as it sent them: the app's next `meta` finds nothing to do.
+            // Its stamps and objects as it sent them (many to a statement): the app's next `meta`
+            // finds nothing to do.
             let state = AnkiCollectionState(usn: upload.usn, modified: upload.modified, schema: upload.schema, created: upload.created)
             try store.saveAnkiCollection(state)
+            var batch: [AnkiObject] = []
             try upload.forEachObject { kind, id, body in
                 let usn = AnkiWire.usn(of: body, kind: kind) ?? upload.usn
-                try store.putAnkiObject(AnkiObject(kind: kind, id: id, usn: usn, body: body.compact))
+                batch.append(AnkiObject(kind: kind, id: id, usn: usn, body: body.compact))
+                if batch.count == Store.ankiObjectsPerStatement {
+                    try store.putAnkiObjects(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
             }
+            try store.putAnkiObjects(batch)
             try reflect(AnkiSyncSession(key: "", serverUsn: Int64.min, clientUsn: 0, clientNewer: true))
             var deleted = 0, kept: [UUID] = []
             let held = Set(try store.ankiMirrors(.note).keys)
