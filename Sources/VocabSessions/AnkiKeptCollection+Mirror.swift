@@ -267,7 +267,7 @@ extension AnkiKeptCollection {
                 note[5] = .string(shape.tags)
                 note[6] = .string(fields)
                 try pass.put(AnkiObject(kind: .note, id: String(id), usn: state.usn, body: JSONValue.array(note).compact,
-                                                   source: source, stamp: stamp))
+                                        source: source, stamp: stamp))
             } else if let held {
                 try pass.put(AnkiObject(kind: .note, id: held.id, usn: held.usn, body: held.body, source: source, stamp: stamp))
             }
@@ -280,7 +280,7 @@ extension AnkiKeptCollection {
             note = [.int(id), .string(source), .int(AnkiWordShape.noteTypeId), .int(modified), .int(state.usn), .string(shape.tags),
                     .string(fields), .string(""), .string(""), .int(0), .string("")]
             try pass.put(AnkiObject(kind: .note, id: String(id), usn: state.usn, body: JSONValue.array(note).compact,
-                                               source: source, stamp: stamp))
+                                    source: source, stamp: stamp))
         }
         // The card: in the book's deck, scheduled as the word is.
         let schedule = history.schedule
@@ -310,7 +310,7 @@ extension AnkiKeptCollection {
             }
             card[17] = .string(shaped.data)
             try pass.put(AnkiObject(kind: .card, id: String(cardId), usn: state.usn, body: JSONValue.array(card).compact,
-                                               source: source, stamp: stamp))
+                                    source: source, stamp: stamp))
         }
         // Its reviews not in the log yet.
         let log = history.log
@@ -322,7 +322,7 @@ extension AnkiKeptCollection {
             let body = JSONValue.array([entryId, cardId, state.usn, entry.ease, entry.interval, entry.lastInterval, entry.factor,
                                         entry.time, entry.type].map(JSONValue.int))
             try pass.put(AnkiObject(kind: .revlog, id: String(entryId), usn: state.usn, body: body.compact,
-                                               source: entry.review.id.lowercaseText, stamp: "vocab"))
+                                    source: entry.review.id.lowercaseText, stamp: "vocab"))
             pass.logged?.insert(entry.review.id.lowercaseText)
         }
     }
