@@ -117,7 +117,8 @@ extension AnkiKeptCollection {
                              .revlog: try store.ankiObjectIds(.revlog)] : nil
         var pass = WordPass(scheduler: try store.scheduler(), logged: many ? Set(try store.ankiMirrors(.revlog).keys) : nil,
                             ids: IdAllocator(store: store, taken: taken),
-                            position: try store.ankiObject(.config, id: "nextPos")?.json?.int64Value ?? 1)
+                            position: try store.ankiObject(.config, id: "nextPos")?.json?.int64Value ?? 1,
+                            noteTypes: NoteTypeShapes(self))
         let startingPosition = pass.position
         // In the order the words were made (a new collection's new cards in the order they came).
         // Many at once (a first mirror): every word read in one pass with its schedule and log,
@@ -176,6 +177,7 @@ extension AnkiKeptCollection {
         var logged: Set<String>?
         var ids: IdAllocator
         var position: Int64
+        var noteTypes: NoteTypeShapes
         /// Whether the "Vocab word" note type is known to be in the collection.
         var hasWordNoteType = false
         /// The objects put and not yet written, for a pass that writes many to a statement (nil:
@@ -236,10 +238,30 @@ extension AnkiKeptCollection {
     /// How a note type's notes read as words: which word field each of its fields fills (by
     /// the `.apkg` import's mapping of their names) and whether it is a cloze type; nil when the
     /// collection does not hold it.
-    func noteTypeShape(_ id: Int64) throws -> (targets: [WordField?], isCloze: Bool)? {
+    func noteTypeShape(_ id: Int64) throws -> NoteTypeShapes.Shape? {
         guard let type = try store.ankiObject(.notetype, id: String(id))?.json else { return nil }
         let fields = (type["flds"]?.arrayValue ?? []).sorted { ($0["ord"]?.int64Value ?? 0) < ($1["ord"]?.int64Value ?? 0) }
         return (AnkiFieldMap.targets(ofFields: fields.map { $0["name"]?.stringValue ?? "" }).targets, type["type"]?.int64Value == 1)
+    }
+
+    /// The note types' shapes a pass over many notes has read, each read once (a note type is a
+    /// large object: read again for each of 50,000 Basic notes, it was a third of an upload's
+    /// time bringing them into the words).
+    struct NoteTypeShapes {
+        typealias Shape = (targets: [WordField?], isCloze: Bool)
+        let collection: AnkiKeptCollection
+        private var known: [Int64: Shape?] = [:]
+
+        init(_ collection: AnkiKeptCollection) {
+            self.collection = collection
+        }
+
+        mutating func shape(_ id: Int64) throws -> Shape? {
+            if let shape = known[id] { return shape }
+            let shape = try collection.noteTypeShape(id)
+            known.updateValue(shape, forKey: id)
+            return shape
+        }
     }
 
     /// A word as its note and card (`heldCard`: the card mirroring it, if any), its reviews as
@@ -254,7 +276,8 @@ extension AnkiKeptCollection {
         // Basic note that became a word) gets the word's edits in the fields they came from.
         let held = try noteId.flatMap { try store.ankiObject(.note, id: $0) }
         var note = held?.row ?? []
-        if note.count >= 11, let typeId = note[2].int64Value, typeId != AnkiWordShape.noteTypeId, let type = try noteTypeShape(typeId) {
+        if note.count >= 11, let typeId = note[2].int64Value, typeId != AnkiWordShape.noteTypeId,
+           let type = try pass.noteTypes.shape(typeId) {
             let current = (note[6].stringValue ?? "").split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
             shape = AnkiNoteFields.written(word, into: current, targets: type.targets, isCloze: type.isCloze)
         }

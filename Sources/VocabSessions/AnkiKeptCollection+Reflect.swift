@@ -22,8 +22,10 @@ extension AnkiKeptCollection {
         // The cards now mirroring a word, with their note's guid (what a log entry's review is made of).
         var wordCards: [Int64: (word: UUID, guid: String)] = [:]
         var books: [Int64: UUID?] = [:]  // by deck, looked up (and made) once per sync
+        var noteTypes = NoteTypeShapes(self)
         for note in try sent(.note) {
-            guard let row = note.row, row.count >= 11, let noteId = row[0].int64Value, let draft = try draft(ofNote: row) else { continue }
+            guard let row = note.row, row.count >= 11, let noteId = row[0].int64Value,
+                  let draft = try draft(ofNote: row, noteTypes: &noteTypes) else { continue }
             let wordId = note.source.flatMap { UUID(text: $0) } ?? AnkiWordShape.wordId(guid: row[1].stringValue ?? "")
             let bookId = try deckOfNote[noteId].flatMap { entry in
                 if let known = books[entry.deck] { return known }
@@ -53,11 +55,11 @@ extension AnkiKeptCollection {
     /// type's by the `.apkg` import's mapping of its field names (`AnkiNoteFields`); nil for a
     /// note that makes no word (its type unknown, a cloze without a deletion), which stays the
     /// app's own.
-    private func draft(ofNote row: [JSONValue]) throws -> WordDraft? {
+    private func draft(ofNote row: [JSONValue], noteTypes: inout NoteTypeShapes) throws -> WordDraft? {
         let fields = (row[6].stringValue ?? "").split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
         guard let typeId = row[2].int64Value else { return nil }
         if typeId == AnkiWordShape.noteTypeId { return AnkiWordShape.fields(ofNote: fields, tags: row[5].stringValue ?? "") }
-        guard let shape = try noteTypeShape(typeId) else { return nil }
+        guard let shape = try noteTypes.shape(typeId) else { return nil }
         do {
             let values = try AnkiNoteFields.values(of: fields, targets: shape.targets, isCloze: shape.isCloze,
                                                    tags: (row[5].stringValue ?? "").split(separator: " ").map(String.init)) {
