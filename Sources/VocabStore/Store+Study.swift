@@ -173,6 +173,18 @@ extension Store {
 }
 
 
+extension Row {
+    /// The review in columns `id, reviewed_at, rating, duration_ms, game_id, source` (in that
+    /// order, from the first) of word `wordId`'s log; nil for a row no review can be made of.
+    func decodeReview(of wordId: UUID) -> ReviewRecord? {
+        guard let id = uuidBytes(0), let rating = Rating(rawValue: Int(int(2))), let source = ReviewSource(rawValue: text(5)) else {
+            return nil
+        }
+        return ReviewRecord(id: id, wordId: wordId, reviewedAt: timestamp(1), rating: rating, durationMs: isNull(3) ? nil : int(3),
+                            gameId: isNull(4) ? nil : UUID(text: text(4)), source: source)
+    }
+}
+
 extension Store {
     /// Adds one review to the log unless its id is there already; true when it was added
     /// (false too when its word is not here: a review is kept with its word).
@@ -188,13 +200,7 @@ extension Store {
             try database.query("""
                 SELECT id, reviewed_at, rating, duration_ms, game_id, source FROM reviews WHERE word = \(Columns.wordKey("?"))
                 ORDER BY reviewed_at, id
-                """, [.text(wordId.storageText)]) { row -> ReviewRecord? in
-                guard let id = row.uuidBytes(0), let rating = Rating(rawValue: Int(row.int(2))),
-                      let source = ReviewSource(rawValue: row.text(5)) else { return nil }
-                return ReviewRecord(id: id, wordId: wordId, reviewedAt: row.timestamp(1), rating: rating,
-                                    durationMs: row.isNull(3) ? nil : row.int(3),
-                                    gameId: row.isNull(4) ? nil : UUID(text: row.text(4)), source: source)
-            }.compactMap { $0 }
+                """, [.text(wordId.storageText)]) { $0.decodeReview(of: wordId) }.compactMap { $0 }
         }
     }
 

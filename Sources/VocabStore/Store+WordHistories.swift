@@ -21,7 +21,7 @@ extension Store {
     public func forEachWordHistory(_ body: (WordHistory) throws -> Void) throws {
         try guarded {
             let reviews = try database.statement("""
-                SELECT word, id, reviewed_at, rating, duration_ms, game_id, source FROM reviews ORDER BY word, reviewed_at, id
+                SELECT id, reviewed_at, rating, duration_ms, game_id, source, word FROM reviews ORDER BY word, reviewed_at, id
                 """)
             defer { reviews.reset() }
             try reviews.bind([])
@@ -34,14 +34,8 @@ extension Store {
                 let schedule = row.isNull(Columns.wordCount) ? nil : try row.decodeSchedule(from: Columns.wordCount)
                 let key = row.int(Columns.wordCount + 8)
                 var log: [ReviewRecord] = []
-                while pending, reviews.row.int(0) <= key {
-                    let review = reviews.row
-                    if review.int(0) == key, let id = review.uuidBytes(1), let rating = Rating(rawValue: Int(review.int(3))),
-                       let source = ReviewSource(rawValue: review.text(6)) {
-                        log.append(ReviewRecord(id: id, wordId: word.id, reviewedAt: review.timestamp(2), rating: rating,
-                                                durationMs: review.isNull(4) ? nil : review.int(4),
-                                                gameId: review.isNull(5) ? nil : UUID(text: review.text(5)), source: source))
-                    }
+                while pending, reviews.row.int(6) <= key {
+                    if reviews.row.int(6) == key, let review = reviews.row.decodeReview(of: word.id) { log.append(review) }
                     pending = try reviews.step()
                 }
                 try body(WordHistory(word: word, schedule: schedule, log: log))
