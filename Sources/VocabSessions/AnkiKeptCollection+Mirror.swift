@@ -127,7 +127,7 @@ extension AnkiKeptCollection {
         if many {
             let dueById = Dictionary(due.map { ($0.wordId, $0) }, uniquingKeysWith: { first, _ in first })
             let cards = try store.ankiMirrors(.card)
-            pass.batch = []
+            pass.batch = AnkiObjectBatch(store: store)
             try store.forEachWordHistory { read in
                 guard let item = dueById[read.word.id] else { return }
                 // Its log only when its schedule counts reviews, as a word looked up alone.
@@ -136,7 +136,7 @@ extension AnkiKeptCollection {
                 try mirrorWord(history, deck: item.deck, stamp: item.stamp, noteId: item.noteId, heldCard: heldCard, state: state,
                                pass: &pass)
             }
-            try pass.flush()
+            try pass.batch?.flush()
         } else {
             for item in due.sorted(by: { $0.order < $1.order }) {
                 guard let word = try store.word(id: item.wordId) else { continue }
@@ -180,23 +180,12 @@ extension AnkiKeptCollection {
         var noteTypes: NoteTypeShapes
         /// Whether the "Vocab word" note type is known to be in the collection.
         var hasWordNoteType = false
-        /// The objects put and not yet written, for a pass that writes many to a statement (nil:
-        /// each written at once). Nothing the pass reads is among them: it reads only what was
-        /// there before it.
-        var batch: [AnkiObject]?
+        /// For a pass that writes many objects to a statement (nil: each written at once).
+        var batch: AnkiObjectBatch?
 
         /// Puts an object: at once, or with the next many.
         mutating func put(_ object: AnkiObject) throws {
-            guard batch != nil else { return try ids.store.putAnkiObject(object) }
-            batch?.append(object)
-            if (batch?.count ?? 0) >= Store.ankiObjectsPerStatement { try flush() }
-        }
-
-        /// Writes the objects put and not yet written.
-        mutating func flush() throws {
-            guard let objects = batch, !objects.isEmpty else { return }
-            try ids.store.putAnkiObjects(objects)
-            batch = []
+            if batch == nil { try ids.store.putAnkiObject(object) } else { try batch?.put(object) }
         }
 
         /// Whether a review is in the log already.

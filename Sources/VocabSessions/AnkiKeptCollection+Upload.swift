@@ -21,16 +21,12 @@ extension AnkiKeptCollection {
             // finds nothing to do.
             let state = AnkiCollectionState(usn: upload.usn, modified: upload.modified, schema: upload.schema, created: upload.created)
             try store.saveAnkiCollection(state)
-            var batch: [AnkiObject] = []
+            var batch = AnkiObjectBatch(store: store)
             try upload.forEachObject { kind, id, body in
                 let usn = AnkiWire.usn(of: body, kind: kind) ?? upload.usn
-                batch.append(AnkiObject(kind: kind, id: id, usn: usn, body: body.compact))
-                if batch.count == Store.ankiObjectsPerStatement {
-                    try store.putAnkiObjects(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
+                try batch.put(AnkiObject(kind: kind, id: id, usn: usn, body: body.compact))
             }
-            try store.putAnkiObjects(batch)
+            try batch.flush()
             try reflect(AnkiSyncSession(key: "", serverUsn: Int64.min, clientUsn: 0, clientNewer: true))
             var deleted = 0, kept: [UUID] = []
             let held = Set(try store.ankiMirrors(.note).keys)

@@ -194,7 +194,7 @@ extension Store {
     }
 
     /// How many objects `putAnkiObjects` writes with one statement.
-    public static let ankiObjectsPerStatement = 64
+    static let ankiObjectsPerStatement = 64
 
     /// Puts `objects` (as `putAnkiObject` would, one after another), many to a statement: a
     /// first mirror puts 300,000 objects, and each statement of one row cost more than its row.
@@ -375,5 +375,29 @@ extension Store {
     /// Forgets the words and books noted as written (the kept collection mirrors them now).
     public func clearAnkiChanged() throws {
         try ankiWrite { try database.run("DELETE FROM anki_changed") }
+    }
+}
+
+/// Objects of the kept collection put many to a statement (`Store.putAnkiObjects`): each put
+/// waits until a statement's worth has come, `flush` writes the rest. What waits is not read
+/// back, so a pass that puts this way reads only what was there before it.
+public struct AnkiObjectBatch {
+    private let store: Store
+    private var waiting: [AnkiObject] = []
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    public mutating func put(_ object: AnkiObject) throws {
+        waiting.append(object)
+        if waiting.count >= Store.ankiObjectsPerStatement { try flush() }
+    }
+
+    /// Writes what waits.
+    public mutating func flush() throws {
+        guard !waiting.isEmpty else { return }
+        try store.putAnkiObjects(waiting)
+        waiting.removeAll(keepingCapacity: true)
     }
 }
