@@ -21,14 +21,20 @@ public enum AnkiExport {
 
     /// Exports the words of `bookId` (or all) to `path`; the file appears only when the whole
     /// export succeeded. `progress` gets the words written every 1,000 and may throw to stop.
+    /// `only` keeps the words of those ids alone (and the decks of their books); `guidPrefix`
+    /// goes before every note's guid, so that an import makes them new words instead of the
+    /// same ones (a backup of words whose ids are deleted for good where they are synced).
     @discardableResult
-    public static func write(_ path: String, from store: Store, bookId: UUID?, now: Timestamp,
-                             progress: (Int) throws -> Void = { _ in }) throws -> AnkiExportOutcome {
-        guard try store.wordCount(WordFilter(bookId: bookId)) > 0 else { throw AnkiPackageError.nothingToExport }
+    public static func write(_ path: String, from store: Store, bookId: UUID?, only: Set<UUID>? = nil, guidPrefix: String = "",
+                             now: Timestamp, progress: (Int) throws -> Void = { _ in }) throws -> AnkiExportOutcome {
+        guard try store.wordCount(WordFilter(bookId: bookId)) > 0, only.map({ !$0.isEmpty }) ?? true else {
+            throw AnkiPackageError.nothingToExport
+        }
         let folder = try PrivateFolder()
         let collectionPath = folder.file("collection.anki2")
         var media: [(name: String, file: String)] = []
-        let outcome = try fill(collectionPath, from: store, bookId: bookId, now: now, progress: progress) { name, image in
+        let scope = Scope(bookId: bookId, only: only, guidPrefix: guidPrefix)
+        let outcome = try fill(collectionPath, from: store, scope: scope, now: now, progress: progress) { name, image in
             let file = folder.file("\(media.count)")
             try Data(image).write(to: URL(fileURLWithPath: file))
             media.append((name, file))
@@ -48,18 +54,29 @@ public enum AnkiExport {
         return outcome
     }
 
+    /// Which words an export writes, and what goes before their notes' guids.
+    private struct Scope {
+        var bookId: UUID?
+        var only: Set<UUID>?
+        var guidPrefix: String
+    }
+
     /// Writes the collection: the books as decks (with their covers handed to `cover`, when
     /// given, as media named in the deck's description), the words as notes and cards, and their
     /// review logs.
-    private static func fill(_ collectionPath: String, from store: Store, bookId: UUID?, now: Timestamp,
+    private static func fill(_ collectionPath: String, from store: Store, scope: Scope, now: Timestamp,
                              progress: (Int) throws -> Void, cover: ((String, [UInt8]) throws -> Void)?) throws -> AnkiExportOutcome {
         var outcome = AnkiExportOutcome()
         do {
             let collection = try Database(path: collectionPath)
             try collection.execute(AnkiCollectionSchema.sql)
             try collection.transaction {
-                let books = try store.bookSummaries().map(\.book).filter { bookId == nil || $0.id == bookId }
-                var writer = NotesWriter(collection: collection, now: now, scheduler: try store.scheduler())
+                var books = try store.bookSummaries().map(\.book).filter { scope.bookId == nil || $0.id == scope.bookId }
+                if let only = scope.only {
+                    let holding = Set(try only.compactMap { try store.word(id: $0)?.bookId })
+                    books = books.filter { holding.contains($0.id) }
+                }
+                var writer = NotesWriter(collection: collection, now: now, scheduler: try store.scheduler(), guidPrefix: scope.guidPrefix)
                 var deckIds: [UUID: Int64] = [:]
                 var decks: [String: Any] = ["1": deckJSON(id: 1, name: "Default", description: "", now: now)]
                 for book in books {
@@ -74,8 +91,8 @@ public enum AnkiExport {
                     }
                     decks[String(id)] = deckJSON(id: id, name: book.name, description: description, now: now)
                 }
-                try store.forEachWord(WordFilter(bookId: bookId)) { word in
-                    guard let deck = deckIds[word.bookId] else { return }
+                try store.forEachWord(WordFilter(bookId: scope.bookId)) { word in
+                    guard let deck = deckIds[word.bookId], scope.only?.contains(word.id) ?? true else { return }
                     outcome.reviews += try writer.add(word, deck: deck, schedule: try store.schedule(wordId: word.id),
                                                       log: try store.reviewLog(wordId: word.id))
                     outcome.words += 1
@@ -116,6 +133,8 @@ public enum AnkiExport {
         let now: Timestamp
         /// The store's scheduler, whose intervals the log shows.
         let scheduler: FSRSScheduler
+        /// What goes before each note's guid (its word's id).
+        let guidPrefix: String
         /// Every object's update sequence number: not synced yet.
         static let usn: Int64 = -1
         /// The collection's creation (day 0 for review cards' due days): a year before today.
@@ -125,10 +144,11 @@ public enum AnkiExport {
         var deckIds: Set<Int64> = [1]
         var newPosition = 1
 
-        init(collection: Database, now: Timestamp, scheduler: FSRSScheduler) {
+        init(collection: Database, now: Timestamp, scheduler: FSRSScheduler, guidPrefix: String) {
             self.collection = collection
             self.now = now
             self.scheduler = scheduler
+            self.guidPrefix = guidPrefix
             created = AnkiWordShape.created(now: now)
         }
 
@@ -146,7 +166,7 @@ public enum AnkiExport {
             let note = AnkiWordShape.note(word)
             let modified = word.modifiedAt.milliseconds / 1000
             try collection.run("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '')", [
-                .integer(id), .text(word.id.lowercaseText), .integer(AnkiCollectionSchema.noteTypeId),
+                .integer(id), .text(guidPrefix + word.id.lowercaseText), .integer(AnkiCollectionSchema.noteTypeId),
                 .integer(modified), .integer(Self.usn), .text(note.tags), .text(note.fields.joined(separator: "\u{1F}")),
                 .text(note.fields[0]), .integer(AnkiWordShape.checksum(note.fields[0])),
             ])

@@ -173,12 +173,12 @@ public final class AnkiSyncServer: Sendable {
             // The protocol answers an upload in plain text: "OK", or why not, which the app shows.
             do {
                 let collection = try AnkiUploadedCollection(bytes: body)
-                _ = try AnkiCollections.upload(learner.pool, account: learner.account, now: clock.now(), cloud: learner.cloud,
-                                               collection: collection)
+                try AnkiCollections.upload(learner.pool, account: learner.account, now: clock.now(), cloud: learner.cloud,
+                                           collection: collection)
                 return try Self.compressed(Array("OK".utf8))
             } catch is AnkiPackageError {
                 return try Self.compressed(Array(Refusal.ankiUploadDamaged.message.utf8))
-            } catch let refusal as Refusal where [409, 507].contains(refusal.status) {
+            } catch let refusal as Refusal where refusal.status == 507 {
                 return try Self.compressed(Array(refusal.message.utf8))
             }
         case .mediaBegin, .mediaChanges, .uploadChanges, .downloadFiles, .mediaSanity:
@@ -226,8 +226,9 @@ public final class AnkiSyncServer: Sendable {
     /// What a full upload did, in the words the app shows at its next sync.
     static func words(_ notice: AnkiCollections.UploadNotice) -> String {
         let words = notice.deletedWords == 1 ? "1 word it did not hold was" : "\(notice.deletedWords) words it did not hold were"
+        let them = notice.deletedWords == 1 ? "it" : "them"
         return "Your Anki collection replaced your Vocab account: \(words) deleted. "
-            + "Vocab kept your account as it was in a backup taken at \(notice.backupTakenAt.iso8601)."
+            + "Vocab kept \(them) in a backup taken at \(notice.backupTakenAt.iso8601): restore that backup in Vocab to bring \(them) back."
     }
 
     /// An answer: `bytes` compressed, with the size the app expects to unpack.

@@ -8,7 +8,7 @@ public enum CloudSchema {
     /// The one database role of the server tier.
     public static let serverRole = "vocab_server"
     /// The schema this Vocab speaks; `vocab cloud init` installs it, servers refuse others.
-    public static let version = 11
+    public static let version = 12
     /// What a new account may hold until an administrator says otherwise: records (books,
     /// words, reviews, deletions) and the bytes they take. The cloud's SQL is made with these.
     public static let defaultMaxRecords = 500_000

@@ -32,7 +32,8 @@ extension CloudSchema {
     /// cloud of any older version: until version 8 the schema was one script run again at
     /// each upgrade (version 8 changed within itself), and that step is its history, safe to
     /// run again on a cloud at 8.
-    static let upgradeSteps: [Int: String] = [8: "upgrade-8.sql", 9: "upgrade-9.sql", 10: "upgrade-10.sql", 11: "upgrade-11.sql"]
+    static let upgradeSteps: [Int: String] = [8: "upgrade-8.sql", 9: "upgrade-9.sql", 10: "upgrade-10.sql", 11: "upgrade-11.sql",
+                                                 12: "upgrade-12.sql"]
     static let firstNumberedStep = 8
 
     /// Everything an install may run; its md5 tells an up-to-date cloud (nothing to do).
@@ -61,6 +62,7 @@ extension CloudSchema {
         "batch_bytes": PushBounds.batchBytes, "book_bytes": PushBounds.bookBytes, "word_bytes": PushBounds.wordBytes,
         "settings_bytes": PushBounds.settingsBytes, "other_record_bytes": PushBounds.otherRecordBytes,
         "pull_bytes": PullBounds.pageBytes, "anki_media_bytes": AnkiMediaBounds.uploadBytes,
+        "backups_per_account": AccountBackups.keptPerAccount,
     ]
 
     /// A file of `SQL/` (embedded at build time) without its last newline, its bounds put in;

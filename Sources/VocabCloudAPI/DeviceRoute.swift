@@ -41,6 +41,10 @@ public enum DeviceRoute: Equatable, Sendable {
     case followChanges(limit: Int)
     /// `GET catalog?q=&languages=&sort=followers|newest&limit=`: the listed books.
     case catalog(CatalogQuery)
+    /// `GET backups`: the backups the cloud keeps of the account, newest first.
+    case backups
+    /// `POST backups/ID/restore`: brings a backup's words back into the account.
+    case restoreBackup(String)
 
     /// Where every route of the device API starts.
     public static let prefix = "/api/v1/"
@@ -48,12 +52,12 @@ public enum DeviceRoute: Equatable, Sendable {
     /// A route's shape: its method and path, `*` where an id stands. The one place each is spelled.
     public enum Shape: CaseIterable, Sendable {
         case signIn, health, account, pull, push, devices, signOutDevice, signOut, share, shares, unshare, follow, follows, unfollow,
-             followedRecords, followChanges, catalog
+             followedRecords, followChanges, catalog, backups, restoreBackup
 
         public var method: String {
             switch self {
-            case .signIn, .push, .signOut, .share, .follow, .followChanges: return "POST"
-            case .health, .account, .pull, .devices, .shares, .follows, .followedRecords, .catalog: return "GET"
+            case .signIn, .push, .signOut, .share, .follow, .followChanges, .restoreBackup: return "POST"
+            case .health, .account, .pull, .devices, .shares, .follows, .followedRecords, .catalog, .backups: return "GET"
             case .signOutDevice, .unshare, .unfollow: return "DELETE"
             }
         }
@@ -74,6 +78,8 @@ public enum DeviceRoute: Equatable, Sendable {
             case .followedRecords: return ["follows", "*", "records"]
             case .followChanges: return ["follows", "changes"]
             case .catalog: return ["catalog"]
+            case .backups: return ["backups"]
+            case .restoreBackup: return ["backups", "*", "restore"]
             }
         }
 
@@ -99,6 +105,8 @@ public enum DeviceRoute: Equatable, Sendable {
             case .follows: return (nil, [FollowedBook].self)
             case .unfollow: return (nil, DeviceAPI.Unfollowed.self)
             case .catalog: return (nil, [CatalogEntry].self)
+            case .backups: return (nil, [AccountBackup].self)
+            case .restoreBackup: return (nil, BackupRestored.self)
             }
         }
 
@@ -142,6 +150,8 @@ public enum DeviceRoute: Equatable, Sendable {
         case .followedRecords: return .followedRecords
         case .followChanges: return .followChanges
         case .catalog: return .catalog
+        case .backups: return .backups
+        case .restoreBackup: return .restoreBackup
         }
     }
 
@@ -151,7 +161,7 @@ public enum DeviceRoute: Equatable, Sendable {
     /// The ids in the path, in order.
     private var ids: [String] {
         switch self {
-        case .signOutDevice(let id), .unshare(let id), .unfollow(let id), .followedRecords(let id, _, _): return [id]
+        case .signOutDevice(let id), .unshare(let id), .unfollow(let id), .followedRecords(let id, _, _), .restoreBackup(let id): return [id]
         default: return []
         }
     }
@@ -208,6 +218,8 @@ public enum DeviceRoute: Equatable, Sendable {
         case .followedRecords: self = .followedRecords(ids[0], after: try change("after"), limit: limit)
         case .followChanges: self = .followChanges(limit: limit)
         case .catalog: self = .catalog(CatalogQuery(wire: query))
+        case .backups: self = .backups
+        case .restoreBackup: self = .restoreBackup(ids[0])
         }
     }
 }

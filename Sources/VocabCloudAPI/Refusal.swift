@@ -106,9 +106,9 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
     case ankiSyncNotStarted
     /// A call's body that is not what the call carries (its JSON of another shape).
     case ankiChangesUnreadable
-    /// An app's whole collection that would delete words the account holds, where no backup of
-    /// the account can be kept first (a cloud).
-    case ankiUploadWouldDelete(words: Int)
+    /// A backup of the account asked for that the cloud does not keep (another account's, or
+    /// gone since: only the newest are kept).
+    case noSuchBackup
     /// An app's whole collection that is not a sound collection.
     case ankiUploadDamaged
     /// Media files an app sent that are not what Anki's media sync carries (a zip of stored
@@ -194,8 +194,8 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .ankiBodyUnreadable: return Sentence("The request body is not zstd-compressed, or it was cut short.")
         case .ankiSyncNotStarted: return Sentence("No sync is under way for this Anki app: sync again; nothing was changed.")
         case .ankiChangesUnreadable: return Sentence("The Anki app sent changes this server cannot read; nothing was changed.")
-        case .ankiUploadWouldDelete(let words):
-            return Sentence("This upload would delete %@ words of your Vocab account: download from the server instead, or delete them in Vocab first; nothing was changed.", .number(words))
+        case .noSuchBackup:
+            return Sentence("This account keeps no backup of that id (only the newest are kept); nothing was changed.")
         case .ankiUploadDamaged:
             return Sentence("Your upload was corrupt. Please use Check Database, or restore from backup; nothing was changed.")
         case .ankiMediaUnreadable: return Sentence("The Anki app sent media files this server cannot read; nothing was changed.")
@@ -211,7 +211,8 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .signInFirst, .signDeviceInFirst, .deviceSignedOut, .pairFirst: return 401
         case .wrongPassword, .wrongPairingCode, .crossSiteWrite, .writeHeaderMissing: return 403
         case .pairedAlready, .methodNotAllowed: return 405
-        case .signsInOtherwise, .noSuchPath, .notAnId, .noSuchDevice, .noSuchGame, .noSuchImport, .noCover, .notFollowedBook: return 404
+        case .signsInOtherwise, .noSuchPath, .notAnId, .noSuchDevice, .noSuchGame, .noSuchImport, .noCover, .notFollowedBook, .noSuchBackup:
+            return 404
         case .tooManyTries, .tooManyRequestsAtOnce, .accountBusy, .importsRunning, .addressSendingTooMuch, .addressRequestingTooMuch,
              .bodyNotKept, .bodyNotRead:
             return 429
@@ -223,7 +224,6 @@ public enum Refusal: UserFacingError, Equatable, Sendable {
         case .ankiSyncVersion: return 501
         case .ankiBodyUnreadable, .ankiSyncNotStarted, .ankiChangesUnreadable, .ankiMediaUnreadable: return 400
         case .ankiMediaTooLarge: return 413
-        case .ankiUploadWouldDelete: return 409
         case .ankiUploadDamaged: return 400
         case .ankiMediaGone: return 409
         case .cloudRefusedForm, .bodyNotJSONObject, .signInBodyMissing, .notAChangeNumber: return 400

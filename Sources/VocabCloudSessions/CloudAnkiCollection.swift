@@ -1,3 +1,4 @@
+import FoundationEssentials
 import VocabCloud
 import VocabCloudAPI
 import VocabCore
@@ -18,6 +19,13 @@ struct CloudAnkiCollection<Front: Sendable>: AnkiCollectionCloud {
     }
 
     var media: any AnkiMediaKeeper { CloudAnkiMedia(service: service, caller: caller) }
+
+    func keepBackup(id: UUID, words: Int, package: [UInt8]) throws {
+        try service.withCloud(caller) { connection in
+            try AnkiCloudChannel(connection: connection, device: caller.key)
+                .keepBackup(id: id, reason: AccountBackups.beforeAnkiUpload, words: words, package: package)
+        }
+    }
 
     func push(expected: Int64, state: String?, rows: [AnkiKeptRow]) throws -> Int64? {
         try service.withCloud(caller) { connection in

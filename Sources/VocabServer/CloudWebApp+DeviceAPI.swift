@@ -50,6 +50,12 @@ extension CloudWebApp {
             }
         case .share, .shares, .unshare, .follow, .follows, .unfollow, .followChanges, .catalog:
             return try signedIn(request) { try sharing(route, request, $0) }
+        case .backups:
+            return try signedIn(request) { WebApp.json(try service.backups($0)) }
+        case .restoreBackup(let id):
+            return try signedIn(request) { caller in
+                WebApp.json(try service.restoreBackup(caller, id: try Self.uuid(id), now: .now(), pool: \.pool))
+            }
         }
     }
 

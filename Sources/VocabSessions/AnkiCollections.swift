@@ -1,3 +1,4 @@
+import FoundationEssentials
 import VocabAnki
 import VocabCloudAPI
 import VocabCore
@@ -11,6 +12,9 @@ public protocol AnkiCollectionCloud {
     /// Stores `rows` and, when given, `state`, if the collection is still at `expected`; returns
     /// its new version, or nil when another server wrote first.
     func push(expected: Int64, state: String?, rows: [AnkiKeptRow]) throws -> Int64?
+    /// Keeps `package` (an Anki package of `words` words an upload is about to delete) as a
+    /// backup of the account under `id`, replacing one kept under the same id.
+    func keepBackup(id: UUID, words: Int, package: [UInt8]) throws
     /// Where the cloud keeps the apps' media files.
     var media: any AnkiMediaKeeper { get }
 }
@@ -71,31 +75,50 @@ public enum AnkiCollections {
         throw Refusal.accountBusy
     }
 
-    /// What a full upload did: how many words it deleted, and the backup of the account as it
-    /// was before (nil when none was needed).
-    public struct Upload: Sendable {
-        public var deletedWords: Int
-        public var backup: BackupInfo?
+    /// A full upload: `collection` replaces the one kept for `account`, and the words follow it
+    /// (`AnkiKeptCollection.replace`); returns how many words it deleted. The words it deletes
+    /// can be brought back, and the app's next sync is told so: on a server of one learner the
+    /// store is backed up first (`before-anki-upload`); on a cloud the words about to go are kept
+    /// in the cloud as a backup of the account (an Anki package with their reviews) before
+    /// anything of the upload is, and a backup the cloud will not keep (past the account's byte
+    /// cap) refuses the upload, which then changes nothing.
+    @discardableResult
+    public static func upload(_ pool: LibraryPool, account: String, now: Timestamp, cloud: (any AnkiCollectionCloud)?,
+                              collection: AnkiUploadedCollection) throws -> Int {
+        guard let cloud else {
+            let backup = try pool.write { try $0.store.takeBackup(reason: AccountBackups.beforeAnkiUpload, at: now).0 }
+            return try kept(pool, account: account, now: now) { kept in
+                try kept.replace(with: collection) { doomed in
+                    try kept.store.setAnkiNotice(UploadNotice(deletedWords: doomed.count, backupTakenAt: backup.takenAt).text)
+                }
+            }
+        }
+        let backupId = UUID()  // one backup, however often the call runs again
+        return try kept(pool, account: account, now: now, cloud: cloud) { kept in
+            try kept.replace(with: collection) { doomed in
+                let package: [UInt8]
+                do {
+                    package = try AnkiBackupPackage.make(words: doomed, from: kept.store, id: backupId, now: now)
+                } catch is AnkiPackageError {
+                    throw Refusal.somethingWentWrong  // a fault of the server's, not the upload's
+                }
+                try cloud.keepBackup(id: backupId, words: doomed.count, package: package)
+                try kept.store.setAnkiNotice(UploadNotice(deletedWords: doomed.count, backupTakenAt: now).text)
+            }
+        }
     }
 
-    /// A full upload: `collection` replaces the one kept for `account`, and the words follow it
-    /// (`AnkiKeptCollection.replace`). On a server of one learner the store is backed up first,
-    /// so the words an upload deletes can be brought back, and the app's next sync is told so;
-    /// on a cloud, where no backup of the account can be taken here, an upload that would
-    /// delete words is refused and changes nothing.
-    public static func upload(_ pool: LibraryPool, account: String, now: Timestamp, cloud: (any AnkiCollectionCloud)?,
-                              collection: AnkiUploadedCollection) throws -> Upload {
-        guard cloud == nil else {
-            let deleted = try kept(pool, account: account, now: now, cloud: cloud) { try $0.replace(with: collection, deleting: false) }
-            return Upload(deletedWords: deleted, backup: nil)
+    /// Brings a backup of the words an upload deleted (`AnkiBackupPackage`) back into the store
+    /// of `pool`: new words with their reviews, in the books of their decks' names.
+    public static func restore(backup package: [UInt8], into pool: LibraryPool, now: Timestamp) throws -> BackupRestored {
+        try pool.write { library in
+            do {
+                let restored = try AnkiBackupPackage.restore(package, into: library.store, now: now)
+                return BackupRestored(words: restored.words, reviews: restored.reviews)
+            } catch is AnkiPackageError {
+                throw Refusal.somethingWentWrong  // a package the server wrote itself
+            }
         }
-        let backup = try pool.write { try $0.store.takeBackup(reason: "before-anki-upload", at: now).0 }
-        let deleted = try kept(pool, account: account, now: now) { kept in
-            let deleted = try kept.replace(with: collection, deleting: true)
-            if deleted > 0 { try kept.store.setAnkiNotice(UploadNotice(deletedWords: deleted, backupTakenAt: backup.takenAt).text) }
-            return deleted
-        }
-        return Upload(deletedWords: deleted, backup: deleted > 0 ? backup : nil)
     }
 
     /// What the app's next sync is told after an upload that deleted words: how many, and when

@@ -8,11 +8,11 @@ import VocabStore
 /// server, and the words follow it. Every note it holds is brought into the words as a normal
 /// sync's are (a "Vocab word" note its word, another type's by its fields' names); a word no
 /// note of it stands for is deleted (a followed book's comes back at the next sync), and a book
-/// left with no word and no deck too. The caller keeps the account as it was first; where it
-/// cannot (`deleting` false), an upload that would delete words is refused and changes nothing.
+/// left with no word and no deck too. The words it is about to delete are handed to
+/// `beforeDeleting` first (still in the store), which keeps them where they can be brought back.
 extension AnkiKeptCollection {
     /// Replaces the kept collection with `upload`; returns how many words it deleted.
-    public func replace(with upload: AnkiUploadedCollection, deleting: Bool) throws -> Int {
+    public func replace(with upload: AnkiUploadedCollection, beforeDeleting: ([UUID]) throws -> Void) throws -> Int {
         // A whole collection: hundreds of thousands of rows, with the page cache of a bulk change.
         try store.withImportCache { try store.transaction {
             let before = Set(try store.ankiWordStandings().keys)
@@ -28,17 +28,21 @@ extension AnkiKeptCollection {
             }
             try batch.flush()
             try reflect(AnkiSyncSession(key: "", serverUsn: Int64.min, clientUsn: 0, clientNewer: true))
-            var deleted = 0, kept: [UUID] = []
-            let held = Set(try store.ankiMirrors(.note).keys)
+            var deleted = 0, doomed: [UUID] = [], kept: [UUID] = []
+            let held = Set(try store.ankiMirrors(.note).keys), followed = try store.followedBookIds()
             for wordId in before where !held.contains(wordId.lowercaseText) {
+                guard let word = try store.word(id: wordId) else { continue }
+                if followed.contains(word.bookId) { kept.append(wordId) } else { doomed.append(wordId) }  // a followed book's: sent back
+            }
+            if !doomed.isEmpty { try beforeDeleting(doomed) }
+            for wordId in doomed {
                 do {
                     try store.deleteWord(id: wordId, now: now)
                     deleted += 1
                 } catch is VocabError {
-                    kept.append(wordId)  // a followed book's: sent back as it is
+                    kept.append(wordId)
                 }
             }
-            if deleted > 0 && !deleting { throw Refusal.ankiUploadWouldDelete(words: deleted) }
             let decks = Set(try store.ankiMirrors(.deck).keys)
             var deckless: [UUID] = []
             for summary in try store.bookSummaries() where !decks.contains(summary.book.id.lowercaseText) {

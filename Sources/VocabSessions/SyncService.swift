@@ -141,6 +141,17 @@ public struct SyncService: Sendable {
         try connect().account.signOut(id) > 0
     }
 
+    /// The backups the cloud keeps of the account, newest first (connects).
+    public func accountBackups() throws -> [AccountBackup] {
+        try connect().account.backups()
+    }
+
+    /// Brings one of the account's backups back into it, on the server (connects); this
+    /// device's store gets its words at its next sync.
+    public func restoreAccountBackup(_ id: String) throws -> BackupRestored {
+        try connect().account.restoreBackup(id)
+    }
+
     /// The account gate: reaches the Vocab server with the saved login and checks the account,
     /// or throws the refusal (not logged in, cannot reach server, access denied, a login
     /// straight to the database) having changed nothing.

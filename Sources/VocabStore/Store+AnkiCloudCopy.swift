@@ -127,7 +127,7 @@ extension Store {
         }
     }
 
-    /// The collection's stamps and the sync under way, as one text.
+    /// The collection's stamps, the sync under way and the notice for the next, as one text.
     func ankiStateText() throws -> String? {
         guard let state = try ankiCollection() else { return nil }
         var members: [(String, JSONValue)] = [("c", .array([state.usn, state.modified, state.schema, state.created].map(JSONValue.int)))]
@@ -135,6 +135,9 @@ extension Store {
             JSONValue.array([.string($0.text(0)), .int($0.int(1)), .int($0.int(2)), .bool($0.bool(3)), .string($0.text(4)), .string($0.text(5))])
         }) {
             members.append(("s", session))
+        }
+        if let notice = try database.first("SELECT value FROM sync_meta WHERE key = 'anki_notice'", [], { $0.text(0) }) {
+            members.append(("n", .string(notice)))
         }
         return JSONValue.object(members).compact
     }
@@ -149,6 +152,11 @@ extension Store {
                 .text(session[0].stringValue ?? ""), .integer(session[1].int64Value ?? 0), .integer(session[2].int64Value ?? 0),
                 .integer(session[3].boolValue == true ? 1 : 0), .text(session[4].stringValue ?? ""), .text(session[5].stringValue ?? ""),
             ])
+        }
+        if let notice = state["n"]?.stringValue {
+            try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('anki_notice', ?)", [.text(notice)])
+        } else {
+            try database.run("DELETE FROM sync_meta WHERE key = 'anki_notice'")
         }
     }
 

@@ -258,17 +258,24 @@ extension Store {
         try ankiWrite { try database.execute("DELETE FROM anki_objects; DELETE FROM anki_graves; DELETE FROM anki_session") }
     }
 
-    /// A message for the next sync of an Anki app (what a full upload did), once.
+    /// A message for the next sync of an Anki app (what a full upload did), once. It is part of
+    /// the collection's state (a cloud's copy hands it on, so any server tells it).
     public func takeAnkiNotice() throws -> String? {
         try ankiWrite {
             let notice = try database.first("SELECT value FROM sync_meta WHERE key = 'anki_notice'") { $0.text(0) }
-            if notice != nil { try database.run("DELETE FROM sync_meta WHERE key = 'anki_notice'") }
+            if notice != nil {
+                try database.run("DELETE FROM sync_meta WHERE key = 'anki_notice'")
+                try database.run("UPDATE anki_collection SET version = version")  // the state changed
+            }
             return notice
         }
     }
 
     public func setAnkiNotice(_ text: String) throws {
-        try ankiWrite { try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('anki_notice', ?)", [.text(text)]) }
+        try ankiWrite {
+            try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('anki_notice', ?)", [.text(text)])
+            try database.run("UPDATE anki_collection SET version = version")  // the state changed
+        }
     }
 
     public func endAnkiSession() throws {

@@ -29,7 +29,7 @@ extension Store {
     }
 
     /// The ids of the books followed here (and still updating).
-    func followedBookIds() throws -> Set<UUID> {
+    public func followedBookIds() throws -> Set<UUID> {
         Set(try database.query("SELECT b.id FROM shared_books s JOIN books b ON b.key = s.book WHERE s.ended = 0") { UUID(text: $0.text(0)) }
             .compactMap { $0 })
     }

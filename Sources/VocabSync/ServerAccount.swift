@@ -17,6 +17,8 @@ import Glibc
 ///     devices        → [{"id","label","created","seen","this"}]
 ///     signOutDevice  → {"signedOut"}
 ///     signOut        {"everywhere"} → {"signedOut"}
+///     backups        → [{"id","taken","reason","words","bytes"}]
+///     restoreBackup  → {"words","reviews"} | 404 no such backup
 ///
 /// The JSON bodies are `DeviceAPI`'s types, which the server encodes. Refusals are
 /// `DeviceAPI.Problem` (`{"error": "…"}`): 401 signed out, 429/503 busy (Retry-After), 507 the
@@ -89,6 +91,16 @@ public final class ServerAccount {
         }
         return try request(.signOut, body: DeviceAPI.encode(DeviceAPI.SignOut(everywhere: true)),
                            answer: DeviceAPI.SignedOut.self).signedOut
+    }
+
+    /// The backups the cloud keeps of the account, newest first.
+    public func backups() throws -> [AccountBackup] {
+        try request(.backups, answer: [AccountBackup].self)
+    }
+
+    /// Brings the account's backup `id` back into it (on the server: a device pulls it then).
+    public func restoreBackup(_ id: String) throws -> BackupRestored {
+        try request(.restoreBackup(id), answer: BackupRestored.self)
     }
 
     // MARK: Requests

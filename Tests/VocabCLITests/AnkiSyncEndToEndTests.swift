@@ -117,9 +117,9 @@ final class AnkiSyncEndToEndTests: CloudEndToEndTestCase {
         XCTAssertNil(innocent.last?["error"], "\(innocent)")
     }
 
-    /// A zstd bomb, a truncated body, another protocol version and an upload that would delete a
-    /// word (on a cloud, where no backup of the account is kept first) are refused and change
-    /// nothing (no device is added, no word is replaced), while a signed-in app syncs.
+    /// A zstd bomb, a truncated body, another protocol version and an upload past its bound are
+    /// refused and change nothing (no device is added, no word is replaced), while a signed-in
+    /// app syncs.
     func testBombsTruncatedBodiesOtherVersionsAndUploadsChangeNothing() throws {
         let url = try setUpUser(devices: ["a"])
         let user = userName(url), server = try sharedServer()
@@ -163,19 +163,60 @@ final class AnkiSyncEndToEndTests: CloudEndToEndTestCase {
         XCTAssertEqual(try post(big, header: #"{"v":11,"k":"\#(key)","c":"26.09,test,linux","s":"abc"}"#, to: "upload"), "413",
                        "a signed-in app's upload that unpacks past the bound")
 
-        // A whole collection that lacks a word of the account: on a cloud no backup of the account
-        // can be kept first, so it is refused.
-        let upload = try anki("phone", ["remove:apple", "upload"], server: server)
-        XCTAssertTrue(((upload.last?["error"] as? String) ?? "").contains("would delete 1 words"), "\(upload)")
-
         XCTAssertEqual(try XCTUnwrap(try json("a", ["devices", "--json"]) as? [[String: Any]]).count, devicesBefore, "no device was added")
         let words = try XCTUnwrap(try json("a", ["word", "list", "--json"]) as? [[String: Any]])
         XCTAssertEqual(words.map { $0["word"] as? String }, ["apple"], "nothing was replaced")
-        // The app readied its collection for the upload (Anki marks it for a full sync then), and
-        // holds no card now: it is told to download, which brings the word back, and it syncs on.
-        let still = try anki("phone", ["sync", "download", "sync", "dump"], server: server)
-        XCTAssertEqual(still.first?["required"] as? Int, 3, "\(still)")
-        XCTAssertEqual(((still.last?["notes"] as? [[String: Any]]) ?? []).count, 1, "the word is back in the app")
-        XCTAssertEqual(still[2]["required"] as? Int, 0, "the app signed in before syncs on: \(still)")
+        let still = try anki("phone", ["sync", "dump"], server: server)
+        XCTAssertEqual(still.first?["required"] as? Int, 0, "the app signed in before syncs on: \(still)")
+        XCTAssertEqual(((still.last?["notes"] as? [[String: Any]]) ?? []).count, 1, "\(still)")
+    }
+
+    /// A whole collection uploaded by an app that lacks words of the account deletes them, and
+    /// keeps them first in a backup of the account in the cloud, with their reviews: the app's
+    /// next sync (through another server) says so, the learner lists the backup and brings the
+    /// words back with their reviews (once, however often he asks), and his apps get them again.
+    /// Another learner sees no backup of his and cannot bring this one back.
+    func testAnUploadThatDeletesWordsKeepsThemInACloudBackupToBringBack() throws {
+        let url = try setUpUser(devices: ["a"])
+        let user = userName(url), server = try sharedServer()
+        try on("a", ["book", "add", "Travel"]).expectSuccess()
+        try on("a", ["word", "add", "apple", "--book", "Travel", "--definition", "사과"]).expectSuccess()
+        try on("a", ["word", "add", "pear", "--book", "Travel", "--definition", "배"]).expectSuccess()
+        try syncs("a")
+        XCTAssertNil(try anki("phone", ["login", "sync", "download", "answer:apple:3", "sync"], server: server, user: user).last?["error"])
+        try syncs("a")
+        XCTAssertEqual(try XCTUnwrap(try json("a", ["stats", "--json"]) as? [String: Any])["reviews"] as? Int, 1, "the app's review")
+
+        let upload = try anki("phone", ["remove:apple", "upload"], server: server)
+        XCTAssertNil(upload.last?["error"], "the upload is taken: \(upload)")
+        // Before anything is brought back: the word is gone, and the backup holds it.
+        try syncs("a")
+        XCTAssertEqual(try words("a"), ["pear"], "the word the upload lacked is deleted")
+        let backups = try XCTUnwrap(try json("a", ["backup", "cloud", "--json"]) as? [[String: Any]])
+        XCTAssertEqual(backups.count, 1, "\(backups)")
+        XCTAssertEqual(backups.first?["words"] as? Int, 1)
+        XCTAssertEqual(backups.first?["reason"] as? String, "before-anki-upload")
+        let id = try XCTUnwrap(backups.first?["id"] as? String)
+        let told = try anki("phone", ["sync"], server: try startServer("second", tls: false))
+        XCTAssertTrue(((told.first?["message"] as? String) ?? "").contains("1 word it did not hold was deleted"), "\(told)")
+
+        let other = try newUser("other")
+        try signIn("o", to: server, as: other)
+        XCTAssertEqual(try XCTUnwrap(try json("o", ["backup", "cloud", "--json"]) as? [[String: Any]]).count, 0, "none of his")
+        let stranger = try on("o", ["backup", "cloud-restore", id])
+        XCTAssertNotEqual(stranger.status, 0, "another learner cannot bring it back")
+        XCTAssertTrue(stranger.stderr.contains("no backup of that id"), stranger.stderr)
+
+        let restored = try on("a", ["backup", "cloud-restore", id])
+        XCTAssertEqual(restored.status, 0, restored.stderr)
+        XCTAssertTrue(restored.stdout.contains("Brought back 1 word and 1 review"), restored.stdout)
+        try on("a", ["backup", "cloud-restore", id]).expectSuccess()
+        try syncs("a")
+        XCTAssertEqual(try words("a"), ["apple", "pear"], "the word is back, once")
+        XCTAssertEqual(try XCTUnwrap(try json("a", ["stats", "--json"]) as? [String: Any])["reviews"] as? Int, 1, "with its review, once")
+        let back = try anki("phone", ["sync", "dump"], server: server)
+        let notes = ((back.last?["notes"] as? [[String: Any]]) ?? []).compactMap { ($0["fields"] as? [String: Any])?["Word"] as? String }
+        XCTAssertEqual(notes.sorted(), ["apple", "pear"], "the app gets it again: \(back)")
+        XCTAssertEqual(try words("o"), [], "the other learner's account is untouched")
     }
 }

@@ -77,7 +77,7 @@ final class CloudUpgradeEndToEndTests: CloudEndToEndTestCase {
                       "the administrator's and the other application's sessions go on: \(sessions[0].output) | \(sessions[1].output)")
         XCTAssertTrue(waitUntil(10) { sessions[2].ended }, "alice's role session was ended: \(sessions[2].output)")
         XCTAssertFalse(sessions[2].output.contains("session-2-answers"))
-        XCTAssertEqual(try psql("SELECT value FROM vocab.meta WHERE key = 'schema_version'"), "11")
+        XCTAssertEqual(try psql("SELECT value FROM vocab.meta WHERE key = 'schema_version'"), "12")
         XCTAssertEqual(try psql("SELECT count(*) FROM pg_roles WHERE rolname IN ('\(alice)', '\(device)', 'vocab_user') OR rolname LIKE 'vd\\_%'"), "0",
                        "no learner or device role is left")
         XCTAssertTrue(try psql("SELECT verifier FROM vocab.accounts WHERE owner = '\(alice)'").hasPrefix("SCRAM-SHA-256$"), "her password's verifier was kept")

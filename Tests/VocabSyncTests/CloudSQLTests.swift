@@ -13,7 +13,7 @@ final class CloudSQLTests: XCTestCase {
     }
 
     func testEveryBoundInTheSQLIsSwiftsAndEveryOneIsUsed() throws {
-        let names = ["role.sql", "tables.sql", "upgrade-8.sql", "upgrade-9.sql", "upgrade-10.sql", "upgrade-11.sql", "functions.sql", "sharing.sql"]
+        let names = ["role.sql", "tables.sql", "upgrade-8.sql", "upgrade-9.sql", "upgrade-10.sql", "upgrade-11.sql", "upgrade-12.sql", "functions.sql", "sharing.sql"]
         XCTAssertEqual(Set(embeddedSQL.keys), Set(names))
         let files = try names.map(raw).joined()
         let named = Set(files.matches(of: #/\{\{([a-z_]+)\}\}/#).map { String($0.output.1) })
@@ -30,6 +30,6 @@ final class CloudSQLTests: XCTestCase {
         XCTAssertThrowsError(try CloudSchema.sql("functions.sql", from: embeddedSQL.filter { $0.key != "functions.sql" })) { error in
             XCTAssertEqual((error as? MissingSchemaFile)?.name, "functions.sql")
         }
-        XCTAssertThrowsError(try CloudSchema.sql("upgrade-12.sql"))
+        XCTAssertThrowsError(try CloudSchema.sql("upgrade-13.sql"))
     }
 }

@@ -26,6 +26,8 @@ final class DeviceRouteTests: XCTestCase {
         case .followedRecords: return .followedRecords("2d2e3c5a-3c2e-4f7a-9d1e-5a6b7c8d9e0f", after: 3, limit: 2_000)
         case .followChanges: return .followChanges(limit: 100)
         case .catalog: return .catalog(CatalogQuery(text: "토익 & more", languages: "ko-en", byFollowers: true, limit: 30))
+        case .backups: return .backups
+        case .restoreBackup: return .restoreBackup("3e3e3c5a-3c2e-4f7a-9d1e-5a6b7c8d9e0f")
         }
     }
 
@@ -41,7 +43,7 @@ final class DeviceRouteTests: XCTestCase {
     }
 
     func testEveryCallIsParsedBackFromWhatADevicePrints() throws {
-        XCTAssertEqual(DeviceRoute.Shape.allCases.count, 17)
+        XCTAssertEqual(DeviceRoute.Shape.allCases.count, 19)
         for shape in DeviceRoute.Shape.allCases {
             let route = example(shape)
             XCTAssertEqual(route.shape, shape)

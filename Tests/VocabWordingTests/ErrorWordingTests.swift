@@ -111,7 +111,7 @@ final class ErrorWordingTests: XCTestCase {
             .reviewNotWellFormed, .notAnExportFormat, .emptyFile, .notADeviceMadeId, .requestTooLarge, .addressSendingTooMuch,
             .addressRequestingTooMuch, .bodyNotKept, .bodyNotRead, .serverBusy, .serverStopping, .noDictionary, .noSpeech, .speechFailed,
             .privateFolderUnusable("r"), .exportUnreadable, .fileNotKept, .importFailed, .somethingWentWrong,
-            .ankiSyncVersion(10), .ankiSyncVersion(nil), .ankiBodyUnreadable, .ankiSyncNotStarted, .ankiChangesUnreadable, .ankiUploadWouldDelete(words: 3), .ankiUploadDamaged,
+            .ankiSyncVersion(10), .ankiSyncVersion(nil), .ankiBodyUnreadable, .ankiSyncNotStarted, .ankiChangesUnreadable, .noSuchBackup, .ankiUploadDamaged,
             .ankiMediaUnreadable, .ankiMediaTooLarge(mebibytes: 20), .ankiMediaGone,
         ]
         for refusal in refusals where [429, 503].contains(refusal.status) {

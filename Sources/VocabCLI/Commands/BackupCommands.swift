@@ -11,7 +11,8 @@ enum BackupCommands {
     private static let now = OptionSpec("now", value: "TIME", help: "The time to record (ISO 8601; default: now).")
 
     static let group = CommandGroup(name: "backup", abstract: "Backups of your words (taken automatically too):",
-                                    commands: [list, restore], defaultCommand: take)
+                                    commands: [list, restore, AccountBackupCommands.list, AccountBackupCommands.restore],
+                                    defaultCommand: take)
 
     static let take = Command(spec: CommandSpec(
         name: "backup", abstract: "Take a backup now (and remove those the retention policy no longer keeps).",

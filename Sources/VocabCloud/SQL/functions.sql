@@ -598,6 +598,58 @@ BEGIN
 END
 $fn$;
 
+-- Backups of the caller's account (version 12). Keeps `package` (base64: an Anki package of
+-- the `word_count` words an upload of a whole collection is about to delete, with their
+-- reviews, written by the server) under `backup_id`, at most the account's byte cap (SQLSTATE
+-- 53400 otherwise, nothing kept); kept again under the same id, it is replaced (a call the
+-- server runs again keeps one). Only the newest {{backups_per_account}} of the account stay.
+CREATE OR REPLACE FUNCTION vocab.backup_keep(device name, secret text, backup_id uuid, why text, word_count integer, package text)
+RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE
+    me name := vocab.device_learner(device, secret);
+    byte_cap bigint;
+    content bytea;
+BEGIN
+    SELECT coalesce(a.max_bytes, {{default_max_bytes}}) INTO byte_cap FROM vocab.accounts a WHERE a.owner = me;
+    IF octet_length(package) > byte_cap / 3 * 4 + 65536 OR octet_length(why) > 64 THEN
+        RAISE EXCEPTION 'the account % may hold % bytes, and this backup would take more', me, byte_cap
+            USING ERRCODE = '53400', DETAIL = 'bytes ' || byte_cap || ' ' || octet_length(package);
+    END IF;
+    content := decode(package, 'base64');
+    IF octet_length(content) > byte_cap THEN
+        RAISE EXCEPTION 'the account % may hold % bytes, and this backup would take %', me, byte_cap, octet_length(content)
+            USING ERRCODE = '53400', DETAIL = 'bytes ' || byte_cap || ' ' || octet_length(content);
+    END IF;
+    INSERT INTO vocab.account_backups AS b (owner, id, taken, reason, words, package)
+    VALUES (me, backup_id, clock_timestamp(), why, word_count, content)
+    ON CONFLICT (owner, id) DO UPDATE SET taken = excluded.taken, reason = excluded.reason, words = excluded.words,
+        package = excluded.package;
+    DELETE FROM vocab.account_backups b WHERE b.owner = me AND b.id NOT IN (
+        SELECT k.id FROM vocab.account_backups k WHERE k.owner = me ORDER BY k.taken DESC, k.id LIMIT {{backups_per_account}});
+END
+$fn$;
+
+-- The caller's backups, newest first: id, when taken (Unix seconds), why, how many words, bytes.
+CREATE OR REPLACE FUNCTION vocab.backups(device name, secret text)
+RETURNS TABLE (id uuid, taken bigint, reason text, words integer, bytes integer)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE me name := vocab.device_learner(device, secret);
+BEGIN
+    RETURN QUERY SELECT b.id, extract(epoch FROM b.taken)::bigint, b.reason, b.words, octet_length(b.package)
+        FROM vocab.account_backups b WHERE b.owner = me ORDER BY b.taken DESC, b.id;
+END
+$fn$;
+
+-- One of the caller's backups' package (base64); no row when he has none of that id.
+CREATE OR REPLACE FUNCTION vocab.backup_package(device name, secret text, backup_id uuid) RETURNS TABLE (package text)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+DECLARE me name := vocab.device_learner(device, secret);
+BEGIN
+    RETURN QUERY SELECT encode(b.package, 'base64') FROM vocab.account_backups b WHERE b.owner = me AND b.id = backup_id;
+END
+$fn$;
+
 -- Only the server tier runs these; it holds no privilege on any table.
 REVOKE ALL ON SCHEMA vocab FROM PUBLIC;
 REVOKE ALL ON ALL TABLES IN SCHEMA vocab FROM PUBLIC;
@@ -613,7 +665,8 @@ GRANT EXECUTE ON FUNCTION vocab.me(), vocab.device_learner(name, text), vocab.pa
     vocab.pull(name, text, bigint, integer), vocab.counts(name, text),
     vocab.anki_pull(name, text, bigint, bigint, text, text), vocab.anki_push(name, text, bigint, text, text),
     vocab.anki_media_state(name, text), vocab.anki_media_changes(name, text, bigint), vocab.anki_media_files(name, text, text, bigint),
-    vocab.anki_media_put(name, text, text) TO vocab_server;
+    vocab.anki_media_put(name, text, text), vocab.backup_keep(name, text, uuid, text, integer, text),
+    vocab.backups(name, text), vocab.backup_package(name, text, uuid) TO vocab_server;
 -- Nothing anyone but an administrator could fill or hold outside an account: no
 -- temporary tables in this database, no large objects, no transaction ids on demand.
 DO $$ BEGIN
