@@ -55,7 +55,7 @@ final class WebRouteTests: XCTestCase {
                             "\(call.file): \(call.method) /api/\(call.parts.joined(separator: "/")) is no route of WebRoute")
         }
         let shared = Set(found.compactMap { DeviceRoute.Shape.match(method: $0.method, path: "/api/" + $0.parts.joined(separator: "/"))?.shape })
-        XCTAssertEqual(shared, [.devices, .signOutDevice, .signOut, .catalog, .unshare],
+        XCTAssertEqual(shared, [.devices, .signOutDevice, .signOut, .catalog, .unshare, .backups, .restoreBackup],
                        "the page's routes that are the devices' (issue 69: served twice before)")
         let used = Set(found.compactMap { WebRoute.match(method: $0.method, path: $0.parts)?.route })
         for route in [WebRoute.export, .startImport, .sound, .meta, .session, .addReviews] {

@@ -26,6 +26,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -522,6 +523,64 @@ def test_a_class_follows_the_teachers_book_from_a_link_on_the_phone(cloud, drive
         server.stop()
 
 
+def anki(server, folder, *steps, user="", password=""):
+    """Anki's own sync client (Tests/Anki/sync_client.py, this Python's `anki`) against `server`;
+    returns each step's JSON line, and fails on the first step that failed."""
+    client = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Anki", "sync_client.py")
+    run = subprocess.run([sys.executable, client, "--endpoint", server.url + "anki/", "--collection", folder + "/collection.anki2",
+                          "--user", user, "--password", password, "--auth", folder + "/auth.json", *steps],
+                         capture_output=True, text=True, timeout=120)
+    lines = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    assert run.returncode == 0, (lines, run.stderr[-2000:])
+    return lines
+
+
+def test_the_words_an_anki_upload_deleted_come_back_from_the_account_page(cloud, driver):
+    """Issue 70: an Anki app's whole collection that lacks a word of the account deletes it, and
+    the cloud keeps it first; on the phone's Account page the learner sees the backup and brings
+    the word back with its review, and it is on his shelf and his desktop again. Another learner
+    sees no backup and cannot bring this one back."""
+    alice, alice_password = cloud.add_user("alice")
+    bob, bob_password = cloud.add_user("bob")
+    server = CloudServer(cloud)
+    try:
+        desk = Desktop(cloud, server, alice, alice_password)
+        desk.vocab("book", "add", "Travel")
+        desk.vocab("word", "add", "apple", "--book", "Travel", "--definition", "사과")
+        desk.vocab("word", "add", "pear", "--book", "Travel", "--definition", "배")
+        desk.vocab("sync")
+        app = tempfile.mkdtemp(prefix="anki-", dir=cloud.home)
+        anki(server, app, "login", "sync", "download", "answer:apple:3", "sync", user=alice, password=alice_password)
+        anki(server, app, "remove:apple", "upload")
+        desk.vocab("sync")
+        assert [w["word"] for w in json.loads(desk.vocab("word", "list", "--json"))] == ["pear"], "deleted, before anything comes back"
+
+        sign_in_in_the_browser(driver, server, alice, alice_password)
+        driver.find_element(By.XPATH, "//nav//button[@data-page='account']").click()
+        text_in(driver, "backup-list", "Words deleted: 1", timeout=15)
+        shoot(driver, "account-backups")
+        tap(driver, "//ul[@id='backup-list']//button[contains(@class, 'restore')]")
+        text_in(driver, "toast", "Brought back: words 1, reviews 1.", timeout=15)
+        driver.find_element(By.XPATH, "//nav//button[@data-page='books']").click()
+        open_book(driver, "Travel")
+        text_in(driver, "word-list", "apple", timeout=15)
+        desk.vocab("sync")
+        assert sorted(w["word"] for w in json.loads(desk.vocab("word", "list", "--json"))) == ["apple", "pear"]
+        assert json.loads(desk.vocab("stats", "--json"))["reviews"] == 1, "with its review"
+
+        backup = server.request("GET", "/api/v1/backups", cookie=server.sign_in(alice, alice_password))[2][0]["id"]
+        bob_cookie = server.sign_in(bob, bob_password)
+        status, _, answer = server.request("GET", "/api/v1/backups", cookie=bob_cookie)
+        assert (status, answer) == (200, []), (status, answer)
+        status, _, answer = server.request("POST", f"/api/v1/backups/{backup}/restore", cookie=bob_cookie,
+                                           headers={"Origin": server.url.rstrip("/")})
+        assert status == 404 and "no backup of that id" in answer["error"], (status, answer)
+        status, _, answer = server.request("GET", "/api/v1/catalog", cookie=bob_cookie)
+        assert status == 200, "bob's page goes on"
+    finally:
+        server.stop()
+
+
 def sign_in_in_the_browser_here(driver, user, password):
     """Signs in on the page as it is (opened from a link)."""
     visible(driver, "signin-user").send_keys(user)
@@ -532,7 +591,8 @@ def sign_in_in_the_browser_here(driver, user, password):
 
 def main():
     tests = [test_two_learners_on_their_phones_find_their_words_on_their_desktops, test_the_security_list,
-             test_the_same_contract_as_the_server_of_one_learner, test_a_class_follows_the_teachers_book_from_a_link_on_the_phone]
+             test_the_same_contract_as_the_server_of_one_learner, test_a_class_follows_the_teachers_book_from_a_link_on_the_phone,
+             test_the_words_an_anki_upload_deleted_come_back_from_the_account_page]
     cloud = Cloud()
     try:
         run_tests("Cloud web", tests, lambda: cloud, lambda _: None)

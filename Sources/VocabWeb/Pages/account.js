@@ -1,8 +1,9 @@
-// Signing in with a cloud account (a server of many learners), the account's devices, and
-// signing out — this device, another, or all of them. What this phone keeps of a learner (the
+// Signing in with a cloud account (a server of many learners), the account's devices, the
+// backups the cloud keeps of it (brought back here), and signing out — this device, another, or
+// all of them. What this phone keeps of a learner (the
 // shelf, the day's queue, the changes waiting to be sent) belongs to that learner: it is cleared
 // when they sign out, and when someone else signs in here.
-import { api, askToSignIn, element, item, session } from "./api.js";
+import { api, askToSignIn, element, item, session, toast } from "./api.js";
 import { t } from "./i18n.js";
 import { $, show, whenShown } from "./nav.js";
 import { clear, waiting } from "./outbox.js";
@@ -62,6 +63,26 @@ async function loadDevices() {
   }));
 }
 
+/** The backups the cloud keeps of the account (the words an Anki app's upload deleted), each with a button that brings it back. */
+async function loadBackups() {
+  const backups = await api("GET", "v1/backups");
+  $("backups-part").hidden = backups.length === 0;
+  $("backup-list").replaceChildren(...backups.map((backup) => {
+    const row = item(new Date(backup.taken * 1000).toLocaleString(), t("Words deleted: %@", backup.words));
+    const button = element("button", t("Bring back"), "restore");
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        const restored = await api("POST", `v1/backups/${encodeURIComponent(backup.id)}/restore`);
+        toast(t("Brought back: words %@, reviews %@.", restored.words, restored.reviews));
+      } catch (error) { $("account-error").textContent = error.message; }
+      button.disabled = false;
+    });
+    row.append(button);
+    return row;
+  }));
+}
+
 async function signOut(everywhere) {
   const unsent = (await waiting()).length;
   if (unsent > 0 && !confirm(t("%@ changes made offline have not been sent yet and will be lost. Sign out anyway?", unsent))) return;
@@ -78,7 +99,7 @@ async function signOut(everywhere) {
 
 export function setUpAccount(form) {
   form("signin-form", "signin-error", signIn);
-  whenShown("account", () => loadDevices().catch((error) => { $("account-error").textContent = error.message; }));
+  whenShown("account", () => Promise.all([loadDevices(), loadBackups()]).catch((error) => { $("account-error").textContent = error.message; }));
   $("signout").addEventListener("click", () => signOut(false));
   $("signout-everywhere").addEventListener("click", () => signOut(true));
 }
