@@ -104,11 +104,14 @@ extension Store {
         }
     }
 
-    /// The objects of `kind` whose number is at least `usn` (all of them from 0).
+    /// The objects of `kind` whose number is at least `usn` (all of them from 0), in the order of
+    /// their ids. Those of a number are found by the index of numbers (a sync's few changes are
+    /// read alone), every one of the kind along the table.
     public func ankiObjects(_ kind: AnkiObjectKind, usnAtLeast usn: Int64 = Int64.min) throws -> [AnkiObject] {
         try guarded {
-            try database.query("SELECT kind, id, usn, body, source, stamp FROM anki_objects WHERE kind = ? AND usn >= ? ORDER BY id",
-                               [.text(kind.rawValue), .integer(usn)], Self.ankiObject)
+            let table = usn == Int64.min ? "anki_objects" : "anki_objects INDEXED BY anki_objects_usn"
+            return try database.query("SELECT kind, id, usn, body, source, stamp FROM \(table) WHERE kind = ? AND usn >= ? ORDER BY id",
+                                      [.text(kind.rawValue), .integer(usn)], Self.ankiObject)
         }
     }
 
@@ -283,20 +286,29 @@ extension Store {
     }
 
     /// The next `limit` notes, cards and log entries of the session's chunks (those numbered at
-    /// least the app's), after the last one handed; the session remembers how far it went.
+    /// least the app's), after the last one handed, in the order of their kind, number and id:
+    /// read along the index of numbers, so a sync of a few changes reads those alone. The session
+    /// remembers how far it went (the last one's kind, and "NUMBER ID").
     public func takeAnkiChunk(limit: Int) throws -> [(kind: AnkiObjectKind, id: String)] {
         try ankiWrite {
             guard let session = try ankiSession(),
                   let after = try database.first("SELECT chunked_kind, chunked_id FROM anki_session", [], { ($0.text(0), $0.text(1)) })
             else { return [] }
-            let taken = try database.query("""
-                SELECT kind, id FROM anki_objects WHERE kind IN ('card', 'note', 'revlog') AND usn >= ? AND (kind, id) > (?, ?)
-                ORDER BY kind, id LIMIT ?
-                """, [.integer(session.clientUsn), .text(after.0), .text(after.1), .integer(Int64(limit))]) {
-                (AnkiObjectKind(rawValue: $0.text(0)) ?? .note, $0.text(1))
+            let parts = after.1.split(separator: " ", maxSplits: 1).map(String.init)
+            let position = parts.count == 2 ? Int64(parts[0]).map { ($0, parts[1]) } : nil
+            var taken: [(kind: AnkiObjectKind, id: String)] = [], last: (kind: AnkiObjectKind, usn: Int64, id: String)?
+            for kind in [AnkiObjectKind.card, .note, .revlog] where kind.rawValue >= after.0 && taken.count < limit {
+                // From the start of a kind: every object numbered at least the app's.
+                let (usn, id) = (kind.rawValue == after.0 ? position : nil) ?? (session.clientUsn, "")
+                try database.forEachRow("""
+                    SELECT id, usn FROM anki_objects WHERE kind = ? AND usn >= ? AND (usn, id) > (?, ?) ORDER BY usn, id LIMIT ?
+                    """, [.text(kind.rawValue), .integer(session.clientUsn), .integer(usn), .text(id), .integer(Int64(limit - taken.count))]) { row in
+                    taken.append((kind, row.text(0)))
+                    last = (kind, row.int(1), row.text(0))
+                }
             }
-            if let last = taken.last {
-                try database.run("UPDATE anki_session SET chunked_kind = ?, chunked_id = ?", [.text(last.0.rawValue), .text(last.1)])
+            if let last {
+                try database.run("UPDATE anki_session SET chunked_kind = ?, chunked_id = ?", [.text(last.kind.rawValue), .text("\(last.usn) \(last.id)")])
             }
             return taken
         }

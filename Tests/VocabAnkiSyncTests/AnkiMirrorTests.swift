@@ -50,6 +50,57 @@ final class AnkiMirrorTests: XCTestCase {
         }
     }
 
+    /// The (kind, id) of every note, card and log entry a normal sync's chunks hand the app, in
+    /// the order handed, until the server says it is done.
+    private func chunks(_ pool: LibraryPool, minUsn: Int64) throws -> [String] {
+        try pool.write { library in
+            let kept = AnkiKeptCollection(store: library.store, account: "me", now: now)
+            _ = try kept.start(key: "sync", .object([("minUsn", .int(minUsn)), ("lnewer", .bool(false))]))
+            var handed: [String] = []
+            for _ in 0..<1_000 {
+                let chunk = try kept.chunk(key: "sync")
+                for (member, kind) in [("cards", "card"), ("notes", "note"), ("revlog", "revlog")] {
+                    for row in chunk[member]?.arrayValue ?? [] { handed.append("\(kind) \(row.arrayValue?.first?.int64Value ?? -1)") }
+                }
+                if chunk["done"]?.boolValue == true { return handed }
+            }
+            XCTFail("the chunks never ended")
+            return handed
+        }
+    }
+
+    /// A normal sync's chunks hand every note, card and log entry numbered at least the app's
+    /// number, each once, across as many calls as they take, and nothing older: after a first
+    /// mirror, and after a later one of a few words alone.
+    func testANormalSyncsChunksHandEveryNewerObjectOnceAndNoOlder() throws {
+        let pool = try pool()
+        let later: Int64 = try pool.write { library in
+            let book = try library.store.addBook(BookDraft(name: "Words"), now: now)
+            try addWords(0..<wordCount, to: library.store, book: book.id)
+            let kept = AnkiKeptCollection(store: library.store, account: "me", now: now)
+            _ = try kept.standing()
+            guard var state = try library.store.ankiCollection() else { throw XCTSkip("no collection") }
+            state.usn += 3  // three syncs finished since
+            try library.store.saveAnkiCollection(state)
+            try addWords(wordCount..<(wordCount + 300), to: library.store, book: book.id)
+            _ = try kept.standing()
+            return state.usn
+        }
+        for minUsn in [Int64(0), later] {
+            let expected = try pool.read { library in
+                try [AnkiObjectKind.card, .note, .revlog].flatMap { kind in
+                    try library.store.ankiObjects(kind, usnAtLeast: minUsn).map { "\(kind.rawValue) \($0.id)" }
+                }
+            }
+            let handed = try chunks(pool, minUsn: minUsn)
+            XCTAssertGreaterThan(handed.count, 500, "more than two chunks")
+            XCTAssertEqual(handed.count, Set(handed).count, "each once")
+            let wrong = Set(handed).symmetricDifference(expected)
+            XCTAssertTrue(wrong.isEmpty, "from \(minUsn): \(wrong.count) objects handed that should not be, or not handed: \(wrong.sorted().prefix(5))")
+        }
+        XCTAssertLessThan(try chunks(pool, minUsn: later).count, try chunks(pool, minUsn: 0).count, "the later mirror's alone")
+    }
+
     func testAFirstMirrorOfManyWordsKeepsWhatAFewAtATimeKeeps() throws {
         let atOnce = try pool(), inSteps = try pool()
         try atOnce.write { library in
