@@ -13,8 +13,9 @@ import VocabStore
 extension AnkiKeptCollection {
     /// Replaces the kept collection with `upload`; returns how many words it deleted.
     public func replace(with upload: AnkiUploadedCollection, beforeDeleting: ([UUID]) throws -> Void) throws -> Int {
-        // A whole collection: hundreds of thousands of rows, with the page cache of a bulk change.
-        try store.withImportCache { try store.transaction {
+        // A whole collection: hundreds of thousands of rows, with the page cache of a bulk change,
+        // counted once after.
+        try store.withImportCache { try store.withAnkiCountsPaused {
             let before = Set(try store.ankiWordStandings().keys)
             try store.clearAnkiCollection()
             // Its stamps and objects as it sent them (many to a statement): the app's next `meta`

@@ -115,7 +115,9 @@ extension Store {
     /// Empties the copy (the cloud's collection went back past it: it is taken again whole).
     public func clearAnkiCopy() throws {
         try write {
-            try database.execute("DELETE FROM anki_objects; DELETE FROM anki_graves; DELETE FROM anki_session; DELETE FROM anki_collection;")
+            try database.execute("""
+                DELETE FROM anki_objects; UPDATE anki_counts SET n = 0; DELETE FROM anki_graves; DELETE FROM anki_session; DELETE FROM anki_collection;
+                """)
         }
     }
 

@@ -153,8 +153,34 @@ extension Store {
         }
     }
 
+    /// Runs `body`, a bulk change of the kept collection (a first mirror, a whole collection
+    /// uploaded: hundreds of thousands of rows), with the triggers that keep its counts paused,
+    /// and counts the rows once after (also when `body` throws).
+    public func withAnkiCountsPaused<T>(_ body: () throws -> T) throws -> T {
+        try ankiWrite {
+            try database.run("INSERT INTO anki_counts_paused VALUES (1)")
+            let result: T
+            do {
+                result = try body()
+            } catch {
+                try? recountAnkiObjects()
+                throw error
+            }
+            try recountAnkiObjects()
+            return result
+        }
+    }
+
+    private func recountAnkiObjects() throws {
+        try database.execute("""
+            DELETE FROM anki_counts_paused;
+            UPDATE anki_counts SET n = (SELECT count(*) FROM anki_objects WHERE kind = anki_counts.kind);
+            """)
+    }
+
+    /// How many objects of `kind` are kept (kept counted: what every sync's sanity check asks).
     public func ankiObjectCount(_ kind: AnkiObjectKind) throws -> Int {
-        try guarded { Int(try database.integer("SELECT count(*) FROM anki_objects WHERE kind = ?", [.text(kind.rawValue)])) }
+        try guarded { Int(try database.integer("SELECT coalesce(max(n), 0) FROM anki_counts WHERE kind = ?", [.text(kind.rawValue)])) }
     }
 
     /// Every mirror of `kind`: its source's id, to the object's id and the stamp it was made at.
@@ -220,7 +246,10 @@ extension Store {
     }
 
     public func removeAnkiObject(_ kind: AnkiObjectKind, id: String) throws {
-        try ankiWrite { try database.run("DELETE FROM anki_objects WHERE kind = ? AND id = ?", [.text(kind.rawValue), .text(id)]) }
+        try ankiWrite {
+            try database.run("DELETE FROM anki_objects WHERE kind = ? AND id = ?", [.text(kind.rawValue), .text(id)])
+            if database.changes > 0 { try database.run("UPDATE anki_counts SET n = n - 1 WHERE kind = ?", [.text(kind.rawValue)]) }
+        }
     }
 
     /// The graves (`note`, `card`, `deck`) whose number is at least `usn`.
@@ -258,7 +287,7 @@ extension Store {
     /// Empties the kept collection (its objects, graves and sync under way) for a whole one to
     /// take its place.
     public func clearAnkiCollection() throws {
-        try ankiWrite { try database.execute("DELETE FROM anki_objects; DELETE FROM anki_graves; DELETE FROM anki_session") }
+        try ankiWrite { try database.execute("DELETE FROM anki_objects; UPDATE anki_counts SET n = 0; DELETE FROM anki_graves; DELETE FROM anki_session") }
     }
 
     /// A message for the next sync of an Anki app (what a full upload did), once. It is part of

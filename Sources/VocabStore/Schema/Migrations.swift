@@ -619,6 +619,29 @@ enum Migrations {
                 data BLOB NOT NULL
             );
             """),
+        // How many objects of each kind the kept Anki collection holds (what every sync's sanity
+        // check asks), kept by triggers before each write: a write OR REPLACE deletes the row it
+        // replaces, and any other of its kind mirroring the same source, without firing a delete
+        // trigger, so they count those too. (A trigger's statements take the conflict rule of the
+        // statement that fired it: they meet no conflict, every kind having its row.) A bulk change
+        // pauses them (a row in `anki_counts_paused`) and counts once after. Deletions are counted
+        // by the store's two ways to delete (a trigger on deletes would cost a cleared collection
+        // the whole table row by row: 1.9 s instead of 0.1 s for 300,000 objects).
+        Migration(version: 18, sql: """
+            CREATE TABLE anki_counts (kind TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+            INSERT INTO anki_counts (kind, n) SELECT column1, (SELECT count(*) FROM anki_objects WHERE kind = column1)
+            FROM (VALUES ('notetype'), ('deck'), ('deckconfig'), ('tag'), ('config'), ('note'), ('card'), ('revlog'));
+            CREATE TABLE anki_counts_paused (one INTEGER);
+            CREATE TRIGGER anki_counts_insert BEFORE INSERT ON anki_objects WHEN NOT EXISTS (SELECT 1 FROM anki_counts_paused) BEGIN
+                UPDATE anki_counts SET n = n + 1 - EXISTS (SELECT 1 FROM anki_objects WHERE kind = NEW.kind AND id = NEW.id)
+                    - EXISTS (SELECT 1 FROM anki_objects WHERE kind = NEW.kind AND source = NEW.source AND id <> NEW.id)
+                WHERE kind = NEW.kind;
+            END;
+            CREATE TRIGGER anki_counts_source BEFORE UPDATE OF source ON anki_objects WHEN NOT EXISTS (SELECT 1 FROM anki_counts_paused) BEGIN
+                UPDATE anki_counts SET n = n - EXISTS (SELECT 1 FROM anki_objects WHERE kind = NEW.kind AND source = NEW.source AND id <> NEW.id)
+                WHERE kind = NEW.kind;
+            END;
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
