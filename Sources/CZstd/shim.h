@@ -20,6 +20,13 @@ VOCAB_ZSTD(size_t, ZSTD_decompressStream, (ZSTD_DStream *_Nonnull stream, ZSTD_o
 VOCAB_ZSTD(size_t, ZSTD_compressBound, (size_t size), size)
 VOCAB_ZSTD(size_t, ZSTD_compress, (void *_Nonnull destination, size_t capacity, const void *_Nonnull source, size_t size, int level),
            destination, capacity, source, size, level)
+VOCAB_ZSTD_NO_ARGUMENTS(ZSTD_CCtx *_Nullable, ZSTD_createCCtx)
+VOCAB_ZSTD(size_t, ZSTD_freeCCtx, (ZSTD_CCtx *_Nonnull context), context)
+VOCAB_ZSTD(size_t, ZSTD_CCtx_setParameter, (ZSTD_CCtx *_Nonnull context, ZSTD_cParameter parameter, int value), context, parameter, value)
+VOCAB_ZSTD(size_t, ZSTD_CCtx_setPledgedSrcSize, (ZSTD_CCtx *_Nonnull context, unsigned long long size), context, size)
+VOCAB_ZSTD(size_t, ZSTD_compressStream2,
+           (ZSTD_CCtx *_Nonnull context, ZSTD_outBuffer *_Nonnull output, ZSTD_inBuffer *_Nonnull input, ZSTD_EndDirective end),
+           context, output, input, end)
 VOCAB_ZSTD(unsigned, ZSTD_isError, (size_t code), code)
 VOCAB_ZSTD(const char *_Nonnull, ZSTD_getErrorName, (size_t code), code)
 

@@ -41,9 +41,10 @@ public enum AnkiKeptFile {
         AnkiCollectionSchema.deck(id: id, name: name, description: description, modified: modified, usn: 0)
     }
 
-    /// The kept collection of `store` as the bytes of a collection file (schema 11), its stamps
-    /// `state`'s.
-    public static func bytes(of store: Store, state: AnkiCollectionState) throws -> [UInt8] {
+    /// The kept collection of `store` as a collection file (schema 11), its stamps `state`'s,
+    /// compressed as a full download sends it (read from the file a chunk at a time: never held
+    /// whole uncompressed), with the file's size.
+    public static func compressed(of store: Store, state: AnkiCollectionState) throws -> (bytes: [UInt8], size: Int) {
         let folder = try PrivateFolder()
         let path = folder.file("collection.anki2")
         do {
@@ -61,7 +62,7 @@ public enum AnkiKeptFile {
             throw AnkiPackageError.cannotWrite(reason: "the collection could not be written (\(error.message))")
         }
         do {
-            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            return try Zstd.compress(file: path)
         } catch {
             throw AnkiPackageError.cannotWrite(reason: "the collection written could not be read back (\(error))")
         }

@@ -1,5 +1,6 @@
 import CZstd
 import VocabCore
+import VocabSystem
 
 /// Whole bodies compressed and decompressed with zstd, as Anki's sync protocol sends them.
 public enum Zstd {
@@ -35,18 +36,60 @@ public enum Zstd {
     /// `bytes` compressed in one frame that records its size.
     public static func compress(_ bytes: [UInt8], level: Int32 = 3) throws(Failure) -> [UInt8] {
         guard vocab_libzstd_available() == 1 else { throw .damaged("libzstd is not installed (Debian: libzstd1)") }
-        var output = [UInt8](repeating: 0, count: vocab_ZSTD_compressBound(bytes.count))
-        let capacity = output.count
+        // The bound's room uninitialized: only the pages the compressed bytes take are touched
+        // (a 25 MiB collection's download held 25 MiB of zeros more).
+        let capacity = vocab_ZSTD_compressBound(bytes.count)
         let empty: [UInt8] = [0]
-        let written = output.withUnsafeMutableBytes { target -> Int? in
-            guard let destination = target.baseAddress else { return nil }
-            return (bytes.isEmpty ? empty : bytes).withUnsafeBytes { source in
-                source.baseAddress.map { vocab_ZSTD_compress(destination, capacity, $0, bytes.count, level) }
+        var written = 0
+        let output = [UInt8](unsafeUninitializedCapacity: capacity) { target, count in
+            count = 0
+            guard let destination = target.baseAddress else { return }
+            written = (bytes.isEmpty ? empty : bytes).withUnsafeBytes { source in
+                source.baseAddress.map { vocab_ZSTD_compress(destination, capacity, $0, bytes.count, level) } ?? 0
+            }
+            if vocab_ZSTD_isError(written) == 0 { count = written }
+        }
+        if vocab_ZSTD_isError(written) != 0 { throw .damaged(String(cString: vocab_ZSTD_getErrorName(written))) }
+        guard output.count == written else { throw .damaged("nothing to compress into") }
+        return output
+    }
+
+    /// The file at `path` compressed in one frame that records its size, read a chunk at a time
+    /// (a collection sent whole is never held uncompressed); and the file's size.
+    public static func compress(file path: String, level: Int32 = 3) throws -> (bytes: [UInt8], size: Int) {
+        guard vocab_libzstd_available() == 1 else { throw Failure.damaged("libzstd is not installed (Debian: libzstd1)") }
+        guard let context = vocab_ZSTD_createCCtx() else { throw Failure.damaged("zstd is out of memory") }
+        defer { _ = vocab_ZSTD_freeCCtx(context) }
+        guard let size = FileStatus.byteSize(of: path) else { throw Failure.damaged("\(path) could not be read") }
+        _ = vocab_ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)
+        _ = vocab_ZSTD_CCtx_setPledgedSrcSize(context, UInt64(size))
+        var output: [UInt8] = []
+        output.reserveCapacity(vocab_ZSTD_compressBound(size))  // room only: pages are touched as written
+        var chunk = [UInt8](repeating: 0, count: 1 << 17)
+        var reader = try FileReader(path: path)
+        defer { reader.close() }
+        var read = 0
+        func step(_ input: [UInt8], _ end: ZSTD_EndDirective) throws {
+            try input.withUnsafeBytes { source in
+                var inBuffer = ZSTD_inBuffer(src: source.baseAddress, size: input.count, pos: 0)
+                while true {
+                    let (left, written) = chunk.withUnsafeMutableBytes { target -> (Int, Int) in
+                        var outBuffer = ZSTD_outBuffer(dst: target.baseAddress, size: target.count, pos: 0)
+                        let left = vocab_ZSTD_compressStream2(context, &outBuffer, &inBuffer, end)
+                        return (left, outBuffer.pos)
+                    }
+                    if vocab_ZSTD_isError(left) != 0 { throw Failure.damaged(String(cString: vocab_ZSTD_getErrorName(left))) }
+                    output += chunk[0..<written]
+                    if end == ZSTD_e_end ? left == 0 : inBuffer.pos == inBuffer.size { return }
+                }
             }
         }
-        guard let written else { throw .damaged("nothing to compress into") }
-        if vocab_ZSTD_isError(written) != 0 { throw .damaged(String(cString: vocab_ZSTD_getErrorName(written))) }
-        output.removeSubrange(written...)
-        return output
+        while let input = try reader.nextChunk() {
+            read += input.count
+            try step(input, ZSTD_e_continue)
+        }
+        try step([], ZSTD_e_end)
+        guard read == size else { throw Failure.damaged("the file changed while it was compressed") }
+        return (output, size)
     }
 }

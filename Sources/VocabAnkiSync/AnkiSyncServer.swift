@@ -203,7 +203,8 @@ public final class AnkiSyncServer: Sendable {
             return try meta(standing.stamps.modified, schema: standing.stamps.schema, usn: standing.stamps.usn, empty: standing.empty,
                             mediaUsn: try learner.media.usn(), message: standing.notice.map(Self.words) ?? "")
         case .download:
-            return try Self.compressed(try kept { try $0.download() })
+            let file = try kept { try $0.download() }
+            return Self.reply(compressed: file.bytes, size: file.size)
         case .start: answer = try kept { try $0.start(key: header.s, try request()) }
         case .applyGraves: answer = try kept { try $0.applyGraves(key: header.s, try request()) }
         case .applyChanges: answer = try kept { try $0.applyChanges(key: header.s, try request()) }
@@ -234,12 +235,16 @@ public final class AnkiSyncServer: Sendable {
     /// An answer: `bytes` compressed, with the size the app expects to unpack.
     static func compressed(_ bytes: [UInt8]) throws -> AnkiSyncReply {
         do {
-            return AnkiSyncReply(status: 200, headers: [("Content-Type", "application/octet-stream"),
-                                                        ("anki-original-size", String(bytes.count))],
-                                 body: try Zstd.compress(bytes))
+            return reply(compressed: try Zstd.compress(bytes), size: bytes.count)
         } catch {
             throw Refusal.somethingWentWrong
         }
+    }
+
+    /// An answer of `compressed` bytes that unpack to `size`.
+    static func reply(compressed: [UInt8], size: Int) -> AnkiSyncReply {
+        AnkiSyncReply(status: 200, headers: [("Content-Type", "application/octet-stream"), ("anki-original-size", String(size))],
+                      body: compressed)
     }
 
     static func json<T: Encodable>(_ value: T) throws -> AnkiSyncReply { try compressed(AnkiSyncWire.encode(value)) }

@@ -335,7 +335,8 @@ extension AnkiKeptCollection {
                                         entry.time, entry.type].map(JSONValue.int))
             try pass.put(AnkiObject(kind: .revlog, id: String(entryId), usn: state.usn, body: body.compact,
                                     source: entry.review.id.lowercaseText, stamp: "vocab"))
-            pass.logged?.insert(entry.review.id.lowercaseText)
+            // Not added to `pass.logged`: a review is one word's, and a pass meets each word once
+            // (a first mirror's 200,000 ids held 16 MiB).
         }
     }
 }

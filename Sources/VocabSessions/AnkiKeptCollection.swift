@@ -36,13 +36,13 @@ public struct AnkiKeptCollection {
                                         notice: try store.takeAnkiNotice().flatMap(AnkiCollections.UploadNotice.init(text:)))
     }
 
-    /// The whole collection as a full download sends it; what it holds counts as seen from then
-    /// on (its number moves past every object in it).
-    public func download() throws -> [UInt8] {
+    /// The whole collection as a full download sends it (compressed, with its size); what it
+    /// holds counts as seen from then on (its number moves past every object in it).
+    public func download() throws -> (bytes: [UInt8], size: Int) {
         var state = try mirror()
         state.usn += 1
         try store.saveAnkiCollection(state)
-        return try AnkiKeptFile.bytes(of: store, state: state)
+        return try AnkiKeptFile.compressed(of: store, state: state)
     }
 
     // MARK: A normal sync

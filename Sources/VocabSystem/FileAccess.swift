@@ -10,6 +10,8 @@ public enum FileAccess {
         let descriptor = try openForReading(path)
         defer { close(descriptor) }
         var bytes: [UInt8] = []
+        var info = stat()
+        if fstat(descriptor, &info) == 0 { bytes.reserveCapacity(min(Int(info.st_size), limit) + 1) }  // one allocation, not doubling
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while bytes.count <= limit {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, min($0.count, limit + 1 - bytes.count)) }

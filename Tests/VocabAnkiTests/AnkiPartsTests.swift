@@ -1,9 +1,35 @@
+import Foundation
 @testable import VocabAnki
 import VocabCore
 import XCTest
 
 /// The small parts the package reader and writer are built from.
 final class AnkiPartsTests: XCTestCase {
+    /// A file compressed a chunk at a time (a full download's collection) unpacks to the same
+    /// bytes, in one frame that records its size (as the whole-body compression writes it); an
+    /// empty file too, and a missing one is refused.
+    func testAFileCompressedInChunksUnpacksToItsBytes() throws {
+        let path = NSTemporaryDirectory() + "vocab-zstd-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var generator = SystemRandomNumberGenerator()
+        // Past several of the reader's 256 KiB chunks and the compressor's 128 KiB output chunks;
+        // half of it random (incompressible), half repeated text.
+        let bytes = (0..<400_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            + Array(String(repeating: "a word and its meaning\n", count: 30_000).utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let packed = try Zstd.compress(file: path)
+        XCTAssertEqual(packed.size, bytes.count)
+        XCTAssertLessThan(packed.bytes.count, bytes.count)
+        XCTAssertEqual(try Zstd.decompress(packed.bytes, bound: bytes.count), bytes)
+        // The frame header's descriptor (after the 4-byte magic): a content size field, or a
+        // single segment (whose window is the size): the frame records how large it unpacks.
+        XCTAssertTrue(packed.bytes[4] >> 6 != 0 || packed.bytes[4] & 0x20 != 0, "the frame records its size")
+        try Data().write(to: URL(fileURLWithPath: path))
+        let empty = try Zstd.compress(file: path)
+        XCTAssertEqual(try Zstd.decompress(empty.bytes, bound: 0), [])
+        XCTAssertThrowsError(try Zstd.compress(file: path + "-missing"))
+    }
+
     func testProtobufFieldsReadVarintsAndNestedMessagesAndRefuseTruncation() throws {
         // PackageMetadata { version: 3 }
         XCTAssertEqual(try ProtobufFields([0x08, 0x03]).varint(1), 3)
