@@ -28,6 +28,8 @@ public struct AnkiKeptChanges: Sendable {
 /// takes what changed since the version it holds, and hands on what a call changed (tracked by
 /// triggers of this connection's own, made only where a copy is kept; a plain list, read without
 /// its repeats: a constraint there would meet the conflict rule of the statement that fired it).
+/// An object a write displaces as a word's mirror (its OR REPLACE deletes that row without firing
+/// a delete trigger) is noted by the triggers before the write, and handed on as removed.
 extension Store {
     /// The cloud's version this copy holds (0: none yet).
     public func ankiCopyVersion() throws -> Int64 {
@@ -45,6 +47,12 @@ extension Store {
                 BEGIN INSERT INTO anki_touched VALUES (NEW.kind, NEW.id); END;
                 CREATE TEMP TRIGGER IF NOT EXISTS anki_touched_object_delete AFTER DELETE ON main.anki_objects
                 BEGIN INSERT INTO anki_touched VALUES (OLD.kind, OLD.id); END;
+                CREATE TEMP TRIGGER IF NOT EXISTS anki_touched_object_displaced BEFORE INSERT ON main.anki_objects
+                WHEN NEW.source IS NOT NULL
+                BEGIN INSERT INTO anki_touched SELECT kind, id FROM main.anki_objects WHERE kind = NEW.kind AND source = NEW.source AND id <> NEW.id; END;
+                CREATE TEMP TRIGGER IF NOT EXISTS anki_touched_mirror_displaced BEFORE UPDATE OF source ON main.anki_objects
+                WHEN NEW.source IS NOT NULL
+                BEGIN INSERT INTO anki_touched SELECT kind, id FROM main.anki_objects WHERE kind = NEW.kind AND source = NEW.source AND id <> NEW.id; END;
                 CREATE TEMP TRIGGER IF NOT EXISTS anki_touched_grave AFTER INSERT ON main.anki_graves
                 BEGIN INSERT INTO anki_touched VALUES ('grave:' || NEW.kind, NEW.id); END;
                 CREATE TEMP TRIGGER IF NOT EXISTS anki_touched_collection_insert AFTER INSERT ON main.anki_collection
