@@ -1,6 +1,7 @@
 import FoundationEssentials
 import VocabCore
 import VocabStore
+import VocabSystem
 
 /// A backup of words as an Anki package with their reviews and schedules (what the cloud keeps
 /// of the words a whole collection's upload deleted). Brought back, they are new words: their
@@ -13,7 +14,7 @@ public enum AnkiBackupPackage {
         let path = folder.file("backup.apkg")
         try AnkiExport.write(path, from: store, bookId: nil, only: Set(words), guidPrefix: "vocab-backup-\(id.lowercaseText)-", now: now)
         do {
-            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            return try FileAccess.readBytes(path, limit: Int(Int32.max))
         } catch {
             throw AnkiPackageError.cannotWrite(reason: "the backup written could not be read back (\(error))")
         }

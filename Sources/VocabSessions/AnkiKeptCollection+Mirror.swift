@@ -174,7 +174,7 @@ extension AnkiKeptCollection {
     /// looked up in the store).
     struct WordPass {
         var scheduler: FSRSScheduler
-        var logged: Set<String>?
+        let logged: Set<String>?
         var ids: IdAllocator
         var position: Int64
         var noteTypes: NoteTypeShapes

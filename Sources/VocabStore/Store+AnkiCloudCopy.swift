@@ -146,9 +146,7 @@ extension Store {
         }) {
             members.append(("s", session))
         }
-        if let notice = try database.first("SELECT value FROM sync_meta WHERE key = 'anki_notice'", [], { $0.text(0) }) {
-            members.append(("n", .string(notice)))
-        }
+        if let notice = try ankiNotice() { members.append(("n", .string(notice))) }
         return JSONValue.object(members).compact
     }
 
@@ -163,11 +161,7 @@ extension Store {
                 .integer(session[3].boolValue == true ? 1 : 0), .text(session[4].stringValue ?? ""), .text(session[5].stringValue ?? ""),
             ])
         }
-        if let notice = state["n"]?.stringValue {
-            try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('anki_notice', ?)", [.text(notice)])
-        } else {
-            try database.run("DELETE FROM sync_meta WHERE key = 'anki_notice'")
-        }
+        try writeAnkiNotice(state["n"]?.stringValue)  // the cloud's: not a change of the call's (its tracking is cleared after)
     }
 
     /// An object as the cloud keeps it: `[usn, body, source, stamp]`.

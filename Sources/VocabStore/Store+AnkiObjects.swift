@@ -294,20 +294,29 @@ extension Store {
     /// the collection's state (a cloud's copy hands it on, so any server tells it).
     public func takeAnkiNotice() throws -> String? {
         try ankiWrite {
-            let notice = try database.first("SELECT value FROM sync_meta WHERE key = 'anki_notice'") { $0.text(0) }
-            if notice != nil {
-                try database.run("DELETE FROM sync_meta WHERE key = 'anki_notice'")
-                try database.run("UPDATE anki_collection SET version = version")  // the state changed
-            }
+            let notice = try ankiNotice()
+            if notice != nil { try writeAnkiNotice(nil) }
             return notice
         }
     }
 
     public func setAnkiNotice(_ text: String) throws {
-        try ankiWrite {
+        try ankiWrite { try writeAnkiNotice(text) }
+    }
+
+    /// The message for the next sync, if any.
+    func ankiNotice() throws -> String? {
+        try database.first("SELECT value FROM sync_meta WHERE key = 'anki_notice'") { $0.text(0) }
+    }
+
+    /// Sets the message for the next sync (nil: none), a change of the collection's state.
+    func writeAnkiNotice(_ text: String?) throws {
+        if let text {
             try database.run("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('anki_notice', ?)", [.text(text)])
-            try database.run("UPDATE anki_collection SET version = version")  // the state changed
+        } else {
+            try database.run("DELETE FROM sync_meta WHERE key = 'anki_notice'")
         }
+        try database.run("UPDATE anki_collection SET version = version")  // the state changed
     }
 
     public func endAnkiSession() throws {
