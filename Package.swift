@@ -143,7 +143,7 @@ let package = Package(
                                                              "VocabSessions", "VocabStore"]),
         .testTarget(name: "VocabWordingTests", dependencies: ["VocabWording", "VocabCatalog", "VocabCore", "VocabSessions", "VocabCloudAPI", "VocabSystem",
                                                          "VocabStore", "VocabDictionary", "VocabAnki", "VocabArchives"]),
-        .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore"]),
+        .testTarget(name: "VocabAnkiTests", dependencies: ["VocabAnki", "VocabCore", "VocabSystem"]),
         .testTarget(name: "VocabWebTests", dependencies: ["VocabWeb", "VocabCore", "VocabStore", "VocabSync", "VocabCloudAPI", "TestServices"]),
         .testTarget(name: "VocabServerTests", dependencies: ["VocabServer", "VocabCloudSessions", "VocabWeb", "VocabSessions", "VocabCore", "VocabStore", "VocabSync",
                                                              "VocabCloudAPI", "VocabCatalog", "TestServices"]),

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import VocabCore
 import VocabStore
+import VocabSystem
 
 /// A collection an Anki app sent whole (a full upload): the file it sent, kept in a private
 /// folder of the server's for as long as it is read, its stamps, and its objects in the shape
@@ -17,15 +18,28 @@ public final class AnkiUploadedCollection {
     private let folder: PrivateFolder
     private let database: Database
 
-    /// Keeps `bytes` as a file of the server's own and opens it; checks it is a sound collection.
-    public init(bytes: [UInt8]) throws {
-        folder = try PrivateFolder()
+    /// Unpacks `compressed` (zstd, as the app sends it) within `bound` bytes straight into a file
+    /// of the server's own, never whole in memory, and opens it; checks it is a sound collection.
+    /// A body that is not zstd or unpacks past `bound` is a `Zstd.Failure`.
+    public convenience init(compressed: [UInt8], bound: Int) throws {
+        let folder = try PrivateFolder()
         let path = folder.file("upload.anki2")
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let file = try OutputFile(path: path)
+            defer { file.close() }
+            try Zstd.decompress(compressed, bound: bound, into: file)
+        } catch let failure as Zstd.Failure {
+            guard case .cannotWrite(let reason) = failure else { throw failure }
+            throw AnkiPackageError.cannotWrite(reason: "the upload could not be kept (\(reason))")
         } catch {
             throw AnkiPackageError.cannotWrite(reason: "the upload could not be kept (\(error))")
         }
+        try self.init(folder: folder, path: path)
+    }
+
+    /// Opens the collection kept at `path` in `folder` (which goes when it does).
+    private init(folder: PrivateFolder, path: String) throws {
+        self.folder = folder
         do {
             database = try Database(path: path, create: false, readOnly: true)
             database.addUnicaseCollation()

@@ -10,19 +10,38 @@ public enum Zstd {
         case tooLarge(bound: Int)
         /// The body is not zstd, or ends mid-frame.
         case damaged(String)
+        /// What it unpacks to could not be written (the server's own trouble, not the body's).
+        case cannotWrite(String)
     }
 
     /// `bytes` decompressed, refused past `bound` bytes as soon as the output passes it (never
     /// more than one chunk past it is held).
     public static func decompress(_ bytes: [UInt8], bound: Int) throws(Failure) -> [UInt8] {
-        var total = 0
         var output: [UInt8] = []
+        try decompress(bytes, bound: bound) { output += $0 }
+        return output
+    }
+
+    /// `bytes` decompressed into the file `output` a chunk at a time (a collection sent whole is
+    /// never held unpacked), refused past `bound` bytes as `decompress` refuses it.
+    public static func decompress(_ bytes: [UInt8], bound: Int, into output: OutputFile) throws(Failure) {
+        var failedWrite: (any Error)?
+        try decompress(bytes, bound: bound) { chunk in
+            guard failedWrite == nil else { return }
+            do { try output.write(chunk) } catch { failedWrite = error }
+        }
+        if let failedWrite { throw .cannotWrite("\(failedWrite)") }
+    }
+
+    /// Hands each decompressed chunk of `bytes` to `take`, within `bound` bytes in all.
+    private static func decompress(_ bytes: [UInt8], bound: Int, take: ([UInt8]) -> Void) throws(Failure) {
+        var total = 0
         do {
             let stream = try ZstdStream(ArrayByteStream(bytes, chunkSize: 64 * 1024)) { produced in
                 total += produced
                 if total > bound { throw Failure.tooLarge(bound: bound) }
             }
-            while let chunk = try stream.nextChunk() { output += chunk }
+            while let chunk = try stream.nextChunk() { take(chunk) }
         } catch let failure as Failure {
             throw failure
         } catch let damaged as ZstdStream.Damaged {
@@ -30,7 +49,6 @@ public enum Zstd {
         } catch {
             throw .damaged("\(error)")
         }
-        return output
     }
 
     /// `bytes` compressed in one frame that records its size.

@@ -137,7 +137,9 @@ public final class AnkiSyncServer: Sendable {
         // Unpacked only for a signed-in app: a whole collection may unpack to far more than a
         // stranger should make the server hold.
         return try accounts.serve(key: header.k, peer: exchange.peer) { learner in
-            try answer(call, body: try Self.unpack(exchange.body, bound: Self.bodyBound(call)), header: header, learner: learner)
+            // A whole collection is unpacked straight into its file, never held unpacked.
+            if call == .upload { return try upload(exchange.body, learner: learner) }
+            return try answer(call, body: try Self.unpack(exchange.body, bound: Self.bodyBound(call)), header: header, learner: learner)
         }
     }
 
@@ -151,10 +153,17 @@ public final class AnkiSyncServer: Sendable {
     private static func unpack(_ body: [UInt8], bound: Int) throws -> [UInt8] {
         do {
             return try Zstd.decompress(body, bound: bound)
-        } catch .tooLarge {
-            throw Refusal.requestTooLarge
         } catch {
-            throw Refusal.ankiBodyUnreadable
+            throw refusal(error)
+        }
+    }
+
+    /// Why a body could not be unpacked, as the app is told.
+    private static func refusal(_ failure: Zstd.Failure) -> Refusal {
+        switch failure {
+        case .tooLarge: return .requestTooLarge
+        case .damaged: return .ankiBodyUnreadable
+        case .cannotWrite: return .somethingWentWrong
         }
     }
 
@@ -169,22 +178,30 @@ public final class AnkiSyncServer: Sendable {
     /// A signed-in app's call.
     private func answer(_ call: AnkiSyncCall, body: [UInt8], header: AnkiSyncWire.Header, learner: AnkiLearner) throws -> AnkiSyncReply {
         switch call {
-        case .upload:
-            // The protocol answers an upload in plain text: "OK", or why not, which the app shows.
-            do {
-                let collection = try AnkiUploadedCollection(bytes: body)
-                try AnkiCollections.upload(learner.pool, account: learner.account, now: clock.now(), cloud: learner.cloud,
-                                           collection: collection)
-                return try Self.compressed(Array("OK".utf8))
-            } catch is AnkiPackageError {
-                return try Self.compressed(Array(Refusal.ankiUploadDamaged.message.utf8))
-            } catch let refusal as Refusal where refusal.status == 507 {
-                return try Self.compressed(Array(refusal.message.utf8))
-            }
         case .mediaBegin, .mediaChanges, .uploadChanges, .downloadFiles, .mediaSanity:
             return try answerMedia(call, body: body, header: header, media: learner.media)
         default:
             return try answerKept(call, body: body, header: header, learner: learner)
+        }
+    }
+
+    /// A full upload (its body as sent, zstd), which takes the place of the kept collection. The
+    /// protocol answers it in plain text: "OK", or why not, which the app shows.
+    private func upload(_ compressed: [UInt8], learner: AnkiLearner) throws -> AnkiSyncReply {
+        do {
+            let collection: AnkiUploadedCollection
+            do {
+                collection = try AnkiUploadedCollection(compressed: compressed, bound: Self.bodyBound(.upload))
+            } catch let failure as Zstd.Failure {
+                throw Self.refusal(failure)
+            }
+            try AnkiCollections.upload(learner.pool, account: learner.account, now: clock.now(), cloud: learner.cloud,
+                                       collection: collection)
+            return try Self.compressed(Array("OK".utf8))
+        } catch is AnkiPackageError {
+            return try Self.compressed(Array(Refusal.ankiUploadDamaged.message.utf8))
+        } catch let refusal as Refusal where refusal.status == 507 {
+            return try Self.compressed(Array(refusal.message.utf8))
         }
     }
 

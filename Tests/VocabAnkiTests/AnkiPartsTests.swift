@@ -1,6 +1,7 @@
 import Foundation
 @testable import VocabAnki
 import VocabCore
+import VocabSystem
 import XCTest
 
 /// The small parts the package reader and writer are built from.
@@ -28,6 +29,25 @@ final class AnkiPartsTests: XCTestCase {
         let empty = try Zstd.compress(file: path)
         XCTAssertEqual(try Zstd.decompress(empty.bytes, bound: 0), [])
         XCTAssertThrowsError(try Zstd.compress(file: path + "-missing"))
+    }
+
+    /// A body unpacked into a file (a full upload's collection, never held unpacked) holds its
+    /// bytes; one that unpacks past the bound, or is not zstd, is refused.
+    func testABodyUnpackedIntoAFileHoldsItsBytesWithinTheBound() throws {
+        let path = NSTemporaryDirectory() + "vocab-zstd-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = Array(String(repeating: "a word and its meaning\n", count: 60_000).utf8)  // past several chunks
+        let packed = try Zstd.compress(bytes)
+        let file = try OutputFile(path: path)
+        try Zstd.decompress(packed, bound: bytes.count, into: file)
+        file.close()
+        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path))), bytes)
+        XCTAssertThrowsError(try Zstd.decompress(packed, bound: bytes.count - 1, into: OutputFile(path: path))) { error in
+            XCTAssertEqual(error as? Zstd.Failure, .tooLarge(bound: bytes.count - 1))
+        }
+        XCTAssertThrowsError(try Zstd.decompress(Array("not zstd".utf8), bound: 100, into: OutputFile(path: path))) { error in
+            guard case .damaged = error as? Zstd.Failure else { return XCTFail("\(error)") }
+        }
     }
 
     func testProtobufFieldsReadVarintsAndNestedMessagesAndRefuseTruncation() throws {
