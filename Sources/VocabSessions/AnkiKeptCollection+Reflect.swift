@@ -47,9 +47,19 @@ extension AnkiKeptCollection {
                 if let cardId = Int64(card.id) { wordCards[cardId] = (wordId, row[1].stringValue ?? "") }
             }
         }
-        touched.formUnion(try takeLog(try sent(.revlog), wordCards: wordCards))
+        // The log a page at a time (a whole upload's is hundreds of thousands of entries).
+        var after: (usn: Int64, id: String)?
+        while true {
+            let page = try store.ankiObjects(.revlog, usnAtLeast: session.serverUsn, after: after, limit: Self.logPage)
+            guard let last = page.last else { break }
+            after = (last.usn, last.id)
+            touched.formUnion(try takeLog(page.filter { $0.stamp == nil }, wordCards: wordCards))
+        }
         try renewStamps(of: touched)
     }
+
+    /// How many log entries `reflect` reads and takes at once.
+    static let logPage = 10_000
 
     /// The word a note's row stands for: a "Vocab word" note's fields as they are, another
     /// type's by the `.apkg` import's mapping of its field names (`AnkiNoteFields`); nil for a
@@ -117,7 +127,9 @@ extension AnkiKeptCollection {
             try store.setAnkiMirror(.revlog, id: entry.id, source: review?.id.lowercaseText ?? entry.source, stamp: "anki")
         }
         guard !logs.isEmpty else { return [] }
-        try store.addReviewLogs(logs.map { (wordId: $0.key, records: $0.value) }, scheduler: try store.scheduler())
+        // Each word's in the order they were made (a page is in the order of number and id).
+        try store.addReviewLogs(logs.map { (wordId: $0.key, records: $0.value.sorted { $0.reviewedAt < $1.reviewedAt }) },
+                                scheduler: try store.scheduler())
         return Set(logs.keys)
     }
 

@@ -115,6 +115,24 @@ extension Store {
         }
     }
 
+    /// The objects of `kind` numbered at least `usn` (the app's sync's own, not yet mirrored,
+    /// among them), a page of at most `limit` at a time in the order of their number and id,
+    /// each page after `after` (the last of the page before; nil: from the first). A pass over
+    /// a whole upload's log holds one page, not 200,000 objects.
+    public func ankiObjects(_ kind: AnkiObjectKind, usnAtLeast usn: Int64, after: (usn: Int64, id: String)?,
+                            limit: Int) throws -> [AnkiObject] {
+        try guarded {
+            // From (usn, "") on is every one numbered at least `usn`; one range of the index
+            // (with `usn >= ?` beside it, SQLite took that range alone and read every page from
+            // the first).
+            let (fromUsn, fromId) = after ?? (usn, "")
+            return try database.query("""
+                SELECT kind, id, usn, body, source, stamp FROM anki_objects INDEXED BY anki_objects_usn
+                WHERE kind = ? AND (usn, id) > (?, ?) ORDER BY usn, id LIMIT ?
+                """, [.text(kind.rawValue), .integer(fromUsn), .text(fromId), .integer(Int64(limit))], Self.ankiObject)
+        }
+    }
+
     /// Calls `body` with every object of `kind`, one at a time.
     public func forEachAnkiObject(_ kind: AnkiObjectKind, _ body: (AnkiObject) throws -> Void) throws {
         try guarded {
