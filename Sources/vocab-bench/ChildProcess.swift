@@ -15,14 +15,21 @@ struct Measurement {
 /// memory that of the process it was spawned from, and this one holds tens of MiB — every
 /// child, `sqlite3` included, would show at least as much.
 enum ChildProcess {
-    /// `exitCodes`: the exit codes that count as success (a look-up that misses exits 1).
-    static func measure(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                        stdinPath: String = "/dev/null", stdoutPath: String = "/dev/null",
-                        exitCodes: Set<Int32> = [0]) throws -> Measurement {
+    /// The spawner beside this program; its absence is said as itself (a check that measures a
+    /// reference through it must not read it as the reference missing).
+    static func spawnerPath() throws -> String {
         let spawner = URL(fileURLWithPath: thisProgram).deletingLastPathComponent().appendingPathComponent("vocab-bench-spawn").path
         guard FileManager.default.isExecutableFile(atPath: spawner) else {
             throw BenchError.message("\(spawner) is missing: swift build -c release --product vocab-bench-spawn (scripts/bench.sh builds it)")
         }
+        return spawner
+    }
+
+    /// `exitCodes`: the exit codes that count as success (a look-up that misses exits 1).
+    static func measure(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                        stdinPath: String = "/dev/null", stdoutPath: String = "/dev/null",
+                        exitCodes: Set<Int32> = [0]) throws -> Measurement {
+        let spawner = try spawnerPath()
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         let errorPath = NSTemporaryDirectory() + "vocab-bench-stderr-\(UUID().uuidString)"

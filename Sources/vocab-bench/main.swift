@@ -17,6 +17,13 @@ import Glibc
 // as children whose time and peak memory are their own.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// Every benchmark runs its children through the spawner: without it, nothing can be measured.
+if !arguments.contains("--help"), !arguments.contains("-h") {
+    do { _ = try ChildProcess.spawnerPath() } catch {
+        FileHandle.standardError.write(Data("vocab-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 if ["cloud-load", "web-load", "shared-books", "progress", "failover", "anki-sync"].contains(arguments.first) {
     do {
         if arguments.first == "anki-sync" {
