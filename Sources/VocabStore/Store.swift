@@ -141,11 +141,12 @@ extension StoreChange {
 }
 
 extension Store {
-    /// Runs a bulk change with a larger page cache, so that index pages stay in memory
-    /// instead of being spilled to the WAL and read back (the default 2 MiB cache made a
-    /// 100k-word import several times slower). The cache is bounded: memory stays flat.
-    public func withImportCache<T>(_ body: () throws -> T) throws -> T {
-        let megabytes = Int(ProcessInfo.processInfo.environment["VOCAB_IMPORT_CACHE_MB"] ?? "") ?? 24
+    /// Runs a bulk change with a larger page cache of `megabytes` (`VOCAB_IMPORT_CACHE_MB` sets
+    /// it for measuring), so that index pages stay in memory instead of being spilled to the WAL
+    /// and read back (the default 2 MiB cache made a 100k-word import several times slower).
+    /// The cache is bounded: memory stays flat.
+    public func withImportCache<T>(megabytes wanted: Int = 24, _ body: () throws -> T) throws -> T {
+        let megabytes = Int(ProcessInfo.processInfo.environment["VOCAB_IMPORT_CACHE_MB"] ?? "") ?? wanted
         // Statement journals in memory: a statement with triggers inside a long transaction
         // journals the pages it changes, and on disk that was a write per page (an Anki
         // import's review log: a million writes).
