@@ -25,23 +25,21 @@ public enum Zstd {
     /// `bytes` decompressed into the file `output` a chunk at a time (a collection sent whole is
     /// never held unpacked), refused past `bound` bytes as `decompress` refuses it.
     public static func decompress(_ bytes: [UInt8], bound: Int, into output: OutputFile) throws(Failure) {
-        var failedWrite: (any Error)?
-        try decompress(bytes, bound: bound) { chunk in
-            guard failedWrite == nil else { return }
-            do { try output.write(chunk) } catch { failedWrite = error }
+        try decompress(bytes, bound: bound) { chunk throws(Failure) in
+            do { try output.write(chunk) } catch { throw .cannotWrite("\(error)") }
         }
-        if let failedWrite { throw .cannotWrite("\(failedWrite)") }
     }
 
-    /// Hands each decompressed chunk of `bytes` to `take`, within `bound` bytes in all.
-    private static func decompress(_ bytes: [UInt8], bound: Int, take: ([UInt8]) -> Void) throws(Failure) {
+    /// Hands each decompressed chunk of `bytes` to `take`, within `bound` bytes in all; stops at
+    /// the first failure, `take`'s too.
+    private static func decompress(_ bytes: [UInt8], bound: Int, take: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         var total = 0
         do {
             let stream = try ZstdStream(ArrayByteStream(bytes, chunkSize: 64 * 1024)) { produced in
                 total += produced
                 if total > bound { throw Failure.tooLarge(bound: bound) }
             }
-            while let chunk = try stream.nextChunk() { take(chunk) }
+            while let chunk = try stream.nextChunk() { try take(chunk) }
         } catch let failure as Failure {
             throw failure
         } catch let damaged as ZstdStream.Damaged {

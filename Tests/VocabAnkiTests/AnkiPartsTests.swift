@@ -48,6 +48,12 @@ final class AnkiPartsTests: XCTestCase {
         XCTAssertThrowsError(try Zstd.decompress(Array("not zstd".utf8), bound: 100, into: OutputFile(path: path))) { error in
             guard case .damaged = error as? Zstd.Failure else { return XCTFail("\(error)") }
         }
+        // A file that cannot be written (a full disk): the server's own trouble, not the body's.
+        if FileManager.default.isWritableFile(atPath: "/dev/full") {
+            XCTAssertThrowsError(try Zstd.decompress(packed, bound: bytes.count, into: OutputFile(path: "/dev/full"))) { error in
+                guard case .cannotWrite = error as? Zstd.Failure else { return XCTFail("\(error)") }
+            }
+        }
     }
 
     func testProtobufFieldsReadVarintsAndNestedMessagesAndRefuseTruncation() throws {
