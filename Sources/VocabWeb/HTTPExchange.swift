@@ -124,7 +124,7 @@ final class Exchange: @unchecked Sendable {
 
     /// Hands the request to a worker in its key's turn, or answers "busy".
     private func queue(_ head: HTTPRequest, holdingLargePlace: Bool) {
-        let submitted = server.workers.submit(key: key) { [self] in
+        let submitted = server.workers.submit(key: key, reading: head.method == "GET" || head.method == "HEAD") { [self] in
             answer(head)
             if holdingLargePlace { server.largeBodies.leave() }
         }

@@ -79,6 +79,9 @@ public struct HTTPLimits: Sendable {
     public var ioThreads: UInt32 = 2
     /// Threads answering requests, shared in turn by learner (`FairWorkQueue`).
     public var workers = 8
+    /// Workers only reads (`GET`, `HEAD`) may take: a write may wait on the learner's lock or
+    /// a cloud connection, and a card shown never waits behind writes waiting on something else.
+    public var workersKeptForReads = 2
     /// Requests of one learner (or one address, before it proved whose they are) waiting for a
     /// worker, and of everyone; more are answered 503 at once. Workers one key holds at once.
     public var waitingPerKey = 64
@@ -195,7 +198,7 @@ public final class HTTPServer: @unchecked Sendable {
                                                         slowestBody: limits.slowestBody, exempt: limits.trustedProxies))
         self.connections = connections
         workers = FairWorkQueue(workers: limits.workers, pendingPerKey: limits.waitingPerKey, pendingInAll: limits.waitingInAll,
-                                runningPerKey: limits.workersPerKey)
+                                runningPerKey: limits.workersPerKey, keptForReads: limits.workersKeptForReads)
         spool = try ScratchFolder()
         largeBodies = LargeBodyGate(capacity: limits.largeBodiesAtOnce)
         keyText = tls.map { strdup($0.key) }

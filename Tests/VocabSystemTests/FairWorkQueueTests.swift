@@ -30,6 +30,33 @@ final class FairWorkQueueTests: XCTestCase {
         queue.stop()
     }
 
+    /// Twenty learners' writes that wait (for a connection to the cloud, say) hold three of the
+    /// four workers at most: alice's read, queued after all of them, is answered while they
+    /// wait, and her write waits its turn behind theirs.
+    func testWritesThatWaitNeverHoldTheWorkersKeptForReads() {
+        let queue = FairWorkQueue(workers: 4, pendingPerKey: 32, pendingInAll: 100, keptForReads: 1)
+        let release = DispatchSemaphore(value: 0)
+        let writesRunning = Atomic<Int>(0)
+        for learner in 0..<20 {
+            XCTAssertTrue(queue.submit(key: "learner \(learner)") {
+                writesRunning.add(1, ordering: .relaxed)
+                release.wait()
+            })
+        }
+        let aliceWrote = Atomic<Bool>(false)
+        XCTAssertTrue(queue.submit(key: "alice") { aliceWrote.store(true, ordering: .relaxed) })
+        let aliceRead = DispatchSemaphore(value: 0)
+        XCTAssertTrue(queue.submit(key: "alice", reading: true) { aliceRead.signal() })
+        XCTAssertEqual(aliceRead.wait(timeout: .now() + 10), .success, "alice's read is answered while the writes wait")
+        XCTAssertTrue(waitUntil { queue.load == (3, 18) }, "\(queue.load)")
+        XCTAssertEqual(writesRunning.load(ordering: .relaxed), 3, "writes hold three workers, no more")
+        XCTAssertFalse(aliceWrote.load(ordering: .relaxed), "alice's write waits behind the others'")
+        for _ in 0..<20 { release.signal() }
+        XCTAssertTrue(waitUntil { queue.load == (0, 0) }, "every write ran in the end")
+        XCTAssertTrue(aliceWrote.load(ordering: .relaxed))
+        queue.stop()
+    }
+
     /// Past a key's waiting bound its next request is refused at once; others' are not.
     func testWhatWaitsIsBounded() {
         let queue = FairWorkQueue(workers: 1, pendingPerKey: 2, pendingInAll: 3)

@@ -80,6 +80,7 @@ enum ServeCommand {
             limits.maximumConnections = 16_384
             limits.connectionMemory = 16 * 1024  // a slow head's pool: 10,000 of them were 214 MiB at 32 KiB
             limits.workers = 32
+            limits.workersKeptForReads = 8
             if options.connectionsPerAddress == nil { limits.connectionsPerAddress = 128 }  // a school shares one address
             let server = try listen(options, identity, limits: limits, sender: { request in app.bodySender(request) }) { request in
                 app.handle(request)
@@ -146,6 +147,7 @@ enum ServeCommand {
         guard let (host, port) = options.metrics else { return nil }
         var limits = HTTPLimits()
         limits.workers = 2
+        limits.workersKeptForReads = 0
         limits.maximumConnections = 64
         do {
             let metrics = try HTTPServer(host: host, port: port, limits: limits) { [metrics = server.metrics] request in

@@ -1,0 +1,72 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TestServices
+import XCTest
+@testable import VocabWeb
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A card shown never waits behind writes waiting on something else: against a real HTTP
+/// server whose writes all wait (as they wait for the learner's lock or a cloud connection),
+/// a read is answered while they wait, and every write is answered once they may go on.
+final class ReadLaneTests: XCTestCase {
+    func testAReadIsAnsweredWhileWritesHoldEveryWorkerTheyMay() throws {
+        var limits = HTTPLimits()
+        limits.workers = 4
+        limits.workersKeptForReads = 1
+        let release = DispatchSemaphore(value: 0)
+        let writesWaiting = Atomic<Int>(0)
+        let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits) { request in
+            if request.method == "POST" {
+                writesWaiting.add(1, ordering: .relaxed)
+                release.wait()
+            }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array("ok".utf8))
+        }
+        defer { server.stop() }
+        let writes = 10
+        let answered = Atomic<Int>(0)
+        let group = DispatchGroup()
+        for _ in 0..<writes {
+            DispatchQueue.global().async(group: group) {
+                if Self.status(of: "POST /grade HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n", port: server.port) == 200 {
+                    answered.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        XCTAssertTrue(waitUntil { writesWaiting.load(ordering: .relaxed) == 3 }, "writes hold three of the four workers")
+        XCTAssertEqual(Self.status(of: "GET /card HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: server.port), 200,
+                       "the read is answered while the writes wait")
+        XCTAssertEqual(writesWaiting.load(ordering: .relaxed), 3, "no more writes began meanwhile")
+        for _ in 0..<writes { release.signal() }
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(answered.load(ordering: .relaxed), writes, "every write was answered in the end")
+    }
+
+    /// The status of the answer to `request` sent on a new loopback connection to `port`
+    /// (0 when none came within 30 s).
+    private static func status(of request: String, port: UInt16) -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return 0 }
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return 0 }
+        let bytes = Array(request.utf8)
+        guard bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { return 0 }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        guard count > 12 else { return 0 }
+        // "HTTP/1.1 200 OK"
+        return Int(String(decoding: buffer[9..<12], as: UTF8.self)) ?? 0
+    }
+}
