@@ -23,10 +23,22 @@ final class ConnectionGuard: Sendable {
     final class Watched: Sendable {
         let socket: Int32
         let address: String
+        /// Whether libmicrohttpd said it closes the connection (its socket may be another's after).
+        private let closing = Mutex(false)
         init(socket: Int32, address: String) {
             self.socket = socket
             self.address = address
         }
+
+        /// Shuts the connection down, unless it is closing (its socket number may be reused).
+        func shutDown() {
+            closing.withLock { closing in
+                if !closing { Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+            }
+        }
+
+        /// From now on it is never shut down: its socket is about to be closed.
+        func markClosing() { closing.withLock { $0 = true } }
     }
 
     struct Bounds: Sendable {
@@ -78,7 +90,7 @@ final class ConnectionGuard: Sendable {
             let count = (state.perAddress[watched.address] ?? 0) + 1
             state.perAddress[watched.address] = count
             if bounds.perAddress > 0, count > bounds.perAddress, !bounds.exempt.contains(watched.address) {
-                shutdown(watched.socket, Int32(SHUT_RDWR))
+                watched.shutDown()
             }
         }
     }
@@ -147,6 +159,7 @@ final class ConnectionGuard: Sendable {
 
     /// A connection closed (before its socket is).
     func closed(_ watched: Watched) {
+        watched.markClosing()
         state.withLock { state in
             guard state.open.removeValue(forKey: ObjectIdentifier(watched)) != nil else { return }
             let count = (state.perAddress[watched.address] ?? 1) - 1
@@ -155,22 +168,24 @@ final class ConnectionGuard: Sendable {
     }
 
     /// Shuts down the connections whose request's head is later than its bound, or whose body
-    /// comes slower than the slowest rate; how many.
+    /// comes slower than the slowest rate; how many. They are found under the lock every
+    /// connection's events take, and shut down after it (a crowd's thousands, opened together,
+    /// are late together: shut down under the lock, they had stalled every learner's events).
     @discardableResult
     func cutLate(now: ContinuousClock.Instant = .now) -> Int {
-        state.withLock { state in
-            var cut = 0
-            for (key, entry) in state.open {
-                let late = entry.awaitingSince.map { now - $0 > .seconds(bounds.headerSeconds) } ?? false
-                let slow = entry.receiving.map { tooSlow($0, now: now) } ?? false
-                guard late || slow else { continue }
-                shutdown(entry.watched.socket, Int32(SHUT_RDWR))
+        let late = state.withLock { state in
+            let late = state.open.filter { _, entry in
+                let headLate = entry.awaitingSince.map { now - $0 > .seconds(bounds.headerSeconds) } ?? false
+                return headLate || entry.receiving.map { tooSlow($0, now: now) } ?? false
+            }
+            for key in late.keys {
                 state.open[key]?.awaitingSince = nil  // shut down once; closed soon after
                 state.open[key]?.receiving = nil
-                cut += 1
             }
-            return cut
+            return late.values.map(\.watched)
         }
+        for watched in late { watched.shutDown() }
+        return late.count
     }
 
     /// Takes one of `address`'s places for a body being received; false when it has them all.
