@@ -32,17 +32,18 @@ final class CloudConnections: @unchecked Sendable {
         self.address = address
         self.password = password
         self.timeouts = timeouts
-        shares = FairShares(capacity: capacity)
+        shares = FairShares(capacity: capacity, keptForQuick: capacity / 4)
     }
 
     /// Runs `body` with a connection of the pool (made when none is idle), for `learner` (nil:
-    /// a request whose learner is not known yet). A connection lost meanwhile (the cloud
-    /// restarted, a pooler ended it) is closed, not lent again.
-    func with<T>(for learner: String?, _ body: (PostgresConnection) throws -> T) throws -> T {
-        guard shares.take(for: learner, waitingAtMost: Double(Self.waitSeconds)) else {
+    /// a request whose learner is not known yet; `bulk`: bulk work, which never holds the last
+    /// quarter of the connections). A connection lost meanwhile (the cloud restarted, a pooler
+    /// ended it) is closed, not lent again.
+    func with<T>(for learner: String?, bulk: Bool = false, _ body: (PostgresConnection) throws -> T) throws -> T {
+        guard shares.take(for: learner, bulk: bulk, waitingAtMost: Double(Self.waitSeconds)) else {
             throw CloudError.timedOut(server: address.server, seconds: Self.waitSeconds)
         }
-        defer { shares.giveBack(for: learner) }
+        defer { shares.giveBack(for: learner, bulk: bulk) }
         let connection = try lock.withLock { idle.popLast() } ?? PostgresConnection(address, password: password, timeouts: timeouts)
         do {
             let result = try body(connection)

@@ -17,7 +17,7 @@ extension CloudService {
     /// reviews, in his store through `pool` and then pushed as any device's change.
     package func restoreBackup(_ caller: Caller, id: UUID, now: Timestamp,
                                pool: (Front) -> LibraryPool) throws -> BackupRestored {
-        let package = try withCloud(caller) { try AnkiCloudChannel(connection: $0, device: caller.key).backupPackage(id: id) }
+        let package = try withCloud(caller, bulk: true) { try AnkiCloudChannel(connection: $0, device: caller.key).backupPackage(id: id) }
         guard let package else { throw Refusal.noSuchBackup }
         return try serve(caller, writing: true, changed: { (restored: BackupRestored) in restored.words + restored.reviews > 0 }) { front in
             try AnkiCollections.restore(backup: package, into: pool(front), now: now)

@@ -321,12 +321,12 @@ package final class CloudService<Front: Sendable>: Sendable {
 
     /// The account's records after change `after`, `limit` at most (`PullBounds`).
     package func pull(_ caller: Caller, after: Int64, limit: Int) throws -> [PulledRow] {
-        try cloudCall(caller) { try DatabaseSyncChannel(connection: $0, device: caller.key).pull(after: after, limit: PullBounds.records(limit)) }
+        try cloudCall(caller, bulk: true) { try DatabaseSyncChannel(connection: $0, device: caller.key).pull(after: after, limit: PullBounds.records(limit)) }
     }
 
     /// A followed book's records after `after`, as a pull's.
     package func pullShared(_ caller: Caller, share: UUID, after: Int64, limit: Int) throws -> [PulledRow] {
-        try cloudCall(caller) {
+        try cloudCall(caller, bulk: true) {
             try DatabaseSharing(connection: $0, device: caller.key).pullShared(share: share, after: after, limit: PullBounds.records(limit))
         }
     }
@@ -335,7 +335,7 @@ package final class CloudService<Front: Sendable>: Sendable {
     /// its own rows from others' by their seqs, so a batch touching none of the records changed
     /// since `token` is stored after them.
     package func push(_ caller: Caller, token: Int64, batch: String, intoEmptyAccount: Bool, merging: Bool) throws -> PushOutcome {
-        try cloudCall(caller) { connection in
+        try cloudCall(caller, bulk: true) { connection in
             let channel = DatabaseSyncChannel(connection: connection, device: caller.key, merging: merging)
             try channel.startPush(token: token, batch: batch, intoEmptyAccount: intoEmptyAccount)
             return try channel.finishPush()
@@ -466,9 +466,10 @@ package final class CloudService<Front: Sendable>: Sendable {
 
     // MARK: The cloud's errors as refusals
 
-    /// `body` with a connection of the caller's, the cloud's errors as the refusals they mean.
-    private func cloudCall<T>(_ caller: Caller, _ body: (PostgresConnection) throws -> T) throws -> T {
-        try withCloud(caller, body)
+    /// `body` with a connection of the caller's (`bulk`: for bulk work), the cloud's errors as
+    /// the refusals they mean.
+    private func cloudCall<T>(_ caller: Caller, bulk: Bool = false, _ body: (PostgresConnection) throws -> T) throws -> T {
+        try withCloud(caller, bulk: bulk, body)
     }
 
     /// What a cloud error means to the device asking (one signed out is forgotten here).

@@ -94,6 +94,32 @@ final class FairSharesTests: XCTestCase {
         XCTAssertEqual(shares.lent.waiting, 0)
     }
 
+    /// Four accounts' bulk work (pages of records pulled, batches pushed) holds three of the
+    /// four places at most: alice's grade takes the fourth; a fifth account's bulk waits and
+    /// gets the first place bulk work gives back, never a place quick work gives back.
+    func testBulkWorkNeverHoldsThePlacesKeptForQuickWork() {
+        let shares = FairShares(capacity: 4, keptForQuick: 1)
+        for account in ["slow1", "slow2", "slow3"] {
+            XCTAssertTrue(shares.take(for: account, bulk: true, waitingAtMost: 0.05))
+        }
+        XCTAssertFalse(shares.take(for: "slow4", bulk: true, waitingAtMost: 0.05), "the last place is kept for quick work")
+        XCTAssertTrue(shares.take(for: "alice", waitingAtMost: 0.05), "alice's grade takes it")
+        shares.giveBack(for: "alice")
+        let fifth = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            if shares.take(for: "slow5", bulk: true, waitingAtMost: 30) { fifth.signal() }
+        }
+        XCTAssertTrue(waitUntil { shares.lent.waiting == 1 })
+        XCTAssertTrue(shares.take(for: "bob", waitingAtMost: 0.05), "quick work goes past bulk work waiting")
+        shares.giveBack(for: "bob")
+        XCTAssertEqual(shares.lent.waiting, 1, "a place quick work gave back is not bulk work's")
+        shares.giveBack(for: "slow1", bulk: true)
+        XCTAssertEqual(fifth.wait(timeout: .now() + 30), .success, "bulk work given back makes room for bulk work")
+        XCTAssertEqual(shares.lent.places, 3)
+        for account in ["slow2", "slow3", "slow5"] { shares.giveBack(for: account, bulk: true) }
+        XCTAssertEqual(shares.lent.places, 0)
+    }
+
     /// Many threads of a few learners taking and giving back: never more than the capacity
     /// lent, and every take that succeeded is given back.
     func testManyThreadsNeverTakeMoreThanTheCapacity() {
