@@ -168,21 +168,23 @@ final class ConnectionGuard: Sendable {
     }
 
     /// Shuts down the connections whose request's head is later than its bound, or whose body
-    /// comes slower than the slowest rate; how many. They are found under the lock every
-    /// connection's events take, and shut down after it (a crowd's thousands, opened together,
-    /// are late together: shut down under the lock, they had stalled every learner's events).
+    /// comes slower than the slowest rate, `most` at a time; how many. They are found under the
+    /// lock every connection's events take, and shut down after it (a crowd's thousands, opened
+    /// together, are late together: shut down under the lock, they had stalled every learner's
+    /// events), and a few at a time, so a wave of them is spread over the timer's next rounds.
     @discardableResult
-    func cutLate(now: ContinuousClock.Instant = .now) -> Int {
+    func cutLate(now: ContinuousClock.Instant = .now, most: Int = .max) -> Int {
         let late = state.withLock { state in
-            let late = state.open.filter { _, entry in
+            var late: [ObjectIdentifier: Watched] = [:]
+            for (key, entry) in state.open where late.count < most {
                 let headLate = entry.awaitingSince.map { now - $0 > .seconds(bounds.headerSeconds) } ?? false
-                return headLate || entry.receiving.map { tooSlow($0, now: now) } ?? false
+                if headLate || entry.receiving.map({ tooSlow($0, now: now) }) ?? false { late[key] = entry.watched }
             }
             for key in late.keys {
                 state.open[key]?.awaitingSince = nil  // shut down once; closed soon after
                 state.open[key]?.receiving = nil
             }
-            return late.values.map(\.watched)
+            return Array(late.values)
         }
         for watched in late { watched.shutDown() }
         return late.count

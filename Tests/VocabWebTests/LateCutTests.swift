@@ -49,4 +49,21 @@ final class LateCutTests: XCTestCase {
         XCTAssertFalse(shutDown(peerOf: closingClient), "a socket said closing is left alone")
         XCTAssertEqual(connections.load.connections, 2)
     }
+
+    /// Many late together are cut a few at a time, each once, until none is left.
+    func testAWaveOfLateHeadsIsCutAFewAtATime() throws {
+        let bounds = ConnectionGuard.Bounds(perAddress: 0, headerSeconds: 10, bodiesPerAddress: 0, bodyBytesPerAddress: 0,
+                                            bodyBytesInAll: 0, bodyGraceSeconds: 10, slowestBody: 0, exempt: [])
+        let connections = ConnectionGuard(bounds: bounds)
+        let pairs = try (0..<5).map { _ in try connectedPair() }
+        defer { pairs.forEach { close($0.0); close($0.1) } }
+        for (server, _) in pairs { connections.opened(ConnectionGuard.Watched(socket: server, address: "127.0.0.2")) }
+        let later = ContinuousClock.now + .seconds(11)
+        XCTAssertEqual(connections.cutLate(now: later, most: 2), 2)
+        XCTAssertEqual(pairs.filter { shutDown(peerOf: $0.1) }.count, 2, "two shut down, three left for the next rounds")
+        XCTAssertEqual(connections.cutLate(now: later, most: 2), 2)
+        XCTAssertEqual(connections.cutLate(now: later, most: 2), 1)
+        XCTAssertEqual(connections.cutLate(now: later, most: 2), 0)
+        XCTAssertEqual(pairs.filter { shutDown(peerOf: $0.1) }.count, 5, "the other three in the next rounds")
+    }
 }
