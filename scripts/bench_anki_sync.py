@@ -65,6 +65,21 @@ def add_notes(col, count, tag):
     col.add_notes(requests)
 
 
+def wait_past_ids(*cols):
+    """Waits, untimed, until the clock is past every note and card id the collections hold.
+
+    Anki makes a new note's (and card's) id from the clock, but one the collection holds
+    already becomes its largest id + 1: a collection made within the last minute holds ids
+    ahead of the clock (50,000 notes made at once take 50 s of them), so two clients adding
+    notes then take the same ids, which a sync reads as one note changed (in the same second,
+    the server's kept: once, none of the second client's notes arrived)."""
+    latest = max(col.db.scalar("select max(coalesce((select max(id) from notes), 0), "
+                               "coalesce((select max(id) from cards), 0))") or 0 for col in cols)
+    ahead = latest / 1000 + 1 - time.time()
+    if ahead > 0:
+        time.sleep(ahead)
+
+
 def normal_sync(col, auth):
     def work():
         out = col.sync_collection(auth, False)
@@ -110,6 +125,7 @@ def main():
     download(two, auth_two)
     normal_sync(one, auth_one)  # the changes the first open made (its time zone), untimed
     normal_sync(two, auth_two)
+    wait_past_ids(one, two)
     add_notes(one, changes, "up")
     up = normal_sync(one, auth_one)
     # Note ids are times in ms, each past the collection's last: the first client's may run ahead
