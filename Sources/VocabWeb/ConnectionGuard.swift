@@ -176,7 +176,8 @@ final class ConnectionGuard: Sendable {
     func cutLate(now: ContinuousClock.Instant = .now, most: Int = .max) -> Int {
         let late = state.withLock { state in
             var late: [ObjectIdentifier: Watched] = [:]
-            for (key, entry) in state.open where late.count < most {
+            for (key, entry) in state.open {
+                if late.count == most { break }  // the rest in the next rounds
                 let headLate = entry.awaitingSince.map { now - $0 > .seconds(bounds.headerSeconds) } ?? false
                 if headLate || entry.receiving.map({ tooSlow($0, now: now) }) ?? false { late[key] = entry.watched }
             }
