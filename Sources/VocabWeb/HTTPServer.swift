@@ -82,6 +82,10 @@ public struct HTTPLimits: Sendable {
     /// Workers only reads (`GET`, `HEAD`) may take: a write may wait on the learner's lock or
     /// a cloud connection, and a card shown never waits behind writes waiting on something else.
     public var workersKeptForReads = 2
+    /// Paths whose reads may wait on the cloud as writes do (the device API's: a page of
+    /// records pulled, the devices, the catalog): they take the writes' workers, so many
+    /// accounts' pulls never hold the workers kept for reads.
+    public var readsThatMayWait = [DeviceRoute.prefix]
     /// Requests of one learner (or one address, before it proved whose they are) waiting for a
     /// worker, and of everyone; more are answered 503 at once. Workers one key holds at once.
     public var waitingPerKey = 64
