@@ -67,7 +67,7 @@ extension CloudWebApp {
     private func signedIn(_ request: HTTPRequest, _ answer: (Caller) throws -> HTTPResponse) throws -> HTTPResponse {
         if request.header("Authorization") == nil {
             guard WebApp.cookie(Self.cookieName, in: request.header("Cookie") ?? "") != nil else { throw Refusal.signDeviceInFirst }
-            if request.method != "GET" { try WebApp.checkWrite(request, scheme: settings.scheme) }
+            if !request.isRead { try WebApp.checkWrite(request, scheme: settings.scheme) }
         }
         let caller = try signedInCaller(request)
         return try turns.answer(for: caller.owner) { try answer(caller) }

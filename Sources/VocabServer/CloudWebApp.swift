@@ -171,7 +171,7 @@ public final class CloudWebApp: Sendable {
     /// that does not exist, which it refuses) by the learner's web app over their store, which
     /// the cloud's session layer keeps in step with the cloud around it.
     private func answer(_ request: HTTPRequest, _ route: (route: WebRoute, ids: [String])?, _ caller: Caller) throws -> HTTPResponse {
-        if request.method != "GET" { try WebApp.checkWrite(request, scheme: settings.scheme) }
+        if !request.isRead { try WebApp.checkWrite(request, scheme: settings.scheme) }
         if let (route, ids) = route {
             switch route {
             case .shareBook, .follow, .sharePreview, .unfollow:
@@ -184,7 +184,7 @@ public final class CloudWebApp: Sendable {
             }
         }
         // A write that was refused changed nothing: nothing to push.
-        return try service.serve(caller, writing: request.method != "GET", changed: { $0.status < 400 }) { app in
+        return try service.serve(caller, writing: !request.isRead, changed: { $0.status < 400 }) { app in
             app.handle(request, device: caller.key.id)
         }
     }

@@ -124,7 +124,7 @@ final class Exchange: @unchecked Sendable {
 
     /// Hands the request to a worker in its key's turn, or answers "busy".
     private func queue(_ head: HTTPRequest, holdingLargePlace: Bool) {
-        let reading = (head.method == "GET" || head.method == "HEAD") && !server.limits.readsThatMayWait.contains { head.path.hasPrefix($0) }
+        let reading = head.isRead && !server.limits.readsThatMayWait.contains { head.path.hasPrefix($0) }
         let submitted = server.workers.submit(key: key, reading: reading) { [self] in
             answer(head)
             if holdingLargePlace { server.largeBodies.leave() }

@@ -28,6 +28,9 @@ public struct HTTPRequest: Sendable {
     /// a proxy the server trusts (`HTTPLimits.trustedProxies`), the last one that proxy appended
     /// to X-Forwarded-For (what a client wrote there itself is never taken).
     public var peer: String
+    /// Whether the request only reads: a `GET`. Anything else is a write — held to the page's
+    /// write checks, pushed once it changed something, and waiting its turn with the writes.
+    public var isRead: Bool { method == "GET" }
 
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [],
                 bodyFile: String? = nil, peer: String = "") {
@@ -79,7 +82,7 @@ public struct HTTPLimits: Sendable {
     public var ioThreads: UInt32 = 2
     /// Threads answering requests, shared in turn by learner (`FairWorkQueue`).
     public var workers = 8
-    /// Workers only reads (`GET`, `HEAD`) may take: a write may wait on the learner's lock or
+    /// Workers only reads (`HTTPRequest.isRead`) may take: a write may wait on the learner's lock or
     /// a cloud connection, and a card shown never waits behind writes waiting on something else.
     public var workersKeptForReads = 2
     /// Paths whose reads may wait on the cloud as writes do (the device API's: a page of

@@ -140,7 +140,7 @@ public final class WebApp: Sendable {
             return Self.session(paired: signedIn != nil || (try? checkDevice(request)) != nil)
         }
         let device = try signedIn ?? checkDevice(request)
-        if request.method != "GET" { try Self.checkWrite(request, scheme: scheme) }
+        if !request.isRead { try Self.checkWrite(request, scheme: scheme) }
         guard let (route, ids) = matched else {
             if WebRoute.knows(path: parts) { throw Refusal.methodNotAllowed(request.method) }
             throw Refusal.noSuchPath(request.path)
