@@ -13,9 +13,9 @@ listening() {
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
-# Waits up to 5 s for 127.0.0.1:PORT to listen.
+# Waits up to SECONDS (5 unless given) for 127.0.0.1:PORT to listen.
 wait_until_listening() {
-    for _ in $(seq 1 50); do
+    for _ in $(seq 1 $((${2:-5} * 10))); do
         listening "$1" && return 0
         sleep 0.1
     done
@@ -99,13 +99,38 @@ start_postgres() {
 # (docs/pg_auto_failover-monitor.sql, as docs/operating.md sets it up).
 start_failover_cluster() {
     command -v pg_autoctl >/dev/null 2>&1 && [ -n "$pg_bin" ] || return 0
+    # A machine busy with its disk can be slow to make a node (initdb, a base backup): a cloud
+    # that did not come up is stopped, said why, and made once more on other ports.
+    local attempt after=27097
+    for attempt in 1 2; do
+        try_failover_cluster "$after" && return 0
+        [ -x "$work/failover/ctl" ] && "$work/failover/ctl" stop >/dev/null 2>&1
+        after=$(cat "$work/failover/first" 2>/dev/null || echo "$after")
+        mv "$work/failover" "$work/failover-failed-$attempt" 2>/dev/null || true
+    done
+    return 0
+}
+
+# Says why a try of the failover cloud gave up ($1), with the end of each log it wrote; fails.
+failover_gave_up() {
+    echo "services.sh: the pg_auto_failover cloud did not come up: $1" >&2
+    local log
+    for log in "$work"/failover/*.log; do
+        [ -f "$log" ] && { echo "--- the end of $log:" >&2; tail -n 15 "$log" >&2; }
+    done
+    return 1
+}
+
+# One try of start_failover_cluster on the first free ports after $1; fails when it gave up.
+try_failover_cluster() {
     local base="$work/failover" port first=""
     mkdir -p "$base/run"
     chmod 777 "$work" "$base" "$base/run"
-    for port in $(seq 27100 3 27190); do
+    for port in $(seq $(($1 + 3)) 3 27190); do
         listening "$port" || listening $((port + 1)) || listening $((port + 2)) || { first=$port; break; }
     done
-    [ -n "$first" ] || return 0
+    [ -n "$first" ] || { failover_gave_up "no three free ports after $1"; return 1; }
+    echo "$first" > "$base/first"
     local environment="XDG_CONFIG_HOME='$base/config' XDG_DATA_HOME='$base/data' XDG_RUNTIME_DIR='$base/run' PATH='$pg_bin':\$PATH"
     cat > "$base/ctl" <<CTL
 #!/bin/bash
@@ -153,27 +178,29 @@ esac
 CTL
     chmod 755 "$base/ctl"
     "$base/ctl" create create monitor --pgdata "$base/monitor" --pgport "$first" --hostname 127.0.0.1 --auth trust --no-ssl \
-        > "$base/create-monitor.log" 2>&1 || { cat "$base/create-monitor.log" >&2; return 0; }
+        > "$base/create-monitor.log" 2>&1 || { failover_gave_up "the monitor could not be made"; return 1; }
     "$base/ctl" start-keeper monitor
-    wait_until_listening "$first" || return 0
-    for _ in $(seq 1 50); do
+    wait_until_listening "$first" 60 || { failover_gave_up "the monitor did not listen within 60 s"; return 1; }
+    for _ in $(seq 1 300); do
         psql -X -q -h 127.0.0.1 -p "$first" -U postgres -c "SELECT 1" pg_auto_failover >/dev/null 2>&1 && break
         sleep 0.2
     done
-    psql -X -q -h 127.0.0.1 -p "$first" -U postgres -f docs/pg_auto_failover-monitor.sql pg_auto_failover >/dev/null || return 0
+    psql -X -q -h 127.0.0.1 -p "$first" -U postgres -f docs/pg_auto_failover-monitor.sql pg_auto_failover >/dev/null \
+        || { failover_gave_up "the monitor did not take docs/pg_auto_failover-monitor.sql"; return 1; }
     local n
     for n in 1 2; do
         "$base/ctl" create create postgres --pgdata "$base/node$n" --pgport $((first + n)) --hostname 127.0.0.1 --auth trust --no-ssl \
             --name "node$n" --monitor "postgresql://autoctl_node@127.0.0.1:$first/pg_auto_failover" \
-            > "$base/create-node$n.log" 2>&1 || { cat "$base/create-node$n.log" >&2; return 0; }
+            > "$base/create-node$n.log" 2>&1 || { failover_gave_up "node$n could not be made"; return 1; }
         # A primary cut off from the monitor and the standby demotes itself after 5 s, before
         # the monitor (8 s) promotes the standby: never two primaries.
         "$base/ctl" create config set --pgdata "$base/node$n" timeout.network_partition_timeout 5 >/dev/null
         "$base/ctl" start-keeper "node$n"
-        wait_until_listening $((first + n)) || return 0
+        # The standby listens only once its base backup of the primary is done.
+        wait_until_listening $((first + n)) 120 || { failover_gave_up "node$n did not listen within 120 s"; return 1; }
     done
     # Ready when one node takes writes and the other replicates synchronously.
-    for _ in $(seq 1 120); do
+    for _ in $(seq 1 240); do
         local state
         state=$("$base/ctl" state 2>/dev/null || true)
         if grep -Eq "\| +secondary +\| +secondary" <<< "$state" && grep -Eq "\| +primary +\| +primary" <<< "$state" && "$base/ctl" primary >/dev/null; then
@@ -184,6 +211,7 @@ CTL
         sleep 0.5
     done
     "$base/ctl" state >&2 || true
+    failover_gave_up "no primary and synchronous secondary within 120 s"
 }
 
 # Exports VOCAB_TEST_BACKUP_ADMIN, an administrator's address of a third PostgreSQL whose WAL
