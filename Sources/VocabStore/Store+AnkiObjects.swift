@@ -151,10 +151,12 @@ extension Store {
         }
     }
 
-    /// The ids of every object of `kind` that has a number for one.
-    public func ankiObjectIds(_ kind: AnkiObjectKind) throws -> Set<Int64> {
+    /// The ids of every object of `kind` that has a number for one, in a set with room for
+    /// `room` more (made that large at once: grown by doubling, it holds its old table and the
+    /// new one together).
+    public func ankiObjectIds(_ kind: AnkiObjectKind, room: Int = 0) throws -> Set<Int64> {
         try guarded {
-            var ids = Set<Int64>()
+            var ids = Set<Int64>(minimumCapacity: room)
             try database.forEachRow("SELECT id FROM anki_objects WHERE kind = ?", [.text(kind.rawValue)]) { row in
                 if let id = Int64(row.text(0)) { ids.insert(id) }
             }
@@ -391,6 +393,21 @@ public struct AnkiWordStanding: Equatable, Sendable {
     public var bookId: UUID
     public var reviews: Int64
     public var lastReview: Int64
+
+    /// How a word read with its schedule stands (its place in the order words were added aside:
+    /// 0).
+    public init(_ history: WordHistory) {
+        self.init(order: 0, modified: history.word.modifiedAt.milliseconds, bookId: history.word.bookId,
+                  reviews: Int64(history.schedule?.reviews ?? 0), lastReview: history.schedule?.lastReview.milliseconds ?? 0)
+    }
+
+    public init(order: Int64, modified: Int64, bookId: UUID, reviews: Int64, lastReview: Int64) {
+        self.order = order
+        self.modified = modified
+        self.bookId = bookId
+        self.reviews = reviews
+        self.lastReview = lastReview
+    }
 }
 
 extension Store {

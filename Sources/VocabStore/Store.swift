@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VocabCore
+import VocabSystem
 
 /// The Vocab store: books and words in one SQLite file, with the operations that keep the
 /// app's invariants (unique names, words tied to their book by id, deletions remembered).
@@ -159,6 +160,8 @@ extension Store {
         try guarded { try database.execute("PRAGMA cache_size = -\(megabytes * 1024); PRAGMA foreign_keys = OFF") }
         defer {
             try? database.execute("PRAGMA cache_size = -2000; PRAGMA foreign_keys = ON" + (whole ? "; PRAGMA temp_store = DEFAULT" : ""))
+            // The cache's pages and what the bulk change held, given back to the system.
+            ProcessMemory.giveBackFreed()
         }
         return try body()
     }
