@@ -23,6 +23,8 @@ VOCAB_MHD(enum MHD_Result, MHD_add_response_header, (struct MHD_Response *respon
           response, header, content)
 VOCAB_MHD(struct MHD_Response *, MHD_create_response_from_buffer, (size_t size, void *buffer, enum MHD_ResponseMemoryMode mode),
           size, buffer, mode)
+VOCAB_MHD(struct MHD_Response *, MHD_create_response_from_buffer_with_free_callback_cls,
+          (size_t size, void *buffer, MHD_ContentReaderFreeCallback crfc, void *crfc_cls), size, buffer, crfc, crfc_cls)
 VOCAB_MHD(int, MHD_get_connection_values, (struct MHD_Connection *connection, enum MHD_ValueKind kind, MHD_KeyValueIterator iterator,
                                            void *context), connection, kind, iterator, context)
 VOCAB_MHD(const char *, MHD_lookup_connection_value, (struct MHD_Connection *connection, enum MHD_ValueKind kind, const char *key),

@@ -1,4 +1,5 @@
 import Foundation
+import TestServices
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -92,35 +93,13 @@ class ServeTestCase: EndToEndTestCase {
     /// One request over a fresh connection (Connection: close), read to the end.
     func send(_ method: String, _ path: String, body: String? = nil, headers extra: [String: String] = [:],
                       rawBody: [UInt8]? = nil) throws -> Reply {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        guard let connection = LoopbackConnection(port: port, waitSeconds: 300) else { throw POSIXError(.ECONNREFUSED) }
         let payload = rawBody ?? body.map { Array($0.utf8) } ?? []
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in extra { head += "\(name): \(value)\r\n" }
         if !payload.isEmpty || method == "POST" { head += "Content-Type: application/json\r\nContent-Length: \(payload.count)\r\n" }
-        let request = Array((head + "\r\n").utf8) + payload
-        var sent = 0
-        while sent < request.count {
-            let written = request[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard written > 0 else { break }  // the server may answer (413) and close before the whole body
-            sent += written
-        }
-        var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            response += buffer[0..<count]
-        }
+        connection.send(bytes: Array((head + "\r\n").utf8) + payload)
+        let response = connection.receiveAll()
         let text = String(decoding: response, as: UTF8.self)
         let (headPart, bodyPart) = text.range(of: "\r\n\r\n").map { (String(text[..<$0.lowerBound]), String(text[$0.upperBound...])) } ?? (text, "")
         let headLines = headPart.components(separatedBy: "\r\n")

@@ -4,9 +4,6 @@ import Synchronization
 import TestServices
 import XCTest
 @testable import VocabWeb
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A card shown never waits behind writes waiting on something else: against a real HTTP
 /// server whose writes all wait (as they wait for the learner's lock or a cloud connection),
@@ -63,25 +60,7 @@ final class ReadLaneTests: XCTestCase {
     /// The status of the answer to `request` sent on a new loopback connection to `port`
     /// (0 when none came within 30 s).
     private static func status(of request: String, port: UInt16) -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return 0 }
-        defer { close(socket) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return 0 }
-        let bytes = Array(request.utf8)
-        guard bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { return 0 }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-        guard count > 12 else { return 0 }
-        // "HTTP/1.1 200 OK"
-        return Int(String(decoding: buffer[9..<12], as: UTF8.self)) ?? 0
+        guard let connection = LoopbackConnection(port: port), connection.send(request) else { return 0 }
+        return LoopbackConnection.status(connection.receive(most: 512))
     }
 }
