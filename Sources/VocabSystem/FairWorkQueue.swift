@@ -88,7 +88,8 @@ package final class FairWorkQueue: @unchecked Sendable {
                     guard (runningByKey[key] ?? 0) < runningPerKey else { return nil }
                     return writesMayRun ? 0 : queues[key]?.firstIndex(where: \.reading)
                 }
-                if let index = turns.firstIndex(where: { takeable($0) != nil }), let place = takeable(turns[index]) {
+                let found = turns.indices.lazy.compactMap { index in takeable(self.turns[index]).map { (index, $0) } }.first
+                if let (index, place) = found {
                     let key = turns[index]
                     var queue = queues[key] ?? []
                     let (reading, job) = queue.remove(at: place)
