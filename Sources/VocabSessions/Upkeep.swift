@@ -135,7 +135,8 @@ public final class StoreUpkeep: Sendable {
             let report = try upkeep.run(storePath: pool.path, now: clock.now(), wait: false,
                                         read: { body in try pool.pool.read(body) },
                                         write: { body in try pool.pool.write(body).value },
-                                        backUp: { body in try pool.pool.write(body).value })
+                                        // A reader's snapshot: the learner's writes never wait for a backup.
+                                        backUp: { body in try pool.pool.read(body) })
             if report.busy { schedule(after: 5) }
             ran(report)
             return report

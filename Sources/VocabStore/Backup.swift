@@ -150,13 +150,15 @@ extension StoreBackups {
         let partial = folder + "/.partial-" + name
         unlink(partial)
         defer { unlink(partial) }
-        // The counts and the copy come from one read transaction: the same snapshot.
+        // The counts and the copy come from one read transaction (the caller's, a reader's, if
+        // one is open): the same snapshot.
         let expected: StoreCounts
         do {
-            try database.execute("BEGIN")
-            defer { try? database.execute("COMMIT") }
-            expected = try counts(database)
-            try copy(database, to: partial)
+            expected = try database.readTransaction {
+                let expected = try counts(database)
+                try copy(database, to: partial)
+                return expected
+            }
         } catch let error as SQLiteError {
             throw BackupError.cannotWrite(folder: folder, reason: error.message)
         }

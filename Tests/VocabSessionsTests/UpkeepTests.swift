@@ -42,6 +42,38 @@ final class UpkeepTests: XCTestCase {
         XCTAssertEqual(upkeep.runNow(), Upkeep.Report())
     }
 
+    /// A server backs its store up from a reader: a write under way (the learner's grade, an Anki
+    /// app's sync) never waits for the backup, nor the backup for it.
+    func testTheAutomaticBackupIsTakenWhileAWriteHoldsTheStore() throws {
+        let folder = try folder()
+        let pool = try store(in: folder, words: 10)
+        let books = try pool.read { try $0.store.bookSummaries().count }
+        let writing = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), backedUp = DispatchSemaphore(value: 0)
+        let t0 = self.t0
+        Thread {
+            try? pool.write { library in
+                try library.store.transaction {
+                    _ = try library.store.addBook(BookDraft(name: "Written meanwhile"), now: t0)
+                    writing.signal()
+                    release.wait()
+                }
+            }
+        }.start()
+        writing.wait()
+        let outcome = UpkeepOutcome()
+        Thread {
+            outcome.report = StoreUpkeep(pool: pool, policy: BackupPolicy(), clock: FixedClock(t0)).runNow()
+            backedUp.signal()
+        }.start()
+        let finished = backedUp.wait(timeout: .now() + 60)
+        release.signal()
+        XCTAssertEqual(finished, .success, "the backup was taken while the write held the store")
+        if finished != .success { _ = backedUp.wait(timeout: .now() + 60) }
+        let backup = try XCTUnwrap(outcome.report?.backup)
+        // The store as it was before the write under way: its words, not the book it was adding.
+        XCTAssertEqual(try StoreBackups.check(backup.path), StoreCounts(books: books, words: 10, reviews: 0))
+    }
+
     func testWhileAnotherProcessHoldsTheUpkeepNothingIsDoneAndNothingWaits() throws {
         let folder = try folder()
         let pool = try store(in: folder, words: 3_000)
@@ -61,4 +93,9 @@ final class UpkeepTests: XCTestCase {
         XCTAssertNil(StoreUpkeep(pool: pool, policy: BackupPolicy(automatic: false), clock: FixedClock(t0)).runNow()?.backup)
         XCTAssertNotNil(StoreUpkeep(pool: pool, policy: BackupPolicy(), clock: FixedClock(t0)).runNow()?.backup)
     }
+}
+
+/// What a run on another thread reported: written before that thread signals, read after the wait.
+private final class UpkeepOutcome: @unchecked Sendable {
+    var report: Upkeep.Report?
 }
