@@ -15,7 +15,7 @@ extension AnkiKeptCollection {
     public func replace(with upload: AnkiUploadedCollection, beforeDeleting: ([UUID]) throws -> Void) throws -> Int {
         // A whole collection: hundreds of thousands of rows, with the page cache of a bulk change,
         // counted once after.
-        try store.withImportCache { try store.withAnkiCountsPaused {
+        try store.withAnkiBulkChange(cacheMegabytes: Self.uploadCacheMegabytes) {
             let before = Set(try store.ankiWordStandings().keys)
             try store.clearAnkiCollection()
             // Its stamps and objects as it sent them (many to a statement): the app's next `meta`
@@ -59,6 +59,9 @@ extension AnkiKeptCollection {
             for wordId in kept { try store.noteAnkiChanged(word: wordId) }
             for bookId in deckless { try store.noteAnkiChanged(book: bookId) }
             return deleted
-        } }
+        }
     }
+
+    /// The page cache of a whole upload's bulk change (an import's).
+    static let uploadCacheMegabytes = 24
 }

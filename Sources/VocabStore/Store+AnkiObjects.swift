@@ -174,10 +174,11 @@ extension Store {
     }
 
     /// Runs `body`, a bulk change of the kept collection (a first mirror, a whole collection
-    /// uploaded: hundreds of thousands of rows), with the triggers that keep its counts paused,
-    /// and counts the rows once after (also when `body` throws).
-    public func withAnkiCountsPaused<T>(_ body: () throws -> T) throws -> T {
-        try ankiWrite {
+    /// uploaded: hundreds of thousands of rows), in the page cache of a bulk change of
+    /// `cacheMegabytes` (`withImportCache`), with the triggers that keep its counts paused, and
+    /// counts the rows once after (also when `body` throws).
+    public func withAnkiBulkChange<T>(cacheMegabytes: Int, _ body: () throws -> T) throws -> T {
+        try withImportCache(megabytes: cacheMegabytes) { try ankiWrite {
             try database.run("INSERT INTO anki_counts_paused VALUES (1)")
             let result: T
             do {
@@ -188,7 +189,7 @@ extension Store {
             }
             try recountAnkiObjects()
             return result
-        }
+        } }
     }
 
     private func recountAnkiObjects() throws {

@@ -52,7 +52,7 @@ final class AnkiCountsTests: XCTestCase {
         try assertCounted(store, "the collection cleared")
         try store.putAnkiObject(object(.deck, 1))
         try assertCounted(store, "a new kind")
-        try store.withAnkiCountsPaused { try store.putAnkiObjects((0..<300).map { object(.revlog, $0) }) }
+        try store.withAnkiBulkChange(cacheMegabytes: 2) { try store.putAnkiObjects((0..<300).map { object(.revlog, $0) }) }
         try assertCounted(store, "a bulk change, counted once after")
         try store.clearAnkiCopy()
         try assertCounted(store, "a cloud's copy cleared")
