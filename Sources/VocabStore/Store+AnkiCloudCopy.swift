@@ -38,6 +38,8 @@ extension Store {
 
     /// Starts tracking the kept collection's changes on this connection (from nothing).
     public func trackAnkiChanges() throws {
+        // The other object a write of NEW, with its source, displaces as that word's mirror.
+        let displaced = "SELECT kind, id FROM main.anki_objects WHERE kind = NEW.kind AND source = NEW.source AND id <> NEW.id"
         try guarded {
             try database.execute("""
                 CREATE TEMP TABLE IF NOT EXISTS anki_touched (kind TEXT NOT NULL, id TEXT NOT NULL);
@@ -49,10 +51,10 @@ extension Store {
                 BEGIN INSERT INTO anki_touched VALUES (OLD.kind, OLD.id); END;
                 CREATE TEMP TRIGGER IF NOT EXISTS anki_touched_object_displaced BEFORE INSERT ON main.anki_objects
                 WHEN NEW.source IS NOT NULL
-                BEGIN INSERT INTO anki_touched SELECT kind, id FROM main.anki_objects WHERE kind = NEW.kind AND source = NEW.source AND id <> NEW.id; END;
+                BEGIN INSERT INTO anki_touched \(displaced); END;
                 CREATE TEMP TRIGGER IF NOT EXISTS anki_touched_mirror_displaced BEFORE UPDATE OF source ON main.anki_objects
                 WHEN NEW.source IS NOT NULL
-                BEGIN INSERT INTO anki_touched SELECT kind, id FROM main.anki_objects WHERE kind = NEW.kind AND source = NEW.source AND id <> NEW.id; END;
+                BEGIN INSERT INTO anki_touched \(displaced); END;
                 CREATE TEMP TRIGGER IF NOT EXISTS anki_touched_grave AFTER INSERT ON main.anki_graves
                 BEGIN INSERT INTO anki_touched VALUES ('grave:' || NEW.kind, NEW.id); END;
                 CREATE TEMP TRIGGER IF NOT EXISTS anki_touched_collection_insert AFTER INSERT ON main.anki_collection
