@@ -137,7 +137,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "VocabDictionaryTests", dependencies: ["VocabDictionary", "VocabCore", "TestServices"]),
         .testTarget(name: "VocabSessionsTests", dependencies: ["VocabSessions", "VocabStore", "VocabCore", "VocabSync", "VocabCloudAPI", "VocabDictionary", "VocabSystem"]),
-        .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite"]),
+        .testTarget(name: "VocabStoreTests", dependencies: ["VocabStore", "VocabCore", "CSQLite", "TestServices"]),
         .testTarget(name: "VocabArchivesTests", dependencies: ["VocabArchives", "VocabSystem"]),
         .testTarget(name: "VocabAnkiSyncTests", dependencies: ["VocabAnkiSync", "VocabAnki", "VocabArchives", "VocabCloudAPI", "VocabCore",
                                                              "VocabSessions", "VocabStore"]),

@@ -125,8 +125,10 @@ public final class LibraryPool: Sendable {
 
     /// Opens (creating or upgrading as needed) the store in `folder`; see `StorePool` for the
     /// readers, the watching of other processes and the log's checkpoints.
-    public init(folder: String, maximumReaders: Int = 4, watchingOtherProcesses: Bool = true, logPages: Int? = nil) throws {
-        pool = try StorePool(folder: folder, maximumReaders: maximumReaders, watchingOtherProcesses: watchingOtherProcesses, logPages: logPages)
+    public init(folder: String, maximumReaders: Int = 4, watchingOtherProcesses: Bool = true, logPages: Int? = nil,
+                checkpointingAside: Bool = false) throws {
+        pool = try StorePool(folder: folder, maximumReaders: maximumReaders, watchingOtherProcesses: watchingOtherProcesses, logPages: logPages,
+                             checkpointingAside: checkpointingAside)
     }
 
     /// The store file.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestServices
 import XCTest
 import VocabCore
 @testable import VocabStore
@@ -126,5 +127,31 @@ final class StorePoolTests: XCTestCase {
         let frame = 8_192 + 24  // a page and its header
         XCTAssertLessThanOrEqual(sizes[0], 64 * frame, "checkpointed at 16 pages (and one write's pages past them): \(sizes[0] / frame) frames")
         XCTAssertGreaterThan(sizes[1], 200 * frame, "the default log grew far past that: \(sizes[1] / frame) frames")
+    }
+
+    /// `vocab serve`'s store: the log is checkpointed on the pool's own thread, so no write waits
+    /// for a checkpoint its commit brought on; held back, the log grows past the mark while the
+    /// writes go on, and once let go the checkpoint copies it into the store.
+    func testALogCheckpointedAsideNeverHoldsTheWriteThatFilledIt() throws {
+        let folder = try TemporaryFolder()
+        let pool = try StorePool(folder: folder.path, logPages: 16, checkpointingAside: true)
+        func bytes(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        }
+        let book = try pool.write { try $0.addBook(BookDraft(name: "B"), now: self.t0) }.value
+        let checkpoints = try XCTUnwrap(pool.checkpointer).queue
+        checkpoints.suspend()
+        let storeBefore = bytes(pool.path)
+        for index in 0..<100 {
+            try pool.write { store in
+                try store.addWord(WordDraft(word: "word \(index)", definition: String(repeating: "meaning ", count: 40)), toBook: book.id, now: self.t0)
+            }
+        }
+        let frame = 8_192 + 24
+        XCTAssertGreaterThan(bytes(pool.path + "-wal"), 64 * frame, "no write checkpointed the log itself")
+        XCTAssertEqual(bytes(pool.path), storeBefore, "nothing was copied into the store meanwhile")
+        checkpoints.resume()
+        XCTAssertTrue(waitUntil { bytes(pool.path) > storeBefore }, "the pool's checkpoint copied the log into the store")
+        XCTAssertEqual(try pool.read { try $0.wordCount() }, 100)
     }
 }

@@ -97,7 +97,8 @@ enum ServeCommand {
             say("Stopped.")
             return
         }
-        let pool = try LibraryPool(folder: folder)
+        // The learner's requests never wait for the store's log to be checkpointed.
+        let pool = try LibraryPool(folder: folder, checkpointingAside: true)
         // Where a phone pairs now: for the window (the notice) and, on a terminal, for a camera.
         let offer: @Sendable (ServingNotice) -> Void = { notice in
             notice.publish(in: folder)

@@ -85,7 +85,30 @@ public final class Database {
         }, nil, nil, nil)
     }
 
+    /// Hands each commit's count of pages in the write-ahead log to `handler` (on the committing
+    /// thread, within the commit: it must only note it), in place of SQLite's checkpoint at the
+    /// commit's end: the log is then checkpointed where the handler says.
+    func onCommitToLog(_ handler: @escaping (Int) -> Void) {
+        let box = Unmanaged.passRetained(LogHook(handler))
+        logHook?.release()
+        logHook = box
+        sqlite3_wal_hook(handle, { context, _, _, pages in
+            if let context { Unmanaged<LogHook>.fromOpaque(context).takeUnretainedValue().handler(Int(pages)) }
+            return SQLITE_OK
+        }, box.toOpaque())
+    }
+
+    /// The handler `onCommitToLog` set, held until the connection closes.
+    private var logHook: Unmanaged<LogHook>?
+
+    private final class LogHook {
+        let handler: (Int) -> Void
+        init(_ handler: @escaping (Int) -> Void) { self.handler = handler }
+    }
+
     deinit {
+        sqlite3_wal_hook(handle, nil, nil)
+        logHook?.release()
         sqlite3_update_hook(handle, nil, nil)
         statements.removeAll()
         sqlite3_close_v2(handle)
