@@ -10,21 +10,26 @@ the Rust core AnkiDroid and Anki desktop run), against one sync server (Vocab's 
   bench_anki_sync.py round ENDPOINT WORK CHANGES
       with clients WORK/one and WORK/two signed in: the first, empty, asks and downloads the
       account (the first full download: the asking and the download timed together); the
-      second does the same, untimed; then CHANGES new notes synced up from the first (timed),
-      CHANGES from the second (untimed) and the first syncs them down (timed); prints one JSON
-      object of seconds and counts
+      second does the same, untimed; then, five times over, CHANGES new notes synced up from the
+      first (timed), CHANGES from the second (untimed) and the first syncs them down (timed);
+      prints one JSON object of seconds (each way the median of the five, and all of them) and
+      counts (`arrived`: the fewest notes that came down in a turn)
 
 Every figure is timed around the client's call alone (Python's start and Anki's loading
 aside). The notes added are of the note type the download's notes mostly have.
 """
 import json
 import os
+import statistics
 import sys
 import time
 
 from anki.collection import AddNoteRequest, Collection
 from anki.import_export_pb2 import ImportAnkiPackageOptions, ImportAnkiPackageRequest
 from anki.sync_pb2 import SyncAuth
+
+# Normal syncs timed each way; the median is the figure.
+ROUNDS = 5
 
 
 def timed(work):
@@ -125,19 +130,24 @@ def main():
     download(two, auth_two)
     normal_sync(one, auth_one)  # the changes the first open made (its time zone), untimed
     normal_sync(two, auth_two)
-    wait_past_ids(one, two)
-    add_notes(one, changes, "up")
-    up = normal_sync(one, auth_one)
-    # Note ids are times in ms, each past the collection's last: the first client's may run ahead
-    # of the clock, and a second client's made within that time would take the same ids (which a
-    # sync then reads as one note changed). Wait it out, untimed.
-    time.sleep(changes / 1000 + 0.5)
-    add_notes(two, changes, "down")
-    normal_sync(two, auth_two)
-    down = normal_sync(one, auth_one)
-    arrived = one.db.scalar("select count(*) from notes where flds like 'down word %'")
-    print(json.dumps({"download": first, "notes": notes, "revlog": revlog, "bytes": size, "up": up, "down": down,
-                      "arrived": arrived}))
+    ups, downs, arrived = [], [], []
+    for turn in range(ROUNDS):
+        wait_past_ids(one, two)
+        add_notes(one, changes, f"up{turn}")
+        ups.append(normal_sync(one, auth_one))
+        # Note ids are times in ms, each past the collection's last: the first client's may run
+        # ahead of the clock, and a second client's made within that time would take the same ids
+        # (which a sync then reads as one note changed). Wait it out, untimed.
+        time.sleep(changes / 1000 + 0.5)
+        add_notes(two, changes, f"down{turn}")
+        normal_sync(two, auth_two)
+        downs.append(normal_sync(one, auth_one))
+        arrived.append(one.db.scalar(f"select count(*) from notes where flds like 'down{turn} word %'"))
+        normal_sync(two, auth_two)  # the first client's notes, untimed, before the next turn
+    # Each way, the median of the turns (a single sync varied by half from run to run).
+    print(json.dumps({"download": first, "notes": notes, "revlog": revlog, "bytes": size,
+                      "up": statistics.median(ups), "down": statistics.median(downs),
+                      "ups": ups, "downs": downs, "arrived": min(arrived)}))
     one.close()
     two.close()
 

@@ -8,8 +8,9 @@ import Glibc
 /// hold — `vocab serve` a store that imported it, Anki's own server (`python -m anki.syncserver`)
 /// a collection a client uploaded whole. Against each, Anki's own client (scripts/bench_anki_sync.py)
 /// times the first full download of an empty collection (asking and downloading together), a
-/// normal sync of `changes` new notes up, one of `changes` notes another client added, down, and
-/// the full upload of the collection (over a Vocab store that holds its words already).
+/// normal sync of `changes` new notes up, one of `changes` notes another client added, down (each
+/// the median of five turns), and the full upload of the collection (over a Vocab store that
+/// holds its words already).
 /// Targets: every figure at most Anki's server's, and the Vocab server's peak memory during the
 /// round under twice the collection's size.
 struct AnkiSyncBenchmark {
@@ -102,8 +103,8 @@ struct AnkiSyncBenchmark {
         var ourFigures = ours, theirFigures = reference
         ourFigures["upload"] = ourUpload
         theirFigures["upload"] = upload
-        for (what, key) in [("first full download", "download"), ("normal sync of \(changes) notes up", "up"),
-                            ("normal sync of \(changes) notes down", "down"), ("full upload", "upload")] {
+        for (what, key) in [("first full download", "download"), ("normal sync of \(changes) notes up (median of 5)", "up"),
+                            ("normal sync of \(changes) notes down (median of 5)", "down"), ("full upload", "upload")] {
             let mine = ourFigures[key] as? Double ?? .infinity, theirs = theirFigures[key] as? Double ?? 0
             let ratio = mine / max(theirs, 1e-9)
             print(String(format: "  %@: vocab serve %.3f s, Anki's server %.3f s, ratio %.2fx (target <= 1x)", what, mine, theirs, ratio))
