@@ -394,20 +394,14 @@ public struct AnkiWordStanding: Equatable, Sendable {
     public var bookId: UUID
     public var reviews: Int64
     public var lastReview: Int64
+}
 
+extension AnkiWordStanding {
     /// How a word read with its schedule stands (its place in the order words were added aside:
-    /// 0).
+    /// 0). In an extension, so the memberwise initialiser the store uses stays as Swift makes it.
     public init(_ history: WordHistory) {
         self.init(order: 0, modified: history.word.modifiedAt.milliseconds, bookId: history.word.bookId,
                   reviews: Int64(history.schedule?.reviews ?? 0), lastReview: history.schedule?.lastReview.milliseconds ?? 0)
-    }
-
-    public init(order: Int64, modified: Int64, bookId: UUID, reviews: Int64, lastReview: Int64) {
-        self.order = order
-        self.modified = modified
-        self.bookId = bookId
-        self.reviews = reviews
-        self.lastReview = lastReview
     }
 }
 
