@@ -7,6 +7,9 @@ the Rust core AnkiDroid and Anki desktop run), against one sync server (Vocab's 
   bench_anki_sync.py upload ENDPOINT PACKAGE FOLDER
       imports PACKAGE into the signed-in client's new collection and uploads it whole (a full
       upload); prints {"upload": seconds}
+  bench_anki_sync.py download ENDPOINT FOLDER
+      the signed-in client's empty collection asks and downloads the account (timed together);
+      prints {"download": seconds, "notes": count}
   bench_anki_sync.py round ENDPOINT WORK CHANGES
       with clients WORK/one and WORK/two signed in: the first, empty, asks and downloads the
       account (the first full download: the asking and the download timed together); the
@@ -118,6 +121,13 @@ def main():
             finally:
                 col.reopen(after_full_sync=True)
         print(json.dumps({"upload": timed(work_upload)[0]}))
+        col.close()
+        return
+    if command == "download":
+        folder = sys.argv[3]
+        col, auth = signed_in(folder, endpoint)
+        seconds = download(col, auth)
+        print(json.dumps({"download": seconds, "notes": col.note_count()}))
         col.close()
         return
     work, changes = sys.argv[3], int(sys.argv[4])

@@ -43,14 +43,31 @@ public enum AnkiKeptFile {
 
     /// The kept collection of `store` as a collection file (schema 11), its stamps `state`'s,
     /// compressed as a full download sends it (read from the file a chunk at a time: never held
-    /// whole uncompressed), with the file's size.
-    public static func compressed(of store: Store, state: AnkiCollectionState) throws -> (bytes: [UInt8], size: Int) {
-        let folder = try PrivateFolder()
-        let path = folder.file("collection.anki2")
+    /// whole uncompressed), with the file's size. With `folder`, the file kept ready there
+    /// (`AnkiDownloadFile`).
+    public static func compressed(of store: Store, state: AnkiCollectionState, keptIn folder: String? = nil) throws -> (bytes: [UInt8], size: Int) {
+        if let folder { return try AnkiDownloadFile.compressed(of: store, state: state, in: folder) }
+        let scratch = try PrivateFolder()
+        let path = scratch.file("collection.anki2")
+        try write(store, state: state, to: path)
+        return try withExtendedLifetime(scratch) { try compressed(path) }
+    }
+
+    /// The file at `path` compressed as a download sends it, with its size.
+    static func compressed(_ path: String) throws -> (bytes: [UInt8], size: Int) {
+        do {
+            return try Zstd.compress(file: path)
+        } catch {
+            throw AnkiPackageError.cannotWrite(reason: "the collection written could not be read back (\(error))")
+        }
+    }
+
+    /// Writes the kept collection of `store` into a new file at `path`.
+    static func write(_ store: Store, state: AnkiCollectionState, to path: String) throws {
         do {
             let collection = try Database(path: path)
-            // A file of this call's own until it is read back: no journal, no syncs; the indexes
-            // made after the rows (each sorted once, not grown row by row).
+            // A file no one reads until it is written: no journal, no syncs; the indexes made
+            // after the rows (each sorted once, not grown row by row).
             try collection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
             try collection.execute(AnkiCollectionSchema.tables)
             try collection.transaction {
@@ -61,10 +78,17 @@ public enum AnkiKeptFile {
         } catch let error as SQLiteError {
             throw AnkiPackageError.cannotWrite(reason: "the collection could not be written (\(error.message))")
         }
+    }
+
+    /// Sets the collection's stamps in the file at `path` (its one `col` row).
+    static func setStamps(_ state: AnkiCollectionState, in path: String) throws {
         do {
-            return try Zstd.compress(file: path)
-        } catch {
-            throw AnkiPackageError.cannotWrite(reason: "the collection written could not be read back (\(error))")
+            let collection = try Database(path: path)
+            try collection.run("UPDATE col SET crt = ?, mod = ?, scm = ?, usn = ?, ls = ?", [
+                .integer(state.created), .integer(state.modified), .integer(state.schema), .integer(state.usn), .integer(state.modified),
+            ])
+        } catch let error as SQLiteError {
+            throw AnkiPackageError.cannotWrite(reason: "the collection could not be stamped (\(error.message))")
         }
     }
 

@@ -73,14 +73,26 @@ public enum Zstd {
     /// The file at `path` compressed in one frame that records its size, read a chunk at a time
     /// (a collection sent whole is never held uncompressed); and the file's size.
     public static func compress(file path: String, level: Int32 = 3) throws -> (bytes: [UInt8], size: Int) {
+        var output: [UInt8] = []
+        let size = try compress(file: path, level: level, reserving: { output.reserveCapacity($0) }) { output += $0 }  // room only: pages are touched as written
+        return (output, size)
+    }
+
+    /// The file at `path` compressed as `compress(file:level:)` does, into `output` a chunk at a
+    /// time (held whole neither way); returns the file's size.
+    @discardableResult
+    public static func compress(file path: String, level: Int32 = 3, into output: OutputFile) throws -> Int {
+        try compress(file: path, level: level, reserving: { _ in }) { try output.write($0) }
+    }
+
+    private static func compress(file path: String, level: Int32, reserving: (Int) -> Void, take: (ArraySlice<UInt8>) throws -> Void) throws -> Int {
         guard vocab_libzstd_available() == 1 else { throw Failure.damaged("libzstd is not installed (Debian: libzstd1)") }
         guard let context = vocab_ZSTD_createCCtx() else { throw Failure.damaged("zstd is out of memory") }
         defer { _ = vocab_ZSTD_freeCCtx(context) }
         guard let size = FileStatus.byteSize(of: path) else { throw Failure.damaged("\(path) could not be read") }
         _ = vocab_ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)
         _ = vocab_ZSTD_CCtx_setPledgedSrcSize(context, UInt64(size))
-        var output: [UInt8] = []
-        output.reserveCapacity(vocab_ZSTD_compressBound(size))  // room only: pages are touched as written
+        reserving(vocab_ZSTD_compressBound(size))
         var chunk = [UInt8](repeating: 0, count: 1 << 17)
         var reader = try FileReader(path: path)
         defer { reader.close() }
@@ -95,7 +107,7 @@ public enum Zstd {
                         return (left, outBuffer.pos)
                     }
                     if vocab_ZSTD_isError(left) != 0 { throw Failure.damaged(String(cString: vocab_ZSTD_getErrorName(left))) }
-                    output += chunk[0..<written]
+                    try take(chunk[0..<written])
                     if end == ZSTD_e_end ? left == 0 : inBuffer.pos == inBuffer.size { return }
                 }
             }
@@ -106,6 +118,6 @@ public enum Zstd {
         }
         try step([], ZSTD_e_end)
         guard read == size else { throw Failure.damaged("the file changed while it was compressed") }
-        return (output, size)
+        return size
     }
 }

@@ -49,11 +49,14 @@ public struct AnkiLearner {
     /// Where the collection his apps sync with is kept when not in his store (a cloud: the store
     /// keeps a copy).
     public var cloud: (any AnkiCollectionCloud)?
+    /// Where the file a full download sends is kept ready between downloads (nil: made for each).
+    public var downloadFolder: String?
 
-    public init(account: String, pool: LibraryPool, cloud: (any AnkiCollectionCloud)? = nil) {
+    public init(account: String, pool: LibraryPool, cloud: (any AnkiCollectionCloud)? = nil, downloadFolder: String? = nil) {
         self.account = account
         self.pool = pool
         self.cloud = cloud
+        self.downloadFolder = downloadFolder
     }
 
     /// Where his apps' media files are kept: the cloud's, or his store's.
@@ -210,7 +213,8 @@ public final class AnkiSyncServer: Sendable {
     private func answerKept(_ call: AnkiSyncCall, body: [UInt8], header: AnkiSyncWire.Header, learner: AnkiLearner) throws -> AnkiSyncReply {
         let now = clock.now()
         func kept<T>(_ work: (AnkiKeptCollection) throws -> T) throws -> T {
-            try AnkiCollections.kept(learner.pool, account: learner.account, now: now, cloud: learner.cloud, work)
+            try AnkiCollections.kept(learner.pool, account: learner.account, now: now, cloud: learner.cloud,
+                                     downloadFolder: learner.downloadFolder, work)
         }
         func request() throws -> JSONValue { try Self.request(body) }
         let answer: JSONValue

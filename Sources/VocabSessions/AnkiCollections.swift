@@ -37,10 +37,13 @@ public enum AnkiCollections {
     /// it first, and what the call changed handed on in the same store transaction (so a call
     /// whose changes the cloud did not take changes nothing here either). When another server
     /// wrote first, the call runs again on what it wrote (three times at most: then "busy").
+    /// `downloadFolder`: where the file a full download sends is kept ready (`AnkiKeptCollection`).
     public static func kept<T>(_ pool: LibraryPool, account: String, now: Timestamp, cloud: (any AnkiCollectionCloud)? = nil,
-                               _ body: (AnkiKeptCollection) throws -> T) throws -> T {
+                               downloadFolder: String? = nil, _ body: (AnkiKeptCollection) throws -> T) throws -> T {
         guard let cloud else {
-            return try pool.write { library in try body(AnkiKeptCollection(store: library.store, account: account, now: now)) }
+            return try pool.write { library in
+                try body(AnkiKeptCollection(store: library.store, account: account, now: now, downloadFolder: downloadFolder))
+            }
         }
         for _ in 0..<3 {
             do {
@@ -57,7 +60,7 @@ public enum AnkiCollections {
                         if pulled.version != held || held == 0 {
                             try store.applyAnkiRows(pulled.rows, state: pulled.state, version: pulled.version)
                         }
-                        let result = try body(AnkiKeptCollection(store: store, account: account, now: now))
+                        let result = try body(AnkiKeptCollection(store: store, account: account, now: now, downloadFolder: downloadFolder))
                         let changes = try store.takeAnkiChanges()
                         if !changes.isEmpty {
                             guard let version = try cloud.push(expected: pulled.version, state: changes.state, rows: changes.rows) else {

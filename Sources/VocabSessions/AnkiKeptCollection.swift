@@ -21,11 +21,15 @@ public struct AnkiKeptCollection {
     let store: Store
     let account: String
     let now: Timestamp
+    /// Where the file a full download sends is kept ready between downloads (nil: written for
+    /// each download and dropped).
+    let downloadFolder: String?
 
-    public init(store: Store, account: String, now: Timestamp) {
+    public init(store: Store, account: String, now: Timestamp, downloadFolder: String? = nil) {
         self.store = store
         self.account = account
         self.now = now
+        self.downloadFolder = downloadFolder
     }
 
     /// Where the collection stands (brought up to the store first), and whether it holds no card.
@@ -42,7 +46,17 @@ public struct AnkiKeptCollection {
         var state = try mirror()
         state.usn += 1
         try store.saveAnkiCollection(state)
-        return try AnkiKeptFile.compressed(of: store, state: state)
+        return try AnkiKeptFile.compressed(of: store, state: state, keptIn: downloadFolder)
+    }
+
+    /// Making the next full download quick, off an app's requests (on the writer): the
+    /// store's changes mirrored, and what is left to do off it (`AnkiDownloadFile.plan`) for the
+    /// stamps that download will send. Nothing without a download folder.
+    public func planNextDownload() throws -> AnkiDownloadFile.Work {
+        var state = try mirror()
+        guard let downloadFolder else { return .none }
+        state.usn += 1
+        return try AnkiDownloadFile.plan(store, next: state, in: downloadFolder)
     }
 
     // MARK: A normal sync

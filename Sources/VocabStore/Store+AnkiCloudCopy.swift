@@ -127,6 +127,7 @@ extension Store {
         try write {
             try database.execute("""
                 DELETE FROM anki_objects; UPDATE anki_counts SET n = 0; DELETE FROM anki_graves; DELETE FROM anki_session; DELETE FROM anki_collection;
+                DELETE FROM anki_download;
                 """)
         }
     }

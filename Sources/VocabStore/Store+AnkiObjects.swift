@@ -269,7 +269,10 @@ extension Store {
     public func removeAnkiObject(_ kind: AnkiObjectKind, id: String) throws {
         try ankiWrite {
             try database.run("DELETE FROM anki_objects WHERE kind = ? AND id = ?", [.text(kind.rawValue), .text(id)])
-            if database.changes > 0 { try database.run("UPDATE anki_counts SET n = n - 1 WHERE kind = ?", [.text(kind.rawValue)]) }
+            if database.changes > 0 {
+                try database.run("UPDATE anki_counts SET n = n - 1 WHERE kind = ?", [.text(kind.rawValue)])
+                try database.run("DELETE FROM anki_download")
+            }
         }
     }
 
@@ -308,7 +311,22 @@ extension Store {
     /// Empties the kept collection (its objects, graves and sync under way) for a whole one to
     /// take its place.
     public func clearAnkiCollection() throws {
-        try ankiWrite { try database.execute("DELETE FROM anki_objects; UPDATE anki_counts SET n = 0; DELETE FROM anki_graves; DELETE FROM anki_session") }
+        try ankiWrite {
+            try database.execute("""
+                DELETE FROM anki_objects; UPDATE anki_counts SET n = 0; DELETE FROM anki_graves; DELETE FROM anki_session; DELETE FROM anki_download;
+                """)
+        }
+    }
+
+    /// The name of the download file kept ready that holds the kept objects as they are now
+    /// (nil: none does; any object written since cleared it).
+    public func ankiDownloadToken() throws -> String? {
+        try guarded { try database.first("SELECT token FROM anki_download") { $0.text(0) } }
+    }
+
+    /// Notes that the download file named `token` holds the kept objects as they are now.
+    public func setAnkiDownloadToken(_ token: String) throws {
+        try ankiWrite { try database.execute("DELETE FROM anki_download"); try database.run("INSERT INTO anki_download VALUES (?)", [.text(token)]) }
     }
 
     /// A message for the next sync of an Anki app (what a full upload did), once. It is part of

@@ -27,6 +27,17 @@ struct PairedAnkiAccounts: AnkiSyncAccounts {
     let pairing: DevicePairing
     /// The store's own id, as the account its collection is of.
     let account: String
+    /// Keeps the file a full download sends ready, once started: told of every call.
+    let readiness: AnkiDownloadReadiness
+    /// Where the file a full download sends is kept ready.
+    var downloadFolder: String { Self.downloadFolder(of: pool) }
+
+    /// The folder beside the store where its download file is kept ready.
+    static func downloadFolder(of pool: LibraryPool) -> String {
+        let store = pool.path
+        let folder = store.lastIndex(of: "/").map { String(store[..<$0]) } ?? "."
+        return folder + "/anki-download"
+    }
 
     func signIn(user: String, password: String, label: String, peer: String) throws -> String {
         guard let token = pairing.pair(code: password) else { throw Refusal.wrongPairingCode }
@@ -35,6 +46,7 @@ struct PairedAnkiAccounts: AnkiSyncAccounts {
 
     func serve(key: String, peer: String, _ body: (AnkiLearner) throws -> AnkiSyncReply) throws -> AnkiSyncReply {
         guard pairing.isPaired(key) else { throw Refusal.pairFirst }
-        return try body(AnkiLearner(account: account, pool: pool))
+        defer { readiness.changed() }
+        return try body(AnkiLearner(account: account, pool: pool, downloadFolder: downloadFolder))
     }
 }

@@ -37,6 +37,8 @@ public final class WebApp: Sendable {
     let dayStartCache = Mutex<Timestamp?>(nil)
     /// Anki's apps, on a server of one learner (they pair with its code).
     let anki: AnkiSyncServer?
+    /// Keeps the store ready for an Anki app's full download, once started.
+    let ankiReadiness: AnkiDownloadReadiness?
 
     public init(pool: LibraryPool, pairing: DevicePairing?, dictionaries: DictionaryService? = nil, speech: Speech? = nil,
                 catalogs: [Catalog] = [], clock: SessionClock = SystemClock(), studyDay: StudyDay = StudyDay(),
@@ -52,10 +54,13 @@ public final class WebApp: Sendable {
         self.scheme = scheme
         scratch = try ScratchFolder()
         if let pairing {
-            let accounts = PairedAnkiAccounts(pool: pool, pairing: pairing, account: try AnkiCollections.storeAccount(of: pool))
-            anki = AnkiSyncServer(accounts: accounts, clock: clock)
+            let account = try AnkiCollections.storeAccount(of: pool)
+            let readiness = AnkiDownloadReadiness(pool: pool, account: account, folder: PairedAnkiAccounts.downloadFolder(of: pool), clock: clock)
+            anki = AnkiSyncServer(accounts: PairedAnkiAccounts(pool: pool, pairing: pairing, account: account, readiness: readiness), clock: clock)
+            ankiReadiness = readiness
         } else {
             anki = nil
+            ankiReadiness = nil
         }
     }
 
@@ -296,6 +301,12 @@ public final class WebApp: Sendable {
     public func watchStore() {
         let counter = changeCounter
         observation = pool.observe { _ in counter.bump() }
+    }
+
+    /// Starts keeping the store ready for an Anki app's full download, off the requests (on a
+    /// server of one learner: nothing otherwise). `failed` hears why a run could not.
+    public func keepAnkiDownloadReady(failed: @escaping @Sendable (Error) -> Void) {
+        ankiReadiness?.start(failed: failed)
     }
 }
 

@@ -116,6 +116,10 @@ enum ServeCommand {
             Console.writeNow("vocab serve: the upkeep failed: \(TerminalWording.message(forAny: error))\n", to: STDERR_FILENO)
         })
         upkeep.start()
+        // An Anki app's first download finds the collection file ready, as on Anki's own server.
+        app.keepAnkiDownloadReady(failed: { error in
+            Console.writeNow("vocab serve: the Anki collection could not be made ready: \(TerminalWording.message(forAny: error))\n", to: STDERR_FILENO)
+        })
         defer { withExtendedLifetime(upkeep) {} }
         let server = try listen(options, identity, limits: options.limits) { request in app.handle(request) }
         let metrics = try serveMetrics(options, of: server)

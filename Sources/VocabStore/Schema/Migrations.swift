@@ -642,6 +642,18 @@ enum Migrations {
                 WHERE kind = NEW.kind;
             END;
             """),
+        // The collection file a full download sends, kept ready (named by `token`, in a folder
+        // of the server's): its one row says the file holds the kept objects as they are. Any
+        // object written clears it (the triggers below: a row OR REPLACE deletes is a write of
+        // another row, so they see it too), as do the store's ways to delete objects; the
+        // collection's stamps are not in it (set in the file as it is sent).
+        Migration(version: 19, sql: """
+            CREATE TABLE anki_download (token TEXT NOT NULL);
+            CREATE TRIGGER anki_download_insert AFTER INSERT ON anki_objects WHEN EXISTS (SELECT 1 FROM anki_download)
+            BEGIN DELETE FROM anki_download; END;
+            CREATE TRIGGER anki_download_update AFTER UPDATE ON anki_objects WHEN EXISTS (SELECT 1 FROM anki_download)
+            BEGIN DELETE FROM anki_download; END;
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }

@@ -1,0 +1,82 @@
+import Dispatch
+import Synchronization
+import VocabAnki
+import VocabCore
+import VocabStore
+
+/// Keeps a server of one learner ready for an Anki app's full download, as Anki's own server
+/// keeps its collection file: once at start, and whenever the store has been quiet for
+/// `settle` seconds after a change, what changed is mirrored into the kept collection (on the
+/// writer, as a sync's `meta` does) and the file the next download sends is made in `folder`
+/// (`AnkiDownloadFile`: written from a reader, the learner's writes never wait for it, and
+/// compressed). All of it on a queue of its own, off every request; a download finds its file
+/// ready and only reads it.
+public final class AnkiDownloadReadiness: Sendable {
+    private let pool: LibraryPool
+    private let account: String
+    private let folder: String
+    private let clock: any SessionClock
+    private let settle: Double
+    private let queue = DispatchQueue(label: "vocab.anki-download", qos: .utility)
+    private let state = Mutex<(started: Bool, queued: Bool, lastChange: DispatchTime, observation: ObservationToken?)>((false, false, .now(), nil))
+    private let failed = Mutex<@Sendable (Error) -> Void>({ _ in })
+
+    /// Does nothing until started: `changed` is a no-op before.
+    public init(pool: LibraryPool, account: String, folder: String, clock: any SessionClock = SystemClock(), settle: Double = 30) {
+        self.pool = pool
+        self.account = account
+        self.folder = folder
+        self.clock = clock
+        self.settle = settle
+    }
+
+    /// Starts listening to the store's commits, and queues a first run at once. `failed` hears
+    /// a run's error (the folder could not be written, say); the next change tries again.
+    public func start(failed: @escaping @Sendable (Error) -> Void = { _ in }) {
+        self.failed.withLock { $0 = failed }
+        let token = pool.observe { [weak self] _ in self?.changed() }
+        state.withLock { state in
+            state.observation = token
+            state.started = true
+        }
+        queueRun(after: 0)
+    }
+
+    /// Notes a change (the store's, or an app's call: a download moves the collection's number,
+    /// a sync may change only objects Vocab has no place for): once started, a run follows when
+    /// the store has been quiet for `settle` seconds.
+    public func changed() {
+        guard state.withLock({ state in
+            state.lastChange = .now()
+            return state.started
+        }) else { return }
+        queueRun(after: settle)
+    }
+
+    private func queueRun(after seconds: Double) {
+        guard state.withLock({ state in defer { state.queued = true }; return !state.queued }) else { return }
+        queue.asyncAfter(deadline: .now() + seconds) { [weak self] in
+            guard let self else { return }
+            let quietUntil = self.state.withLock { state -> DispatchTime? in
+                state.queued = false
+                let quiet = state.lastChange + self.settle
+                return seconds > 0 && quiet > .now() ? quiet : nil
+            }
+            if let quietUntil {
+                self.queueRun(after: Double(quietUntil.uptimeNanoseconds - DispatchTime.now().uptimeNanoseconds) / 1e9)
+                return
+            }
+            do { try self.prepareNow() } catch { self.failed.withLock { $0 }(error) }
+        }
+    }
+
+    /// One run, on the caller's thread: the changes mirrored, and the next download's file
+    /// made unless the folder holds it. Returns whether a file was made.
+    @discardableResult
+    public func prepareNow() throws -> Bool {
+        let folder = self.folder
+        let work = try AnkiCollections.kept(pool, account: account, now: clock.now(), downloadFolder: folder) { try $0.planNextDownload() }
+        guard work != .none else { return false }
+        return try pool.read { library in try AnkiDownloadFile.carryOut(work, reader: library.store, in: folder) }
+    }
+}
