@@ -1,6 +1,7 @@
 import VocabAnkiSync
 import VocabCloudAPI
 import VocabCloudSessions
+import VocabSessions
 import VocabWeb
 
 /// A cloud's accounts for Anki's apps: the app signs in with the learner's user name and
@@ -24,7 +25,10 @@ struct CloudAnkiAccounts: AnkiSyncAccounts {
         do {
             // What the app sent may change words: pushed as any device's change is.
             var reply = try service.serve(caller, writing: true, changed: { (_: AnkiSyncReply) in true }) { app in
-                try body(AnkiLearner(account: caller.owner, pool: app.pool, cloud: service.ankiCollection(for: caller)))
+                // The download's file is kept beside his store here (counted in the cache's
+                // budget, and gone with the store when it is evicted).
+                try body(AnkiLearner(account: caller.owner, pool: app.pool, cloud: service.ankiCollection(for: caller),
+                                     downloadFolder: AnkiDownloadReadiness.folder(of: app.pool)))
             }
             reply.whenDone = giveBack
             return reply

@@ -21,6 +21,12 @@ public final class AnkiDownloadReadiness: Sendable {
     private let state = Mutex<(started: Bool, queued: Bool, lastChange: DispatchTime, observation: ObservationToken?)>((false, false, .now(), nil))
     private let failed = Mutex<@Sendable (Error) -> Void>({ _ in })
 
+    /// The folder beside the store of `pool` where its download file is kept (`anki-download`).
+    public static func folder(of pool: LibraryPool) -> String {
+        let store = pool.path
+        return (store.lastIndex(of: "/").map { String(store[..<$0]) } ?? ".") + "/anki-download"
+    }
+
     /// Does nothing until started: `changed` is a no-op before.
     public init(pool: LibraryPool, account: String, folder: String, clock: any SessionClock = SystemClock(), settle: Double = 30) {
         self.pool = pool

@@ -30,14 +30,7 @@ struct PairedAnkiAccounts: AnkiSyncAccounts {
     /// Keeps the file a full download sends ready, once started: told of every call.
     let readiness: AnkiDownloadReadiness
     /// Where the file a full download sends is kept ready.
-    var downloadFolder: String { Self.downloadFolder(of: pool) }
-
-    /// The folder beside the store where its download file is kept ready.
-    static func downloadFolder(of pool: LibraryPool) -> String {
-        let store = pool.path
-        let folder = store.lastIndex(of: "/").map { String(store[..<$0]) } ?? "."
-        return folder + "/anki-download"
-    }
+    var downloadFolder: String { AnkiDownloadReadiness.folder(of: pool) }
 
     func signIn(user: String, password: String, label: String, peer: String) throws -> String {
         guard let token = pairing.pair(code: password) else { throw Refusal.wrongPairingCode }

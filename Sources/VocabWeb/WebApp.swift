@@ -55,7 +55,7 @@ public final class WebApp: Sendable {
         scratch = try ScratchFolder()
         if let pairing {
             let account = try AnkiCollections.storeAccount(of: pool)
-            let readiness = AnkiDownloadReadiness(pool: pool, account: account, folder: PairedAnkiAccounts.downloadFolder(of: pool), clock: clock)
+            let readiness = AnkiDownloadReadiness(pool: pool, account: account, folder: AnkiDownloadReadiness.folder(of: pool), clock: clock)
             anki = AnkiSyncServer(accounts: PairedAnkiAccounts(pool: pool, pairing: pairing, account: account, readiness: readiness), clock: clock)
             ankiReadiness = readiness
         } else {

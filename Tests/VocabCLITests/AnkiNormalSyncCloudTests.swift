@@ -163,6 +163,27 @@ final class AnkiNormalSyncCloudTests: CloudEndToEndTestCase {
         XCTAssertEqual(try definitions("a"), ["river": "강", "mountain": "산"], "the notes are the account's words")
     }
 
+    /// A server keeps the file it sent in a download beside the learner's store: a later
+    /// download through it, after another server's app changed the collection, holds the
+    /// change (the rows its copy pulls unname the file), and one with nothing changed since
+    /// holds the same as the first.
+    func testADownloadThroughAServerThatKeptAFileHoldsWhatAnotherServerChanged() throws {
+        let url = try setUpUser(devices: ["a"])
+        let user = userName(url), one = try sharedServer(), two = try startServer("second", tls: false)
+        try on("a", ["book", "add", "Travel"]).expectSuccess()
+        try on("a", ["word", "add", "apple", "--book", "Travel", "--definition", "사과"]).expectSuccess()
+        try syncs("a")
+        let phone = try anki("phone", ["login", "sync", "download", "dump"], server: one, user: user)
+        XCTAssertEqual(Set(notes(phone[3]).keys), ["apple"])
+        let again = try anki("tablet", ["login", "sync", "download", "dump"], server: one, user: user)
+        XCTAssertEqual(again[3]["notes"] as? NSArray, phone[3]["notes"] as? NSArray, "nothing changed: the same notes")
+
+        try anki("desktop", ["login", "sync", "download", "add:Travel:eagle:독수리", "answer:apple:3", "sync"], server: two, user: user)
+        let later = try anki("watch", ["login", "sync", "download", "dump"], server: one, user: user)
+        XCTAssertEqual(Set(notes(later[3]).keys), ["apple", "eagle"], "the other server's change, not the file kept before it")
+        XCTAssertEqual((later[3]["revlog"] as? [Any])?.count, 1, "the other server's app's review")
+    }
+
     /// Changes past the account's byte cap are refused, and nothing of them is kept on either
     /// side; within the cap again, the app syncs on.
     func testChangesPastTheAccountsCapAreRefusedAndNothingIsKept() throws {
