@@ -44,9 +44,10 @@ public enum AnkiKeptFile {
     /// The kept collection of `store` as a collection file (schema 11), its stamps `state`'s,
     /// compressed as a full download sends it (read from the file a chunk at a time: never held
     /// whole uncompressed), with the file's size. With `folder`, the file kept ready there
-    /// (`AnkiDownloadFile`).
+    /// (`AnkiDownloadFile`); a folder that cannot be written (full, read-only) only costs the
+    /// download its speed: the file is then written for it alone.
     public static func compressed(of store: Store, state: AnkiCollectionState, keptIn folder: String? = nil) throws -> (bytes: [UInt8], size: Int) {
-        if let folder { return try AnkiDownloadFile.compressed(of: store, state: state, in: folder) }
+        if let folder, let kept = try? AnkiDownloadFile.compressed(of: store, state: state, in: folder) { return kept }
         let scratch = try PrivateFolder()
         let path = scratch.file("collection.anki2")
         try write(store, state: state, to: path)

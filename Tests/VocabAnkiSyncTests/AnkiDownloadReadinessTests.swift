@@ -99,6 +99,12 @@ final class AnkiDownloadReadinessTests: XCTestCase {
         XCTAssertEqual(try download(server).words, ["word 0", "word 1", "word 2", "word 3", "word 4"])
     }
 
+    func testAFolderThatCannotBeWrittenOnlyCostsTheDownloadItsSpeed() throws {
+        let ready = try server()
+        let broken = Server(pool: ready.pool, folder: "/dev/null/anki-download", book: ready.book, readiness: ready.readiness)
+        XCTAssertEqual(try download(broken).words, ["word 0", "word 1", "word 2"])
+    }
+
     func testAnObjectWrittenAfterTheFileIsNamedUnnamesIt() throws {
         let server = try server()
         try server.readiness.prepareNow()
