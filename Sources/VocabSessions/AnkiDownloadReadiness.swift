@@ -5,8 +5,8 @@ import VocabCore
 import VocabStore
 
 /// Keeps a server of one learner ready for an Anki app's full download, as Anki's own server
-/// keeps its collection file: once at start, and whenever the store has been quiet for
-/// `settle` seconds after a change, what changed is mirrored into the kept collection (on the
+/// keeps its collection file: whenever the store has been quiet for `settle` seconds after
+/// the server started or after a change, what changed is mirrored into the kept collection (on the
 /// writer, as a sync's `meta` does) and the file the next download sends is made in `folder`
 /// (`AnkiDownloadFile`: written from a reader, the learner's writes never wait for it, and
 /// compressed). All of it on a queue of its own, off every request; a download finds its file
@@ -36,8 +36,10 @@ public final class AnkiDownloadReadiness: Sendable {
         self.settle = settle
     }
 
-    /// Starts listening to the store's commits, and queues a first run at once. `failed` hears
-    /// a run's error (the folder could not be written, say); the next change tries again.
+    /// Starts listening to the store's commits, and queues a first run for when the store has
+    /// been quiet for `settle` seconds (a first mirror of a large store holds the writer for
+    /// seconds: not while the learner is writing). `failed` hears a run's error (the folder
+    /// could not be written, say); the next change tries again.
     public func start(failed: @escaping @Sendable (Error) -> Void = { _ in }) {
         self.failed.withLock { $0 = failed }
         let token = pool.observe { [weak self] _ in self?.changed() }
@@ -45,7 +47,7 @@ public final class AnkiDownloadReadiness: Sendable {
             state.observation = token
             state.started = true
         }
-        queueRun(after: 0)
+        changed()
     }
 
     /// Notes a change (the store's, or an app's call: a download moves the collection's number,
@@ -66,7 +68,7 @@ public final class AnkiDownloadReadiness: Sendable {
             let quietUntil = self.state.withLock { state -> DispatchTime? in
                 state.queued = false
                 let quiet = state.lastChange + self.settle
-                return seconds > 0 && quiet > .now() ? quiet : nil
+                return quiet > .now() ? quiet : nil
             }
             if let quietUntil {
                 self.queueRun(after: Double(quietUntil.uptimeNanoseconds - DispatchTime.now().uptimeNanoseconds) / 1e9)
