@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VocabCore
 import VocabStore
 import VocabSystem
 #if canImport(Glibc)
@@ -36,11 +37,7 @@ public enum AnkiDownloadFile {
     /// Decides, on the writer, what the download with `stamps` needs (a copy of the file kept is
     /// made now, while no download can stamp it).
     public static func plan(_ store: Store, next stamps: AnkiCollectionState, in folder: String) throws -> Work {
-        guard let token = try store.ankiDownloadToken(), FileManager.default.fileExists(atPath: collectionPath(token, in: folder)) else {
-            let token = UUID().uuidString.lowercased()
-            try store.setAnkiDownloadToken(token)
-            return .write(token: token, stamps: stamps)
-        }
+        guard let token = try keptToken(store, in: folder) else { return .write(token: try newToken(store), stamps: stamps) }
         if FileManager.default.fileExists(atPath: compressedPath(token, stamps, in: folder)) { return .none }
         let copy = compressedPath(token, stamps, in: folder) + ".anki2.part"
         try? FileManager.default.removeItem(atPath: copy)
@@ -89,15 +86,26 @@ public enum AnkiDownloadFile {
     /// The file kept for the store's objects as they are, written now (and named in the store)
     /// when there is none; on the writer.
     private static func kept(_ store: Store, state: AnkiCollectionState, in folder: String) throws -> String {
-        if let token = try store.ankiDownloadToken(), FileManager.default.fileExists(atPath: collectionPath(token, in: folder)) {
-            return collectionPath(token, in: folder)
-        }
-        let token = UUID().uuidString.lowercased()
-        try store.setAnkiDownloadToken(token)
-        let path = collectionPath(token, in: folder)
+        if let token = try keptToken(store, in: folder) { return collectionPath(token, in: folder) }
+        let path = collectionPath(try newToken(store), in: folder)
         try writeWhole(to: path) { writing in try AnkiKeptFile.write(store, state: state, to: writing) }
         removeOthers(keeping: [path], in: folder)
         return path
+    }
+
+    /// The token the store names while its file is in `folder` (nil: none holds the objects).
+    private static func keptToken(_ store: Store, in folder: String) throws -> String? {
+        guard let token = try store.ankiDownloadToken(), FileManager.default.fileExists(atPath: collectionPath(token, in: folder)) else {
+            return nil
+        }
+        return token
+    }
+
+    /// A new file's token, named in the store (any object written from now on unnames it).
+    private static func newToken(_ store: Store) throws -> String {
+        let token = UUID().uuidString.lowercased()
+        try store.setAnkiDownloadToken(token)
+        return token
     }
 
     /// The compressed file kept for `stamps`, read, with the size of the file it holds.
@@ -110,7 +118,7 @@ public enum AnkiDownloadFile {
 
     /// Writes `path` through `write` (given where to write), under the folder made private.
     private static func writeWhole(to path: String, _ write: (String) throws -> Void) throws {
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        let folder = FilePath.folder(of: path)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder)

@@ -23,8 +23,7 @@ public final class AnkiDownloadReadiness: Sendable {
 
     /// The folder beside the store of `pool` where its download file is kept (`anki-download`).
     public static func folder(of pool: LibraryPool) -> String {
-        let store = pool.path
-        return (store.lastIndex(of: "/").map { String(store[..<$0]) } ?? ".") + "/anki-download"
+        FilePath.folder(of: pool.path) + "/anki-download"
     }
 
     /// Does nothing until started: `changed` is a no-op before.

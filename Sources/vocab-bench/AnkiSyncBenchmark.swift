@@ -139,10 +139,7 @@ struct AnkiSyncBenchmark {
         let started = ContinuousClock.now
         while ContinuousClock.now - started < .seconds(600) {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            if names.contains(where: { $0.hasSuffix(".zst") }) {
-                let waited = ContinuousClock.now - started
-                return Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
-            }
+            if names.contains(where: { $0.hasSuffix(".zst") }) { return (ContinuousClock.now - started).seconds }
             usleep(100_000)
         }
         throw BenchError.message("vocab serve made no download ready in \(folder) within 10 minutes")
