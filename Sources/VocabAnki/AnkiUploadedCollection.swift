@@ -2,6 +2,9 @@ import FoundationEssentials
 import VocabCore
 import VocabStore
 import VocabSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A collection an Anki app sent whole (a full upload): the file it sent, kept in a private
 /// folder of the server's for as long as it is read, its stamps, and its objects in the shape
@@ -15,19 +18,22 @@ public final class AnkiUploadedCollection {
     public let schema: Int64
     /// Its update number (what its objects were last synced at).
     public let usn: Int64
-    private let folder: PrivateFolder
+    private let folder: PrivateFolder?
+    private var path: String
     private let database: Database
 
     /// Unpacks `compressed` (zstd, as the app sends it) within `bound` bytes straight into a file
-    /// of the server's own, never whole in memory, and opens it; checks it is a sound collection.
-    /// A body that is not zstd or unpacks past `bound` is a `Zstd.Failure`.
-    public convenience init(compressed: [UInt8], bound: Int) throws {
-        let folder = try PrivateFolder()
+    /// of the server's own (in a private folder made in `folder`, or in the system's temporary
+    /// folder), never whole in memory, and opens it; checks it is a sound collection. A body
+    /// that is not zstd or unpacks past `bound` is a `Zstd.Failure`.
+    public convenience init(compressed: [UInt8], bound: Int, unpackingIn folder: String? = nil) throws {
+        let folder = try PrivateFolder(in: folder)
         let path = folder.file("upload.anki2")
         do {
             let file = try OutputFile(path: path)
             defer { file.close() }
             try Zstd.decompress(compressed, bound: bound, into: file)
+            try file.sync()
         } catch let failure as Zstd.Failure {
             guard case .cannotWrite(let reason) = failure else { throw failure }
             throw AnkiPackageError.cannotWrite(reason: "the upload could not be kept (\(reason))")
@@ -37,9 +43,15 @@ public final class AnkiUploadedCollection {
         try self.init(folder: folder, path: path)
     }
 
+    /// Opens a collection an upload left at `path` (`keep(as:)`), checked again.
+    public convenience init(kept path: String) throws {
+        try self.init(folder: nil, path: path)
+    }
+
     /// Opens the collection kept at `path` in `folder` (which goes when it does).
-    private init(folder: PrivateFolder, path: String) throws {
+    private init(folder: PrivateFolder?, path: String) throws {
         self.folder = folder
+        self.path = path
         do {
             database = try Database(path: path, create: false, readOnly: true)
             database.addUnicaseCollation()
@@ -62,12 +74,27 @@ public final class AnkiUploadedCollection {
         }
     }
 
+    /// Moves its file to `path` (in the folder it was unpacked in, so a rename), where it stays
+    /// when this goes: a server keeps an upload it brings in after answering. Its objects are
+    /// read first (`forEachObject` stops at no other fault than a file that cannot be read).
+    public func keep(as path: String) throws {
+        try forEachCollectionObject { _, _, _ in }
+        guard rename(self.path, path) == 0 else {
+            throw AnkiPackageError.cannotWrite(reason: "the upload could not be kept (\(String(cString: strerror(errno))))")
+        }
+        let folder = open(FilePath.folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            _ = fsync(folder)  // the new name, through a crash
+            close(folder)
+        }
+        self.path = path
+    }
+
     /// Calls `body` with each of its objects: the configuration, tags, note types, decks, deck
     /// options, then its notes, cards and log entries.
     public func forEachObject(_ body: (AnkiObjectKind, String, JSONValue) throws -> Void) throws {
+        try forEachCollectionObject(body)
         do {
-            let current = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'notetypes'") == 1
-            try current ? forEachSchema18Object(body) : forEachSchema11Object(body)
             try database.forEachRow("SELECT id, guid, mid, mod, usn, tags, flds, sfld, csum, flags, data FROM notes") { row in
                 try body(.note, String(row.int(0)), .array([.int(row.int(0)), .string(row.text(1)), .int(row.int(2)), .int(row.int(3)),
                                                               .int(row.int(4)), .string(row.text(5)), .string(row.text(6)),
@@ -79,6 +106,16 @@ public final class AnkiUploadedCollection {
             try database.forEachRow("SELECT * FROM revlog") { row in
                 try body(.revlog, String(row.int(0)), .array((0..<9).map { .int(row.int(Int32($0))) }))
             }
+        } catch let error as SQLiteError {
+            throw AnkiPackageError.notACollection(path: "upload", reason: "cannot be read (\(error.message))")
+        }
+    }
+
+    /// The objects that are not rows of notes, cards or log entries (what can be unreadable).
+    private func forEachCollectionObject(_ body: (AnkiObjectKind, String, JSONValue) throws -> Void) throws {
+        do {
+            let current = try database.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'notetypes'") == 1
+            try current ? forEachSchema18Object(body) : forEachSchema11Object(body)
         } catch let error as SQLiteError {
             throw AnkiPackageError.notACollection(path: "upload", reason: "cannot be read (\(error.message))")
         }

@@ -51,12 +51,17 @@ public struct AnkiLearner {
     public var cloud: (any AnkiCollectionCloud)?
     /// Where the file a full download sends is kept ready between downloads (nil: made for each).
     public var downloadFolder: String?
+    /// A server of one learner's: a sync's end and a full upload answered once what the app sent
+    /// is kept, the rest done right after (`AnkiDeferral`).
+    public var deferral: AnkiDeferral?
 
-    public init(account: String, pool: LibraryPool, cloud: (any AnkiCollectionCloud)? = nil, downloadFolder: String? = nil) {
+    public init(account: String, pool: LibraryPool, cloud: (any AnkiCollectionCloud)? = nil, downloadFolder: String? = nil,
+                deferral: AnkiDeferral? = nil) {
         self.account = account
         self.pool = pool
         self.cloud = cloud
         self.downloadFolder = downloadFolder
+        self.deferral = cloud == nil ? deferral : nil
     }
 
     /// Where his apps' media files are kept: the cloud's, or his store's.
@@ -141,8 +146,16 @@ public final class AnkiSyncServer: Sendable {
         // stranger should make the server hold.
         return try accounts.serve(key: header.k, peer: exchange.peer) { learner in
             // A whole collection is unpacked straight into its file, never held unpacked.
-            if call == .upload { return try upload(exchange.body, learner: learner) }
-            return try answer(call, body: try Self.unpack(exchange.body, bound: Self.bodyBound(call)), header: header, learner: learner)
+            var reply = call == .upload ? try upload(exchange.body, learner: learner)
+                : try answer(call, body: try Self.unpack(exchange.body, bound: Self.bodyBound(call)), header: header, learner: learner)
+            if let deferral = learner.deferral, call == .upload || call == .finish {
+                let before = reply.whenDone
+                reply.whenDone = {
+                    before?()
+                    deferral.settleSoon()
+                }
+            }
+            return reply
         }
     }
 
@@ -188,18 +201,26 @@ public final class AnkiSyncServer: Sendable {
         }
     }
 
-    /// A full upload (its body as sent, zstd), which takes the place of the kept collection. The
-    /// protocol answers it in plain text: "OK", or why not, which the app shows.
+    /// A full upload (its body as sent, zstd), which takes the place of the kept collection (on a
+    /// server that defers, once kept: `AnkiDeferral`). The protocol answers it in plain text:
+    /// "OK", or why not, which the app shows.
     private func upload(_ compressed: [UInt8], learner: AnkiLearner) throws -> AnkiSyncReply {
+        // A server that defers keeps the file where it waits to be taken (none: taken at once).
+        let uploadFolder = learner.deferral?.madeUploadFolder()
         do {
             let collection: AnkiUploadedCollection
             do {
-                collection = try AnkiUploadedCollection(compressed: compressed, bound: Self.bodyBound(.upload))
+                collection = try AnkiUploadedCollection(compressed: compressed, bound: Self.bodyBound(.upload), unpackingIn: uploadFolder)
             } catch let failure as Zstd.Failure {
                 throw Self.refusal(failure)
             }
-            try AnkiCollections.upload(learner.pool, account: learner.account, now: clock.now(), cloud: learner.cloud,
-                                       collection: collection)
+            if let deferral = learner.deferral, uploadFolder != nil {
+                try AnkiCollections.keepUpload(learner.pool, account: learner.account, now: clock.now(), collection: collection,
+                                               deferral: deferral)
+            } else {
+                try AnkiCollections.upload(learner.pool, account: learner.account, now: clock.now(), cloud: learner.cloud,
+                                           collection: collection)
+            }
             return try Self.compressed(Array("OK".utf8))
         } catch is AnkiPackageError {
             return try Self.compressed(Array(Refusal.ankiUploadDamaged.message.utf8))
@@ -214,7 +235,7 @@ public final class AnkiSyncServer: Sendable {
         let now = clock.now()
         func kept<T>(_ work: (AnkiKeptCollection) throws -> T) throws -> T {
             try AnkiCollections.kept(learner.pool, account: learner.account, now: now, cloud: learner.cloud,
-                                     downloadFolder: learner.downloadFolder, work)
+                                     downloadFolder: learner.downloadFolder, deferral: learner.deferral, work)
         }
         func request() throws -> JSONValue { try Self.request(body) }
         let answer: JSONValue

@@ -38,11 +38,16 @@ public enum AnkiCollections {
     /// whose changes the cloud did not take changes nothing here either). When another server
     /// wrote first, the call runs again on what it wrote (three times at most: then "busy").
     /// `downloadFolder`: where the file a full download sends is kept ready (`AnkiKeptCollection`).
+    /// `deferral` (a server of one learner, never with `cloud`): what an earlier call left is
+    /// done first, and a sync's end leaves its changes to be brought into the words.
     public static func kept<T>(_ pool: LibraryPool, account: String, now: Timestamp, cloud: (any AnkiCollectionCloud)? = nil,
-                               downloadFolder: String? = nil, _ body: (AnkiKeptCollection) throws -> T) throws -> T {
+                               downloadFolder: String? = nil, deferral: AnkiDeferral? = nil,
+                               _ body: (AnkiKeptCollection) throws -> T) throws -> T {
         guard let cloud else {
             return try pool.write { library in
-                try body(AnkiKeptCollection(store: library.store, account: account, now: now, downloadFolder: downloadFolder))
+                if let deferral { try settlePending(library.store, account: account, deferral: deferral) }
+                return try body(AnkiKeptCollection(store: library.store, account: account, now: now, downloadFolder: downloadFolder,
+                                                   defersReflect: deferral != nil))
             }
         }
         for _ in 0..<3 {

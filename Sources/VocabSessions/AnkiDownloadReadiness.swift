@@ -18,6 +18,8 @@ public final class AnkiDownloadReadiness: Sendable {
     private let clock: any SessionClock
     private let settle: Double
     private let queue = DispatchQueue(label: "vocab.anki-download", qos: .utility)
+    /// Where what an app's call left is done (`AnkiDeferral`), apart from the file's runs.
+    private let settleQueue = DispatchQueue(label: "vocab.anki-settle", qos: .userInitiated)
     private let state = Mutex<(started: Bool, queued: Bool, lastChange: DispatchTime, observation: ObservationToken?)>((false, false, .now(), nil))
     private let failed = Mutex<@Sendable (Error) -> Void>({ _ in })
 
@@ -35,10 +37,17 @@ public final class AnkiDownloadReadiness: Sendable {
         self.settle = settle
     }
 
+    /// How an app's sync end and full upload are answered at once, the rest done here after
+    /// (`settleSoon`).
+    public var deferral: AnkiDeferral {
+        AnkiDeferral(uploadFolder: AnkiDeferral.uploadFolder(of: pool)) { [weak self] in self?.settleSoon() }
+    }
+
     /// Starts listening to the store's commits, and queues a first run for when the store has
     /// been quiet for `settle` seconds (a first mirror of a large store holds the writer for
-    /// seconds: not while the learner is writing). `failed` hears a run's error (the folder
-    /// could not be written, say); the next change tries again.
+    /// seconds: not while the learner is writing). What a stopped server left is done at once.
+    /// `failed` hears a run's error (the folder could not be written, say); the next change
+    /// tries again.
     public func start(failed: @escaping @Sendable (Error) -> Void = { _ in }) {
         self.failed.withLock { $0 = failed }
         let token = pool.observe { [weak self] _ in self?.changed() }
@@ -46,7 +55,21 @@ public final class AnkiDownloadReadiness: Sendable {
             state.observation = token
             state.started = true
         }
+        settleSoon()
+        let pool = self.pool, deferral = self.deferral
+        settleQueue.async { try? AnkiCollections.removeStrayUploads(pool, deferral: deferral) }
         changed()
+    }
+
+    /// Does what an app's call left (a sync's changes into the words, an upload taken), on a
+    /// queue of its own, right away.
+    public func settleSoon() {
+        settleQueue.async { [weak self] in
+            guard let self else { return }
+            do { try AnkiCollections.settle(self.pool, account: self.account, deferral: self.deferral) } catch {
+                self.failed.withLock { $0 }(error)
+            }
+        }
     }
 
     /// Notes a change (the store's, or an app's call: a download moves the collection's number,
@@ -82,7 +105,9 @@ public final class AnkiDownloadReadiness: Sendable {
     @discardableResult
     public func prepareNow() throws -> Bool {
         let folder = self.folder
-        let work = try AnkiCollections.kept(pool, account: account, now: clock.now(), downloadFolder: folder) { try $0.planNextDownload() }
+        let work = try AnkiCollections.kept(pool, account: account, now: clock.now(), downloadFolder: folder, deferral: deferral) {
+            try $0.planNextDownload()
+        }
         guard work != .none else { return false }
         return try pool.read { library in try AnkiDownloadFile.carryOut(work, reader: library.store, in: folder) }
     }

@@ -18,6 +18,7 @@ extension AnkiKeptCollection {
         try store.withAnkiBulkChange(cacheMegabytes: Self.uploadCacheMegabytes) {
             let before = Set(try store.ankiWordStandings().keys)
             try store.clearAnkiCollection()
+            try store.setAnkiPendingWork(nil)  // what the collection it replaces left stands no more
             // Its stamps and objects as it sent them (many to a statement): the app's next `meta`
             // finds nothing to do.
             let state = AnkiCollectionState(usn: upload.usn, modified: upload.modified, schema: upload.schema, created: upload.created)

@@ -24,12 +24,16 @@ public struct AnkiKeptCollection {
     /// Where the file a full download sends is kept ready between downloads (nil: written for
     /// each download and dropped).
     let downloadFolder: String?
+    /// Whether a sync's end leaves bringing the app's changes into the words until after its
+    /// answer (`AnkiPendingWork`; a server of one learner, `AnkiDeferral`).
+    let defersReflect: Bool
 
-    public init(store: Store, account: String, now: Timestamp, downloadFolder: String? = nil) {
+    public init(store: Store, account: String, now: Timestamp, downloadFolder: String? = nil, defersReflect: Bool = false) {
         self.store = store
         self.account = account
         self.now = now
         self.downloadFolder = downloadFolder
+        self.defersReflect = defersReflect
     }
 
     /// Where the collection stands (brought up to the store first), and whether it holds no card.
@@ -166,12 +170,17 @@ public struct AnkiKeptCollection {
         }
     }
 
-    /// `finish`: the app's changes brought into the words, the collection's number moved on;
-    /// answers when it last changed (ms), which the app keeps as its own.
+    /// `finish`: the app's changes brought into the words (or left for right after the answer,
+    /// `defersReflect`), the collection's number moved on; answers when it last changed (ms),
+    /// which the app keeps as its own.
     public func finish(key: String) throws -> JSONValue {
         try store.transaction {
             let session = try session(key)
-            try reflect(session)
+            if defersReflect {
+                try store.setAnkiPendingWork(AnkiPendingWork(kind: .reflect, usn: session.serverUsn, at: now))
+            } else {
+                try reflect(session)
+            }
             guard var state = try store.ankiCollection() else { throw Refusal.ankiSyncNotStarted }
             state.usn = session.serverUsn + 1
             state.modified = max(now.milliseconds, state.modified + 1)

@@ -22,6 +22,11 @@ public final class OutputFile {
         if error != 0 { throw FileFailure.errno(.write, path, error) }
     }
 
+    /// Makes what was written last through a crash (`fsync(2)`).
+    public func sync() throws {
+        guard descriptor >= 0, fsync(descriptor) == 0 else { throw FileFailure.errno(.write, path) }
+    }
+
     /// Closes the file (also done when it goes away).
     public func close() {
         if descriptor >= 0 { _ = Glibc.close(descriptor) }

@@ -148,12 +148,4 @@ final class AnkiDownloadReadinessTests: XCTestCase {
         XCTAssertEqual(keptFile(server)?.written, made.written)
         withExtendedLifetime(quick) {}
     }
-
-    private func waitUntil(_ what: String, _ condition: @escaping () -> Bool) throws {
-        for _ in 0..<300 {
-            if condition() { return }
-            usleep(50_000)
-        }
-        XCTFail("never came: \(what)")
-    }
 }

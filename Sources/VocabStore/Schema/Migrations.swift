@@ -654,6 +654,11 @@ enum Migrations {
             CREATE TRIGGER anki_download_update AFTER UPDATE ON anki_objects WHEN EXISTS (SELECT 1 FROM anki_download)
             BEGIN DELETE FROM anki_download; END;
             """),
+        // What an Anki app's call left to do after it was answered (a server of one learner):
+        // at most one row, `AnkiPendingWork`.
+        Migration(version: 20, sql: """
+            CREATE TABLE anki_pending (work TEXT NOT NULL, usn INTEGER NOT NULL, at INTEGER NOT NULL, file TEXT);
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
