@@ -38,14 +38,15 @@ public enum AnkiCollections {
     /// whose changes the cloud did not take changes nothing here either). When another server
     /// wrote first, the call runs again on what it wrote (three times at most: then "busy").
     /// `downloadFolder`: where the file a full download sends is kept ready (`AnkiKeptCollection`).
-    /// `deferral` (a server of one learner, never with `cloud`): what an earlier call left is
-    /// done first, and a sync's end leaves its changes to be brought into the words.
+    /// `deferral` (a server of one learner, never with `cloud`): an upload an earlier call left is
+    /// taken first, and a sync's end leaves its changes to be brought into the words after.
     public static func kept<T>(_ pool: LibraryPool, account: String, now: Timestamp, cloud: (any AnkiCollectionCloud)? = nil,
                                downloadFolder: String? = nil, deferral: AnkiDeferral? = nil,
                                _ body: (AnkiKeptCollection) throws -> T) throws -> T {
         guard let cloud else {
             return try pool.write { library in
-                if let deferral { try settlePending(library.store, account: account, deferral: deferral) }
+                // An upload left is taken first; a sync's changes left wait for a mirror that needs them.
+                if let deferral { try takeUploadLeft(library.store, account: account, uploadFolder: deferral.uploadFolder) }
                 return try body(AnkiKeptCollection(store: library.store, account: account, now: now, downloadFolder: downloadFolder,
                                                    defersReflect: deferral != nil))
             }

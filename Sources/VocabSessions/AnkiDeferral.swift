@@ -43,35 +43,45 @@ public struct AnkiDeferral: Sendable {
 
 extension AnkiCollections {
     /// Does what an app's call left (on the writer, which the caller holds): a sync's changes
-    /// brought into the words, an upload taken in place of the kept collection (the store backed
-    /// up first, as an upload answered at once does; the app's next sync told what it deleted).
-    /// An upload whose file can no longer be read is dropped: the app still holds it, and its
-    /// next sync finds the collections apart.
+    /// brought into the words, an upload taken in place of the kept collection.
     static func settlePending(_ store: Store, account: String, deferral: AnkiDeferral) throws {
-        guard let pending = try store.ankiPendingWork() else { return }
+        try reflectLeft(store, account: account)
+        try takeUploadLeft(store, account: account, uploadFolder: deferral.uploadFolder)
+    }
+
+    /// A sync's changes left past its answer brought into the words now (on the writer). A word
+    /// the learner changed since they were kept keeps his change (the later wins, as Anki's rule
+    /// has it), and goes back to the app at its next sync.
+    static func reflectLeft(_ store: Store, account: String) throws {
+        guard let pending = try store.ankiPendingWork(), pending.kind == .reflect else { return }
         let kept = AnkiKeptCollection(store: store, account: account, now: pending.at)
-        switch pending.kind {
-        case .reflect:
-            try store.transaction {
-                try kept.reflect(AnkiSyncSession(key: "", serverUsn: pending.usn, clientUsn: 0, clientNewer: false))
-                try store.setAnkiPendingWork(nil)
-            }
-        case .upload:
-            let path = deferral.uploadFolder + "/" + (pending.file ?? "")
-            let collection: AnkiUploadedCollection
-            do {
-                collection = try AnkiUploadedCollection(kept: path)
-            } catch is AnkiPackageError {
-                try store.setAnkiPendingWork(nil)
-                try? FileManager.default.removeItem(atPath: path)
-                return
-            }
-            let backup = try store.takeBackup(reason: AccountBackups.beforeAnkiUpload, at: pending.at).0
-            try kept.replace(with: collection) { doomed in
-                try store.setAnkiNotice(UploadNotice(deletedWords: doomed.count, backupTakenAt: backup.takenAt).text)
-            }
-            try? FileManager.default.removeItem(atPath: path)
+        try store.transaction {
+            try kept.reflect(AnkiSyncSession(key: "", serverUsn: pending.usn, clientUsn: 0, clientNewer: false), keptAt: pending.at)
+            try store.setAnkiPendingWork(nil)
         }
+    }
+
+    /// An upload left past its answer taken now in place of the kept collection (on the writer):
+    /// the store backed up first, as an upload taken at once is; the app's next sync told what it
+    /// deleted. An upload whose file can no longer be read is dropped: the app still holds it,
+    /// and its next sync finds the collections apart.
+    static func takeUploadLeft(_ store: Store, account: String, uploadFolder: String) throws {
+        guard let pending = try store.ankiPendingWork(), pending.kind == .upload else { return }
+        let kept = AnkiKeptCollection(store: store, account: account, now: pending.at)
+        let path = uploadFolder + "/" + (pending.file ?? "")
+        let collection: AnkiUploadedCollection
+        do {
+            collection = try AnkiUploadedCollection(kept: path)
+        } catch is AnkiPackageError {
+            try store.setAnkiPendingWork(nil)
+            try? FileManager.default.removeItem(atPath: path)
+            return
+        }
+        let backup = try store.takeBackup(reason: AccountBackups.beforeAnkiUpload, at: pending.at).0
+        try kept.replace(with: collection) { doomed in
+            try store.setAnkiNotice(UploadNotice(deletedWords: doomed.count, backupTakenAt: backup.takenAt).text)
+        }
+        try? FileManager.default.removeItem(atPath: path)
     }
 
     /// Does what an app's call left, if anything (`settlePending`).
@@ -92,7 +102,7 @@ extension AnkiCollections {
             replaced = try pool.write { library -> String? in
                 let store = library.store
                 let before = try store.ankiPendingWork()
-                if before?.kind == .reflect { try settlePending(store, account: account, deferral: deferral) }
+                try reflectLeft(store, account: account)
                 try store.setAnkiPendingWork(AnkiPendingWork(kind: .upload, at: now, file: name))
                 return before?.kind == .upload ? before?.file : nil
             }

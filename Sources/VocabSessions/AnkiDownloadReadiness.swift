@@ -22,6 +22,7 @@ public final class AnkiDownloadReadiness: Sendable {
     private let settleQueue = DispatchQueue(label: "vocab.anki-settle", qos: .userInitiated)
     private let state = Mutex<(started: Bool, queued: Bool, lastChange: DispatchTime, observation: ObservationToken?)>((false, false, .now(), nil))
     private let failed = Mutex<@Sendable (Error) -> Void>({ _ in })
+    private let lastAppCall = Mutex<DispatchTime>(.now())
 
     /// The folder beside the store of `pool` where its download file is kept (`anki-download`).
     public static func folder(of pool: LibraryPool) -> String {
@@ -62,10 +63,28 @@ public final class AnkiDownloadReadiness: Sendable {
     }
 
     /// Does what an app's call left (a sync's changes into the words, an upload taken), on a
-    /// queue of its own, right away.
+    /// queue of its own, once the apps' calls have been quiet for `appQuiet` seconds: an app's
+    /// next call (another app's sync right after this one's) does not wait for it.
     public func settleSoon() {
-        settleQueue.async { [weak self] in
+        settle(after: Self.appQuiet)
+    }
+
+    /// How long the apps' calls are quiet before what they left is done.
+    static let appQuiet = 0.1
+
+    /// Notes an app's call beginning (what calls leave waits until they are quiet).
+    public func heardFromApp() {
+        lastAppCall.withLock { $0 = .now() }
+    }
+
+    private func settle(after seconds: Double) {
+        settleQueue.asyncAfter(deadline: .now() + seconds) { [weak self] in
             guard let self else { return }
+            let quietAt = self.lastAppCall.withLock { $0 } + Self.appQuiet
+            if quietAt > .now() {
+                self.settle(after: Double(quietAt.uptimeNanoseconds - DispatchTime.now().uptimeNanoseconds) / 1e9)
+                return
+            }
             do { try AnkiCollections.settle(self.pool, account: self.account, deferral: self.deferral) } catch {
                 self.failed.withLock { $0 }(error)
             }

@@ -9,7 +9,10 @@ import VocabStore
 /// types stay Anki's own. The words touched are stamped as mirrored, so nothing goes back to
 /// the app that came from it.
 extension AnkiKeptCollection {
-    func reflect(_ session: AnkiSyncSession) throws {
+    /// `keptAt`: when the app's objects were kept, for a reflect done after the sync's answer
+    /// (`AnkiDeferral`); a word the learner changed (edited, deleted, reviewed) since keeps his
+    /// change, and goes back to the app at its next sync.
+    func reflect(_ session: AnkiSyncSession, keptAt: Timestamp? = nil) throws {
         let sent = { (kind: AnkiObjectKind) in try store.ankiObjects(kind, usnAtLeast: session.serverUsn).filter { $0.stamp == nil } }
         // The deck of each note the app sent a card of (its first card's), and that card.
         var deckOfNote: [Int64: (deck: Int64, order: Int64, card: AnkiObject)] = [:]
@@ -27,6 +30,10 @@ extension AnkiKeptCollection {
             guard let row = note.row, row.count >= 11, let noteId = row[0].int64Value,
                   let draft = try draft(ofNote: row, noteTypes: &noteTypes) else { continue }
             let wordId = note.source.flatMap { UUID(text: $0) } ?? AnkiWordShape.wordId(guid: row[1].stringValue ?? "")
+            if let keptAt, try changedByLearner(wordId, since: keptAt) {
+                try store.noteAnkiChanged(word: wordId)
+                continue
+            }
             let bookId = try deckOfNote[noteId].flatMap { entry in
                 if let known = books[entry.deck] { return known }
                 // A deck no book can be made of (its name not one Vocab takes): its notes stay the app's.
@@ -55,7 +62,13 @@ extension AnkiKeptCollection {
             after = (last.usn, last.id)
             touched.formUnion(try takeLog(page.filter { $0.stamp == nil }, wordCards: wordCards))
         }
-        try renewStamps(of: touched)
+        try renewStamps(of: touched, unlessChangedSince: keptAt)
+    }
+
+    /// Whether the learner wrote or deleted the word after `time` (a reflect left past its answer).
+    private func changedByLearner(_ wordId: UUID, since time: Timestamp) throws -> Bool {
+        if let word = try store.word(id: wordId) { return word.modifiedAt > time }
+        return try store.wordWasDeleted(id: wordId)
     }
 
     /// How many log entries `reflect` reads and takes at once.
@@ -153,13 +166,15 @@ extension AnkiKeptCollection {
         return (wordId, guid)
     }
 
-    /// Stamps the notes of `words` with how the words stand now (so the next mirror leaves them).
-    private func renewStamps(of words: Set<UUID>) throws {
+    /// Stamps the notes of `words` with how the words stand now (so the next mirror leaves them),
+    /// but a word changed or reviewed after `time`: the next mirror sends it as it is.
+    private func renewStamps(of words: Set<UUID>, unlessChangedSince time: Timestamp?) throws {
         guard !words.isEmpty else { return }
         let standings = try store.ankiWordStandings(of: words)
         let decks = try deckIdsByBook()
         for wordId in words {
             guard let standing = standings[wordId], let deck = decks[standing.bookId.lowercaseText] else { continue }
+            if let time, max(standing.modified, standing.lastReview) > time.milliseconds { continue }
             try store.setAnkiStamp(.note, source: wordId.lowercaseText, stamp: Self.stamp(standing, deck: deck))
         }
     }

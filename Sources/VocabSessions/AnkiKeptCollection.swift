@@ -170,14 +170,17 @@ public struct AnkiKeptCollection {
         }
     }
 
-    /// `finish`: the app's changes brought into the words (or left for right after the answer,
+    /// `finish`: the app's changes brought into the words (or left for after the answer,
     /// `defersReflect`), the collection's number moved on; answers when it last changed (ms),
     /// which the app keeps as its own.
     public func finish(key: String) throws -> JSONValue {
         try store.transaction {
             let session = try session(key)
             if defersReflect {
-                try store.setAnkiPendingWork(AnkiPendingWork(kind: .reflect, usn: session.serverUsn, at: now))
+                // One left before and not done yet: both are done together, from the earlier.
+                let earlier = try store.ankiPendingWork().flatMap { $0.kind == .reflect ? $0 : nil }
+                try store.setAnkiPendingWork(AnkiPendingWork(kind: .reflect, usn: min(earlier?.usn ?? session.serverUsn, session.serverUsn),
+                                                             at: earlier?.at ?? now))
             } else {
                 try reflect(session)
             }

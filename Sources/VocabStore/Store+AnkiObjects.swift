@@ -466,6 +466,11 @@ extension Store {
         }
     }
 
+    /// Whether any word or book was written since the kept collection last mirrored them.
+    public func hasAnkiChanges() throws -> Bool {
+        try guarded { try database.integer("SELECT EXISTS (SELECT 1 FROM anki_changed)") == 1 }
+    }
+
     /// Notes a word as written, so the next mirror looks at it again (its note the app changed
     /// and the store did not take).
     public func noteAnkiChanged(word id: UUID) throws {

@@ -39,6 +39,7 @@ struct PairedAnkiAccounts: AnkiSyncAccounts {
 
     func serve(key: String, peer: String, _ body: (AnkiLearner) throws -> AnkiSyncReply) throws -> AnkiSyncReply {
         guard pairing.isPaired(key) else { throw Refusal.pairFirst }
+        readiness.heardFromApp()
         defer { readiness.changed() }
         return try body(AnkiLearner(account: account, pool: pool, downloadFolder: downloadFolder, deferral: readiness.deferral))
     }

@@ -7,9 +7,9 @@ import VocabCore
 import VocabStore
 
 /// A server of one learner answers a sync's end and a full upload once what the app sent is
-/// kept (`AnkiDeferral`), and brings it into the words after: right after the answer, before
-/// any later call of the app, and — when the server stopped in between — as it starts again.
-/// Nothing the app was told is kept is lost.
+/// kept (`AnkiDeferral`), and brings it into the words after: once the apps' calls are quiet,
+/// before a mirror of the store's changes (an upload: before any later call), and — when the
+/// server stopped in between — as it starts again. Nothing the app was told is kept is lost.
 final class AnkiDeferralTests: XCTestCase {
     private let now = Timestamp(milliseconds: 1_765_000_000_000)
     private var home = ""
@@ -49,22 +49,32 @@ final class AnkiDeferralTests: XCTestCase {
 
     private func pending(_ pool: LibraryPool) throws -> AnkiPendingWork? { try pool.read { try $0.store.ankiPendingWork() } }
 
-    /// A normal sync in which the app sends one new note of a word ("banana"), as the app sends
-    /// one: a copy of a mirrored note and its card, under new ids, with the word's fields.
-    private func syncANewNote(_ pool: LibraryPool, deferral: AnkiDeferral) throws {
+    /// A normal sync in which the app sends a new note of a word ("banana") and its edit of
+    /// "apple"'s definition, as the app sends them: rows of mirrored notes and cards, the new
+    /// ones under new ids.
+    private func syncNotes(_ pool: LibraryPool, deferral: AnkiDeferral) throws {
         _ = try AnkiCollections.kept(pool, account: "me", now: now, deferral: deferral) { kept in
             let store = kept.store
-            let noteRow = try XCTUnwrap(try store.ankiObjects(.note).first?.json?.arrayValue)
+            func fields(_ row: [JSONValue]) -> [String] {
+                (row[6].stringValue ?? "").split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+            }
+            let apple = try XCTUnwrap(try store.ankiObjects(.note).compactMap(\.json?.arrayValue).first { fields($0).first == "apple" })
             let cardRow = try XCTUnwrap(try store.ankiObjects(.card).first?.json?.arrayValue)
-            var note = noteRow, card = cardRow
-            var fields = (note[6].stringValue ?? "").split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
-            fields[0] = "banana"
-            fields[1] = "바나나"
+            var edited = apple
+            var appleFields = fields(apple)
+            appleFields[1] = "사과 (앱)"
+            edited[3] = .int(now.milliseconds / 1000 + 1)  // edited in the app after the mirror's
+            edited[4] = .int(-1)
+            edited[6] = .string(appleFields.joined(separator: "\u{1F}"))
+            var note = apple, card = cardRow
+            var bananaFields = appleFields
+            bananaFields[0] = "banana"
+            bananaFields[1] = "바나나"
             note[0] = .int(1_700_000_000_001)
             note[1] = .string("newguid01")
             note[3] = .int(now.milliseconds / 1000)
             note[4] = .int(-1)
-            note[6] = .string(fields.joined(separator: "\u{1F}"))
+            note[6] = .string(bananaFields.joined(separator: "\u{1F}"))
             note[7] = .string("banana")
             card[0] = .int(1_700_000_000_002)
             card[1] = note[0]
@@ -72,31 +82,53 @@ final class AnkiDeferralTests: XCTestCase {
             let usn = try XCTUnwrap(try store.ankiCollection()).usn
             _ = try kept.start(key: "s", .object([("minUsn", .int(usn)), ("lnewer", .bool(false))]))
             _ = try kept.applyChunk(key: "s", .object([("chunk", .object([
-                ("done", .bool(true)), ("notes", .array([.array(note)])), ("cards", .array([.array(card)])), ("revlog", .array([])),
+                ("done", .bool(true)), ("notes", .array([.array(note), .array(edited)])), ("cards", .array([.array(card)])),
+                ("revlog", .array([])),
             ]))]))
             return try kept.finish(key: "s")
         }
     }
 
-    func testASyncsChangesLeftAtItsAnswerAreDoneBeforeTheAppsNextCall() throws {
+    /// The definition the kept collection's note of `word` holds.
+    private func noteDefinition(_ pool: LibraryPool, _ word: String) throws -> String? {
+        try pool.read { library in
+            try library.store.ankiObjects(.note).compactMap { note -> [String]? in
+                (note.json?.arrayValue?[6].stringValue).map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) }
+            }.first { $0.first == word }?[1]
+        }
+    }
+
+    func testASyncsChangesLeftAtItsAnswerWaitForAMirrorThatNeedsThemAndTheLaterEditWins() throws {
         let pool = try storeOfThreeWords()
-        try syncANewNote(pool, deferral: stoppingDeferral(pool))
-        // Answered, and left: the note is kept, its word not yet made.
+        try syncNotes(pool, deferral: stoppingDeferral(pool))
+        // Answered, and left: the notes kept, the words not yet changed.
         XCTAssertEqual(try pending(pool)?.kind, .reflect)
         XCTAssertNil(try words(pool)["banana"])
-        XCTAssertEqual(try pool.read { try $0.store.ankiObjectCount(.note) }, 4, "the app's note is kept")
+        XCTAssertEqual(try words(pool)["apple"], "뜻")
+        XCTAssertEqual(try pool.read { try $0.store.ankiObjectCount(.note) }, 4, "the app's notes are kept")
+        XCTAssertEqual(try noteDefinition(pool, "apple"), "사과 (앱)", "the app's edit is kept")
 
-        // The app's next call finds it done first.
-        let standing = try AnkiCollections.kept(pool, account: "me", now: now, deferral: stoppingDeferral(pool)) { try $0.standing() }
-        XCTAssertFalse(standing.empty)
-        XCTAssertEqual(try words(pool)["banana"], "바나나")
+        // Another app's sync with nothing of the store's to mirror does not wait for them.
+        _ = try AnkiCollections.kept(pool, account: "me", now: now, deferral: stoppingDeferral(pool)) { try $0.standing() }
+        XCTAssertEqual(try pending(pool)?.kind, .reflect)
+
+        // The learner edits apple after the app's edit was kept: the next mirror brings the app's
+        // changes in first, and his later edit wins, in Vocab and in the collection.
+        try pool.write { library in
+            let apple = try XCTUnwrap(try library.store.words().first { $0.word == "apple" })
+            _ = try library.store.updateWord(id: apple.id, WordChanges(definition: "사과 (나)"), now: Timestamp(milliseconds: self.now.milliseconds + 1_000))
+        }
+        _ = try AnkiCollections.kept(pool, account: "me", now: now, deferral: stoppingDeferral(pool)) { try $0.standing() }
         XCTAssertNil(try pending(pool))
+        XCTAssertEqual(try words(pool)["banana"], "바나나")
+        XCTAssertEqual(try words(pool)["apple"], "사과 (나)", "the learner's later edit stays")
+        XCTAssertEqual(try noteDefinition(pool, "apple"), "사과 (나)", "and goes back to the app")
         XCTAssertEqual(try pool.read { try $0.store.ankiObjectCount(.note) }, 4, "the word made is the note's, not another")
     }
 
     func testASyncsChangesLeftWhenTheServerStoppedAreDoneAsItStartsAgain() throws {
         var pool: LibraryPool? = try storeOfThreeWords()
-        try syncANewNote(try XCTUnwrap(pool), deferral: stoppingDeferral(try XCTUnwrap(pool)))
+        try syncNotes(try XCTUnwrap(pool), deferral: stoppingDeferral(try XCTUnwrap(pool)))
         XCTAssertNil(try words(try XCTUnwrap(pool))["banana"])
         pool = nil  // the server stops
 
@@ -112,14 +144,15 @@ final class AnkiDeferralTests: XCTestCase {
         let pool = try open()
         try pool.write { library in
             let book = try library.store.addBook(BookDraft(name: "Travel"), now: self.now)
-            _ = try library.store.addWord(WordDraft(word: "apple", definition: "사과"), toBook: book.id, now: self.now)
+            _ = try library.store.addWord(WordDraft(word: "apple", definition: "뜻"), toBook: book.id, now: self.now)
         }
         let readiness = AnkiDownloadReadiness(pool: pool, account: "me", folder: home + "/anki-download", clock: FixedClock(now))
         _ = try AnkiCollections.kept(pool, account: "me", now: now, deferral: readiness.deferral) { try $0.standing() }
-        try syncANewNote(pool, deferral: readiness.deferral)
+        try syncNotes(pool, deferral: readiness.deferral)
         readiness.deferral.settleSoon()  // as the server does once the answer is sent
-        try waitUntil("the word made after the answer") { (try? self.words(pool)["banana"]) == "바나나" }
+        try waitUntil("the words changed after the answer") { (try? self.words(pool)) == ["apple": "사과 (앱)", "banana": "바나나"] }
         XCTAssertNil(try pending(pool))
+        withExtendedLifetime(readiness) {}
     }
 
     /// An upload of the store's own collection as downloaded, less "cherry" and with "apple"

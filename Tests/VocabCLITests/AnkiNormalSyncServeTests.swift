@@ -26,6 +26,7 @@ final class AnkiNormalSyncServeTests: ServeTestCase {
                                    steps: steps)
         XCTAssertEqual(lines.count, steps.count, "every step ran: \(lines)")
         XCTAssertNil(lines.first { $0["error"] != nil }, "\(lines)")
+        try ankiWorkDone()
         return lines
     }
 

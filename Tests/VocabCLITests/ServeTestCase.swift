@@ -1,5 +1,6 @@
 import Foundation
 import TestServices
+import VocabStore
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -70,8 +71,22 @@ class ServeTestCase: EndToEndTestCase {
             code = try pairingCode(next: ankiAppsPaired > 0)
             ankiAppsPaired += 1
         }
-        return try ankiApp(python: python, folder: vocab.file("anki-" + app), server: "http://127.0.0.1:\(port)", user: "me",
-                           password: code, steps: steps, refusals: refusals)
+        let lines = try ankiApp(python: python, folder: vocab.file("anki-" + app), server: "http://127.0.0.1:\(port)", user: "me",
+                                password: code, steps: steps, refusals: refusals)
+        try ankiWorkDone()
+        return lines
+    }
+
+    /// Waits until the server has done what the Anki apps' calls left past their answers (the
+    /// words follow a sync, an upload, a moment after the app is answered): its store's
+    /// `anki_pending` is empty.
+    func ankiWorkDone() throws {
+        for _ in 0..<600 {
+            let store = try Database(path: vocab.home + "/vocab.sqlite", create: false, readOnly: true)
+            if try store.integer("SELECT count(*) FROM anki_pending") == 0 { return }
+            usleep(50_000)
+        }
+        XCTFail("the server never did what the Anki apps' calls left")
     }
 
     func pairingCode(next: Bool = false) throws -> String {
