@@ -77,6 +77,13 @@ public final class AnkiDownloadReadiness: Sendable {
         lastAppCall.withLock { $0 = .now() }
     }
 
+    /// Does a sync's reflect left past its answer now, on the caller's thread (a server about to
+    /// stop: its words are the store's when another front end opens it). An upload left is taken
+    /// at the next start (a large one takes seconds).
+    public func reflectLeftNow() throws {
+        try pool.write { library in try AnkiCollections.reflectLeft(library.store, account: account) }
+    }
+
     private func settle(after seconds: Double) {
         settleQueue.asyncAfter(deadline: .now() + seconds) { [weak self] in
             guard let self else { return }

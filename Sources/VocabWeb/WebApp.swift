@@ -308,6 +308,12 @@ public final class WebApp: Sendable {
     public func keepAnkiDownloadReady(failed: @escaping @Sendable (Error) -> Void) {
         ankiReadiness?.start(failed: failed)
     }
+
+    /// Brings into the words what an Anki app's last sync left past its answer (a server about
+    /// to stop; an upload left is taken at the next start).
+    public func finishAnkiWorkLeft() throws {
+        try ankiReadiness?.reflectLeftNow()
+    }
 }
 
 /// A refusal with its status, in the API's JSON form: `{"error": "...", "field": "..."}`. Made

@@ -140,6 +140,17 @@ final class AnkiDeferralTests: XCTestCase {
         withExtendedLifetime(readiness) {}
     }
 
+    func testAServerAboutToStopBringsASyncsChangesLeftIntoTheWords() throws {
+        let pool = try storeOfThreeWords()
+        try syncNotes(pool, deferral: stoppingDeferral(pool))
+        XCTAssertNil(try words(pool)["banana"])
+        let readiness = AnkiDownloadReadiness(pool: pool, account: "me", folder: home + "/anki-download", clock: FixedClock(now))
+        try readiness.reflectLeftNow()
+        XCTAssertEqual(try words(pool)["banana"], "바나나")
+        XCTAssertEqual(try words(pool)["apple"], "사과 (앱)")
+        XCTAssertNil(try pending(pool))
+    }
+
     func testTheWordsFollowASyncRightAfterItsAnswer() throws {
         let pool = try open()
         try pool.write { library in

@@ -131,6 +131,10 @@ enum ServeCommand {
         stopSignal.wait()
         server.stop()
         metrics?.server.stop()
+        do { try app.finishAnkiWorkLeft() } catch {
+            Console.writeNow("vocab serve: an Anki sync's words are left for the next start: \(TerminalWording.message(forAny: error))\n",
+                             to: STDERR_FILENO)
+        }
         ServingNotice.withdraw(in: folder)
         say("Stopped.")
     }
