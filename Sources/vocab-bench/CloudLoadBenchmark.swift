@@ -196,7 +196,7 @@ struct LoadDevice {
                 let report = try CloudLoadBenchmark.sync(store, login, timeouts)
                 if report.repaired { results.record(repairedBy: "\(user)-\(device)") }
                 let elapsed = started.duration(to: .now)
-                results.record(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                results.record(seconds: elapsed.seconds)
                 results.acknowledge(user: user, ids: sending)
                 pending.subtract(sending)
                 results.record(LoadResults.SyncEvent(device: "\(user)-\(device)", started: started, ended: .now, succeeded: true))

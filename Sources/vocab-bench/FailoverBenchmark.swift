@@ -140,7 +140,7 @@ struct FailoverBenchmark {
                 let own = events.filter { $0.device == device }
                 if let last = own.max(by: { $0.ended < $1.ended }), !last.succeeded { endedFailing += 1 }
                 if let again = own.filter({ $0.succeeded && $0.ended > killedAt && $0.started > killedAt }).map(\.ended).min() {
-                    againAfter.append(secondsOf(killedAt.duration(to: again)))
+                    againAfter.append(killedAt.duration(to: again).seconds)
                 } else {
                     neverAgain += 1
                 }
@@ -247,6 +247,3 @@ private func percentile(_ sorted: [Double], _ p: Double) -> Double {
     sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
 }
 
-private func secondsOf(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}

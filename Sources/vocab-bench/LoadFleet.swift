@@ -74,7 +74,7 @@ final class LoadFleet {
         meanwhile()
         while threads.contains(where: { !$0.isFinished }) { usleep(50_000) }
         let elapsed = started.duration(to: .now)
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return elapsed.seconds
     }
 
     /// Quiet: every device syncs twice in turn, then each must equal the cloud (read through

@@ -93,9 +93,3 @@ struct FileStream: ByteStream {
         return data.isEmpty ? nil : [UInt8](data)
     }
 }
-
-extension Duration {
-    var milliseconds: Double {
-        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
-    }
-}

@@ -258,7 +258,3 @@ struct SyncBenchmark {
         try Data(text).write(to: URL(fileURLWithPath: path))
     }
 }
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

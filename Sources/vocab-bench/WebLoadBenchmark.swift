@@ -225,7 +225,7 @@ struct WebLoadBenchmark {
             usleep(50_000)
         }
         let elapsed = started.duration(to: .now)
-        let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let elapsedSeconds = elapsed.seconds
         let (latencies, errors) = results.snapshot()
         let measured = Measured(latencies: latencies, errors: errors, mostResidentMiB: mostResident, mostThreads: mostThreads)
         let total = latencies.values.reduce(0) { $0 + $1.count }
@@ -530,7 +530,7 @@ final class LoadLearner: Sendable {
         }
         if let kind, let results {
             let elapsed = started.duration(to: .now)
-            results.record(kind, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            results.record(kind, seconds: elapsed.seconds)
         }
         guard (200..<300).contains(response.status) else {
             throw BenchError.message("\(method) \(path.split(separator: "?")[0]): \(response.status) \(String(decoding: response.body.prefix(200), as: UTF8.self))")
