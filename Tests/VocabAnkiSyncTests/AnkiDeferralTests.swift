@@ -151,6 +151,25 @@ final class AnkiDeferralTests: XCTestCase {
         XCTAssertNil(try pending(pool))
     }
 
+    func testOnlyOldUploadFilesNothingNamesAreRemoved() throws {
+        let pool = try storeOfThreeWords()
+        let deferral = stoppingDeferral(pool)
+        try keepAnUpload(pool, deferral: deferral)
+        let named = try XCTUnwrap(try pending(pool)?.file)
+        let folder = deferral.uploadFolder
+        let hourAgo = Date(timeIntervalSinceNow: -3_600)
+        for name in ["upload-stray.anki2", "upload-young.anki2"] {
+            try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+        }
+        try FileManager.default.createDirectory(atPath: folder + "/vocab-anki-cut", withIntermediateDirectories: true)
+        for name in [named, "upload-stray.anki2", "vocab-anki-cut"] {
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: folder + "/" + name)
+        }
+        try AnkiCollections.removeStrayUploads(pool, deferral: deferral)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder)), [named, "upload-young.anki2"],
+                       "the upload the store names stays however old; an old stray goes; a young one may be an upload arriving")
+    }
+
     func testTheWordsFollowASyncRightAfterItsAnswer() throws {
         let pool = try open()
         try pool.write { library in
