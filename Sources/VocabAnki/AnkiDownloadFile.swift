@@ -161,12 +161,10 @@ public enum AnkiDownloadFile {
     /// for ten minutes (by a process that stopped): one being written now is another call's, as
     /// is a journal SQLite keeps while a download stamps its file.
     private static func removeOthers(keeping: Set<String>, in folder: String) {
-        let now = Date()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("collection-") {
             let path = folder + "/" + name
             if name.hasSuffix(".part") {
-                let changed = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? now
-                if now.timeIntervalSince(changed) > 600 { try? FileManager.default.removeItem(atPath: path) }
+                if (FileStatus.secondsSinceChange(of: path) ?? 0) > 600 { try? FileManager.default.removeItem(atPath: path) }
             } else if name.hasSuffix(".anki2") || name.hasSuffix(".zst"), !keeping.contains(path) {
                 try? FileManager.default.removeItem(atPath: path)
             }

@@ -117,11 +117,9 @@ extension AnkiCollections {
     /// one replaced), but nothing younger than ten minutes (an upload being unpacked).
     public static func removeStrayUploads(_ pool: LibraryPool, deferral: AnkiDeferral) throws {
         let named = try pool.read { library in try library.store.ankiPendingWork()?.file }
-        let now = Date()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: deferral.uploadFolder)) ?? [] where name != named {
             let path = deferral.uploadFolder + "/" + name
-            let changed = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? now
-            if now.timeIntervalSince(changed) > 600 { try? FileManager.default.removeItem(atPath: path) }
+            if (FileStatus.secondsSinceChange(of: path) ?? 0) > 600 { try? FileManager.default.removeItem(atPath: path) }
         }
     }
 }

@@ -393,7 +393,9 @@ extension Store {
 
     /// `body` in the transaction already open (no savepoint for each row: a first mirror writes
     /// a few hundred thousand), or in one of its own.
-    private func ankiWrite<T>(_ body: () throws -> T) throws -> T {
+    /// A write of the kept collection: inside the caller's transaction when one is open, else
+    /// its own.
+    func ankiWrite<T>(_ body: () throws -> T) throws -> T {
         database.isInTransaction ? try guarded(body) : try write(body)
     }
 

@@ -42,13 +42,12 @@ extension Store {
 
     /// Keeps `work` as what is left to do (nil: nothing is), in place of what was.
     public func setAnkiPendingWork(_ work: AnkiPendingWork?) throws {
-        let write = {
-            try self.database.execute("DELETE FROM anki_pending")
+        try ankiWrite {
+            try database.execute("DELETE FROM anki_pending")
             guard let work else { return }
-            try self.database.run("INSERT INTO anki_pending VALUES (?, ?, ?, ?)", [
+            try database.run("INSERT INTO anki_pending VALUES (?, ?, ?, ?)", [
                 .text(work.kind.rawValue), .integer(work.usn), .integer(work.at.milliseconds), work.file.map(SQLValue.text) ?? .null,
             ])
         }
-        try database.isInTransaction ? guarded(write) : self.write(write)
     }
 }

@@ -8,6 +8,15 @@ public enum FileStatus {
         return stat(path, &info) == 0 ? Int(info.st_size) : nil
     }
 
+    /// How many seconds ago the file at `path` was last written; nil when there is none.
+    public static func secondsSinceChange(of path: String) -> Double? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec - info.st_mtim.tv_sec) + Double(now.tv_nsec - info.st_mtim.tv_nsec) / 1e9
+    }
+
     /// Whether `path` is a folder (following a symbolic link); nil when there is nothing there.
     public static func isFolder(_ path: String) -> Bool? {
         var info = stat()
