@@ -59,11 +59,9 @@ struct WebBenchmark {
         }
 
         /// The process's peak resident memory so far, in MiB (VmHWM).
-        var peakMiB: Double {
-            let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-            return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
-        }
+        var peakMiB: Double { process.statusMiB("VmHWM") }
+        /// The process's resident memory now, in MiB (VmRSS).
+        var residentMiB: Double { process.statusMiB("VmRSS") }
 
         func stop() {
             process.interrupt()

@@ -396,16 +396,10 @@ struct WebLoadBenchmark {
             }
         }
 
-        private func status(_ field: String) -> Double {
-            let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
-            return Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
-        }
-
-        var residentMiB: Double { status("VmRSS") }
-        var peakMiB: Double { status("VmHWM") }
+        var residentMiB: Double { process.statusMiB("VmRSS") }
+        var peakMiB: Double { process.statusMiB("VmHWM") }
         /// The server process's threads now.
-        var threads: Int { Int(status("Threads") * 1024) }
+        var threads: Int { Int(process.statusMiB("Threads") * 1024) }
 
         func stop() {
             process.interrupt()

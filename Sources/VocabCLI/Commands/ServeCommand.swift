@@ -8,6 +8,7 @@ import VocabSessions
 import VocabCloudSessions
 import VocabCloudAPI
 import VocabServer
+import VocabSystem
 import VocabWeb
 #if canImport(Glibc)
 import Glibc
@@ -50,6 +51,10 @@ enum ServeCommand {
         // Listening for Ctrl-C and SIGTERM before anything is announced: a stop asked for the
         // moment the address is out is never lost.
         let stopSignal = StopSignal()
+        // A large answer (an Anki collection, 7 MiB compressed) goes back to the system once sent,
+        // every time. 4 MiB, not glibc's first 128 KiB: mapping every block of 128 KiB on its own
+        // made an Anki app's normal sync 30% slower (median 0.043 s against 0.033).
+        ProcessMemory.mapBlocksAlways(atLeast: 4 << 20)
         let folder = try context.dataFolder()
         // The server's lines go out at once (a person, or a script, waits for them).
         let say: @Sendable (String) -> Void = { line in Console.writeNow(line + "\n") }
