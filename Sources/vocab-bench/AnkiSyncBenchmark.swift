@@ -114,7 +114,9 @@ struct AnkiSyncBenchmark {
         var ourDownloads = [ours["download"] as? Double ?? .infinity]
         var residents: [Double] = []
         var firstHeld: Int?
-        var lastFile = try Self.readyDownloadFile(folder: work + "/vocab-home/anki-download", other: nil)
+        // The file there as the round ends was made before its last syncs: the next is awaited.
+        var lastFile = try Self.readyDownloadFile(folder: work + "/vocab-home/anki-download",
+                                                  other: Self.downloadFile(in: work + "/vocab-home/anki-download"))
         for turn in 1...successiveDownloads {
             let folder = work + "/vocab/again\(turn)"
             _ = try client(["login", vocabEndpoint, "me", server.currentCode, folder])
@@ -193,13 +195,17 @@ struct AnkiSyncBenchmark {
         return (ContinuousClock.now - started).seconds
     }
 
+    /// The compressed collection in `folder` now, if any.
+    static func downloadFile(in folder: String) -> String? {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).first { $0.hasSuffix(".zst") }
+    }
+
     /// Waits until `folder` holds a compressed collection named other than `other` (at most 10
     /// minutes); returns its name.
     static func readyDownloadFile(folder: String, other: String?) throws -> String {
         let started = ContinuousClock.now
         while ContinuousClock.now - started < .seconds(600) {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            if let name = names.first(where: { $0.hasSuffix(".zst") && $0 != other }) { return name }
+            if let name = downloadFile(in: folder), name != other { return name }
             usleep(100_000)
         }
         throw BenchError.message("vocab serve made no new download ready in \(folder) within 10 minutes")
