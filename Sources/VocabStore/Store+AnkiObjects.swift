@@ -391,10 +391,8 @@ extension Store {
         }
     }
 
-    /// `body` in the transaction already open (no savepoint for each row: a first mirror writes
-    /// a few hundred thousand), or in one of its own.
-    /// A write of the kept collection: inside the caller's transaction when one is open, else
-    /// its own.
+    /// A write of the kept collection: `body` in the caller's transaction when one is open (no
+    /// savepoint for each row: a first mirror writes a few hundred thousand), else in its own.
     func ankiWrite<T>(_ body: () throws -> T) throws -> T {
         database.isInTransaction ? try guarded(body) : try write(body)
     }

@@ -102,9 +102,10 @@ struct AnkiSyncBenchmark {
         for folder in ["round/one", "round/two", "upload"] {
             _ = try client(["login", vocabEndpoint, "me", server.currentCode, work + "/vocab/" + folder])
         }
+        let downloadFolder = work + "/vocab-home/anki-download"
         // As Anki's server holds its collection file before an app asks, `vocab serve` makes the
         // file ready off the requests once started: the round begins once it is there.
-        let readyAfter = try Self.waitForDownloadReady(folder: work + "/vocab-home/anki-download")
+        let readyAfter = try Self.waitForDownloadReady(folder: downloadFolder)
         print(String(format: "  vocab serve made the download ready %.1f s after the bench began to wait", readyAfter))
         let ours = try client(["round", vocabEndpoint, work + "/vocab/round", String(changes)])
         let peak = server.peakMiB
@@ -115,8 +116,7 @@ struct AnkiSyncBenchmark {
         var residents: [Double] = []
         var firstHeld: Int?
         // The file there as the round ends was made before its last syncs: the next is awaited.
-        var lastFile = try Self.readyDownloadFile(folder: work + "/vocab-home/anki-download",
-                                                  other: Self.downloadFile(in: work + "/vocab-home/anki-download"))
+        var lastFile = try Self.readyDownloadFile(folder: downloadFolder, other: Self.downloadFile(in: downloadFolder))
         for turn in 1...successiveDownloads {
             let folder = work + "/vocab/again\(turn)"
             _ = try client(["login", vocabEndpoint, "me", server.currentCode, folder])
@@ -128,7 +128,7 @@ struct AnkiSyncBenchmark {
             firstHeld = firstHeld ?? held
             ourDownloads.append(again["download"] as? Double ?? .infinity)
             residents.append(server.residentMiB)
-            lastFile = try Self.readyDownloadFile(folder: work + "/vocab-home/anki-download", other: lastFile)
+            lastFile = try Self.readyDownloadFile(folder: downloadFolder, other: lastFile)
         }
         // Last, the same collection uploaded whole over the store that holds its words.
         let ourUpload = (try client(["upload", vocabEndpoint, package, work + "/vocab/upload"]))["upload"] as? Double ?? .infinity

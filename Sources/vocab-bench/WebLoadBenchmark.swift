@@ -399,7 +399,7 @@ struct WebLoadBenchmark {
         var residentMiB: Double { process.statusMiB("VmRSS") }
         var peakMiB: Double { process.statusMiB("VmHWM") }
         /// The server process's threads now.
-        var threads: Int { Int(process.statusMiB("Threads") * 1024) }
+        var threads: Int { Int(process.statusNumber("Threads")) }
 
         func stop() {
             process.interrupt()
