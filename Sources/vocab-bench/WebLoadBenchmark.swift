@@ -134,13 +134,13 @@ struct WebLoadBenchmark {
                      idle, busy, signedIn, (busy - idle) / Double(max(signedIn, 1))))
 
         // The run, then (with --attack-seconds) another beside the crowd.
-        let quiet = measure(learnersOf, seconds: seconds, servers: servers, label: attackSeconds > 0 || scrapeMetrics ? "quiet: " : "",
+        let quiet = measure(learnersOf, seconds: seconds, servers: servers, proxy: proxy, label: attackSeconds > 0 || scrapeMetrics ? "quiet: " : "",
                             signingOut: attackSeconds == 0 && !scrapeMetrics)
         if scrapeMetrics {
             // The same run again, each server's /metrics read every second as Prometheus would.
             let scraper = MetricsScraper(ports: servers.compactMap(\.metricsPort))
             print("  /metrics of both servers read every second (\(scraper.ports.count) servers):")
-            let scraped = measure(learnersOf, seconds: seconds, servers: servers, label: "scraped: ", signingOut: attackSeconds == 0)
+            let scraped = measure(learnersOf, seconds: seconds, servers: servers, proxy: proxy, label: "scraped: ", signingOut: attackSeconds == 0)
             scraper.stop()
             let ratio = scraped.p99("next card") / max(quiet.p99("next card"), 0.001)
             BenchChecks.target("web-load next card p99 with /metrics scraped every second: \(String(format: "%.1f", scraped.p99("next card"))) ms, "
@@ -151,13 +151,14 @@ struct WebLoadBenchmark {
             // With no pause, 200 learners keep 200 requests in flight: by Little's law a request
             // takes 200 / (requests a second) on average, but a card shown never waits behind
             // writes (`HTTPLimits.workersKeptForReads`), so its target is the same at any pace.
+            if thinkMilliseconds == 0 { printWhatTheTargetsNeed(quiet) }
             BenchChecks.target("web-load next card p99 at 200 learners (\(pace)): \(String(format: "%.1f", quiet.p99("next card"))) ms",
                                quiet.p99("next card"), atMost: 20)
             BenchChecks.target("web-load writes p99 at 200 learners (\(pace)): grade \(String(format: "%.1f", quiet.p99("grade"))) ms, "
                                + "add word \(String(format: "%.1f", quiet.p99("add word"))) ms", max(quiet.p99("grade"), quiet.p99("add word")), atMost: 100)
         }
         if attackSeconds > 0 {
-            try attacked(learnersOf, servers: servers, proxy: proxy.port, admin: admin, tier: tier, run: String(run), work: work, quiet: quiet)
+            try attacked(learnersOf, servers: servers, proxy: proxy, admin: admin, tier: tier, run: String(run), work: work, quiet: quiet)
         }
 
         // Convergence: on the server, each grade and word exactly once; each desktop, synced, equal to it.
@@ -189,6 +190,29 @@ struct WebLoadBenchmark {
         try compareNextCard(server: servers[0], learners: Array(learnersOf.prefix(192)), localHome: "\(work)/desktop-0", work: work)
     }
 
+    /// With no pause, the learners keep one request each in flight, so requests a second times
+    /// the mean wait is the number of learners (Little's law). Prints the requests a second the
+    /// targets need at least — every request of a kind with a target taking as long as its p99
+    /// target allows, the others as long as they took — beside the most this machine's cores
+    /// can answer at the CPU a request took in `run`.
+    private func printWhatTheTargetsNeed(_ run: Measured) {
+        let targets = ["next card": 0.020, "grade": 0.100, "add word": 0.100]
+        let requests = run.latencies.values.reduce(0) { $0 + $1.count }
+        let longestMeanWait = run.latencies.reduce(0.0) { sum, kind in
+            sum + Double(kind.value.count) * (targets[kind.key] ?? kind.value.reduce(0, +) / Double(max(kind.value.count, 1)))
+        } / Double(max(requests, 1))
+        let needed = Double(learners) / max(longestMeanWait, 0.000_001)
+        let most = Double(CPUShares.cores) / max(run.cpu.machine, 0.000_001)
+        let budget = Double(CPUShares.cores) / needed, clients = run.cpu.bench + run.cpu.proxy
+        print(String(format: "  the targets need at least %.0f requests/s (%d learners in flight, each request at most its p99 target: "
+                     + "a mean wait of %.1f ms); at %.2f ms of CPU a request, this machine's %d cores answer at most %.0f requests/s%@",
+                     needed, learners, longestMeanWait * 1000, run.cpu.machine * 1000, CPUShares.cores, most,
+                     (needed > most ? ": the targets cannot both be met here at this pace" : "") as NSString))
+        print(String(format: "  at %.0f requests/s, %d cores allow %.2f ms of CPU a request: less the bench's learners and the proxy (%.2f), "
+                     + "%.2f for the servers, PgBouncer and PostgreSQL together (this run: %.2f)",
+                     needed, CPUShares.cores, budget * 1000, clients * 1000, (budget - clients) * 1000, (run.cpu.machine - clients) * 1000))
+    }
+
     /// What one run measured: latencies by kind, errors by message, and the servers' most
     /// memory and threads seen while it ran.
     struct Measured {
@@ -196,6 +220,9 @@ struct WebLoadBenchmark {
         var errors: [String: Int]
         var mostResidentMiB: Double
         var mostThreads: Int
+        /// The CPU seconds over the run (all cores) per request answered: the machine's, and
+        /// the bench's, the servers' and the proxy's parts of it.
+        var cpu: CPUShares
 
         func p99(_ kind: String) -> Double { percentile(kind, 0.99) }
 
@@ -206,10 +233,12 @@ struct WebLoadBenchmark {
     }
 
     /// Every learner at his pace for `seconds`; prints and returns what it measured.
-    private func measure(_ learners: [LoadLearner], seconds: Int, servers: [CloudServer], label: String, signingOut: Bool = true) -> Measured {
+    private func measure(_ learners: [LoadLearner], seconds: Int, servers: [CloudServer], proxy: any LoadProxy, label: String,
+                         signingOut: Bool = true) -> Measured {
         let results = WebLoadResults()
         let deadline = ContinuousClock.now + .seconds(seconds)
         let started = ContinuousClock.now
+        let cpuBefore = CPUShares(servers: servers, proxy: proxy)
         var threads: [Thread] = []
         for learner in learners {
             let think = thinkMilliseconds
@@ -226,15 +255,23 @@ struct WebLoadBenchmark {
         }
         let elapsed = started.duration(to: .now)
         let elapsedSeconds = elapsed.seconds
+        let cpu = CPUShares(servers: servers, proxy: proxy) - cpuBefore
         let (latencies, errors) = results.snapshot()
-        let measured = Measured(latencies: latencies, errors: errors, mostResidentMiB: mostResident, mostThreads: mostThreads)
         let total = latencies.values.reduce(0) { $0 + $1.count }
+        let measured = Measured(latencies: latencies, errors: errors, mostResidentMiB: mostResident, mostThreads: mostThreads,
+                                cpu: cpu / Double(max(total, 1)))
         print(String(format: "  %@%d requests in %.1f s: %.0f requests/s; %d errors; a server's most memory %.1f MiB and threads %d", label,
                      total, elapsedSeconds, Double(total) / elapsedSeconds, errors.values.reduce(0, +), mostResident, mostThreads))
         for kind in ["sign in", "shelf", "next card", "queue", "grade", "add word", "sign out"] {
             print(String(format: "    %-9@ %7d   p50 %7.1f ms   p99 %7.1f ms", kind as NSString, latencies[kind]?.count ?? 0,
                          measured.percentile(kind, 0.5), measured.p99(kind)))
         }
+        let each = measured.cpu
+        print(String(format: "    CPU a request: %.2f ms of the machine's (%.0f%% of its %d cores busy): the bench's learners%@ %.2f, "
+                     + "the two servers %.2f, the proxy %.2f, PostgreSQL, PgBouncer and the rest %.2f",
+                     each.machine * 1000, cpu.machine / elapsedSeconds / Double(CPUShares.cores) * 100, CPUShares.cores,
+                     (label.contains("crowd") ? " and the crowd" : "") as NSString, each.bench * 1000, each.servers * 1000, each.proxy * 1000,
+                     (each.machine - each.bench - each.servers - each.proxy) * 1000))
         for (message, count) in errors.sorted(by: { $0.value > $1.value }).prefix(5) { print("    \(count)× \(message)") }
         BenchChecks.require(errors.isEmpty, "web-load\(label.isEmpty ? "" : " " + label): \(errors.values.reduce(0, +)) errors (target 0)")
         return measured
@@ -244,7 +281,7 @@ struct WebLoadBenchmark {
     /// connections straight at the servers, and five accounts (their words 8 MiB each) keeping
     /// slow pushes coming and pulls unread. Targets: next card p99 within 2x the quiet run's,
     /// grade p99 under 100 ms, no learner's error, a server's memory under 512 MiB and threads under 64.
-    private func attacked(_ learners: [LoadLearner], servers: [CloudServer], proxy: Int, admin: PostgresConnection, tier: PostgresConnection, run: String,
+    private func attacked(_ learners: [LoadLearner], servers: [CloudServer], proxy: any LoadProxy, admin: PostgresConnection, tier: PostgresConnection, run: String,
                           work: String, quiet: Measured) throws {
         OpenFiles.raiseLimit(to: 20_000)  // the crowd's 10,000 sockets, and the learners' beside them
         let names = (0..<5).map { "slow_\(run)_\($0)" }
@@ -261,8 +298,8 @@ struct WebLoadBenchmark {
             _ = try SyncEngine(store: filled, connection: tier, device: key, account: address).run()
             tokens.append(key.token)
         }
-        let crowd = AttackCrowd(ports: crowdAtProxy ? [proxy] : servers.map(\.port))
-        let slow = SlowAccounts(tokens: tokens, port: crowdAtProxy ? proxy : servers[0].port)
+        let crowd = AttackCrowd(ports: crowdAtProxy ? [proxy.port] : servers.map(\.port))
+        let slow = SlowAccounts(tokens: tokens, port: crowdAtProxy ? proxy.port : servers[0].port)
         crowd.start()
         slow.start()
         defer {
@@ -272,7 +309,7 @@ struct WebLoadBenchmark {
         while crowd.open == 0 { usleep(100_000) }
         print("  beside a crowd: \(crowd.open) slow connections from 100 addresses \(crowdAtProxy ? "at the proxy" : "straight at the servers"), "
               + "and 5 accounts (8 MiB of words each) pushing 2 MiB batches at 8 KiB/s and leaving pulls unread")
-        let measured = measure(learners, seconds: attackSeconds, servers: servers, label: "beside the crowd: ")
+        let measured = measure(learners, seconds: attackSeconds, servers: servers, proxy: proxy, label: "beside the crowd: ")
         print("    the crowd opened \(crowd.reopened) connections again after the servers cut them")
         let ratio = measured.p99("next card") / max(quiet.p99("next card"), 0.001)
         BenchChecks.target("web-load next card p99 beside the crowd: \(String(format: "%.1f", measured.p99("next card"))) ms, "
@@ -457,6 +494,37 @@ final class ProxyInFront: LoadProxy {
         process.executableURL = URL(fileURLWithPath: haproxy)
         process.arguments = ["-f", file, "-db"]
         try start { "HAProxy did not answer on port \(port)" }
+    }
+}
+
+/// CPU seconds so far: the machine's busy time (all cores), and the parts of it the bench, the
+/// two servers and the proxy spent; subtract two to have a run's.
+struct CPUShares {
+    var machine: Double
+    var bench: Double
+    var servers: Double
+    var proxy: Double
+
+    static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    init(servers: [WebLoadBenchmark.CloudServer], proxy: any LoadProxy) {
+        machine = CPUTime.machineBusySeconds
+        bench = CPUTime.ownSeconds
+        self.servers = servers.reduce(0) { $0 + $1.process.cpuSeconds }
+        self.proxy = proxy.process.cpuSeconds
+    }
+
+    private init(machine: Double, bench: Double, servers: Double, proxy: Double) {
+        (self.machine, self.bench, self.servers, self.proxy) = (machine, bench, servers, proxy)
+    }
+
+    static func - (later: CPUShares, earlier: CPUShares) -> CPUShares {
+        CPUShares(machine: later.machine - earlier.machine, bench: later.bench - earlier.bench,
+                  servers: later.servers - earlier.servers, proxy: later.proxy - earlier.proxy)
+    }
+
+    static func / (shares: CPUShares, count: Double) -> CPUShares {
+        CPUShares(machine: shares.machine / count, bench: shares.bench / count, servers: shares.servers / count, proxy: shares.proxy / count)
     }
 }
 
