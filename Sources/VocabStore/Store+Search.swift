@@ -143,8 +143,8 @@ extension Store {
 }
 
 extension Store {
-    /// What is kept beside the words (the search index, each book's counts, `words.scheduled`)
-    /// checked against the words as they are, up to the marks: one line per disagreement,
+    /// What is kept beside the words (the search index, each book's counts, `words.scheduled`,
+    /// the log's tally) checked against the words and reviews as they are, up to the marks: one line per disagreement,
     /// none when all agree. For tests and repair checks; reads every word.
     public func derivedDataProblems() throws -> [String] {
         try guarded {
@@ -172,6 +172,9 @@ extension Store {
                 SELECT count(*) FROM words w WHERE w.scheduled != EXISTS (SELECT 1 FROM schedules s WHERE s.word = w.key)
                 """)
             if flags > 0 { problems.append("\(flags) words' scheduled flag disagrees with the schedules") }
+            if try database.integer("SELECT (SELECT n FROM review_tally) != (SELECT count(*) FROM reviews)") != 0 {
+                problems.append("review_tally disagrees with the reviews")
+            }
             return problems
         }
     }

@@ -134,7 +134,7 @@ extension Store {
 
     /// How many reviews the log holds.
     public func reviewCount() throws -> Int {
-        try guarded { Int(try database.integer("SELECT count(*) FROM reviews")) }
+        try guarded { Int(try database.integer("SELECT n FROM review_tally")) }
     }
 
     func bookCondition(_ bookIds: [UUID]?) -> (String, [SQLValue]) {

@@ -117,7 +117,8 @@ extension Store {
     /// cloud keeps it in its owner's account), and how many pulled objects still wait
     /// (words for their book, folds for their survivor): what a sync's closing check compares.
     /// Words are read from the kept counts (`book_counts`, and the new words above the counted
-    /// mark), so the check costs the same in a store of any size; books and reviews are counted.
+    /// mark) and reviews from the log's tally (`review_tally`), so the check costs the same in a
+    /// store of any size; books are counted.
     public func liveCounts() throws -> (books: Int, words: Int, reviews: Int, waiting: Int) {
         try guarded {
             let row = try database.first("""
@@ -125,7 +126,7 @@ extension Store {
                        (SELECT coalesce(sum(words), 0) FROM book_counts WHERE book NOT IN \(Self.followedBookKeys))
                            + (SELECT count(*) FROM words WHERE rowid > (SELECT counted_through FROM word_marks)
                               AND book NOT IN \(Self.followedBookKeys)),
-                       (SELECT count(*) FROM reviews),
+                       (SELECT n FROM review_tally),
                        (SELECT count(*) FROM sync_pending)
                 """) { (Int($0.int(0)), Int($0.int(1)), Int($0.int(2)), Int($0.int(3))) }
             return row ?? (0, 0, 0, 0)

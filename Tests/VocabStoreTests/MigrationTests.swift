@@ -260,6 +260,42 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(try store.outboxCount(), 0, "a key is local: nothing to send")
     }
 
+    func testVersion21TalliesTheLogAndKeepsTheTallyAsReviewsComeAndGo() throws {
+        let path = folder.file("v20.sqlite")
+        var ids = TimeOrderedIDs()
+        var words: [Word] = []
+        let book: Book
+        do {
+            let store = try Store(path: path)
+            book = try store.addBook(BookDraft(name: "Old"))
+            for name in ["one", "two", "three"] { words.append(try store.addWord(WordDraft(word: name, definition: "x"), toBook: book.id)) }
+            for (index, word) in words.enumerated() {
+                for day in 0...index {
+                    try store.recordReview(wordId: word.id, rating: .good, at: Timestamp(milliseconds: Int64(day) * 86_400_000 + 1),
+                                           source: .review, ids: &ids)
+                }
+            }
+            // The store as Vocab's schema 20 left it: a log of six reviews, and no tally.
+            try store.database.execute("""
+                DROP TRIGGER review_tally_insert; DROP TRIGGER review_tally_delete; DROP TABLE review_tally; PRAGMA user_version = 20
+                """)
+        }
+        let store = try Store(path: path)
+        XCTAssertEqual(try store.schemaVersion(), Migrations.latestVersion)
+        XCTAssertEqual(try store.liveCounts().reviews, 6, "the upgrade counts the log once")
+        XCTAssertEqual(try store.reviewCount(), 6)
+        XCTAssertEqual(try store.mergeReviews(try store.reviewLog(wordId: words[2].id)), 0)
+        XCTAssertEqual(try store.liveCounts().reviews, 6, "reviews the log holds already move nothing")
+        try store.recordReview(wordId: words[0].id, rating: .again, at: Timestamp(milliseconds: 9 * 86_400_000), source: .study, ids: &ids)
+        XCTAssertEqual(try store.liveCounts().reviews, 7)
+        try store.deleteWord(id: words[2].id)
+        XCTAssertEqual(try store.liveCounts().reviews, 4, "a word's reviews go with it")
+        store.assertDerivedDataMatchesWords()
+        _ = try store.deleteBook(id: book.id)
+        XCTAssertEqual(try store.liveCounts().reviews, 0)
+        store.assertDerivedDataMatchesWords()
+    }
+
     func testANewStoreHasPagesOfTwiceSQLitesDefaultSize() throws {
         let store = try Store(path: folder.file("pages.sqlite"))
         XCTAssertEqual(try store.database.integer("PRAGMA page_size"), Int64(Migrator.newStorePageSize))

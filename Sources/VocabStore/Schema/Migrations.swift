@@ -659,6 +659,17 @@ enum Migrations {
         Migration(version: 20, sql: """
             CREATE TABLE anki_pending (work TEXT NOT NULL, usn INTEGER NOT NULL, at INTEGER NOT NULL, file TEXT);
             """),
+        // The log's length, kept as reviews come and go: every sync's closing check read it, and
+        // counting the log took 2 ms at 200,000 reviews — on a cloud's server, at every grade.
+        // A review's insert and delete (a word's, through its cascade) each move it by one; an
+        // insert the log already holds (ON CONFLICT DO NOTHING) fires nothing; no statement
+        // replaces a review (a replace would delete without the delete trigger).
+        Migration(version: 21, sql: """
+            CREATE TABLE review_tally (n INTEGER NOT NULL);
+            INSERT INTO review_tally (n) SELECT count(*) FROM reviews;
+            CREATE TRIGGER review_tally_insert AFTER INSERT ON reviews BEGIN UPDATE review_tally SET n = n + 1; END;
+            CREATE TRIGGER review_tally_delete AFTER DELETE ON reviews BEGIN UPDATE review_tally SET n = n - 1; END;
+            """),
     ]
 
     static var latestVersion: Int64 { steps.last?.version ?? 0 }
