@@ -1,9 +1,12 @@
 import Foundation
 import VocabCore
 import VocabStore
+import VocabSessions
 
 /// Picking the next due card, and setting up a game, in books of 10,000 and 100,000 words
-/// with ten review-log rows per word (1,000,000 for the large book).
+/// with ten review-log rows per word (1,000,000 for the large book); beside them, what a server
+/// answers at every card (`StudyPeek`: the card with the day's counts) and at every shelf
+/// (`Shelf`: each book's counts) on a shelf of that book and nine small ones.
 struct StudyBenchmark {
     let options: BenchOptions
 
@@ -12,6 +15,7 @@ struct StudyBenchmark {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
         var results: [(Int, Double, Double, Double, Double)] = []
+        var served: [Served] = []
         for size in [options.rows / 10, options.rows] {
             let store = try Store.open(folder: work + "/store-\(size)")
             let start = Timestamp(iso8601: "2026-01-01T00:00:00Z") ?? Timestamp(milliseconds: 0)
@@ -31,6 +35,10 @@ struct StudyBenchmark {
             }
             try batches.finish()
             let now = Timestamp(iso8601: "2026-03-01T00:00:00Z") ?? start
+            for shelf in 1...9 {
+                let small = try store.addBook(BookDraft(name: "Shelf \(shelf)"), now: start)
+                _ = try store.addWord(WordDraft(word: "shelf word \(shelf)", definition: "one"), toBook: small.id, now: start)
+            }
 
             let picks = 2000
             let clock = ContinuousClock()
@@ -63,6 +71,14 @@ struct StudyBenchmark {
             }
             results.append((size, dueTime.milliseconds / Double(picks), gameTime.milliseconds / Double(games),
                             answerTime.milliseconds / 200, dueGameTime.milliseconds / Double(games)))
+            served.append(try Self.served(store, at: now.adding(seconds: 3600), size: size))
+        }
+        for figures in served {
+            print(String(format: "served at %d words (%d due, 10 books): the next card with the day's counts %.2f ms, the shelf %.2f ms",
+                         figures.size, figures.due, figures.peek, figures.shelf))
+            BenchChecks.target("next card with the day's counts at \(figures.size) words: \(String(format: "%.2f", figures.peek)) ms",
+                               figures.peek, atMost: 2)
+            BenchChecks.target("shelf of 10 books at \(figures.size) words: \(String(format: "%.2f", figures.shelf)) ms", figures.shelf, atMost: 50)
         }
         for (size, due, game, answer, dueGame) in results {
             print(String(format: "book of %d words, %d review rows: next due card %.3f ms, game setup (10 questions) %.2f ms in random order, %.2f ms in due order, recording an answer %.3f ms",
@@ -76,6 +92,31 @@ struct StudyBenchmark {
         for (size, due, _, _, _) in results {
             BenchChecks.target("next due card at \(size) words: \(String(format: "%.3f", due)) ms", due, atMost: 1)
         }
+    }
+}
+
+extension StudyBenchmark {
+    /// What a server answers at every card and every shelf, in milliseconds each.
+    struct Served {
+        var size: Int
+        var due: Int
+        var peek: Double
+        var shelf: Double
+    }
+
+    /// `StudyPeek` (no book named, as the page asks) and `Shelf.books` on `store` at `time`,
+    /// each the mean of a few hundred (a few dozen) in a row.
+    static func served(_ store: Store, at time: Timestamp, size: Int) throws -> Served {
+        let library = Library(store), clock = ContinuousClock(), fixed = FixedClock(time)
+        let peeks = 200, shelves = 20
+        let due = try store.dueCount(inBooks: nil, at: time)
+        let peek = try clock.measure {
+            for _ in 0..<peeks { _ = try StudyPeek(library: library, bookIds: nil, clock: fixed) }
+        }
+        let shelf = try clock.measure {
+            for _ in 0..<shelves { _ = try Shelf.books(in: library, at: time) }
+        }
+        return Served(size: size, due: due, peek: peek.milliseconds / Double(peeks), shelf: shelf.milliseconds / Double(shelves))
     }
 }
 
