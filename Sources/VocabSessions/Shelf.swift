@@ -17,8 +17,9 @@ public enum Shelf {
     public static func books(in library: Library, at time: Timestamp) throws -> [ShelfBook] {
         let store = library.store
         let followed = Dictionary(try store.sharedBooks().filter { !$0.ended }.map { ($0.bookId, $0.sharer) }, uniquingKeysWith: { first, _ in first })
+        let due = try store.dueCountsByBook(at: time)
         return try store.bookSummaries().map { summary in
-            ShelfBook(summary: summary, dueCount: try store.dueCount(inBooks: [summary.book.id], at: time), sharedBy: followed[summary.book.id])
+            ShelfBook(summary: summary, dueCount: due[summary.book.id] ?? 0, sharedBy: followed[summary.book.id])
         }
     }
 }

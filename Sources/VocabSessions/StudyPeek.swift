@@ -19,7 +19,7 @@ public struct StudyPeek: Sendable {
         let store = library.store
         let time = clock.now()
         let newLeft = try StudySession.newWordsLeft(store: store, bookIds: bookIds, newPerDay: newPerDay, dayStart: dayStart ?? day.start(of: time))
-        dueCount = min(try store.dueCount(inBooks: bookIds, at: time), StudySession.dueLimit)
+        dueCount = try store.dueCount(inBooks: bookIds, at: time, upTo: StudySession.dueLimit)
         newCount = newLeft == 0 ? 0 : min(newLeft, try store.newWordCount(inBooks: bookIds))
         if dueCount > 0, let due = try store.dueWords(inBooks: bookIds, at: time, limit: 1).first {
             card = StudyCard(word: due.word, schedule: due.schedule)

@@ -74,12 +74,40 @@ extension Store {
 
     /// How many reviewed words are due at `time`. (Schedules first, by their due index: joined
     /// the other way, a book's count walked every word of the book.)
-    public func dueCount(inBooks bookIds: [UUID]?, at time: Timestamp) throws -> Int {
+    /// `upTo`: counting stops there (what a study session shows at most), so a learner back
+    /// after months, every word due, is counted as fast as one with a few.
+    public func dueCount(inBooks bookIds: [UUID]?, at time: Timestamp, upTo limit: Int? = nil) throws -> Int {
         let (bookClause, arguments) = bookCondition(bookIds)
+        // With no book named, the due index alone answers (every schedule has its word): the
+        // join read a word row for each due one, 30 ms at 50,000 due.
+        let due = bookClause.isEmpty ? "SELECT 1 FROM schedules s WHERE s.due <= ?"
+                                     : "SELECT 1 FROM schedules s CROSS JOIN words w ON w.key = s.word WHERE s.due <= ?\(bookClause)"
+        let limited = limit.map { " LIMIT \(max($0, 0))" } ?? ""
         return try guarded {
-            Int(try database.integer("""
-                SELECT count(*) FROM schedules s CROSS JOIN words w ON w.key = s.word WHERE s.due <= ?\(bookClause)
-                """, [.integer(time.milliseconds)] + arguments))
+            Int(try database.integer("SELECT count(*) FROM (\(due)\(limited))", [.integer(time.milliseconds)] + arguments))
+        }
+    }
+
+    /// Each book's words due at `time` (a book with none is not listed), in one pass for the
+    /// whole shelf (a count per book read every due word once per book: 1.7 s for a shelf of
+    /// ten at 91,000 due). The pass goes from the due words (a word row read each) while few
+    /// are due, else from every word in the order of `words_by_book` (a schedule read each,
+    /// about three times as fast a row as the word rows read at random).
+    public func dueCountsByBook(at time: Timestamp) throws -> [UUID: Int] {
+        try guarded {
+            let words = try database.integer("""
+                SELECT (SELECT coalesce(sum(words), 0) FROM book_counts)
+                     + (SELECT count(*) FROM words WHERE rowid > (SELECT counted_through FROM word_marks))
+                """)
+            let third = words / 3 + 1
+            let manyDue = try database.integer("SELECT count(*) FROM (SELECT 1 FROM schedules WHERE due <= ? LIMIT ?)",
+                                               [.integer(time.milliseconds), .integer(third)]) >= third
+            let perBook = manyDue
+                ? "SELECT w.book, count(*) AS n FROM words w INDEXED BY words_by_book CROSS JOIN schedules s ON s.word = w.key WHERE s.due <= ? GROUP BY w.book"
+                : "SELECT w.book, count(*) AS n FROM schedules s CROSS JOIN words w ON w.key = s.word WHERE s.due <= ? GROUP BY w.book"
+            let rows = try database.query("SELECT b.id, d.n FROM (\(perBook)) d JOIN books b ON b.key = d.book",
+                                          [.integer(time.milliseconds)]) { row in (try row.uuid(0, table: "books", name: "id"), Int(row.int(1))) }
+            return Dictionary(rows, uniquingKeysWith: +)
         }
     }
 

@@ -103,6 +103,36 @@ final class StudyStoreTests: XCTestCase {
         XCTAssertEqual(try store.newWords(inBooks: nil, limit: 2).map(\.word), ["w2", "w3"], "memorised words are not new")
     }
 
+    func testDueCountsComeTheSameWhicheverWayTheyAreRead() throws {
+        // Two books (6 words and 2) and an empty third. Reviewed at t0, a word is due about a
+        // day later; the time moves from none due, through few (read from the due words), to
+        // all of them (read from every word by book).
+        let store = try Store(path: ":memory:")
+        let big = try store.addBook(BookDraft(name: "Big"), now: t0)
+        let small = try store.addBook(BookDraft(name: "Small"), now: t0)
+        let empty = try store.addBook(BookDraft(name: "Empty"), now: t0)
+        var ids = TimeOrderedIDs()
+        for (index, book) in [big, big, big, big, big, big, small, small].enumerated() {
+            let word = try store.addWord(WordDraft(word: "w\(index)"), toBook: book.id, now: t0)
+            // Each reviewed an hour after the one before: they come due in that order.
+            try store.recordReview(wordId: word.id, rating: .again, at: t0.adding(seconds: Double(index) * 3600), source: .study, ids: &ids)
+        }
+        _ = try store.addWord(WordDraft(word: "never reviewed"), toBook: small.id, now: t0)
+        let dues = try store.database.query("SELECT due FROM schedules ORDER BY due") { $0.int(0) }
+        XCTAssertEqual(dues.count, 8)
+        for seen in [0, 1, 2, 7, 8] {
+            let time = Timestamp(milliseconds: seen == 0 ? dues[0] - 1 : dues[seen - 1])
+            let byBook = try store.dueCountsByBook(at: time)
+            for book in [big, small, empty] {
+                XCTAssertEqual(byBook[book.id] ?? 0, try store.dueCount(inBooks: [book.id], at: time), "\(seen) due, book \(book.name)")
+            }
+            XCTAssertEqual(byBook.values.reduce(0, +), seen)
+            XCTAssertEqual(try store.dueCount(inBooks: nil, at: time), seen)
+            XCTAssertEqual(try store.dueCount(inBooks: nil, at: time, upTo: 2), min(seen, 2))
+            XCTAssertEqual(try store.dueCount(inBooks: [big.id], at: time, upTo: 2), min(seen, 6, 2))
+        }
+    }
+
     func testRightStreakCountsTheLatestRightAnswers() throws {
         let store = try Store(path: ":memory:")
         let book = try store.addBook(BookDraft(name: "B"), now: t0)
