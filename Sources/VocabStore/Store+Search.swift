@@ -144,8 +144,8 @@ extension Store {
 
 extension Store {
     /// What is kept beside the words (the search index, each book's counts, `words.scheduled`,
-    /// the log's tally) checked against the words and reviews as they are, up to the marks: one line per disagreement,
-    /// none when all agree. For tests and repair checks; reads every word.
+    /// the log's tally) checked against the words and reviews as they are, up to the marks: one
+    /// line per disagreement, none when all agree. For tests and repair checks; reads every word.
     public func derivedDataProblems() throws -> [String] {
         try guarded {
             var problems: [String] = []
