@@ -7,9 +7,8 @@ import VocabCloudAPI
 
 /// The first sync of a whole account against `psql \copy` of the same rows into the same
 /// server, and an incremental sync of 10 changed words in accounts of 10k and 100k words (and
-/// two reviews a word, synced before): the
-/// cloud's functions as a Vocab server runs them (its role, a device's key), then the whole way
-/// a device goes (HTTP to `vocab serve --cloud`).
+/// two reviews a word, synced before): the cloud's functions as a Vocab server runs them (its
+/// role, a device's key), then the whole way a device goes (HTTP to `vocab serve --cloud`).
 struct SyncBenchmark {
     let options: BenchOptions
 
@@ -234,12 +233,17 @@ struct SyncBenchmark {
     /// than with its words (each sync's closing check once counted the whole log).
     private static func addHistory(to store: Store, sync: () throws -> Void) throws {
         let start = Timestamp.now().adding(seconds: -365 * 86_400)
-        let logs = try store.words().map { word in
-            (wordId: word.id, records: (0..<reviewsPerWord).map { day in
-                ReviewRecord(id: UUID.timeOrdered(), wordId: word.id, reviewedAt: start.adding(seconds: Double(day) * 86_400), rating: .good, source: .review)
-            })
+        var batches = BenchStore.ReviewBatches(store: store)
+        let words = try store.words()
+        for word in words {
+            for day in 0..<reviewsPerWord {
+                try batches.add(ReviewRecord(id: UUID.timeOrdered(), wordId: word.id, reviewedAt: start.adding(seconds: Double(day) * 86_400),
+                                             rating: .good, source: .review))
+            }
         }
-        try store.addReviewLogs(logs, scheduler: try store.scheduler())
+        try batches.finish()
+        let held = try store.reviewCount()
+        BenchChecks.require(held == words.count * reviewsPerWord, "sync: the store holds \(held) reviews, \(words.count * reviewsPerWord) made")
         try sync()
     }
 
